@@ -1,0 +1,29 @@
+"""cardrules: exact, typed, fast rules for Down and Back and Back Alley.
+
+The top level holds what both games share: cards and errors.  Each game
+lives in its own subpackage (:mod:`cardrules.down_and_back`).
+
+>>> from cardrules import parse_cards
+>>> from cardrules.down_and_back import evaluate4
+>>> evaluate4(parse_cards("8S 8H 8D QH")).description
+'prial of eights'
+"""
+
+from cardrules.cards import DECK, Card, Joker, Rank, Suit, parse_card, parse_cards
+from cardrules.errors import CardRulesError, IllegalActionError, ParseError
+
+__all__ = [
+    "DECK",
+    "Card",
+    "CardRulesError",
+    "IllegalActionError",
+    "Joker",
+    "ParseError",
+    "Rank",
+    "Suit",
+    "__version__",
+    "parse_card",
+    "parse_cards",
+]
+
+__version__ = "0.1.0.dev0"

@@ -1,0 +1,308 @@
+"""Playing cards: :class:`Suit`, :class:`Rank`, :class:`Card` and :class:`Joker`.
+
+Text forms follow ../shared/RULES.md: rank ``A 2 3 4 5 6 7 8 9 T J Q K``
+(``10`` accepted on input), suit ``S H D C`` (``♠ ♥ ♦ ♣`` accepted, any case),
+and the two jokers ``BB`` (Big Blooper) and ``LB`` (Little Blooper).
+
+>>> from cardrules import parse_cards
+>>> [str(c) for c in parse_cards("10h K♠ as")]
+['TH', 'KS', 'AS']
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from typing import Literal, overload
+
+import attrs
+
+from cardrules.errors import ParseError
+
+__all__ = [
+    "DECK",
+    "Card",
+    "Joker",
+    "Rank",
+    "Suit",
+    "parse_card",
+    "parse_cards",
+]
+
+
+class Suit(enum.IntEnum):
+    """The four suits.  In Down and Back suits have no rank (DB-1).
+
+    The numeric values only fix a canonical order for :attr:`Card.index`.
+
+    >>> Suit.HEARTS.char, Suit.HEARTS.symbol
+    ('H', '♥')
+    """
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def char(self) -> str:
+        """One-letter form: ``S``, ``H``, ``D`` or ``C``.
+
+        >>> Suit.CLUBS.char
+        'C'
+        """
+        return "SHDC"[self]
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol ``♠ ♥ ♦ ♣``.
+
+        >>> Suit.SPADES.symbol
+        '♠'
+        """
+        return "♠♥♦♣"[self]
+
+
+class Rank(enum.IntEnum):
+    """Card ranks, ACE = 1 up to KING = 13 (the ace is low in Down and Back, DB-1).
+
+    >>> Rank.TEN.char, Rank(12).name, Rank.JACK.is_face
+    ('T', 'QUEEN', True)
+    """
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def char(self) -> str:
+        """One-character form: ``A 2 ... 9 T J Q K``.
+
+        >>> Rank.ACE.char
+        'A'
+        """
+        return "A23456789TJQK"[self - 1]
+
+    @property
+    def is_face(self) -> bool:
+        """True for J, Q and K, the face (picture) cards of DB-2.
+
+        >>> Rank.KING.is_face, Rank.TEN.is_face, Rank.ACE.is_face
+        (True, False, False)
+        """
+        return self >= Rank.JACK
+
+    @property
+    def word(self) -> str:
+        """The rank in words, singular: ``"ace"``, ``"six"``, ``"king"``.
+
+        >>> Rank.SIX.word
+        'six'
+        """
+        return self.name.lower()
+
+    @property
+    def plural(self) -> str:
+        """The rank in words, plural: ``"aces"``, ``"sixes"``.
+
+        >>> Rank.SIX.plural, Rank.EIGHT.plural
+        ('sixes', 'eights')
+        """
+        return self.word + ("es" if self is Rank.SIX else "s")
+
+
+@attrs.frozen(slots=True, order=True, repr=False)
+class Card:
+    """One of the 52 standard cards: an immutable, hashable, ordered value.
+
+    Cards order by rank (ace low), then by suit in the order of :class:`Suit`.
+    ``index`` numbers the 52 cards ``0..51`` (``(rank - 1) * 4 + suit``);
+    :meth:`from_index` is its inverse and returns shared instances.
+    ``mask`` is ``1 << index``, handy for card sets as bit masks.
+
+    >>> c = Card(Rank.KING, Suit.SPADES)
+    >>> str(c), c.index, Card.from_index(c.index) == c
+    ('KS', 48, True)
+    >>> c
+    Card.parse('KS')
+    >>> Card(13, 0) == c
+    True
+    """
+
+    rank: Rank = attrs.field(converter=Rank)
+    suit: Suit = attrs.field(converter=Suit)
+    index: int = attrs.field(init=False, eq=False, order=False, hash=False)
+    mask: int = attrs.field(init=False, eq=False, order=False, hash=False)
+    # index * 52: a row offset into the evaluators' pair tables.
+    _row: int = attrs.field(init=False, eq=False, order=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        index = (self.rank - 1) * 4 + self.suit
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "mask", 1 << index)
+        object.__setattr__(self, "_row", index * 52)
+
+    @property
+    def is_face(self) -> bool:
+        """True for jacks, queens and kings (DB-2).
+
+        >>> Card.parse("QD").is_face, Card.parse("TD").is_face
+        (True, False)
+        """
+        return self.rank >= Rank.JACK
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card numbered ``index`` in ``range(52)``.
+
+        >>> str(Card.from_index(0)), str(Card.from_index(51))
+        ('AS', 'KC')
+        """
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 52:
+            raise ValueError(f"card index must be an int in range(52), not {index!r}")
+        return DECK[index]
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read one card; same as :func:`parse_card`.
+
+        >>> Card.parse("10h")
+        Card.parse('TH')
+        """
+        return parse_card(text)
+
+    def __str__(self) -> str:
+        return self.rank.char + self.suit.char
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+#: The 52 cards in :attr:`Card.index` order (``DECK[i].index == i``).
+DECK: tuple[Card, ...] = tuple(Card(r, s) for r in Rank for s in Suit)
+
+
+class Joker(enum.Enum):
+    """The two distinguishable jokers of Back Alley (BA-2).
+
+    >>> str(Joker.BIG), Joker.LITTLE.index
+    ('BB', 53)
+    """
+
+    BIG = "BB"
+    LITTLE = "LB"
+
+    @property
+    def index(self) -> int:
+        """52 for the Big Blooper, 53 for the Little Blooper.
+
+        >>> Joker.BIG.index
+        52
+        """
+        return 52 if self is Joker.BIG else 53
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_RANK_CHARS = {ch: Rank(i + 1) for i, ch in enumerate("A23456789TJQK")}
+_SUIT_CHARS = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
+               "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
+               "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+_JOKERS = {"BB": Joker.BIG, "LB": Joker.LITTLE}
+_SEPARATORS = frozenset(" \t\r\n,;")
+_BY_RANK_SUIT = {(c.rank, c.suit): c for c in DECK}
+
+
+def _scan(text: str) -> Iterator[tuple[Card | Joker, int]]:
+    """Yield each card of ``text`` with its start position."""
+    if not isinstance(text, str):
+        raise ParseError(f"expected a string of cards, not {type(text).__name__}")
+    pos, n = 0, len(text)
+    while pos < n:
+        if text[pos] in _SEPARATORS:
+            pos += 1
+            continue
+        start = pos
+        upper2 = text[pos:pos + 2].upper()
+        if upper2 in _JOKERS:
+            pos += 2
+            yield _JOKERS[upper2], start
+        else:
+            if text[pos:pos + 2] == "10":
+                rank: Rank | None = Rank.TEN
+                pos += 2
+            else:
+                rank = _RANK_CHARS.get(text[pos].upper())
+                pos += 1
+            suit = _SUIT_CHARS.get(text[pos].upper()) if pos < n else None
+            pos += 1
+            if rank is None or suit is None:
+                end = start
+                while end < n and text[end] not in _SEPARATORS:
+                    end += 1
+                raise ParseError("not a card", token=text[start:end] or text[start:],
+                                 position=start)
+            yield _BY_RANK_SUIT[rank, suit], start
+
+
+@overload
+def parse_card(text: str, *, jokers: Literal[False] = ...) -> Card: ...
+@overload
+def parse_card(text: str, *, jokers: bool) -> Card | Joker: ...
+def parse_card(text: str, *, jokers: bool = False) -> Card | Joker:
+    """Read exactly one card, such as ``"KS"``, ``"10h"``, ``"q♦"``.
+
+    Jokers (``"BB"``, ``"LB"``) are accepted only with ``jokers=True``, so a
+    Down and Back program never sees one by accident.
+
+    >>> parse_card("10h")
+    Card.parse('TH')
+    >>> parse_card("bb", jokers=True)
+    <Joker.BIG: 'BB'>
+    >>> parse_card("1X")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: not a card: '1X' at position 0
+    """
+    found = list(_scan(text))
+    if len(found) != 1:
+        raise ParseError("expected exactly one card", token=text, position=0)
+    card, pos = found[0]
+    if isinstance(card, Joker) and not jokers:
+        raise ParseError("jokers are not allowed here", token=str(card), position=pos)
+    return card
+
+
+@overload
+def parse_cards(text: str, *, jokers: Literal[False] = ...) -> tuple[Card, ...]: ...
+@overload
+def parse_cards(text: str, *, jokers: bool) -> tuple[Card | Joker, ...]: ...
+def parse_cards(text: str, *, jokers: bool = False) -> tuple[Card | Joker, ...]:
+    """Read a sequence of cards separated by spaces or commas (or run together).
+
+    >>> [str(c) for c in parse_cards("KS, th 2♣")]
+    ['KS', 'TH', '2C']
+    >>> [str(c) for c in parse_cards("AsKsQs")]
+    ['AS', 'KS', 'QS']
+    >>> parse_cards("KS QH 1X")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: not a card: '1X' at position 6
+    """
+    out: list[Card | Joker] = []
+    for card, pos in _scan(text):
+        if isinstance(card, Joker) and not jokers:
+            raise ParseError("jokers are not allowed here", token=str(card), position=pos)
+        out.append(card)
+    return tuple(out)

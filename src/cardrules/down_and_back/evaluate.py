@@ -1,0 +1,397 @@
+"""Evaluating Down and Back hands: :func:`evaluate4`, :func:`evaluate3`,
+:func:`splits` and :func:`best_splits`.
+
+Every call is a few look-ups in precomputed tables keyed by unordered pairs
+of cards (see :mod:`cardrules.down_and_back.tables`), so the result never
+depends on the order of the cards.
+
+>>> from cardrules import parse_cards
+>>> down = evaluate4(parse_cards("8S 8H 8D QH"))
+>>> down.category, down.description
+(<Category4.PRIAL: 6>, 'prial of eights')
+>>> down > evaluate4(parse_cards("9S TS JS QS"))   # a prial beats a bouncer (DB-11, DB-12)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from operator import add, itemgetter
+from typing import Any, Protocol
+
+import attrs
+
+from cardrules.cards import Card, Joker, Rank
+from cardrules.down_and_back.categories import Category3, Category4, classify3, classify4
+from cardrules.down_and_back.tables import CATEGORY_SHIFT, INVALID, load, pair_offsets
+
+__all__ = ["Combo", "SplitOption", "best_splits", "evaluate3", "evaluate4", "splits"]
+
+
+class Combo:
+    """An evaluated 3- or 4-card hand: immutable and totally ordered.
+
+    Combos of the same size compare by strength: the stronger compares
+    greater and ties compare equal, whatever their cards.  Comparing a 3-card
+    with a 4-card combo raises :class:`TypeError`.  ``cards`` is the hand as
+    given; ``strength`` is the int the batch evaluators return for it.
+
+    Unlike the library's other values this is a hand-written slotted class
+    rather than an attrs one: it is created on every evaluation and a plain
+    class is several times cheaper to build.  Its fields are read-only.
+
+    >>> from cardrules import parse_cards
+    >>> a = evaluate4(parse_cards("8S 8H 8D 8C"))
+    >>> a.category, a.description, str(a)
+    (<Category4.QUAD: 7>, 'quad of eights', 'quad of eights (8S 8H 8D 8C)')
+    >>> evaluate3(parse_cards("KS KH 2C")) == evaluate3(parse_cards("KD KC 2S"))
+    True
+    >>> a.strength = 0
+    Traceback (most recent call last):
+    ...
+    AttributeError: property 'strength' of 'Combo' object has no setter
+    """
+
+    __slots__ = ("_cards", "_strength")
+    _strength: int
+    _cards: tuple[Card, ...]
+
+    def __init__(self, strength: int, cards: tuple[Card, ...]) -> None:
+        self._strength = strength
+        self._cards = tuple(cards)
+
+    @property
+    def strength(self) -> int:
+        """The hand's strength: larger is stronger, equal is a tie.
+
+        ``strength >> 12`` is the category's value.
+
+        >>> from cardrules import parse_cards
+        >>> evaluate3(parse_cards("2S 2H 2D")).strength >> 12
+        5
+        """
+        return self._strength
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards of the hand, in the order given.
+
+        >>> from cardrules import parse_cards
+        >>> [str(c) for c in evaluate3(parse_cards("KS 2H 9D")).cards]
+        ['KS', '2H', '9D']
+        """
+        return self._cards
+
+
+    @property
+    def category(self) -> Category4 | Category3:
+        """The combination's category (:class:`Category4` or :class:`Category3`).
+
+        >>> from cardrules import parse_cards
+        >>> evaluate3(parse_cards("QS KS AS")).category   # ace is low: no sequence
+        <Category3.FLUSH: 2>
+        """
+        value = self.strength >> CATEGORY_SHIFT
+        return Category4(value) if len(self.cards) == 4 else Category3(value)
+
+    @property
+    def description(self) -> str:
+        """A readable name of the combination, such as ``"pair of queens"``.
+
+        >>> from cardrules import parse_cards
+        >>> evaluate4(parse_cards("QS QH QD 2S")).description
+        'pair of queens, queen and two'
+        """
+        return describe(self.cards)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Combo):
+            return NotImplemented
+        return len(self.cards) == len(other.cards) and self.strength == other.strength
+
+    def __hash__(self) -> int:
+        return hash((len(self.cards), self.strength))
+
+    def _key(self, other: object) -> int:
+        if not isinstance(other, Combo):
+            raise TypeError(f"cannot compare Combo with {type(other).__name__}")
+        if len(self.cards) != len(other.cards):
+            raise TypeError("cannot compare a 3-card combo with a 4-card combo")
+        return other.strength
+
+    def __lt__(self, other: Combo) -> bool:
+        return self.strength < self._key(other)
+
+    def __le__(self, other: Combo) -> bool:
+        return self.strength <= self._key(other)
+
+    def __gt__(self, other: Combo) -> bool:
+        return self.strength > self._key(other)
+
+    def __ge__(self, other: Combo) -> bool:
+        return self.strength >= self._key(other)
+
+    def __str__(self) -> str:
+        return f"{self.description} ({' '.join(map(str, self.cards))})"
+
+    def __repr__(self) -> str:
+        return f"<Combo {self}>"
+
+
+@attrs.frozen(slots=True)
+class SplitOption:
+    """One way to split seven cards: a 4-card ``down`` and a 3-card ``back`` hand.
+
+    >>> from cardrules import parse_cards
+    >>> for option in best_splits(parse_cards("8S 8H 8D 8C 5H 6H 7H")):
+    ...     print(option.down.description, "/", option.back.description)
+    quad of eights / bouncer, seven high
+    prial of eights / bouncer, eight high
+    bouncer, eight high / prial of eights
+    """
+
+    down: Combo
+    back: Combo
+
+    def dominates(self, other: SplitOption) -> bool:
+        """True if this split is at least as strong in both hands and stronger in one.
+
+        >>> from cardrules import parse_cards
+        >>> a, b = splits(parse_cards("AS 2S 3S 4S 5S 6S 7S"))[:2]
+        >>> a.dominates(a)
+        False
+        """
+        return (self.down >= other.down and self.back >= other.back
+                and (self.down > other.down or self.back > other.back))
+
+
+# The tables are loaded on first use: until then these names hold placeholders
+# that load everything, put the real tables in their place and answer.
+class _Table(Protocol):
+    def __getitem__(self, index: int, /) -> int: ...
+
+
+class _Lazy:
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getitem__(self, key: int) -> int:
+        _install()
+        table: _Table = globals()[self._name]
+        return table[key]
+
+
+def _install() -> None:
+    four, three = load()
+    ids, rows4, rows3 = pair_offsets()
+    globals().update(_T4=four, _T3=three, _P=ids, _P4=rows4, _P3=rows3)
+
+
+_T4: _Table = _Lazy("_T4")
+_T3: _Table = _Lazy("_T3")
+_P: _Table = _Lazy("_P")
+_P4: _Table = _Lazy("_P4")
+_P3: _Table = _Lazy("_P3")
+
+_new = object.__new__
+
+
+def _make(strength: int, cards: tuple[Card, ...]) -> Combo:
+    """Build a Combo without the checks of ``__init__`` (the caller made ``cards``)."""
+    combo: Combo = _new(Combo)
+    combo._strength = strength
+    combo._cards = cards
+    return combo
+
+
+def _reject(cards: Any, size: int) -> None:
+    """Raise the ValueError that explains why ``cards`` is not a valid hand."""
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise TypeError(f"expected a sequence of {size} cards, not {type(cards).__name__}")
+    items = list(cards)
+    if len(items) != size:
+        raise ValueError(f"a Down and Back hand here has {size} cards, got {len(items)}")
+    for item in items:
+        if isinstance(item, Joker):
+            raise ValueError(f"Down and Back is played without jokers, got {item}")
+        if not isinstance(item, Card):
+            raise ValueError(f"expected Card objects, got {item!r}")
+    if len(set(items)) != size:
+        raise ValueError(f"duplicate cards in {' '.join(map(str, items))}")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def evaluate4(cards: Sequence[Card]) -> Combo:
+    """Evaluate a 4-card ("down") hand under DB-10 to DB-17.
+
+    Raises :class:`ValueError` for a wrong number of cards, duplicates or jokers.
+
+    >>> from cardrules import parse_cards
+    >>> evaluate4(parse_cards("8S 8H 8D 4H")).category  # no prial, no valid pair
+    <Category4.HIGH_CARD: 0>
+    >>> evaluate4(parse_cards("AS 2H 3D 4C")).description
+    'run, four high'
+    """
+    try:
+        a, b, c, d = cards
+        strength = _T4[_P4[a._row + b.index] + _P[c._row + d.index]]
+    except (AttributeError, ValueError, TypeError):
+        _reject(cards, 4)
+    if strength == INVALID:
+        _reject(cards, 4)
+    combo: Combo = _new(Combo)
+    combo._strength = strength
+    combo._cards = cards if type(cards) is tuple else tuple(cards)
+    return combo
+
+
+def evaluate3(cards: Sequence[Card]) -> Combo:
+    """Evaluate a 3-card ("back") hand under DB-20 to DB-25.
+
+    >>> from cardrules import parse_cards
+    >>> evaluate3(parse_cards("JH QH KH")).description
+    'bouncer, king high'
+    >>> evaluate3(parse_cards("5S 5H 9H")).category   # 9H shares a suit with the pair
+    <Category3.HIGH_CARD: 0>
+    """
+    try:
+        a, b, c = cards
+        strength = _T3[_P3[a._row + b.index] + c.index]
+    except (AttributeError, ValueError, TypeError):
+        _reject(cards, 3)
+    if strength == INVALID:
+        _reject(cards, 3)
+    combo: Combo = _new(Combo)
+    combo._strength = strength
+    combo._cards = cards if type(cards) is tuple else tuple(cards)
+    return combo
+
+
+# Fixed index plans for the 35 splits of seven cards, so that the work per
+# hand runs in C (itemgetter and map over pairs of adjacent items) rather
+# than in a Python loop.  ``_pairwise_sum(xs)`` adds items 0+1, 2+3, ...
+_SPLITS = tuple(combinations(range(7), 4))
+_BACKS = tuple(tuple(i for i in range(7) if i not in down) for down in _SPLITS)
+_PAIRS = tuple(combinations(range(7), 2))
+_PAIR_NO = {pair: n for n, pair in enumerate(_PAIRS)}
+# pair offsets: rows (0..6) and columns (7..13) of one list ``rows + cols``
+_PAIR_PLAN = itemgetter(*(k for i, j in _PAIRS for k in (i, 7 + j)))
+# 4-card index: head offsets (0..20) and tail ids (21..41) of ``heads4 + tails4``
+_DOWN_PLAN = itemgetter(*(k for d in _SPLITS
+                          for k in (_PAIR_NO[d[0], d[1]], 21 + _PAIR_NO[d[2], d[3]])))
+# 3-card index: head offsets (0..20) and card columns (21..27) of ``heads3 + cols``
+_BACK_PLAN = itemgetter(*(k for b in _BACKS for k in (_PAIR_NO[b[0], b[1]], 21 + b[2])))
+_DOWN_CARDS = tuple(itemgetter(*d) for d in _SPLITS)
+_BACK_CARDS = tuple(itemgetter(*b) for b in _BACKS)
+
+
+def _pairwise_sum(items: tuple[int, ...]) -> map[int]:
+    it = iter(items)
+    return map(add, it, it)
+
+
+def _score_splits(seven: Sequence[Card]) -> tuple[tuple[Card, ...], list[tuple[int, int]]]:
+    """The hand as a tuple and (down, back) strengths of its 35 splits."""
+    hand = tuple(seven)
+    try:
+        if len(hand) != 7:
+            raise ValueError
+        cols = [c.index for c in hand]
+        offsets = [c._row for c in hand] + cols
+    except (AttributeError, ValueError):
+        _reject(hand, 7)
+    if len(set(cols)) != 7:
+        _reject(hand, 7)
+    if isinstance(_P, _Lazy):
+        _install()
+    pair_index = list(_pairwise_sum(_PAIR_PLAN(offsets)))
+    heads4 = list(map(_P4.__getitem__, pair_index))
+    heads4 += map(_P.__getitem__, pair_index)
+    heads3 = list(map(_P3.__getitem__, pair_index))
+    heads3 += cols
+    down = map(_T4.__getitem__, _pairwise_sum(_DOWN_PLAN(heads4)))
+    back = map(_T3.__getitem__, _pairwise_sum(_BACK_PLAN(heads3)))
+    return hand, list(zip(down, back, strict=False))
+
+
+def _option(hand: tuple[Card, ...], number: int, scores: tuple[int, int]) -> SplitOption:
+    return SplitOption(_make(scores[0], _DOWN_CARDS[number](hand)),
+                       _make(scores[1], _BACK_CARDS[number](hand)))
+
+
+def splits(seven: Sequence[Card]) -> tuple[SplitOption, ...]:
+    """All 35 ways to split seven cards into a 4-card down and a 3-card back hand.
+
+    The order is fixed: down hands in the order of
+    ``itertools.combinations(seven, 4)``, the back hand being the other three.
+
+    >>> from cardrules import parse_cards
+    >>> options = splits(parse_cards("AS 2S 3S 4S 5S 6S 7S"))
+    >>> len(options), str(options[0].down), str(options[0].back)
+    (35, 'bouncer, four high (AS 2S 3S 4S)', 'bouncer, seven high (5S 6S 7S)')
+    """
+    hand, scores = _score_splits(seven)
+    return tuple(_option(hand, n, pair) for n, pair in enumerate(scores))
+
+
+def best_splits(seven: Sequence[Card]) -> tuple[SplitOption, ...]:
+    """The Pareto-optimal splits of seven cards (DB-40, DB-41).
+
+    A split is kept unless another split is at least as strong in both hands
+    and stronger in one; splits that tie in both hands are all kept.  They come
+    strongest down hand first, ties in the order of :func:`splits`.
+
+    >>> from cardrules import parse_cards
+    >>> for o in best_splits(parse_cards("9S 9H 9D 2C 3C 4C 8D")):
+    ...     print(o.down, "/", o.back)
+    prial of nines (9S 9H 9D 2C) / high card eight (3C 4C 8D)
+    pair of nines, eight and four (9S 9H 4C 8D) / high card nine (9D 2C 3C)
+    pair of nines, eight and three (9S 9H 3C 8D) / high card nine (9D 2C 4C)
+    pair of nines, eight and two (9S 9H 2C 8D) / high card nine (9D 3C 4C)
+    high card nine (9S 9H 9D 8D) / bouncer, four high (2C 3C 4C)
+    high card eight (2C 3C 4C 8D) / prial of nines (9S 9H 9D)
+    """
+    hand, scores = _score_splits(seven)
+    frontier = []
+    candidates = scores
+    while candidates:
+        top = max(candidates)  # strongest down hand, then strongest back hand
+        frontier.append(top)
+        candidates = [s for s in candidates if s[1] > top[1]]
+    chosen = sorted(((pair, n) for n, pair in enumerate(scores) if pair in frontier),
+                    key=lambda item: item[0], reverse=True)
+    return tuple(_option(hand, n, pair) for pair, n in chosen)
+
+
+# -- descriptions ---------------------------------------------------------------
+
+def _list_ranks(ranks: Sequence[int]) -> str:
+    words = [Rank(r).word for r in ranks]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+
+
+def describe(cards: Sequence[Card]) -> str:
+    """A readable name for a 3- or 4-card hand, such as ``"prial of eights"``.
+
+    >>> from cardrules import parse_cards
+    >>> describe(parse_cards("9S 9H 3C 3D"))
+    'two pair, nines and threes'
+    >>> describe(parse_cards("KS 9D 4H"))
+    'high card king'
+    """
+    category, key = classify4(cards) if len(cards) == 4 else classify3(cards)
+    name = category.name.lower().replace("_", " ")
+    if category.name in ("QUAD", "PRIAL"):
+        return f"{name} of {Rank(key[0]).plural}"
+    if category.name in ("BOUNCER", "RUN"):
+        return f"{name}, {Rank(key[0]).word} high"
+    if category.name == "FLUSH":
+        return f"flush, {'-'.join(Rank(r).char for r in key)}"
+    if category.name == "TWO_PAIR":
+        return f"two pair, {Rank(key[0]).plural} and {Rank(key[1]).plural}"
+    if category.name == "PAIR":
+        if len(key) == 2:
+            return f"pair of {Rank(key[0]).plural}"
+        return f"pair of {Rank(key[0]).plural}, {_list_ranks(key[1:])}"
+    return f"high card {Rank(key[0]).word}"
