@@ -143,14 +143,17 @@ class Card:
     suit: Suit = attrs.field(converter=Suit)
     index: int = attrs.field(init=False, eq=False, order=False, hash=False)
     mask: int = attrs.field(init=False, eq=False, order=False, hash=False)
-    # index * 52: a row offset into the evaluators' pair tables.
+    # index * 52 and index: row and column offsets into the evaluators' pair
+    # tables (private, so that a Joker, which has an ``index`` too, fails fast).
     _row: int = attrs.field(init=False, eq=False, order=False, hash=False)
+    _col: int = attrs.field(init=False, eq=False, order=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         index = (self.rank - 1) * 4 + self.suit
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "mask", 1 << index)
         object.__setattr__(self, "_row", index * 52)
+        object.__setattr__(self, "_col", index)
 
     @property
     def is_face(self) -> bool:

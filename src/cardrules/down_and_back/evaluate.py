@@ -235,8 +235,8 @@ def evaluate4(cards: Sequence[Card]) -> Combo:
     """
     try:
         a, b, c, d = cards
-        strength = _T4[_P4[a._row + b.index] + _P[c._row + d.index]]
-    except (AttributeError, ValueError, TypeError):
+        strength = _T4[_P4[a._row + b._col] + _P[c._row + d._col]]
+    except (AttributeError, ValueError, TypeError, IndexError):
         _reject(cards, 4)
     if strength == INVALID:
         _reject(cards, 4)
@@ -257,8 +257,8 @@ def evaluate3(cards: Sequence[Card]) -> Combo:
     """
     try:
         a, b, c = cards
-        strength = _T3[_P3[a._row + b.index] + c.index]
-    except (AttributeError, ValueError, TypeError):
+        strength = _T3[_P3[a._row + b._col] + c._col]
+    except (AttributeError, ValueError, TypeError, IndexError):
         _reject(cards, 3)
     if strength == INVALID:
         _reject(cards, 3)
@@ -297,7 +297,7 @@ def _score_splits(seven: Sequence[Card]) -> tuple[tuple[Card, ...], list[tuple[i
     try:
         if len(hand) != 7:
             raise ValueError
-        cols = [c.index for c in hand]
+        cols = [c._col for c in hand]
         offsets = [c._row for c in hand] + cols
     except (AttributeError, ValueError):
         _reject(hand, 7)
