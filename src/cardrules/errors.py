@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-__all__ = ["CardRulesError", "IllegalActionError", "ParseError"]
+__all__ = ["CardRulesError", "ConformanceError", "IllegalActionError", "ParseError"]
 
 
 class CardRulesError(Exception):
@@ -70,3 +70,11 @@ class IllegalActionError(CardRulesError, ValueError):
         self.rule = rule
         self.message = message
         super().__init__(f"{rule}: {message}")
+
+
+class ConformanceError(CardRulesError, AssertionError):
+    """A game implementation broke a check of :func:`cardrules.engine.check_game`.
+
+    >>> issubclass(ConformanceError, AssertionError)
+    True
+    """

@@ -1,14 +1,49 @@
-"""Down and Back: combination evaluators (DB-1 to DB-25).
+"""Down and Back: combination evaluators (DB-1 to DB-25) and the game (DB-30 to DB-44).
+
+Evaluate hands:
 
 >>> from cardrules import parse_cards
 >>> from cardrules.down_and_back import best_splits
 >>> best = best_splits(parse_cards("8S 8H 8D QH 5C 6C 7C"))
 >>> str(best[0].down), str(best[0].back)
 ('prial of eights (8S 8H 8D QH)', 'bouncer, seven high (5C 6C 7C)')
+
+Play a game with a pure reducer (see :mod:`cardrules.down_and_back.game`):
+
+>>> import random
+>>> from cardrules.down_and_back import new_game, apply, legal_actions, sample_chance
+>>> rng = random.Random(0)
+>>> state = new_game(4, rounds=2)
+>>> while not state.is_terminal:
+...     action = (sample_chance(state, rng) if state.is_chance
+...               else rng.choice(legal_actions(state)))
+...     state = apply(state, action)
+>>> len(state.results), sum(state.net) + state.pot
+(2, 0)
 """
 
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+
+from cardrules.down_and_back.actions import (
+    Action,
+    ChooseDealer,
+    Cut,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Shuffle,
+    Split,
+    action_from_dict,
+    action_to_dict,
+    parse_action,
+)
 from cardrules.down_and_back.batch import evaluate3_batch, evaluate4_batch
+from cardrules.down_and_back.bots import GreedyBot, hand_value
 from cardrules.down_and_back.categories import Category3, Category4
+from cardrules.down_and_back.checks import check_invariants, hidden_variant, probe_actions
 from cardrules.down_and_back.evaluate import (
     Combo,
     SplitOption,
@@ -17,16 +52,125 @@ from cardrules.down_and_back.evaluate import (
     evaluate4,
     splits,
 )
+from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
+from cardrules.down_and_back.serialize import state_from_dict, state_to_dict
+from cardrules.down_and_back.state import GameState, Phase, RoundResult, Showdown, TieBreakDraw
+from cardrules.down_and_back.views import View, view
+from cardrules.engine.bots import Bot, RandomBot
+from cardrules.engine.records import GameRecord, replay_states
 
 __all__ = [
+    "NAME",
+    "Action",
     "Category3",
     "Category4",
+    "ChooseDealer",
     "Combo",
+    "Cut",
+    "Discard",
+    "DrawDiscard",
+    "DrawStock",
+    "GameRecord",
+    "GameState",
+    "GreedyBot",
+    "Phase",
+    "RandomBot",
+    "RoundResult",
+    "Showdown",
+    "Shuffle",
+    "Split",
     "SplitOption",
+    "TieBreakDraw",
+    "View",
+    "action_from_dict",
+    "action_to_dict",
+    "apply",
     "best_splits",
+    "check_invariants",
     "evaluate3",
     "evaluate3_batch",
     "evaluate4",
     "evaluate4_batch",
+    "hand_value",
+    "hidden_variant",
+    "legal_actions",
+    "new_game",
+    "new_game_from_settings",
+    "parse_action",
+    "play_game",
+    "probe_actions",
+    "record",
+    "replay",
+    "sample_chance",
     "splits",
+    "state_from_dict",
+    "state_to_dict",
+    "view",
 ]
+
+#: The game's name in records.
+NAME = "down_and_back"
+
+
+def new_game_from_settings(settings: Mapping[str, int | None]) -> GameState:
+    """:func:`new_game` from a settings mapping, as stored in a :class:`GameRecord`.
+
+    >>> new_game_from_settings({"num_players": 3, "ante": 2}).ante
+    2
+    """
+    known = {"num_players", "ante", "rounds"}
+    unknown = set(settings) - known
+    if unknown:
+        raise ValueError(f"unknown Down and Back settings: {sorted(unknown)}")
+    num_players = settings.get("num_players")
+    ante = settings.get("ante", 1)
+    if not isinstance(num_players, int) or not isinstance(ante, int):
+        raise ValueError("settings need an integer num_players (and ante, if given)")
+    return new_game(num_players, ante=ante, rounds=settings.get("rounds"))
+
+
+def record(state: GameState, actions: Sequence[Action]) -> GameRecord:
+    """A :class:`GameRecord` of ``actions`` played from the settings of ``state``.
+
+    >>> record(new_game(2, rounds=1), [ChooseDealer(0)]).to_text().splitlines()[-1]
+    'dealer 0'
+    """
+    return GameRecord(NAME, {"num_players": state.num_players, "ante": state.ante,
+                             "rounds": state.rounds}, tuple(actions))
+
+
+def replay(game_record: GameRecord) -> Iterator[GameState]:
+    """Every state of a recorded Down and Back game, from the first to the last.
+
+    >>> r = record(new_game(2), [ChooseDealer(1)])
+    >>> [s.dealer for s in replay(r)]
+    [None, 1]
+    """
+    if game_record.game != NAME:
+        raise ValueError(f"not a Down and Back record: {game_record.game!r}")
+    import cardrules.down_and_back as rules
+
+    return replay_states(rules, game_record)
+
+
+def play_game(bots: Sequence[Bot], *, ante: int = 1, rounds: int = 1,
+              seed: int | None = None) -> GameState:
+    """Play a whole game between ``bots`` (one per seat); chance from ``seed``.
+
+    Each bot sees only its own :func:`view`.
+
+    >>> final = play_game([RandomBot(1), RandomBot(2), RandomBot(3)], rounds=3, seed=4)
+    >>> final.is_terminal, sum(final.net) + final.pot
+    (True, 0)
+    """
+    rng = random.Random(seed)
+    state = new_game(len(bots), ante=ante, rounds=rounds)
+    while not state.is_terminal:
+        if state.is_chance:
+            state = apply(state, sample_chance(state, rng))
+        else:
+            seat = state.current_player
+            assert seat is not None
+            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)),
+                          seat=seat)
+    return state

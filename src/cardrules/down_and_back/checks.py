@@ -1,0 +1,215 @@
+"""Invariants of a Down and Back state, and the hooks the conformance checks use.
+
+:func:`check_invariants` is what loading a state from JSON relies on: it
+raises :class:`ValueError` for any state the reducer could not have produced
+(a card missing or repeated, sizes that do not fit the phase, money not
+conserved).  :func:`hidden_variant` and :func:`probe_actions` feed
+:func:`cardrules.engine.check_game`.
+
+>>> from cardrules.down_and_back import new_game
+>>> check_invariants(new_game(4))   # passes silently
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import attrs
+
+from cardrules.cards import DECK, Card
+from cardrules.down_and_back.actions import (
+    Action,
+    ChooseDealer,
+    Cut,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Shuffle,
+    Split,
+)
+from cardrules.down_and_back.game import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    legal_actions,
+    seat_order,
+    turn_seat,
+)
+from cardrules.down_and_back.state import HAND_SIZE, TURNS, GameState, Phase
+
+__all__ = ["check_invariants", "hidden_variant", "probe_actions"]
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(f"inconsistent Down and Back state: {message}")
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise :class:`ValueError` unless ``state`` is one the rules can reach.
+
+    >>> import attrs
+    >>> from cardrules.down_and_back import new_game
+    >>> check_invariants(attrs.evolve(new_game(2), pot=5))
+    Traceback (most recent call last):
+    ...
+    ValueError: inconsistent Down and Back state: money is not conserved
+    """
+    n = state.num_players
+    _require(MIN_PLAYERS <= n <= MAX_PLAYERS, "2 to 5 players")
+    _require(state.ante >= 1 and (state.rounds is None or state.rounds >= 1), "bad settings")
+    for name in ("net", "hands", "seen", "turns", "splits"):
+        _require(len(getattr(state, name)) == n, f"{name} must have one entry per seat")
+    phase = state.phase
+    on_table = tuple(d.card for d in state.showdown.drawn) if state.showdown else ()
+    cards = [c for h in state.hands for c in h] + [*state.stock, *state.discard, *on_table]
+    _require(len(cards) == 52 and set(cards) == set(DECK), "every card exactly once")
+    for seat in range(n):
+        _require(set(state.seen[seat]) <= set(state.hands[seat]), "seen cards must be held")
+    # Money (DB-30, DB-43): antes of every round started, pots paid to winners.
+    started = len(state.results) + (0 if phase in (Phase.CHOOSE_DEALER, Phase.GAME_OVER)
+                                    else 1)
+    _require(state.round == max(1, len(state.results) + (phase is not Phase.GAME_OVER)),
+             "round number does not match the finished rounds")
+    won = [sum(r.pot for r in state.results if r.pot_winner == s) for s in range(n)]
+    expected_net = tuple(w - state.ante * started for w in won)
+    _require(state.net == expected_net and sum(state.net) + state.pot == 0,
+             "money is not conserved")
+    _require(phase is not Phase.GAME_OVER or len(state.results) == state.rounds,
+             "the game ends after the set number of rounds")
+    if phase is Phase.CHOOSE_DEALER:
+        _require(state.dealer is None and not state.results, "no dealer before the first deal")
+    else:
+        _require(state.dealer is not None and 0 <= state.dealer < n, "dealer seat")
+        first = (state.results[0].dealer if state.results else state.dealer) or 0
+        for k, result in enumerate(state.results):
+            _require(result.dealer == (first + k) % n and result.round == k + 1,
+                     "the deal passes to the left each round")
+        if state.results and phase is not Phase.GAME_OVER:
+            _require(state.dealer == (first + len(state.results)) % n, "dealer order")
+    gathered = phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER)
+    dealt = phase in (Phase.DRAW, Phase.DISCARD, Phase.RESHUFFLE, Phase.SPLIT)
+    if gathered:
+        _require(state.stock == DECK and not any(state.hands), "cards gathered between rounds")
+    if phase is Phase.CUT:
+        _require(not any(state.hands) and len(state.stock) == 52, "the deck awaits the cut")
+    _require(state.current_player is None if phase.is_chance or phase is Phase.GAME_OVER
+             else state.current_player is not None, "who acts must match the phase")
+    if phase is Phase.CUT:
+        _require(state.current_player == ((state.dealer or 0) - 1) % n, "the cutter")
+    if dealt:
+        _check_dealt(state)
+    else:
+        _require(state.drawn is None and state.showdown is None and not any(state.turns)
+                 and all(s is None for s in state.splits), "no play between rounds")
+
+
+def _check_dealt(state: GameState) -> None:
+    n, phase = state.num_players, state.phase
+    in_showdown = state.showdown is not None
+    _require(all(0 <= t <= TURNS for t in state.turns), "turn counts")
+    total = sum(state.turns)
+    order = seat_order(state)
+    expected = [total // n + (1 if k < total % n else 0) for k in range(n)]
+    _require([state.turns[s] for s in order] == expected, "turns go clockwise")
+    sizes = [len(h) for h in state.hands]
+    drawing = phase is Phase.DISCARD or (phase is Phase.RESHUFFLE and not in_showdown)
+    if drawing:
+        seat = turn_seat(state)
+        _require(state.drawn is not None and state.drawn in state.hands[seat], "drawn card")
+        _require(sizes == [HAND_SIZE + (s == seat) for s in range(n)], "hand sizes")
+    else:
+        _require(state.drawn is None and sizes == [HAND_SIZE] * n, "hand sizes")
+    if phase is Phase.RESHUFFLE:
+        _require(not state.stock and len(state.discard) >= 1, "reshuffle when the stock is out")
+    else:
+        _require(bool(state.stock), "the stock is never left empty")
+        _require(not in_showdown, "a showdown pauses only for a reshuffle")
+    if phase in (Phase.DRAW, Phase.DISCARD) or drawing:
+        _require(total < TURNS * n and all(s is None for s in state.splits), "turns remain")
+        if phase is not Phase.RESHUFFLE:
+            _require(state.current_player == turn_seat(state), "whose turn it is")
+    if phase is Phase.SPLIT or in_showdown:
+        _require(total == TURNS * n, "everyone has had six turns")
+        for seat, split in enumerate(state.splits):
+            if split is not None:
+                _require(len(split.down) == 4 and len(split.back) == 3 and
+                         sorted(split.down + split.back) == sorted(state.hands[seat]),
+                         "a split uses the player's seven cards")
+    if phase is Phase.SPLIT:
+        waiting = [s for s in order if state.splits[s] is None]
+        _require(bool(waiting) and state.current_player == waiting[0], "who splits next")
+    if in_showdown:
+        _require(all(s is not None for s in state.splits), "showdown after every split")
+
+
+def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """``state`` with every card ``seat`` cannot see dealt out afresh.
+
+    Hidden cards are the stock and the cards of other hands that were not
+    seen taken from the discard pile (all hands are open once every split
+    is revealed).  They are permuted among their places; chosen but
+    unrevealed splits of other players follow their cards.
+
+    >>> import random
+    >>> from cardrules.down_and_back import new_game
+    >>> s = new_game(2)
+    >>> hidden_variant(s, 0, random.Random(1)).stock == s.stock   # gathered deck: untouched
+    True
+    """
+    if state.phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER):
+        return state
+    revealed = all(s is not None for s in state.splits)
+    hidden: list[Card] = list(state.stock)
+    for other, hand in enumerate(state.hands):
+        if other != seat and not revealed:
+            hidden += [c for c in hand if c not in state.seen[other]]
+    fresh = rng.sample(hidden, len(hidden))
+    mapping = dict(zip(hidden, fresh, strict=True))
+
+    def move(card: Card) -> Card:
+        return mapping.get(card, card)
+
+    def move_all(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        return tuple(move(c) for c in cards)
+
+    hands = tuple(h if i == seat else move_all(h) for i, h in enumerate(state.hands))
+    splits = tuple(
+        s if s is None or i == seat else Split(move_all(s.down), move_all(s.back))
+        for i, s in enumerate(state.splits))
+    drawn = state.drawn
+    if drawn is not None and drawn not in state.hands[seat]:
+        drawn = move(drawn)
+    return attrs.evolve(state, hands=hands, stock=move_all(state.stock), splits=splits,
+                        drawn=drawn)
+
+
+def probe_actions(state: GameState) -> Iterator[Action]:
+    """Legal actions followed by a spread of likely illegal ones, for testing.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> any(isinstance(a, Shuffle) for a in probe_actions(new_game(2)))
+    True
+    """
+    yield from legal_actions(state)
+    n = state.num_players
+    yield ChooseDealer(0)
+    yield ChooseDealer(n)
+    yield Shuffle(DECK)
+    yield Shuffle(DECK[:10])
+    if state.discard:
+        yield Shuffle(tuple(reversed(state.discard)))
+    yield Cut(0)
+    yield Cut(52)
+    yield Cut(1)
+    yield DrawStock()
+    yield DrawDiscard()
+    held = set(state.hands[state.current_player]) if state.current_player is not None else set()
+    outside = [c for c in DECK if c not in held]
+    yield Discard(outside[0])
+    if state.current_player is not None and state.hands[state.current_player]:
+        hand = state.hands[state.current_player]
+        yield Discard(hand[0])
+        yield Split(hand[:3], hand[3:])
+        yield Split(hand[:4], (*hand[4:6], outside[0]))
+        yield Split(hand[:4], hand[4:])

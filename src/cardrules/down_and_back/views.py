@@ -1,0 +1,89 @@
+"""Per-seat views: what one player may know of a game (DB-37, DB-40).
+
+A :class:`View` holds the seat's own hand, the whole discard pile, the cards
+each player was seen taking from it, hand and stock sizes, the money, whose
+turn it is and, once every player has split, the splits.  It never holds
+another player's hidden cards, the order of the stock, a card someone else
+drew from the stock, or a split not yet revealed.  Two states that differ
+only in what a seat cannot see give that seat equal views.
+
+>>> import random
+>>> from cardrules.down_and_back import new_game, apply, sample_chance, Cut
+>>> rng = random.Random(0)
+>>> s = new_game(3)
+>>> s = apply(apply(s, sample_chance(s, rng)), sample_chance(apply(s, sample_chance(s, rng)), rng))
+>>> v = view(apply(s, Cut(10)), 0)
+>>> len(v.hand), v.hand_sizes, v.stock_size, len(v.discard)
+(7, (7, 7, 7), 30, 1)
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from cardrules.cards import Card
+from cardrules.down_and_back.actions import Split
+from cardrules.down_and_back.state import GameState, Phase, RoundResult, Showdown
+
+__all__ = ["View", "view"]
+
+
+@attrs.frozen(slots=True)
+class View:
+    """What ``seat`` may know of a game: a public part plus its own cards.
+
+    ``drawn`` is the card this seat drew in its current turn (None otherwise).
+    ``split_chosen`` tells who has split; ``splits`` holds this seat's own
+    split and, once every player has split, everyone's.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> view(new_game(2), 1).hand
+    ()
+    """
+
+    seat: int
+    num_players: int
+    ante: int
+    rounds: int | None
+    phase: Phase
+    round: int
+    dealer: int | None
+    current_player: int | None
+    pot: int
+    net: tuple[int, ...]
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard: tuple[Card, ...]
+    seen: tuple[tuple[Card, ...], ...]
+    turns: tuple[int, ...]
+    drawn: Card | None
+    split_chosen: tuple[bool, ...]
+    splits: tuple[Split | None, ...]
+    showdown: Showdown | None
+    results: tuple[RoundResult, ...]
+
+
+def view(state: GameState, seat: int) -> View:
+    """The view of ``state`` from ``seat`` (0 to ``num_players - 1``).
+
+    >>> from cardrules.down_and_back import new_game
+    >>> view(new_game(3), 2).net
+    (0, 0, 0)
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.num_players:
+        raise ValueError(f"there is no seat {seat!r} at a {state.num_players}-player table")
+    revealed = all(s is not None for s in state.splits)
+    splits = state.splits if revealed else tuple(
+        s if i == seat else None for i, s in enumerate(state.splits))
+    own_turn = state.phase in (Phase.DISCARD, Phase.RESHUFFLE) and state.showdown is None \
+        and state.drawn is not None and state.drawn in state.hands[seat]
+    return View(
+        seat=seat, num_players=state.num_players, ante=state.ante, rounds=state.rounds,
+        phase=state.phase, round=state.round, dealer=state.dealer,
+        current_player=state.current_player, pot=state.pot, net=state.net,
+        hand=state.hands[seat], hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.stock), discard=state.discard, seen=state.seen,
+        turns=state.turns, drawn=state.drawn if own_turn else None,
+        split_chosen=tuple(s is not None for s in state.splits), splits=splits,
+        showdown=state.showdown, results=state.results)

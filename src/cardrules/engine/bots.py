@@ -1,0 +1,56 @@
+"""Bots: players driven by code, behind one small protocol.
+
+A bot sees what its seat may know (the game's view) plus the legal actions,
+and picks one.  Every bot takes a seed and keeps its own ``random.Random``,
+so the same seed and game give the same choices.
+
+>>> import random
+>>> from cardrules.down_and_back import new_game, legal_actions, apply, sample_chance, view
+>>> s = new_game(2)
+>>> s = apply(s, sample_chance(s, random.Random(1)))
+>>> s = apply(s, sample_chance(s, random.Random(2)))
+>>> bot = RandomBot(seed=4)
+>>> bot.act(view(s, s.current_player), legal_actions(s))
+Cut(count=...)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+__all__ = ["Bot", "RandomBot"]
+
+A = TypeVar("A")
+
+
+class Bot(Protocol):
+    """Anything with ``act(view, legal) -> action``.
+
+    ``legal`` is never empty; the bot must return one of its items.
+    """
+
+    def act(self, view: object, legal: Sequence[A]) -> A:
+        """Choose one of ``legal`` knowing only ``view``."""
+
+
+class RandomBot:
+    """Picks a legal action uniformly at random from its own seeded generator.
+
+    >>> RandomBot(seed=1).act(None, ["a", "b", "c"]) in ("a", "b", "c")
+    True
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: object, legal: Sequence[A]) -> A:
+        """A uniformly random member of ``legal``.
+
+        >>> RandomBot(seed=3).act(None, [7])
+        7
+        """
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        return self.rng.choice(legal)
