@@ -41,56 +41,11 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 
 # -- doctest ---------------------------------------------------------------------
-# The doctest builder also runs the ``>>>`` examples that autodoc pulls in from
-# the docstrings, and all blocks of one page share a namespace, so the names
-# those docstrings use without importing are provided here.
+# Only the ``.. doctest::`` blocks of the pages run here; the ``>>>`` examples
+# in docstrings run under pytest (``--doctest-modules``) with their module's
+# own names, so they are not run a second time by Sphinx.
 
-doctest_global_setup = """
-import numpy as np
-
-import cardrules
-from cardrules import (
-    DECK,
-    Card,
-    CardRulesError,
-    IllegalActionError,
-    Joker,
-    ParseError,
-    Rank,
-    Suit,
-    parse_card,
-    parse_cards,
-)
-from cardrules.down_and_back import (
-    Category3,
-    Category4,
-    Combo,
-    SplitOption,
-    best_splits,
-    evaluate3,
-    evaluate3_batch,
-    evaluate4,
-    evaluate4_batch,
-    splits,
-)
-from cardrules.down_and_back.categories import (
-    CATEGORIES3,
-    CATEGORIES4,
-    classify3,
-    classify4,
-)
-from cardrules.down_and_back.tables import (
-    CATEGORY_SHIFT,
-    INVALID,
-    NUM_PAIR_IDS,
-    colex_combinations,
-    colex_index,
-    load,
-    pair_id,
-    pair_offsets,
-)
-from cardrules.cli import main
-"""
+doctest_test_doctest_blocks = ""
 
 # -- HTML ------------------------------------------------------------------------
 
