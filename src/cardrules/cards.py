@@ -121,7 +121,7 @@ class Rank(enum.IntEnum):
         return self.word + ("es" if self is Rank.SIX else "s")
 
 
-@attrs.frozen(slots=True, order=True, repr=False)
+@attrs.frozen(slots=True, eq=False, order=False, repr=False)
 class Card:
     """One of the 52 standard cards: an immutable, hashable, ordered value.
 
@@ -183,6 +183,41 @@ class Card:
         Card.parse('TH')
         """
         return parse_card(text)
+
+    # Equality, hashing and ordering go by index, which is the same as by
+    # (rank, suit) and much cheaper than comparing the two enum fields.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._col == other._col
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._col != other._col
+
+    def __hash__(self) -> int:
+        return self._col
+
+    def __lt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._col < other._col
+
+    def __le__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._col <= other._col
+
+    def __gt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._col > other._col
+
+    def __ge__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self._col >= other._col
 
     def __str__(self) -> str:
         return self.rank.char + self.suit.char

@@ -128,6 +128,14 @@ class Split:
     def __str__(self) -> str:
         return f"split {' '.join(map(str, self.down))} / {' '.join(map(str, self.back))}"
 
+    @classmethod
+    def _sorted(cls, down: tuple[Card, ...], back: tuple[Card, ...]) -> Split:
+        """Build from hands that are already sorted tuples of cards (no checks)."""
+        split: Split = object.__new__(cls)
+        object.__setattr__(split, "down", down)
+        object.__setattr__(split, "back", back)
+        return split
+
 
 #: Any Down and Back action, chance or player.
 Action = ChooseDealer | Shuffle | Cut | DrawStock | DrawDiscard | Discard | Split

@@ -22,8 +22,10 @@ and passing the deal.  The caller supplies only decisions and chance events.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Iterator, Sequence
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import attrgetter, itemgetter
 
 import attrs
 
@@ -67,7 +69,27 @@ MAX_PLAYERS = 5
 _DRAW_STOCK = DrawStock()
 _DRAW_DISCARD = DrawDiscard()
 _CUTS = tuple(Cut(n) for n in range(1, 52))
-_evolve = attrs.evolve
+_SPLIT_PLANS = tuple(
+    (itemgetter(*down), itemgetter(*(i for i in range(7) if i not in down)))
+    for down in combinations(range(7), 4))
+_DISCARDS = {card: Discard(card) for card in DECK}
+_FIELDS = tuple(a.name for a in attrs.fields(GameState))
+_FIELD_NO = {name: number for number, name in enumerate(_FIELDS)}
+_get_fields = attrgetter(*_FIELDS)
+_new_state = object.__new__
+_set = object.__setattr__
+
+
+def _evolve(state: GameState, **changes: object) -> GameState:
+    """``attrs.evolve`` without re-running ``__init__``: the reducer only ever
+    passes values of the right types, and this runs on every action, so the
+    copying is done by C loops."""
+    values = list(_get_fields(state))
+    for name, value in changes.items():
+        values[_FIELD_NO[name]] = value
+    new = _new_state(GameState)
+    deque(map(_set, repeat(new), _FIELDS, values), maxlen=0)
+    return new
 
 
 def _positive_int(name: str, value: object) -> int:
@@ -145,16 +167,16 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if phase is Phase.DRAW:
         return (_DRAW_STOCK, _DRAW_DISCARD) if state.discard else (_DRAW_STOCK,)
     if phase is Phase.DISCARD:
-        return tuple(Discard(card) for card in state.hands[turn_seat(state)])
+        return tuple(_DISCARDS[card] for card in state.hands[turn_seat(state)])
     if phase is Phase.SPLIT and state.current_player is not None:
         return tuple(_all_splits(state.hands[state.current_player]))
     return ()
 
 
 def _all_splits(hand: Sequence[Card]) -> Iterator[Split]:
-    cards = sorted(hand)
-    for down in combinations(cards, 4):
-        yield Split(down, tuple(c for c in cards if c not in down))
+    cards = tuple(sorted(hand))
+    for down, back in _SPLIT_PLANS:
+        yield Split._sorted(down(cards), back(cards))
 
 
 # -- chance --------------------------------------------------------------------
