@@ -60,25 +60,29 @@ def _evaluate(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.int32]:
     out = np.empty(arr.shape[0], dtype=np.int32)
     if arr.shape[0] == 0:
         return out
-    if arr.min() < 0 or arr.max() > 51:
-        raise ValueError("card indices must lie in range(52)")
+    unsigned = arr.view(arr.dtype.str.replace("i", "u"))  # negatives become huge
     for start in range(0, arr.shape[0], _CHUNK):
-        cols = np.asarray(arr[start:start + _CHUNK].T, dtype=np.intp)
-        head = cols[0] * 52
-        head += cols[1]
+        stop = start + _CHUNK
+        if unsigned[start:stop].max() > 51:
+            raise ValueError("card indices must lie in range(52)")
+        chunk = arr[start:stop]
+        head = chunk[:, 0].astype(np.intp)
+        head *= 52
+        head += chunk[:, 1]
         if size == 4:
-            tail = cols[2] * 52
-            tail += cols[3]
-            index = rows4[head]
-            index += ids[tail]
-            strengths = four[index]
+            tail = chunk[:, 2].astype(np.intp)
+            tail *= 52
+            tail += chunk[:, 3]
+            index = rows4.take(head)
+            index += ids.take(tail)
+            strengths = four.take(index)
         else:
-            index = rows3[head]
-            index += cols[2]
-            strengths = three[index]
-        if (strengths == INVALID).any():
+            index = rows3.take(head)
+            index += chunk[:, 2]
+            strengths = three.take(index)
+        if strengths.max() == INVALID:
             raise ValueError("a row holds the same card twice")
-        out[start:start + _CHUNK] = strengths
+        out[start:stop] = strengths
     return out
 
 

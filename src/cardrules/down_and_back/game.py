@@ -345,13 +345,18 @@ def _discard(state: GameState, action: Action) -> GameState:
     if card not in hand:
         raise IllegalActionError("DB-34", f"seat {seat} does not hold {card}")
     turns = (*state.turns[:seat], state.turns[seat] + 1, *state.turns[seat + 1:])
-    state = _evolve(
+    seen = state.seen
+    if card in seen[seat]:
+        seen = _replace(seen, seat, tuple(c for c in seen[seat] if c != card))
+    n = state.num_players
+    if sum(turns) == TURNS * n:  # DB-35: the dealer's sixth turn is over
+        phase, next_player = Phase.SPLIT, (_dealer(state) + 1) % n
+    else:
+        phase, next_player = Phase.DRAW, (seat + 1) % n
+    return _evolve(
         state, hands=_replace(state.hands, seat, tuple(c for c in hand if c != card)),
-        seen=_replace(state.seen, seat, tuple(c for c in state.seen[seat] if c != card)),
-        discard=(*state.discard, card), drawn=None, turns=turns)
-    if sum(turns) == TURNS * state.num_players:  # DB-35: the dealer's sixth turn is over
-        return _evolve(state, phase=Phase.SPLIT, current_player=seat_order(state)[0])
-    return _evolve(state, phase=Phase.DRAW, current_player=turn_seat(state))
+        seen=seen, discard=(*state.discard, card), drawn=None, turns=turns, phase=phase,
+        current_player=next_player)
 
 
 def _split(state: GameState, action: Action, seat: int | None) -> GameState:
