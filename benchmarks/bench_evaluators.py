@@ -34,7 +34,7 @@ from _timing import (
 
 import cardrules
 from cardrules import DECK, Card
-from cardrules.down_and_back import best_splits, evaluate3, evaluate4
+from cardrules.down_and_back import best_splits, evaluate3, evaluate4, strength4
 from cardrules.down_and_back.tables import load
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ SKIPPED = "skipped (install cardrules[bench])"
 
 # Row names, in the order they are printed.
 EVAL4 = "evaluate4, tuple of 4 Cards"
+STRENGTH4 = "strength4 (bare int), 4 Cards"
 TREYS = "treys evaluate, 5 cards (2 + 3)"
 EVAL3 = "evaluate3, tuple of 3 Cards"
 SPLITS = "best_splits, 7 Cards"
@@ -54,7 +55,7 @@ BATCH3 = "evaluate3_batch, int64 rows"
 GATHER = "numpy gather table[idx], uint16"
 IMPORT = "import cardrules"
 FIRST = "import + first evaluate4"
-ORDER = (EVAL4, TREYS, EVAL3, SPLITS, BATCH4, BATCH4_U8, BATCH3, GATHER)
+ORDER = (EVAL4, STRENGTH4, TREYS, EVAL3, SPLITS, BATCH4, BATCH4_U8, BATCH3, GATHER)
 NEEDS = {TREYS: "treys", BATCH4: "numpy", BATCH4_U8: "numpy", BATCH3: "numpy",
          GATHER: "numpy"}
 
@@ -91,6 +92,7 @@ def card_cases(seed: int, sizes: Sizes) -> list[Case]:
     sevens: list[tuple[Card, ...]] = [tuple(rng.sample(DECK, 7)) for _ in range(sizes.sevens)]
     return [
         Case(EVAL4, lambda: drain(map(evaluate4, fours)), len(fours), "calls"),
+        Case(STRENGTH4, lambda: drain(map(strength4, fours)), len(fours), "calls"),
         Case(EVAL3, lambda: drain(map(evaluate3, threes)), len(threes), "calls"),
         Case(SPLITS, lambda: drain(map(best_splits, sevens)), len(sevens), "hands"),
     ]
@@ -167,6 +169,9 @@ def checks(best: dict[str, Result], startup: dict[str, float]) -> list[Check]:
         found.append(Check("evaluate4 >= 2.5x treys", f"{ratio:.2f}x", ratio >= 2.5))
     else:
         found.append(Check("evaluate4 >= 2.5x treys", None))
+    if STRENGTH4 in best and TREYS in best:
+        ratio = best[TREYS].seconds_per_item / best[STRENGTH4].seconds_per_item
+        found.append(Check("(info) strength4 >= 2.5x treys", f"{ratio:.2f}x", ratio >= 2.5))
     if BATCH4 in best and GATHER in best:
         share = best[BATCH4].rate / best[GATHER].rate
         found.append(Check("evaluate4_batch >= 20% of bare gather", f"{share:.1%}",

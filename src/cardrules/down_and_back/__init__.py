@@ -51,6 +51,8 @@ from cardrules.down_and_back.evaluate import (
     evaluate3,
     evaluate4,
     splits,
+    strength3,
+    strength4,
 )
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict
@@ -105,6 +107,8 @@ __all__ = [
     "splits",
     "state_from_dict",
     "state_to_dict",
+    "strength3",
+    "strength4",
     "view",
 ]
 

@@ -26,7 +26,16 @@ from cardrules.cards import Card, Joker, Rank
 from cardrules.down_and_back.categories import Category3, Category4, classify3, classify4
 from cardrules.down_and_back.tables import CATEGORY_SHIFT, INVALID, load, pair_offsets
 
-__all__ = ["Combo", "SplitOption", "best_splits", "evaluate3", "evaluate4", "splits"]
+__all__ = [
+    "Combo",
+    "SplitOption",
+    "best_splits",
+    "evaluate3",
+    "evaluate4",
+    "splits",
+    "strength3",
+    "strength4",
+]
 
 
 class Combo:
@@ -268,6 +277,44 @@ def evaluate3(cards: Sequence[Card]) -> Combo:
     return combo
 
 
+def strength4(cards: Sequence[Card]) -> int:
+    """The strength of a 4-card hand as a bare int: ``evaluate4(cards).strength``
+    without building a :class:`Combo`.  For bots and simulations that only
+    compare hands; same checks and errors as :func:`evaluate4`.
+
+    >>> from cardrules import parse_cards
+    >>> strength4(parse_cards("8S 8H 8D QH")) == evaluate4(parse_cards("8S 8H 8D QH")).strength
+    True
+    >>> strength4(parse_cards("8S 8H 8D QH")) >> 12   # Category4.PRIAL
+    6
+    """
+    try:
+        a, b, c, d = cards
+        strength = _T4[_P4[a._row + b._col] + _P[c._row + d._col]]
+    except (AttributeError, ValueError, TypeError, IndexError):
+        _reject(cards, 4)
+    if strength == INVALID:
+        _reject(cards, 4)
+    return strength
+
+
+def strength3(cards: Sequence[Card]) -> int:
+    """The strength of a 3-card hand as a bare int (see :func:`strength4`).
+
+    >>> from cardrules import parse_cards
+    >>> strength3(parse_cards("2S 2H 2D")) > strength3(parse_cards("QS KS JS"))
+    True
+    """
+    try:
+        a, b, c = cards
+        strength = _T3[_P3[a._row + b._col] + c._col]
+    except (AttributeError, ValueError, TypeError, IndexError):
+        _reject(cards, 3)
+    if strength == INVALID:
+        _reject(cards, 3)
+    return strength
+
+
 # Fixed index plans for the 35 splits of seven cards, so that the work per
 # hand runs in C (itemgetter and map over pairs of adjacent items) rather
 # than in a Python loop.  ``_pairwise_sum(xs)`` adds items 0+1, 2+3, ...
@@ -353,15 +400,20 @@ def best_splits(seven: Sequence[Card]) -> tuple[SplitOption, ...]:
     high card eight (2C 3C 4C 8D) / prial of nines (9S 9H 9D)
     """
     hand, scores = _score_splits(seven)
-    frontier = []
-    candidates = scores
-    while candidates:
-        top = max(candidates)  # strongest down hand, then strongest back hand
-        frontier.append(top)
-        candidates = [s for s in candidates if s[1] > top[1]]
-    chosen = sorted(((pair, n) for n, pair in enumerate(scores) if pair in frontier),
-                    key=lambda item: item[0], reverse=True)
-    return tuple(_option(hand, n, pair) for pair, n in chosen)
+    # One sweep from the strongest down hand down: a split survives if its back
+    # hand is the best among equal down hands and beats every stronger down's.
+    order = sorted(range(35), key=scores.__getitem__, reverse=True)
+    kept = []
+    best_above = group_best = -1
+    group_down = None
+    for number in order:
+        down, back = scores[number]
+        if down != group_down:
+            best_above = max(best_above, group_best)
+            group_down, group_best = down, back
+        if back == group_best and back > best_above:
+            kept.append(number)
+    return tuple(_option(hand, n, scores[n]) for n in kept)
 
 
 # -- descriptions ---------------------------------------------------------------
