@@ -4,6 +4,11 @@
 cards, or the best ways (see :func:`~cardrules.down_and_back.best_splits`)
 to split 7 cards into a down and a back hand.
 
+``cardrules play`` plays a game of Down and Back between bots and prints each
+round's result (``--record FILE`` saves the game record as JSON, or as text
+when FILE ends in ``.txt``); ``cardrules replay FILE`` replays a saved record
+and prints the same summary.
+
 >>> main(["eval", "8S", "8H", "8D", "QH"])
 prial of eights (8S 8H 8D QH)
 0
@@ -40,11 +45,81 @@ def _eval(text: str) -> int:
     return 0
 
 
+def _summary(state: object) -> None:
+    from cardrules.down_and_back import GameState
+
+    assert isinstance(state, GameState)
+    for result in state.results:
+        pot = (f"seat {result.pot_winner} takes {result.pot}" if result.pot_winner is not None
+               else f"pot of {result.pot} carries over")
+        print(f"round {result.round}: down to seat {result.down_winner}, "
+              f"back to seat {result.back_winner}; {pot}")
+    print("net:", " ".join(f"{v:+d}" for v in state.net), f"(pot {state.pot})")
+    leaders = ", ".join(str(seat) for seat in state.leaders)
+    print(f"leading: seat {leaders}")
+
+
+def _play(players: int, rounds: int, ante: int, seed: int, bots: str,
+          record_path: str | None) -> int:
+    import random
+
+    import cardrules.down_and_back as db
+    from cardrules.engine import Bot
+
+    kinds = bots.split(",")
+    if len(kinds) == 1:
+        kinds *= players
+    if len(kinds) != players or not set(kinds) <= {"greedy", "random"}:
+        print("cardrules: --bots is 'greedy', 'random' or one per seat, such as "
+              "greedy,random,random", file=sys.stderr)
+        return 2
+    table: list[Bot] = [db.GreedyBot(seed + i) if kind == "greedy" else db.RandomBot(seed + i)
+                        for i, kind in enumerate(kinds)]
+    rng = random.Random(seed)
+    state = db.new_game(players, ante=ante, rounds=rounds)
+    start, actions = state, []
+    while not state.is_terminal:
+        if state.is_chance:
+            action: db.Action = db.sample_chance(state, rng)
+        else:
+            seat = state.current_player
+            assert seat is not None
+            action = table[seat].act(db.view(state, seat), db.legal_actions(state))
+        state = db.apply(state, action)
+        actions.append(action)
+    _summary(state)
+    if record_path:
+        game = db.record(start, actions)
+        text = game.to_text() if record_path.endswith(".txt") else game.to_json(indent=1)
+        with open(record_path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        print(f"record written to {record_path}")
+    return 0
+
+
+def _replay(path: str) -> int:
+    from cardrules.engine import GameRecord
+
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    game = GameRecord.from_text(text) if text.startswith("#") else GameRecord.from_json(text)
+    state = None
+    for state in game.replay():
+        pass
+    _summary(state)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status instead of exiting.
 
     >>> main(["eval", "JH QH KH"])
     bouncer, king high (JH QH KH)
+    0
+    >>> main(["play", "--players", "2", "--rounds", "1", "--seed", "3"])
+    round 1: down to seat ..., back to seat ...
+    net: ...
+    leading: seat ...
     0
     """
     parser = argparse.ArgumentParser(
@@ -53,10 +128,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     evaluate = commands.add_parser(
         "eval", help="evaluate 3 or 4 cards, or the best splits of 7 (Down and Back)")
     evaluate.add_argument("cards", nargs="+", help="cards such as KS 10h Q♦")
+    play = commands.add_parser("play", help="play a game of Down and Back between bots")
+    play.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
+    play.add_argument("--rounds", type=int, default=3, help="rounds to play (default 3)")
+    play.add_argument("--ante", type=int, default=1, help="chips each round (default 1)")
+    play.add_argument("--seed", type=int, default=0, help="seed for chance and the bots")
+    play.add_argument("--bots", default="greedy",
+                      help="'greedy', 'random', or one per seat: greedy,random,...")
+    play.add_argument("--record", metavar="FILE", help="save the game record (JSON or .txt)")
+    replay = commands.add_parser("replay", help="replay a saved game record")
+    replay.add_argument("file", help="a record written by 'cardrules play --record'")
     args = parser.parse_args(argv)
     try:
+        if args.command == "play":
+            return _play(args.players, args.rounds, args.ante, args.seed, args.bots,
+                         args.record)
+        if args.command == "replay":
+            return _replay(args.file)
         return _eval(" ".join(args.cards))
-    except (CardRulesError, ValueError) as err:
+    except (CardRulesError, ValueError, OSError) as err:
         print(f"cardrules: {err}", file=sys.stderr)
         return 2
 
