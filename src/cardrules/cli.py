@@ -103,10 +103,8 @@ def _replay(path: str) -> int:
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
     game = GameRecord.from_text(text) if text.startswith("#") else GameRecord.from_json(text)
-    state = None
-    for state in game.replay():
-        pass
-    _summary(state)
+    *_, final = game.replay()
+    _summary(final)
     return 0
 
 
