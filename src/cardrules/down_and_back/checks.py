@@ -28,6 +28,7 @@ from cardrules.down_and_back.actions import (
     Shuffle,
     Split,
 )
+from cardrules.down_and_back.evaluate import evaluate3, evaluate4
 from cardrules.down_and_back.game import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -35,7 +36,7 @@ from cardrules.down_and_back.game import (
     seat_order,
     turn_seat,
 )
-from cardrules.down_and_back.state import HAND_SIZE, TURNS, GameState, Phase
+from cardrules.down_and_back.state import HAND_SIZE, TURNS, GameState, Phase, RoundResult
 
 __all__ = ["check_invariants", "hidden_variant", "probe_actions"]
 
@@ -77,6 +78,13 @@ def check_invariants(state: GameState) -> None:
              "money is not conserved")
     _require(phase is not Phase.GAME_OVER or len(state.results) == state.rounds,
              "the game ends after the set number of rounds")
+    carry = 0
+    for result in state.results:
+        _check_result(state, result)
+        _require(result.pot == carry + state.ante * n, "each pot is the antes plus what carried")
+        carry = 0 if result.pot_winner is not None else result.pot
+    in_round = phase not in (Phase.CHOOSE_DEALER, Phase.GAME_OVER)
+    _require(state.pot == carry + (state.ante * n if in_round else 0), "the pot")
     if phase is Phase.CHOOSE_DEALER:
         _require(state.dealer is None and not state.results, "no dealer before the first deal")
     else:
@@ -102,6 +110,23 @@ def check_invariants(state: GameState) -> None:
     else:
         _require(state.drawn is None and state.showdown is None and not any(state.turns)
                  and all(s is None for s in state.splits), "no play between rounds")
+
+
+def _check_result(state: GameState, result: RoundResult) -> None:
+    """A finished round must be one the showdown rules (DB-41 to DB-43) produce."""
+    n = state.num_players
+    _require(len(result.splits) == n, "a result holds every player's split")
+    cards = [c for s in result.splits for c in (*s.down, *s.back)]
+    _require(all(len(s.down) == 4 and len(s.back) == 3 for s in result.splits)
+             and len(set(cards)) == 7 * n, "the splits of a result")
+    downs = [evaluate4(s.down).strength for s in result.splits]
+    backs = [evaluate3(s.back).strength for s in result.splits]
+    _require(0 <= result.down_winner < n and downs[result.down_winner] == max(downs),
+             "the down showdown goes to a best 4-card hand")
+    _require(0 <= result.back_winner < n and backs[result.back_winner] == max(backs),
+             "the back showdown goes to a best 3-card hand")
+    both = result.down_winner if result.down_winner == result.back_winner else None
+    _require(result.pot_winner == both, "only a player who wins both takes the pot")
 
 
 def _check_dealt(state: GameState) -> None:
