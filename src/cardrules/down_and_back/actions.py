@@ -17,6 +17,7 @@ Discard(card=Card.parse('TH'))
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import attrs
@@ -141,9 +142,11 @@ class Split:
 Action = ChooseDealer | Shuffle | Cut | DrawStock | DrawDiscard | Discard | Split
 
 
-def _int_token(text: str, start: int) -> int:
-    token = text.strip()
-    if not token.isdigit():
+_VERB = re.compile(r"\s*(\S+)\s*")
+
+
+def _int_token(token: str, start: int) -> int:
+    if not (token.isascii() and token.isdigit()):
         raise ParseError("expected a whole number", token=token, position=start)
     return int(token)
 
@@ -162,18 +165,19 @@ def parse_action(text: str) -> Action:
     """
     if not isinstance(text, str):
         raise ParseError(f"expected action text, not {type(text).__name__}")
-    stripped = text.lstrip()
-    offset = len(text) - len(stripped)
-    verb, _, rest = stripped.partition(" ")
-    rest_at = offset + len(verb) + 1
+    found = _VERB.match(text)
+    if found is None:
+        raise ParseError("expected an action", token=text, position=0)
+    verb, offset, rest_at = found.group(1), found.start(1), found.end()
+    rest = text[rest_at:].rstrip()
     verb_lower = verb.lower()
     if verb_lower == "draw":
-        source = rest.strip().lower()
+        source = rest.lower()
         if source == "stock":
             return DrawStock()
         if source == "discard":
             return DrawDiscard()
-        raise ParseError("draw from 'stock' or 'discard'", token=rest.strip(), position=rest_at)
+        raise ParseError("draw from 'stock' or 'discard'", token=rest, position=rest_at)
     if verb_lower == "cut":
         return Cut(_int_token(rest, rest_at))
     if verb_lower == "dealer":
@@ -193,7 +197,7 @@ def parse_action(text: str) -> Action:
 
 def _card_at(text: str, start: int) -> Card:
     try:
-        return parse_card(text.strip())
+        return parse_card(text)
     except ParseError as err:
         raise ParseError(err.message, token=err.token,
                          position=start + (err.position or 0)) from None

@@ -82,7 +82,8 @@ class GreedyBot:
         if isinstance(first, Discard):
             return self._discard(legal, view.hand)
         if isinstance(first, Split):
-            return legal[hand_value(view.hand)[1]] if len(legal) == 35 else first
+            # legal_actions lists the splits of the sorted hand, in splits() order.
+            return legal[hand_value(sorted(view.hand))[1]] if len(legal) == 35 else first
         return self.rng.choice(legal)
 
     def _draw(self, legal: Sequence[A], view: View) -> A:

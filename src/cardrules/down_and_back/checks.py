@@ -66,7 +66,9 @@ def check_invariants(state: GameState) -> None:
     cards = [c for h in state.hands for c in h] + [*state.stock, *state.discard, *on_table]
     _require(len(cards) == 52 and set(cards) == set(DECK), "every card exactly once")
     for seat in range(n):
-        _require(set(state.seen[seat]) <= set(state.hands[seat]), "seen cards must be held")
+        seen = state.seen[seat]
+        _require(len(set(seen)) == len(seen) and set(seen) <= set(state.hands[seat]),
+                 "seen cards must be held, each once")
     # Money (DB-30, DB-43): antes of every round started, pots paid to winners.
     started = len(state.results) + (0 if phase in (Phase.CHOOSE_DEALER, Phase.GAME_OVER)
                                     else 1)
@@ -78,6 +80,8 @@ def check_invariants(state: GameState) -> None:
              "money is not conserved")
     _require(phase is not Phase.GAME_OVER or len(state.results) == state.rounds,
              "the game ends after the set number of rounds")
+    _require(state.rounds is None or state.round <= state.rounds,
+             "no round beyond the set number of rounds")
     carry = 0
     for result in state.results:
         _check_result(state, result)
@@ -125,6 +129,8 @@ def _check_result(state: GameState, result: RoundResult) -> None:
              "the down showdown goes to a best 4-card hand")
     _require(0 <= result.back_winner < n and backs[result.back_winner] == max(backs),
              "the back showdown goes to a best 3-card hand")
+    _require(all(d.stage in ("down", "back") and 0 <= d.seat < n for d in result.tiebreaks),
+             "tie-break draws name a stage and a seat")
     both = result.down_winner if result.down_winner == result.back_winner else None
     _require(result.pot_winner == both, "only a player who wins both takes the pot")
 

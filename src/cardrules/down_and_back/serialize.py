@@ -83,6 +83,12 @@ def state_to_dict(state: GameState) -> dict[str, object]:
     }
 
 
+_KEYS = frozenset({
+    "format", "num_players", "ante", "rounds", "phase", "round", "dealer", "current_player",
+    "pot", "net", "hands", "stock", "discard", "seen", "turns", "drawn", "splits", "showdown",
+    "results"})
+
+
 class _Reader:
     """Typed access to untrusted JSON values, raising ParseError with a path."""
 
@@ -126,8 +132,9 @@ class _Reader:
         return [_Reader(v, f"{self.path}[{i}]") for i, v in enumerate(self.data)]
 
     def card(self) -> Card:
+        text = self.text()
         try:
-            return parse_card(self.text())
+            return parse_card(text)
         except ParseError as err:
             raise self.fail(err.message) from None
 
@@ -171,8 +178,12 @@ def state_from_dict(data: Mapping[str, object]) -> GameState:
     if root.at("format").text() != FORMAT:
         raise ParseError(f"unknown state format (expected {FORMAT!r})",
                          token=repr(root.obj().get("format")))
+    unknown = set(root.obj()) - _KEYS
+    if unknown:
+        raise ParseError(f"state: unknown fields {sorted(unknown)}")
+    phase_text = root.at("phase").text()
     try:
-        phase = Phase(root.at("phase").text())
+        phase = Phase(phase_text)
     except ValueError:
         raise root.at("phase").fail("unknown phase") from None
     showdown_reader = root.at("showdown")

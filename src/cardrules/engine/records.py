@@ -182,14 +182,17 @@ class GameRecord:
         for number, line in enumerate(lines[1:], start=2):
             if not line.strip():
                 break
-            name, _, value = line.strip().partition(" ")
-            if value == "open":
-                settings[name] = None
-            elif value.isdigit():
-                settings[name] = int(value)
-            else:
-                raise ParseError(f"line {number}: a setting is 'name number'", token=line,
-                                 position=0)
+            if line.lstrip().startswith("#"):
+                continue
+            parts = line.split()
+            if len(parts) != 2 or not (parts[1] == "open" or parts[1].isdigit()):
+                raise ParseError(f"line {number}: a setting is 'name number' or 'name open'",
+                                 token=line, position=0)
+            name, value = parts
+            if name in settings:
+                raise ParseError(f"line {number}: setting given twice", token=name,
+                                 position=line.index(name))
+            settings[name] = None if value == "open" else int(value)
         actions = []
         for offset, line in enumerate(lines[number:], start=number + 1):
             if not line.strip() or line.lstrip().startswith("#"):

@@ -1,0 +1,869 @@
+"""The Down and Back round, one or more named tests per rule DB-30 .. DB-44.
+
+Every test builds an exact deal (see ``deals.py``) so that a failure names the
+cards involved.  Rule ids refer to /work/shared/RULES.md, "Down and Back".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from cardrules import DECK, Card, IllegalActionError, parse_card
+from cardrules.down_and_back import (
+    Action,
+    ChooseDealer,
+    Cut,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    GameState,
+    Phase,
+    Shuffle,
+    Split,
+    TieBreakDraw,
+    apply,
+    check_invariants,
+    evaluate3,
+    evaluate4,
+    hidden_variant,
+    legal_actions,
+    new_game,
+    sample_chance,
+    state_from_dict,
+    state_to_dict,
+    view,
+)
+from deals import (
+    cards,
+    deal_round,
+    hand_of,
+    idle_turn,
+    idle_until_split,
+    rigged_deck,
+    rigged_order,
+    showdown_round,
+    start,
+)
+
+
+def card(text: str) -> Card:
+    return parse_card(text)
+
+
+def refused(state: GameState, action: Action, rule: str, seat: int | None = None) -> None:
+    """``action`` raises IllegalActionError citing ``rule`` and leaves ``state`` alone."""
+    before = state_to_dict(state)
+    with pytest.raises(IllegalActionError) as info:
+        apply(state, action, seat=seat)
+    assert info.value.rule == rule, str(info.value)
+    assert state_to_dict(state) == before
+
+
+def stock_turn(state: GameState) -> tuple[GameState, Card]:
+    """Draw from the stock and throw the drawn card away; returns the card too."""
+    state = apply(state, DrawStock())
+    drawn = state.drawn
+    assert drawn is not None
+    if state.phase is Phase.RESHUFFLE:
+        return state, drawn
+    return apply(state, Discard(drawn)), drawn
+
+
+# Splits used in several showdowns.  Each line is (down, back).
+QUAD_KINGS = ("KS KH KD KC", "2S 3H 5D")        # best down, weak back
+PRIAL_QUEENS = ("4C 6S 8H 9D", "QS QH QD")      # weak down, best back
+MIDDLING = ("7S 7H TC JD", "2C 3C 9C")          # pair of sevens / flush: second everywhere
+
+
+# ---------------------------------------------------------------------------
+# DB-30 antes
+
+
+def test_db30_antes_taken_when_the_first_dealer_is_chosen() -> None:
+    state = new_game(3, ante=5)
+    assert (state.pot, state.net) == (0, (0, 0, 0))
+    state = apply(state, ChooseDealer(0))
+    assert state.phase is Phase.SHUFFLE
+    assert (state.pot, state.net) == (15, (-5, -5, -5))
+
+
+def test_db30_every_player_antes_again_before_each_deal() -> None:
+    state = apply(new_game(3, ante=5), ChooseDealer(0))
+    # Round 1: down and back go to different players, so the pot stays.
+    state = showdown_round(state, {0: QUAD_KINGS, 1: PRIAL_QUEENS, 2: MIDDLING})
+    assert state.phase is Phase.SHUFFLE
+    assert state.round == 2
+    assert (state.pot, state.net) == (30, (-10, -10, -10))
+    # Round 2: seat 0 wins both and takes the 30 chips; round 3 antes at once.
+    state = showdown_round(state, {0: ("KS KH KD KC", "QS QH QD"), 1: ("4C 6S 8H TD", "2S 3H 5D"),
+                                   2: MIDDLING})
+    assert state.results[-1].pot == 30
+    assert state.results[-1].pot_winner == 0
+    assert state.round == 3
+    assert (state.pot, state.net) == (15, (20 - 5, -15, -15))
+
+
+def test_db30_default_ante_is_one_and_bad_antes_are_refused() -> None:
+    state = apply(new_game(4), ChooseDealer(1))
+    assert (state.ante, state.pot, state.net) == (1, 4, (-1, -1, -1, -1))
+    with pytest.raises(ValueError, match="ante"):
+        new_game(2, ante=0)
+
+
+# ---------------------------------------------------------------------------
+# DB-31 the dealer
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_db31_first_dealer_is_a_chance_event(seat: int) -> None:
+    state = new_game(4)
+    assert state.is_chance
+    assert state.phase is Phase.CHOOSE_DEALER
+    assert state.current_player is None
+    assert legal_actions(state) == ()
+    after = apply(state, ChooseDealer(seat))
+    assert after.dealer == seat
+
+
+def test_db31_dealer_choice_refusals() -> None:
+    state = new_game(3)
+    refused(state, ChooseDealer(3), "DB-31")
+    refused(state, Shuffle(DECK), "DB-31")
+    refused(state, Cut(5), "DB-31")
+    refused(state, ChooseDealer(0), "DB-31", seat=0)  # a chance event, not a player's move
+
+
+def test_db31_sample_chance_chooses_every_seat_sometimes() -> None:
+    rng = random.Random(31)
+    chosen = set()
+    for _ in range(200):
+        action = sample_chance(new_game(5), rng)
+        assert isinstance(action, ChooseDealer)
+        chosen.add(action.seat)
+    assert chosen == {0, 1, 2, 3, 4}
+
+
+def test_db31_deal_passes_clockwise_each_round() -> None:
+    rng = random.Random(7)
+    state = apply(new_game(3, rounds=5), ChooseDealer(2))
+    dealers_seen = []
+    while not state.is_terminal:
+        if state.phase is Phase.SHUFFLE:
+            dealers_seen.append(state.dealer)
+        if state.phase is Phase.CUT:
+            assert state.current_player == ((state.dealer or 0) - 1) % 3
+        action = sample_chance(state, rng) if state.is_chance else rng.choice(legal_actions(state))
+        state = apply(state, action)
+    assert dealers_seen == [2, 0, 1, 2, 0]
+    assert [r.dealer for r in state.results] == [2, 0, 1, 2, 0]
+    assert [r.round for r in state.results] == [1, 2, 3, 4, 5]
+
+
+# ---------------------------------------------------------------------------
+# DB-32 shuffle and cut
+
+
+@pytest.mark.parametrize("count", [1, 10, 26, 51])
+def test_db32_cut_moves_the_top_cards_under_the_rest(count: int) -> None:
+    state = apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK))
+    assert state.phase is Phase.CUT
+    assert state.stock == DECK
+    state = apply(state, Cut(count))
+    cut_deck = DECK[count:] + DECK[:count]
+    # Two players, dealer 0: seat 1 gets the 1st, 3rd, ... card, seat 0 the 2nd, 4th, ...
+    assert state.hands[1] == cut_deck[0:14:2]
+    assert state.hands[0] == cut_deck[1:14:2]
+    assert state.discard == (cut_deck[14],)
+    assert state.stock == cut_deck[15:]
+
+
+@pytest.mark.parametrize("count", [0, 52, -1, 100])
+def test_db32_cut_out_of_bounds_is_refused(count: int) -> None:
+    state = apply(apply(new_game(3), ChooseDealer(0)), Shuffle(DECK))
+    refused(state, Cut(count), "DB-32")
+
+
+def test_db32_cut_bounds_one_and_fifty_one_are_legal() -> None:
+    state = apply(apply(new_game(3), ChooseDealer(0)), Shuffle(DECK))
+    assert legal_actions(state) == tuple(Cut(k) for k in range(1, 52))
+    assert apply(state, Cut(1)).phase is Phase.DRAW
+    assert apply(state, Cut(51)).phase is Phase.DRAW
+
+
+def test_db32_only_the_player_right_of_the_dealer_cuts() -> None:
+    state = apply(apply(new_game(4), ChooseDealer(0)), Shuffle(DECK))
+    assert state.current_player == 3  # right of seat 0 at a 4-player table
+    for wrong in (0, 1, 2):
+        refused(state, Cut(5), "DB-32", seat=wrong)
+    assert apply(state, Cut(5), seat=3).phase is Phase.DRAW
+
+
+@pytest.mark.parametrize(("num_players", "dealer", "cutter"),
+                         [(2, 0, 1), (2, 1, 0), (3, 0, 2), (5, 2, 1), (5, 0, 4)])
+def test_db32_cutter_seat(num_players: int, dealer: int, cutter: int) -> None:
+    state = apply(apply(new_game(num_players), ChooseDealer(dealer)), Shuffle(DECK))
+    assert state.current_player == cutter
+
+
+def test_db32_shuffle_must_order_the_whole_deck() -> None:
+    state = apply(new_game(2), ChooseDealer(0))
+    assert state.is_chance
+    assert state.phase is Phase.SHUFFLE
+    refused(state, Shuffle(DECK[:51]), "DB-32")
+    refused(state, Shuffle(()), "DB-32")
+    refused(state, Cut(5), "DB-32")
+    refused(state, DrawStock(), "DB-32")
+    order = sample_chance(state, random.Random(2))
+    assert isinstance(order, Shuffle)
+    assert len(order.order) == 52
+    assert set(order.order) == set(DECK)
+
+
+# ---------------------------------------------------------------------------
+# DB-33 the deal
+
+
+def test_db33_deal_one_at_a_time_clockwise_from_dealers_left() -> None:
+    # Cutting 51 cards off the unshuffled deck puts KC on top, then AS, AH, ...
+    state = apply(apply(apply(new_game(3), ChooseDealer(1)), Shuffle(DECK)), Cut(51))
+    assert state.hands[2] == cards("KC AD 2H 3S 3C 4D 5H")   # left of the dealer: first card
+    assert state.hands[0] == cards("AS AC 2D 3H 4S 4C 5D")
+    assert state.hands[1] == cards("AH 2S 2C 3D 4H 5S 5C")   # the dealer: last card of a lap
+    assert state.discard == cards("6S")
+    assert state.stock[:4] == cards("6H 6D 6C 7S")
+    assert state.stock[-1] == card("KD")
+    assert len(state.stock) == 52 - 21 - 1
+    assert state.phase is Phase.DRAW
+    assert state.current_player == 2
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_db33_rigged_deals_arrive_exactly(num_players: int) -> None:
+    rng = random.Random(num_players)
+    for dealer in range(num_players):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hands = {seat: tuple(deck[7 * seat:7 * seat + 7]) for seat in range(num_players)}
+        up = deck[7 * num_players]
+        top = tuple(deck[7 * num_players + 1:7 * num_players + 4])
+        cut = rng.randrange(1, 52)
+        state = start(num_players, dealer, hands, up, top, cut=cut)
+        for seat in range(num_players):
+            assert state.hands[seat] == hands[seat]
+        assert state.discard == (up,)
+        assert state.stock[:3] == top
+        assert len(state.stock) == 52 - 7 * num_players - 1
+        assert set(state.stock) == set(deck[7 * num_players + 1:])
+
+
+def test_db33_rigged_order_helper_agrees_with_a_plain_cut() -> None:
+    deck = rigged_deck(0, 2, {}, None, ())
+    assert deck == DECK  # nothing rigged: the deck in order
+    order = rigged_order(0, 2, {}, None, (), cut=10)
+    assert order[10:] + order[:10] == DECK
+
+
+# ---------------------------------------------------------------------------
+# DB-34 turns: draw, then discard
+
+SPADES = "AS 2S 3S 4S 5S 6S 7S"
+HEARTS = "AH 2H 3H 4H 5H 6H 7H"
+DIAMONDS = "AD 2D 3D 4D 5D 6D 7D"
+
+
+def three_suits(dealer: int = 2) -> GameState:
+    """Three players: seat 0 spades, seat 1 hearts, seat 2 diamonds; KC up; QC JC TC on top."""
+    return start(3, dealer, {0: cards(SPADES), 1: cards(HEARTS), 2: cards(DIAMONDS)},
+                 card("KC"), cards("QC JC TC"))
+
+
+@pytest.mark.parametrize(("num_players", "dealer"), [(2, 0), (2, 1), (3, 2), (4, 1), (5, 4)])
+def test_db34_first_turn_is_left_of_the_dealer(num_players: int, dealer: int) -> None:
+    state = start(num_players, dealer, {})
+    assert state.phase is Phase.DRAW
+    assert state.current_player == (dealer + 1) % num_players
+    assert legal_actions(state) == (DrawStock(), DrawDiscard())
+
+
+def test_db34_draw_from_stock_then_discard_the_same_card() -> None:
+    state = three_suits()
+    assert state.current_player == 0
+    state = apply(state, DrawStock())
+    assert state.phase is Phase.DISCARD
+    assert state.current_player == 0
+    assert state.hands[0] == (*cards(SPADES), card("QC"))
+    assert state.drawn == card("QC")
+    assert state.stock[:2] == cards("JC TC")
+    assert legal_actions(state) == tuple(Discard(c) for c in state.hands[0])
+    state = apply(state, Discard(card("QC")))
+    assert state.hands[0] == cards(SPADES)
+    assert state.discard == cards("KC QC")
+    assert state.drawn is None
+    assert state.phase is Phase.DRAW
+    assert state.current_player == 1
+    assert state.turns == (1, 0, 0)
+
+
+def test_db34_draw_from_discard_pile_then_discard_the_same_card() -> None:
+    state = three_suits()
+    state = apply(state, DrawDiscard())
+    assert state.hands[0] == (*cards(SPADES), card("KC"))
+    assert state.discard == ()
+    assert state.stock[:1] == cards("QC")
+    state = apply(state, Discard(card("KC")))
+    assert state.hands[0] == cards(SPADES)
+    assert state.discard == cards("KC")
+    assert state.current_player == 1
+
+
+def test_db34_discard_a_different_card_and_turns_go_clockwise() -> None:
+    state = three_suits()
+    state = apply(apply(state, DrawStock()), Discard(card("7S")))
+    assert state.hands[0] == cards("AS 2S 3S 4S 5S 6S QC")
+    assert state.discard == cards("KC 7S")
+    state = apply(apply(state, DrawDiscard()), Discard(card("AH")))   # seat 1 takes 7S
+    assert state.hands[1] == cards("2H 3H 4H 5H 6H 7H 7S")
+    assert state.discard == cards("KC AH")
+    state = idle_turn(state)  # seat 2
+    assert state.current_player == 0
+    assert state.turns == (1, 1, 1)
+
+
+def test_db34_order_of_turns_around_the_table() -> None:
+    state = start(4, 1, {})
+    movers = []
+    while state.phase is Phase.DRAW:
+        movers.append(state.current_player)
+        state = idle_turn(state)
+    assert movers == [(2 + k) % 4 for k in range(24)]
+
+
+def test_db34_wrong_phase_actions_are_refused() -> None:
+    state = three_suits()
+    refused(state, Discard(card("AS")), "DB-34")      # must draw first
+    refused(state, Cut(3), "DB-34")
+    refused(state, Split(cards("AS 2S 3S 4S"), cards("5S 6S 7S")), "DB-34")
+    refused(state, Shuffle(DECK), "DB-34")
+    refused(state, ChooseDealer(0), "DB-34")
+    drawn = apply(state, DrawStock())
+    refused(drawn, DrawStock(), "DB-34")                # already drew
+    refused(drawn, DrawDiscard(), "DB-34")
+
+
+def test_db34_discarding_a_card_not_held_is_refused() -> None:
+    state = apply(three_suits(), DrawStock())
+    refused(state, Discard(card("AH")), "DB-34")   # in seat 1's hand
+    refused(state, Discard(card("KC")), "DB-34")   # on the discard pile
+    refused(state, Discard(card("JC")), "DB-34")   # in the stock
+
+
+def test_db34_acting_out_of_turn_is_refused() -> None:
+    state = three_suits()
+    refused(state, DrawStock(), "DB-34", seat=1)
+    refused(state, DrawDiscard(), "DB-34", seat=2)
+    assert apply(state, DrawStock(), seat=0).current_player == 0
+    drawn = apply(state, DrawStock())
+    refused(drawn, Discard(card("AH")), "DB-34", seat=1)
+
+
+# ---------------------------------------------------------------------------
+# DB-35 six turns each
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_db35_six_turns_each_then_the_split(num_players: int) -> None:
+    dealer = num_players - 1
+    state = start(num_players, dealer, {})
+    actions = 0
+    while state.phase is not Phase.SPLIT:
+        assert state.phase in (Phase.DRAW, Phase.DISCARD)
+        if state.phase is Phase.DRAW and sum(state.turns) == 6 * num_players - 1:
+            assert state.current_player == dealer  # the dealer's sixth turn is the last
+            assert state.turns[dealer] == 5
+        state = idle_turn(state)
+        actions += 2
+    assert actions == 12 * num_players
+    assert state.turns == (6,) * num_players
+    assert state.current_player == (dealer + 1) % num_players
+    assert len(legal_actions(state)) == 35
+
+
+def test_db35_stock_draws_do_not_change_the_turn_count() -> None:
+    state = start(2, 0, {})
+    actions = 0
+    while state.phase is not Phase.SPLIT:
+        state, _ = stock_turn(state)
+        actions += 2
+    assert actions == 24
+    assert len(state.stock) == 52 - 15 - 12
+    assert len(state.discard) == 13
+
+
+# ---------------------------------------------------------------------------
+# DB-36 the stock runs out
+
+
+def test_db36_five_players_run_out_and_reshuffle_the_discard_pile() -> None:
+    state = start(5, 0, {})
+    assert len(state.stock) == 16
+    drawers = []
+    for _ in range(16):
+        assert state.phase is Phase.DRAW
+        drawers.append(state.current_player)
+        state, last = stock_turn(state)
+    drawer = drawers[-1]
+    assert drawer == (0 + 1 + 15) % 5
+    assert state.phase is Phase.RESHUFFLE
+    assert state.is_chance
+    assert state.current_player is None
+    assert legal_actions(state) == ()
+    assert state.stock == ()
+    assert state.drawn == last
+    assert last in state.hands[drawer]
+    assert len(state.hands[drawer]) == 8
+    pile = state.discard
+    assert len(pile) == 16   # the up card and fifteen discards
+    # Only a permutation of exactly the discard pile is accepted.
+    refused(state, Shuffle(pile[1:]), "DB-36")
+    refused(state, Shuffle((*pile, state.hands[0][0])), "DB-36")
+    refused(state, Shuffle((*pile[1:], last)), "DB-36")
+    refused(state, Shuffle(DECK), "DB-36")
+    refused(state, DrawStock(), "DB-36")
+    refused(state, Discard(last), "DB-36", seat=drawer)
+    sampled = sample_chance(state, random.Random(36))
+    assert isinstance(sampled, Shuffle)
+    assert set(sampled.order) == set(pile)
+    assert len(sampled.order) == len(pile)
+    order = tuple(reversed(pile))
+    after = apply(state, Shuffle(order))
+    assert after.discard == order[:1]
+    assert after.stock == order[1:]
+    assert after.phase is Phase.DISCARD
+    assert after.current_player == drawer
+    assert after.drawn == last
+    after = apply(after, Discard(last))
+    assert after.discard == (order[0], last)
+    assert after.phase is Phase.DRAW
+    assert after.current_player == (drawer + 1) % 5
+    check_invariants(after)
+
+
+def test_db36_stock_running_out_on_the_dealers_last_turn() -> None:
+    state = start(4, 3, {})
+    assert len(state.stock) == 23
+    state = idle_turn(state)
+    for _ in range(22):
+        state, _ = stock_turn(state)
+    assert state.phase is Phase.DRAW
+    assert state.current_player == 3
+    assert len(state.stock) == 1
+    state, last = stock_turn(state)
+    assert state.phase is Phase.RESHUFFLE
+    pile = state.discard
+    state = apply(state, Shuffle(pile))
+    assert state.phase is Phase.DISCARD
+    assert state.current_player == 3
+    state = apply(state, Discard(last))
+    assert state.phase is Phase.SPLIT
+    assert state.stock == pile[1:]
+    assert state.discard == (pile[0], last)
+
+
+# ---------------------------------------------------------------------------
+# DB-37 what is seen
+
+
+def views_ignore_hidden_cards(state: GameState, seed: int = 0) -> None:
+    rng = random.Random(seed)
+    for seat in range(state.num_players):
+        for _ in range(3):
+            assert view(hidden_variant(state, seat, rng), seat) == view(state, seat)
+
+
+def test_db37_a_card_drawn_from_the_stock_is_seen_only_by_the_drawer() -> None:
+    state = apply(three_suits(), DrawStock())
+    qc = card("QC")
+    own = view(state, 0)
+    assert own.drawn == qc
+    assert qc in own.hand
+    for other in (1, 2):
+        theirs = view(state, other)
+        assert theirs.drawn is None
+        assert qc not in theirs.hand
+        assert qc not in theirs.discard
+        assert all(qc not in seen for seen in theirs.seen)
+        assert theirs.hand_sizes == (8, 7, 7)
+        assert theirs.stock_size == len(state.stock)
+    views_ignore_hidden_cards(state)
+    state = apply(state, Discard(qc))
+    assert all(view(state, s).discard == cards("KC QC") for s in range(3))
+
+
+def test_db37_a_card_taken_from_the_discard_pile_is_seen_by_everyone() -> None:
+    state = apply(three_suits(), DrawDiscard())
+    kc = card("KC")
+    assert state.seen == ((kc,), (), ())
+    for seat in range(3):
+        assert view(state, seat).seen == ((kc,), (), ())
+    assert view(state, 1).drawn is None   # the public record is ``seen``
+    views_ignore_hidden_cards(state)
+    state = apply(state, Discard(card("AS")))   # keeps KC: still seen in the hand
+    assert state.seen[0] == (kc,)
+    views_ignore_hidden_cards(state, 1)
+    state = idle_turn(idle_turn(state))   # seats 1 and 2 pass
+    state = apply(apply(state, DrawStock()), Discard(kc))   # seat 0 lets KC go again
+    assert state.seen == ((), (), ())
+    assert state.discard[-1] == kc
+
+
+@pytest.mark.parametrize("seat", [-1, 3, True])
+def test_db37_there_is_no_view_from_a_missing_seat(seat: int) -> None:
+    with pytest.raises(ValueError, match="no seat"):
+        view(three_suits(), seat)
+
+
+# ---------------------------------------------------------------------------
+# DB-40 splits
+
+
+def at_split() -> GameState:
+    return idle_until_split(three_suits(dealer=0))
+
+
+def test_db40_splits_are_hidden_until_everyone_has_chosen() -> None:
+    state = at_split()
+    assert state.current_player == 1   # left of dealer 0 is asked first
+    split1 = Split(cards("AH 2H 3H 4H"), cards("5H 6H 7H"))
+    state = apply(state, split1, seat=1)
+    assert state.splits == (None, split1, None)
+    assert state.current_player == 2
+    assert view(state, 1).splits == (None, split1, None)
+    for other in (0, 2):
+        other_view = view(state, other)
+        assert other_view.splits == (None, None, None)
+        assert other_view.split_chosen == (False, True, False)
+    views_ignore_hidden_cards(state)
+    split0 = Split(cards("4S 5S 6S 7S"), cards("AS 2S 3S"))
+    state = apply(state, split0, seat=0)
+    assert view(state, 2).splits == (None, None, None)
+    assert view(state, 0).splits == (split0, None, None)
+    assert state.current_player == 2
+    split2 = Split(cards("AD 2D 3D 4D"), cards("5D 6D 7D"))
+    state = apply(state, split2)   # seat 2 is the only one left: the default actor
+    assert state.results[0].splits == (split0, split1, split2)
+
+
+def test_db40_split_order_does_not_matter() -> None:
+    base = at_split()
+    chosen = {0: Split(cards("AS 2S 3S 4S"), cards("5S 6S 7S")),
+              1: Split(cards("AH 2H 3H 7H"), cards("4H 5H 6H")),
+              2: Split(cards("4D 5D 6D 7D"), cards("AD 2D 3D"))}
+    finals = []
+    for order in ((0, 1, 2), (2, 0, 1), (1, 2, 0)):
+        state = base
+        for seat in order:
+            state = apply(state, chosen[seat], seat=seat)
+        finals.append(state)
+    assert finals[0] == finals[1] == finals[2]
+
+
+def test_db40_malformed_splits_are_refused() -> None:
+    state = at_split()
+    hand = state.hands[1]
+    foreign = card("KS")
+    assert foreign not in hand
+    refused(state, Split(hand[:5], hand[5:]), "DB-40", seat=1)          # 5 + 2
+    refused(state, Split(hand[:3], hand[3:]), "DB-40", seat=1)          # 3 + 4
+    refused(state, Split(hand[:4], hand[4:6]), "DB-40", seat=1)         # 4 + 2
+    refused(state, Split(hand[:4], (*hand[4:6], foreign)), "DB-40", seat=1)   # not held
+    refused(state, Split(hand[:4], (hand[4], hand[5], hand[5])), "DB-40", seat=1)  # twice
+    refused(state, Split(hand[:4], (hand[3], hand[4], hand[5])), "DB-40", seat=1)  # both hands
+    refused(state, Split(state.hands[2][:4], state.hands[2][4:]), "DB-40", seat=1)  # another's
+    refused(state, Split(hand[:4], hand[4:]), "DB-40", seat=3)          # no such seat
+    refused(state, DrawStock(), "DB-40")
+    refused(state, Discard(hand[0]), "DB-40", seat=1)
+    refused(state, Shuffle(DECK), "DB-40")
+    once = apply(state, Split(hand[:4], hand[4:]), seat=1)
+    refused(once, Split(hand[3:], hand[:3]), "DB-40", seat=1)           # no second split
+
+
+def test_db40_legal_splits_are_the_35_ways() -> None:
+    state = at_split()
+    legal = legal_actions(state)
+    assert len(legal) == 35 == len(set(legal))
+    for split in legal:
+        assert isinstance(split, Split)
+        assert sorted(split.down + split.back) == sorted(state.hands[1])
+
+
+# ---------------------------------------------------------------------------
+# DB-41 down first, then back
+
+
+def test_db41_down_and_back_hands_are_compared_separately() -> None:
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    state = showdown_round(state, {0: QUAD_KINGS, 1: PRIAL_QUEENS, 2: MIDDLING})
+    result = state.results[0]
+    assert (result.down_winner, result.back_winner) == (0, 1)
+    assert result.pot_winner is None
+    assert result.tiebreaks == ()
+    # Sanity: the evaluators agree on who is strongest where.
+    downs = [evaluate4(cards(s[0])) for s in (QUAD_KINGS, PRIAL_QUEENS, MIDDLING)]
+    backs = [evaluate3(cards(s[1])) for s in (QUAD_KINGS, PRIAL_QUEENS, MIDDLING)]
+    assert downs.index(max(downs)) == 0
+    assert backs.index(max(backs)) == 1
+
+
+def test_db41_the_split_chosen_counts_not_the_best_split() -> None:
+    # Seat 0 holds four kings but puts three of them in the back: seat 2's pair of
+    # sevens wins the down, and seat 0's kings beat seat 1's queens in the back.
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    state = showdown_round(state, {0: ("KS 2S 3H 5D", "KH KD KC"), 1: PRIAL_QUEENS,
+                                   2: MIDDLING})
+    assert evaluate4(cards("KS 2S 3H 5D")) < evaluate4(cards(MIDDLING[0]))
+    assert state.results[0].down_winner == 2
+    assert state.results[0].back_winner == 0
+
+
+# ---------------------------------------------------------------------------
+# DB-42 ties broken by drawing from the stock
+
+# Dealer 0 at three seats: the draw order is 1, 2, 0.  Seats 2 and 0 tie for the
+# down with equal two pairs; seat 1 has the best back.
+TIED_DOWN = {2: ("QS QH 9S 9H", "2S 3H 5D"), 0: ("QD QC 9D 9C", "2H 3D 6C"),
+             1: ("4C 6S 8H TD", "KS KH KD")}
+
+
+@pytest.mark.parametrize(("draws", "winner"), [
+    ("4D JC", 0),    # the second drawer has the higher card
+    ("KC JS", 2),    # the first drawer has the higher card
+    ("AS 2C", 0),    # the ace is low
+])
+def test_db42_tie_broken_by_one_draw_each(draws: str, winner: int) -> None:
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    assert evaluate4(cards("QS QH 9S 9H")) == evaluate4(cards("QD QC 9D 9C"))
+    state = showdown_round(state, TIED_DOWN, stock_top=cards(draws))
+    result = state.results[0]
+    first, second = cards(draws)
+    assert result.tiebreaks == (TieBreakDraw("down", 2, first), TieBreakDraw("down", 0, second))
+    assert result.down_winner == winner
+    assert result.back_winner == 1
+
+
+def test_db42_equal_ranks_draw_again() -> None:
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    state = showdown_round(state, TIED_DOWN, stock_top=cards("7S 7C 3S 2D"))
+    result = state.results[0]
+    assert result.tiebreaks == (
+        TieBreakDraw("down", 2, card("7S")), TieBreakDraw("down", 0, card("7C")),
+        TieBreakDraw("down", 2, card("3S")), TieBreakDraw("down", 0, card("2D")))
+    assert result.down_winner == 2
+
+
+def test_db42_three_way_tie_only_the_still_tied_draw_again() -> None:
+    chosen = {1: ("KS 9H 7D 4C", "QS QH QD"), 2: ("KH 9D 7C 4S", "2S 3H 5C"),
+              0: ("KD 9C 7S 4H", "2H 3D 6C")}
+    downs = {evaluate4(cards(down)) for down, _ in chosen.values()}
+    assert len(downs) == 1
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    state = showdown_round(state, chosen, stock_top=cards("JS JH 5D 6D 8S"))
+    result = state.results[0]
+    assert result.tiebreaks == (
+        TieBreakDraw("down", 1, card("JS")), TieBreakDraw("down", 2, card("JH")),
+        TieBreakDraw("down", 0, card("5D")),
+        TieBreakDraw("down", 1, card("6D")), TieBreakDraw("down", 2, card("8S")))
+    assert (result.down_winner, result.back_winner, result.pot_winner) == (2, 1, None)
+
+
+# Seats 1 and 2 tie for the down, seats 1 and 0 for the back (dealer 0: order 1, 2, 0).
+TIED_BOTH = {1: ("QS QH 9S 9H", "2S 3H 5D"), 2: ("QD QC 9D 9C", "AH 2D 4C"),
+             0: ("4D 6S 8H TD", "2C 3S 5H")}
+
+
+def test_db42_down_tie_is_broken_before_the_back_tie() -> None:
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    state = showdown_round(state, TIED_BOTH, stock_top=cards("KS 7C 8C JC"))
+    result = state.results[0]
+    assert result.tiebreaks == (
+        TieBreakDraw("down", 1, card("KS")), TieBreakDraw("down", 2, card("7C")),
+        TieBreakDraw("back", 1, card("8C")), TieBreakDraw("back", 0, card("JC")))
+    assert (result.down_winner, result.back_winner, result.pot_winner) == (1, 0, None)
+
+
+def test_db42_tie_breaks_can_win_the_whole_pot() -> None:
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    state = showdown_round(state, TIED_BOTH, stock_top=cards("KS 7C JC 8C"))
+    result = state.results[0]
+    assert (result.down_winner, result.back_winner, result.pot_winner) == (1, 1, 1)
+    assert state.net == (-1, 2, -1)
+
+
+def test_db42_stock_runs_out_during_a_tie_break() -> None:
+    # Five players, dealer 0: draw order 1, 2, 3, 4, 0.  Seats 2 and 4 tie for the down;
+    # seat 4 has the best back.  The stock is drained to three cards before the showdown.
+    chosen = {2: ("QS QH 9S 9H", "2S 3H 5D"), 4: ("QD QC 9D 9C", "KS KH KD"),
+              1: ("4D 6S 8H TD", "2C 3S 6H"), 3: ("4H 6D 8S TC", "2D 3C 7H"),
+              0: ("4S 6C 8D TH", "2H 3D 7S")}
+    hands = {seat: hand_of(*split) for seat, split in chosen.items()}
+    finale = cards("5S 5H 8C")   # a tied pass of fives, then seat 2 draws the last card
+    used = {c for h in hands.values() for c in h} | set(finale)
+    rest = [c for c in DECK if c not in used]
+    up, fillers = rest[0], rest[1:]
+    assert len(fillers) == 13
+    assert card("KC") in fillers
+    state = start(5, 0, hands, up, (*fillers, *finale), rounds=1)
+    for _ in range(13):
+        state, _ = stock_turn(state)
+    state = idle_until_split(state)
+    assert state.stock == finale
+    for seat, (down, back) in chosen.items():
+        state = apply(state, Split(cards(down), cards(back)), seat=seat)
+    # Paused: the first pass tied and went to the discard pile; 8C is on the table.
+    assert state.phase is Phase.RESHUFFLE
+    assert state.current_player is None
+    assert state.stock == ()
+    showdown = state.showdown
+    assert showdown is not None
+    assert showdown.stage == "down"
+    assert showdown.contenders == (2, 4)
+    assert showdown.drawn == (TieBreakDraw("down", 2, card("8C")),)
+    assert [d.card for d in showdown.log] == list(cards("5S 5H 8C"))
+    assert state.discard[-2:] == cards("5S 5H")
+    assert len(state.discard) == 1 + 13 + 2
+    assert card("8C") not in state.discard
+    check_invariants(state)
+    assert state_from_dict(state_to_dict(state)) == state
+    # Every split is revealed now, and the table is public.
+    for seat in range(5):
+        assert view(state, seat).splits == state.splits
+        assert view(state, seat).showdown == showdown
+    views_ignore_hidden_cards(state)
+    # The reshuffle must be of the discard pile only (not the card on the table).
+    pile = state.discard
+    refused(state, Shuffle((*pile, card("8C"))), "DB-36")
+    refused(state, Shuffle(pile[1:]), "DB-36")
+    order = (pile[0], card("KC"), *[c for c in pile[1:] if c != card("KC")])
+    state = apply(state, Shuffle(order))
+    result = state.results[0]
+    assert [(d.seat, d.card) for d in result.tiebreaks] == [
+        (2, card("5S")), (4, card("5H")), (2, card("8C")), (4, card("KC"))]
+    assert (result.down_winner, result.back_winner, result.pot_winner) == (4, 4, 4)
+    assert state.phase is Phase.GAME_OVER
+    assert state.net == (-1, -1, -1, -1, 4)
+
+
+# ---------------------------------------------------------------------------
+# DB-43 the pot
+
+# Two players.  DOWN_ONLY wins the down and loses the back against BACK_ONLY.
+DOWN_ONLY = ("KS KH KD KC", "2S 3H 5D")
+BACK_ONLY = ("4C 6S 8H TD", "QS QH QD")
+BOTH = ("KS KH KD KC", "QS QH QD")
+NEITHER = ("4C 6S 8H TD", "2S 3H 5D")
+
+
+def test_db43_a_player_winning_both_takes_the_pot() -> None:
+    state = apply(new_game(3, ante=2), ChooseDealer(1))
+    state = showdown_round(state, {0: NEITHER, 1: BOTH, 2: MIDDLING})
+    result = state.results[0]
+    assert (result.down_winner, result.back_winner, result.pot_winner, result.pot) == (1, 1, 1, 6)
+    # Seat 1 took the six chips; the next round's antes are already in.
+    assert state.net == (-4, 6 - 4, -4)
+    assert state.pot == 6
+
+
+def test_db43_pot_carries_over_two_rounds_then_is_won() -> None:
+    state = apply(new_game(2, rounds=3), ChooseDealer(0))
+    state = showdown_round(state, {0: DOWN_ONLY, 1: BACK_ONLY})
+    assert state.results[0].pot == 2
+    assert state.results[0].pot_winner is None
+    assert (state.pot, state.net, state.dealer) == (4, (-2, -2), 1)
+    state = showdown_round(state, {0: BACK_ONLY, 1: DOWN_ONLY})
+    assert (state.results[1].down_winner, state.results[1].back_winner) == (1, 0)
+    assert state.results[1].pot == 4
+    assert state.results[1].pot_winner is None
+    assert (state.pot, state.net, state.dealer) == (6, (-3, -3), 0)
+    state = showdown_round(state, {0: NEITHER, 1: BOTH})
+    assert state.results[2].pot == 6
+    assert state.results[2].pot_winner == 1
+    assert state.phase is Phase.GAME_OVER
+    assert (state.pot, state.net) == (0, (-3, 3))
+
+
+# ---------------------------------------------------------------------------
+# DB-44 the end of the game
+
+
+def test_db44_set_number_of_rounds_ends_the_game() -> None:
+    state = apply(new_game(3, rounds=2), ChooseDealer(0))
+    state = showdown_round(state, {0: BOTH, 1: NEITHER, 2: MIDDLING})
+    assert state.phase is Phase.SHUFFLE
+    assert not state.is_terminal
+    assert state.leaders == (0,)
+    state = showdown_round(state, {0: NEITHER, 1: BOTH, 2: MIDDLING})
+    assert state.phase is Phase.GAME_OVER
+    assert state.is_terminal
+    assert state.current_player is None
+    assert legal_actions(state) == ()
+    assert len(state.results) == 2
+    assert state.net == (1, 1, -2)
+    assert state.leaders == (0, 1)   # equal net winnings share the lead
+    for action in (ChooseDealer(0), Shuffle(DECK), Cut(5), DrawStock(), DrawDiscard(),
+                   Discard(DECK[0]), Split(DECK[:4], DECK[4:7])):
+        refused(state, action, "DB-44")
+    refused(state, DrawStock(), "DB-44", seat=0)
+    with pytest.raises(IllegalActionError) as info:
+        sample_chance(state, random.Random(0))
+    assert info.value.rule == "DB-44"
+
+
+def test_db44_carried_pot_at_the_end_leaves_everyone_level() -> None:
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    state = showdown_round(state, {0: QUAD_KINGS, 1: PRIAL_QUEENS, 2: MIDDLING})
+    assert state.is_terminal
+    assert (state.pot, state.net) == (3, (-1, -1, -1))
+    assert state.leaders == (0, 1, 2)
+
+
+def test_db44_open_ended_game_never_ends() -> None:
+    rng = random.Random(44)
+    state = new_game(2)
+    assert state.rounds is None
+    while len(state.results) < 4:
+        assert not state.is_terminal
+        action = sample_chance(state, rng) if state.is_chance else rng.choice(legal_actions(state))
+        state = apply(state, action)
+    assert state.phase is Phase.SHUFFLE
+    assert state.round == 5
+    best = max(state.net)
+    assert state.leaders == tuple(s for s in range(2) if state.net[s] == best)
+
+
+@pytest.mark.parametrize("rounds", [0, -1])
+def test_db44_rounds_must_be_positive(rounds: int) -> None:
+    with pytest.raises(ValueError, match="rounds"):
+        new_game(2, rounds=rounds)
+
+
+@pytest.mark.parametrize("num_players", [0, 1, 6])
+def test_player_count_is_two_to_five(num_players: int) -> None:
+    with pytest.raises(ValueError, match="2 to 5"):
+        new_game(num_players)
+
+
+def test_deal_after_round_one_uses_the_new_dealer() -> None:
+    state = apply(new_game(3), ChooseDealer(2))
+    state = showdown_round(state, {0: QUAD_KINGS, 1: PRIAL_QUEENS, 2: MIDDLING})
+    assert state.dealer == 0
+    assert state.phase is Phase.SHUFFLE
+    assert state.hands == ((), (), ())
+    assert state.stock == DECK
+    assert state.discard == ()
+    hands: dict[int, Sequence[Card]] = {1: cards(SPADES)}
+    state = deal_round(state, hands, cut=3)
+    assert state.hands[1] == cards(SPADES)
+    assert state.current_player == 1   # left of the new dealer
+    assert [r.dealer for r in state.results] == [2]
