@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from cardrules.cards import Card
 from cardrules.down_and_back.actions import Cut, Discard, DrawDiscard, DrawStock, Split
-from cardrules.down_and_back.evaluate import _score_splits
+from cardrules.down_and_back.evaluate import split_strengths
 from cardrules.down_and_back.tables import CATEGORY_SHIFT
 from cardrules.down_and_back.views import View
 from cardrules.engine.bots import RandomBot
@@ -45,8 +45,7 @@ def hand_value(cards: Sequence[Card]) -> tuple[float, int]:
     >>> int(value), number   # prial (6) plus bouncer (4), the first split
     (10, 0)
     """
-    _, scores = _score_splits(cards)
-    weights = [_weight(d) + _weight(b) for d, b in scores]
+    weights = [_weight(d) + _weight(b) for d, b in split_strengths(cards)]
     best = max(weights)
     return best, weights.index(best)
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterator, Sequence
-from itertools import combinations, repeat
-from operator import attrgetter, itemgetter
+from itertools import repeat
+from operator import attrgetter
 
 import attrs
 
@@ -40,7 +40,7 @@ from cardrules.down_and_back.actions import (
     Shuffle,
     Split,
 )
-from cardrules.down_and_back.evaluate import evaluate3, evaluate4
+from cardrules.down_and_back.evaluate import SPLIT_GETTERS, evaluate3, evaluate4
 from cardrules.down_and_back.state import (
     HAND_SIZE,
     TURNS,
@@ -69,9 +69,6 @@ MAX_PLAYERS = 5
 _DRAW_STOCK = DrawStock()
 _DRAW_DISCARD = DrawDiscard()
 _CUTS = tuple(Cut(n) for n in range(1, 52))
-_SPLIT_PLANS = tuple(
-    (itemgetter(*down), itemgetter(*(i for i in range(7) if i not in down)))
-    for down in combinations(range(7), 4))
 _DISCARDS = {card: Discard(card) for card in DECK}
 _FIELDS = tuple(a.name for a in attrs.fields(GameState))
 _FIELD_NO = {name: number for number, name in enumerate(_FIELDS)}
@@ -175,7 +172,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 def _all_splits(hand: Sequence[Card]) -> Iterator[Split]:
     cards = tuple(sorted(hand))
-    for down, back in _SPLIT_PLANS:
+    for down, back in SPLIT_GETTERS:
         yield Split._sorted(down(cards), back(cards))
 
 
