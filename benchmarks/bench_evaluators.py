@@ -52,11 +52,14 @@ SPLITS = "best_splits, 7 Cards"
 BATCH4 = "evaluate4_batch, int64 rows"
 BATCH4_U8 = "evaluate4_batch, uint8 rows"
 BATCH3 = "evaluate3_batch, int64 rows"
+SPLITS_BATCH = "best_splits_batch, 7-card rows"
 GATHER = "numpy gather table[idx], uint16"
 IMPORT = "import cardrules"
 FIRST = "import + first evaluate4"
-ORDER = (EVAL4, STRENGTH4, TREYS, EVAL3, SPLITS, BATCH4, BATCH4_U8, BATCH3, GATHER)
+ORDER = (EVAL4, STRENGTH4, TREYS, EVAL3, SPLITS, SPLITS_BATCH, BATCH4, BATCH4_U8, BATCH3,
+         GATHER)
 NEEDS = {TREYS: "treys", BATCH4: "numpy", BATCH4_U8: "numpy", BATCH3: "numpy",
+         SPLITS_BATCH: "numpy",
          GATHER: "numpy"}
 
 # Code run in fresh interpreters; each prints the seconds it measured.
@@ -128,12 +131,13 @@ def numpy_cases(seed: int, sizes: Sizes) -> list[Case]:
     """The batch evaluators, and a bare gather from a table as large as the 4-card one."""
     import numpy as np
 
-    from cardrules.down_and_back import evaluate3_batch, evaluate4_batch
+    from cardrules.down_and_back import best_splits_batch, evaluate3_batch, evaluate4_batch
 
     gen = np.random.default_rng(seed)
     rows4 = distinct_rows(gen, sizes.rows, 4)
     rows4_u8 = rows4.astype(np.uint8)
     rows3 = np.ascontiguousarray(rows4[:, :3])
+    sevens = distinct_rows(gen, max(sizes.rows // 20, 1000), 7)
     # a copy: gathering from the evaluators' own table would warm their caches
     table = np.frombuffer(load()[0], dtype=np.uint16).copy()
     indices = gen.integers(0, table.size, size=sizes.rows, dtype=np.intp)
@@ -142,6 +146,7 @@ def numpy_cases(seed: int, sizes: Sizes) -> list[Case]:
         Case(BATCH4, lambda: evaluate4_batch(rows4), n, "rows"),
         Case(BATCH4_U8, lambda: evaluate4_batch(rows4_u8), n, "rows"),
         Case(BATCH3, lambda: evaluate3_batch(rows3), n, "rows"),
+        Case(SPLITS_BATCH, lambda: best_splits_batch(sevens), len(sevens), "hands"),
         Case(GATHER, lambda: table[indices], n, "rows"),
     ]
 
@@ -181,6 +186,10 @@ def checks(best: dict[str, Result], startup: dict[str, float]) -> list[Check]:
     rate = best[SPLITS].rate
     found.append(Check("best_splits >= 100,000 hands/s", f"{rate:,.0f} hands/s",
                        rate >= 100_000))
+    if SPLITS_BATCH in best:
+        rate = best[SPLITS_BATCH].rate
+        found.append(Check("(info) best_splits_batch >= 100,000 hands/s",
+                           f"{rate:,.0f} hands/s", rate >= 100_000))
     found.append(Check("import cardrules < 100 ms", format_seconds(startup[IMPORT]),
                        startup[IMPORT] < 0.1))
     found.append(Check("first evaluation < 0.5 s", format_seconds(startup[FIRST]),

@@ -281,3 +281,53 @@ def test_best_splits_ignore_the_order_of_the_seven(data: st.DataObject) -> None:
     shuffled = data.draw(st.permutations(seven))
     assert {split_id(o) for o in best_splits(seven)} == {split_id(o) for o in best_splits(shuffled)}
     assert {split_id(o) for o in splits(seven)} == {split_id(o) for o in splits(shuffled)}
+
+
+# -- batch split scoring -----------------------------------------------------------
+
+
+@given(st.lists(hands(7), min_size=1, max_size=20), st.sampled_from(["int64", "uint8", "int16"]))
+def test_split_strengths_batch_equals_single_call(batch: list[Hand], dtype: str) -> None:
+    np = pytest.importorskip("numpy")
+    from cardrules.down_and_back import split_strengths, split_strengths_batch
+
+    rows = np.array([[c.index for c in hand] for hand in batch], dtype=dtype)
+    result = split_strengths_batch(rows)
+    assert result.shape == (len(batch), 35, 2)
+    for hand, scores in zip(batch, result, strict=True):
+        assert [tuple(int(x) for x in pair) for pair in scores] == split_strengths(hand)
+
+
+@given(st.lists(hands(7), min_size=1, max_size=20))
+@example([parse_cards("9S 9H 9D 2C 3C 4C 8D")])
+@example([parse_cards("8S 8H 8D 8C 5H 6H 7H")])
+def test_best_splits_batch_marks_exactly_best_splits(batch: list[Hand]) -> None:
+    np = pytest.importorskip("numpy")
+    from cardrules.down_and_back import best_splits_batch, splits
+
+    mask = best_splits_batch(np.array([[c.index for c in hand] for hand in batch]))
+    assert mask.shape == (len(batch), 35)
+    for hand, keep in zip(batch, mask, strict=True):
+        marked = [split_id(o) for o, k in zip(splits(hand), keep, strict=True) if k]
+        best = [split_id(o) for o in best_splits(hand)]
+        assert len(marked) == len(best)
+        assert set(marked) == set(best)
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([[0, 1, 2, 3, 4, 5]], "shape"),
+        ([[0, 1, 2, 3, 4, 5, 52]], "range"),
+        ([[0, 1, 2, 3, 4, 5, -1]], "range"),
+        ([[0, 1, 2, 3, 4, 6, 6]], "same card twice"),
+        ([[9, 1, 2, 3, 4, 5, 9]], "same card twice"),
+    ],
+)
+def test_split_batches_reject_bad_rows(rows: list[list[int]], message: str) -> None:
+    np = pytest.importorskip("numpy")
+    from cardrules.down_and_back import best_splits_batch, split_strengths_batch
+
+    for function in (split_strengths_batch, best_splits_batch):
+        with pytest.raises(ValueError, match=message):
+            function(np.array(rows))

@@ -40,7 +40,12 @@ from cardrules.down_and_back.actions import (
     action_to_dict,
     parse_action,
 )
-from cardrules.down_and_back.batch import evaluate3_batch, evaluate4_batch
+from cardrules.down_and_back.batch import (
+    best_splits_batch,
+    evaluate3_batch,
+    evaluate4_batch,
+    split_strengths_batch,
+)
 from cardrules.down_and_back.bots import GreedyBot, hand_value
 from cardrules.down_and_back.categories import Category3, Category4
 from cardrules.down_and_back.checks import check_invariants, hidden_variant, probe_actions
@@ -89,6 +94,7 @@ __all__ = [
     "action_to_dict",
     "apply",
     "best_splits",
+    "best_splits_batch",
     "check_invariants",
     "evaluate3",
     "evaluate3_batch",
@@ -106,6 +112,7 @@ __all__ = [
     "replay",
     "sample_chance",
     "split_strengths",
+    "split_strengths_batch",
     "splits",
     "state_from_dict",
     "state_to_dict",

@@ -20,13 +20,14 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
+from cardrules.down_and_back.evaluate import SPLIT_POSITIONS
 from cardrules.down_and_back.tables import INVALID, load, pair_offsets
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["evaluate3_batch", "evaluate4_batch"]
+__all__ = ["best_splits_batch", "evaluate3_batch", "evaluate4_batch", "split_strengths_batch"]
 
 _CHUNK = 1 << 14
 
@@ -112,3 +113,103 @@ def evaluate3_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     array([5], dtype=int32)
     """
     return _evaluate(cards, 3)
+
+
+# Position plans for the 35 splits of a 7-card row: the 21 pairs of positions,
+# and per split which pairs (and which single card) make its two hands.
+_PAIR_POSITIONS = tuple((i, j) for i in range(7) for j in range(i + 1, 7))
+_PAIR_NUMBER = {pair: n for n, pair in enumerate(_PAIR_POSITIONS)}
+_DOWN_HEAD = [_PAIR_NUMBER[d[0], d[1]] for d, _ in SPLIT_POSITIONS]
+_DOWN_TAIL = [_PAIR_NUMBER[d[2], d[3]] for d, _ in SPLIT_POSITIONS]
+_BACK_HEAD = [_PAIR_NUMBER[b[0], b[1]] for _, b in SPLIT_POSITIONS]
+_BACK_TAIL = [b[2] for _, b in SPLIT_POSITIONS]
+_SPLIT_CHUNK = 1 << 10
+
+
+def split_strengths_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
+    """Down and back strengths of all 35 splits of many 7-card hands.
+
+    ``cards`` is an int array of shape ``(N, 7)`` of card indices; the result
+    has shape ``(N, 35, 2)``: ``[n, s, 0]`` is the down (4-card) strength and
+    ``[n, s, 1]`` the back (3-card) strength of split ``s`` of hand ``n``, the
+    splits in :func:`~cardrules.down_and_back.splits` order.
+
+    >>> import numpy as np
+    >>> from cardrules import parse_cards
+    >>> from cardrules.down_and_back import split_strengths
+    >>> hand = parse_cards("8S 8H 8D QH 5C 6C 7C")
+    >>> batch = split_strengths_batch(np.array([[c.index for c in hand]]))
+    >>> batch.shape, [tuple(map(int, s)) for s in batch[0]] == split_strengths(hand)
+    ((1, 35, 2), True)
+    """
+    import numpy as np
+
+    arr = _checked(cards, 7)
+    four, three, ids, rows4, rows3 = _tables()
+    out = np.empty((arr.shape[0], 35, 2), dtype=np.int32)
+    first = [i for i, _ in _PAIR_POSITIONS]
+    second = [j for _, j in _PAIR_POSITIONS]
+    for start in range(0, arr.shape[0], _SPLIT_CHUNK):
+        chunk = arr[start:start + _SPLIT_CHUNK].astype(np.intp)
+        pairs = chunk[:, first] * 52
+        pairs += chunk[:, second]
+        down = rows4.take(pairs)[:, _DOWN_HEAD]
+        down += ids.take(pairs)[:, _DOWN_TAIL]
+        back = rows3.take(pairs)[:, _BACK_HEAD]
+        back += chunk[:, _BACK_TAIL]
+        downs = four.take(down)
+        if downs.max() == INVALID:  # every pair of positions meets in some down hand
+            raise ValueError("a row holds the same card twice")
+        out[start:start + _SPLIT_CHUNK, :, 0] = downs
+        out[start:start + _SPLIT_CHUNK, :, 1] = three.take(back)
+    return out
+
+
+def best_splits_batch(cards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Which of the 35 splits of each 7-card hand are Pareto-optimal.
+
+    The vectorised counterpart of :func:`~cardrules.down_and_back.best_splits`:
+    for an int array of shape ``(N, 7)`` it returns a boolean array of shape
+    ``(N, 35)``, true for the splits (in
+    :func:`~cardrules.down_and_back.splits` order) that no other split of the
+    same hand beats in one hand while matching it in the other.
+
+    >>> import numpy as np
+    >>> from cardrules import parse_cards
+    >>> from cardrules.down_and_back import best_splits, splits
+    >>> hand = parse_cards("9S 9H 9D 2C 3C 4C 8D")
+    >>> mask = best_splits_batch(np.array([[c.index for c in hand]]))[0]
+    >>> chosen = [o for o, keep in zip(splits(hand), mask) if keep]
+    >>> sorted(map(str, chosen)) == sorted(map(str, best_splits(hand)))
+    True
+    """
+    import numpy as np
+
+    scores = split_strengths_batch(cards)
+    out = np.empty(scores.shape[:2], dtype=np.bool_)
+    for start in range(0, scores.shape[0], _SPLIT_CHUNK):
+        part = scores[start:start + _SPLIT_CHUNK]
+        down = part[:, :, 0].astype(np.uint16)
+        back = part[:, :, 1].astype(np.uint16)
+        key = (down.astype(np.uint32) << 16) | back
+        # Split t dominates split s when it is at least as strong in both hands
+        # and not equal in both: axis 1 runs over t, axis 2 over s.
+        dominated = (down[:, :, None] >= down[:, None, :])
+        dominated &= back[:, :, None] >= back[:, None, :]
+        dominated &= key[:, :, None] != key[:, None, :]
+        out[start:start + _SPLIT_CHUNK] = ~dominated.any(axis=1)
+    return out
+
+
+def _checked(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.integer]:
+    """``cards`` as an integer array of shape (N, size) with indices in range(52)."""
+    import numpy as np
+
+    arr = np.asarray(cards)
+    if arr.ndim != 2 or arr.shape[1] != size:
+        raise ValueError(f"expected an array of shape (N, {size}), got {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"expected an integer array of card indices, got dtype {arr.dtype}")
+    if arr.size and arr.view(arr.dtype.str.replace("i", "u")).max() > 51:
+        raise ValueError("card indices must lie in range(52)")
+    return arr

@@ -332,10 +332,11 @@ _DOWN_PLAN = itemgetter(*(k for d in _SPLITS
                           for k in (_PAIR_NO[d[0], d[1]], 21 + _PAIR_NO[d[2], d[3]])))
 # 3-card index: head offsets (0..20) and card columns (21..27) of ``heads3 + cols``
 _BACK_PLAN = itemgetter(*(k for b in _BACKS for k in (_PAIR_NO[b[0], b[1]], 21 + b[2])))
-#: For each of the 35 splits of seven cards, in :func:`splits` order, a pair
-#: of getters taking the down hand and the back hand out of a 7-tuple.
-SPLIT_GETTERS = tuple((itemgetter(*d), itemgetter(*b)) for d, b in zip(_SPLITS, _BACKS,
-                                                                      strict=True))
+#: The 35 splits of seven cards in :func:`splits` order, as the positions
+#: (within the seven) of the down hand and of the back hand.
+SPLIT_POSITIONS = tuple(zip(_SPLITS, _BACKS, strict=True))
+#: For each split, a pair of getters taking its down and back hands out of a 7-tuple.
+SPLIT_GETTERS = tuple((itemgetter(*d), itemgetter(*b)) for d, b in SPLIT_POSITIONS)
 
 
 def _pairwise_sum(items: tuple[int, ...]) -> map[int]:
