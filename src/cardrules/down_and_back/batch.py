@@ -35,6 +35,14 @@ _CHUNK = 1 << 14
 _NO_NUMPY = "the batch evaluators need numpy: pip install 'cardrules[numpy]'"
 
 
+def _require_numpy() -> None:
+    """Raise an ImportError that names the extra to install when numpy is missing."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise ImportError(_NO_NUMPY) from None
+
+
 @cache
 def _tables() -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16], npt.NDArray[np.intp],
                        npt.NDArray[np.intp], npt.NDArray[np.intp]]:
@@ -48,10 +56,8 @@ def _tables() -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16], npt.NDArr
 
 
 def _evaluate(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.int32]:
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError(_NO_NUMPY) from None
+    _require_numpy()
+    import numpy as np
     arr = np.asarray(cards)
     if arr.ndim != 2 or arr.shape[1] != size:
         raise ValueError(f"expected an array of shape (N, {size}), got {arr.shape}")
@@ -142,6 +148,7 @@ def split_strengths_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     >>> batch.shape, [tuple(map(int, s)) for s in batch[0]] == split_strengths(hand)
     ((1, 35, 2), True)
     """
+    _require_numpy()
     import numpy as np
 
     arr = _checked(cards, 7)
@@ -183,6 +190,7 @@ def best_splits_batch(cards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     >>> sorted(map(str, chosen)) == sorted(map(str, best_splits(hand)))
     True
     """
+    _require_numpy()
     import numpy as np
 
     scores = split_strengths_batch(cards)
