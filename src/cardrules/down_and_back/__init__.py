@@ -68,6 +68,7 @@ from cardrules.engine.bots import Bot, RandomBot
 from cardrules.engine.records import GameRecord, replay_states
 
 __all__ = [
+    "CHECK_SETTINGS",
     "NAME",
     "Action",
     "Category3",
@@ -123,6 +124,9 @@ __all__ = [
 
 #: The game's name in records.
 NAME = "down_and_back"
+#: Settings :func:`cardrules.engine.check_game` cycles through by default.
+CHECK_SETTINGS: tuple[Mapping[str, int | None], ...] = tuple(
+    {"num_players": n, "ante": 1 + n % 2, "rounds": 2} for n in range(2, 6))
 
 
 def new_game_from_settings(settings: Mapping[str, int | None]) -> GameState:

@@ -51,14 +51,21 @@ def check_game(rules: Rules[Any, Any], *, games: int = 10, seed: int = 0,
     """Play ``games`` random games of ``rules`` and check every step.
 
     ``settings`` are passed to the game's ``new_game_from_settings`` (they
-    should end the game, for example a number of rounds).  At most
-    ``max_legal`` legal actions are tried per step.  Raises
-    :class:`~cardrules.errors.ConformanceError` on the first broken promise.
+    should end the game, for example a number of rounds); by default the
+    games cycle through the game's own ``CHECK_SETTINGS``, short games at
+    every table size.  At most ``max_legal`` legal actions are tried per
+    step.  Raises :class:`~cardrules.errors.ConformanceError` on the first
+    broken promise.
+
+    >>> import cardrules.down_and_back as db
+    >>> check_game(db, games=4, seed=1).games   # 2, 3, 4 and 5 players
+    4
     """
     rng = random.Random(seed)
-    start_settings = dict(settings or {})
+    cycle = [dict(settings)] if settings is not None else [dict(s) for s in rules.CHECK_SETTINGS]
     actions = refused = 0
     for game in range(games):
+        start_settings = cycle[game % len(cycle)]
         state = rules.new_game_from_settings(start_settings)
         history: list[object] = []
         step = 0

@@ -51,6 +51,8 @@ class Rules(Protocol[S, A]):
     """The functions a game module provides (see :mod:`cardrules.down_and_back`)."""
 
     NAME: str
+    #: Settings for conformance runs (short games covering the table sizes).
+    CHECK_SETTINGS: tuple[Settings, ...]
 
     def new_game_from_settings(self, settings: Settings) -> S:
         """The initial state for ``settings`` (as stored in a record)."""
