@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from cardrules.down_and_back.evaluate import SPLIT_POSITIONS
+from cardrules.down_and_back.evaluate import PAIR_POSITIONS, SPLIT_POSITIONS
 from cardrules.down_and_back.tables import INVALID, load, pair_offsets
 
 if TYPE_CHECKING:
@@ -123,8 +123,7 @@ def evaluate3_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
 
 # Position plans for the 35 splits of a 7-card row: the 21 pairs of positions,
 # and per split which pairs (and which single card) make its two hands.
-_PAIR_POSITIONS = tuple((i, j) for i in range(7) for j in range(i + 1, 7))
-_PAIR_NUMBER = {pair: n for n, pair in enumerate(_PAIR_POSITIONS)}
+_PAIR_NUMBER = {pair: n for n, pair in enumerate(PAIR_POSITIONS)}
 _DOWN_HEAD = [_PAIR_NUMBER[d[0], d[1]] for d, _ in SPLIT_POSITIONS]
 _DOWN_TAIL = [_PAIR_NUMBER[d[2], d[3]] for d, _ in SPLIT_POSITIONS]
 _BACK_HEAD = [_PAIR_NUMBER[b[0], b[1]] for _, b in SPLIT_POSITIONS]
@@ -154,8 +153,8 @@ def split_strengths_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     arr = _checked(cards, 7)
     four, three, ids, rows4, rows3 = _tables()
     out = np.empty((arr.shape[0], 35, 2), dtype=np.int32)
-    first = [i for i, _ in _PAIR_POSITIONS]
-    second = [j for _, j in _PAIR_POSITIONS]
+    first = [i for i, _ in PAIR_POSITIONS]
+    second = [j for _, j in PAIR_POSITIONS]
     for start in range(0, arr.shape[0], _SPLIT_CHUNK):
         chunk = arr[start:start + _SPLIT_CHUNK].astype(np.intp)
         pairs = chunk[:, first] * 52

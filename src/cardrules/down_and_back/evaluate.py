@@ -323,7 +323,9 @@ def strength3(cards: Sequence[Card]) -> int:
 # than in a Python loop.  ``_pairwise_sum(xs)`` adds items 0+1, 2+3, ...
 _SPLITS = tuple(combinations(range(7), 4))
 _BACKS = tuple(tuple(i for i in range(7) if i not in down) for down in _SPLITS)
-_PAIRS = tuple(combinations(range(7), 2))
+#: The 21 pairs of positions within seven cards, in ``combinations`` order.
+PAIR_POSITIONS = tuple(combinations(range(7), 2))
+_PAIRS = PAIR_POSITIONS
 _PAIR_NO = {pair: n for n, pair in enumerate(_PAIRS)}
 # pair offsets: rows (0..6) and columns (7..13) of one list ``rows + cols``
 _PAIR_PLAN = itemgetter(*(k for i, j in _PAIRS for k in (i, 7 + j)))
