@@ -68,7 +68,12 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def act(self, view: object, legal: Sequence[A]) -> A:
-        """Choose one of ``legal`` for the seat that ``view`` belongs to."""
+        """Choose one of ``legal`` for the seat that ``view`` belongs to.
+
+        >>> from cardrules.down_and_back import Cut
+        >>> GreedyBot(seed=0).act(None, [Cut(5)])
+        Cut(count=5)
+        """
         if not legal:
             raise ValueError("no legal action to choose from")
         if not isinstance(view, View):
