@@ -61,7 +61,7 @@ from cardrules.down_and_back.evaluate import (
     strength4,
 )
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
-from cardrules.down_and_back.serialize import state_from_dict, state_to_dict
+from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.down_and_back.state import GameState, Phase, RoundResult, Showdown, TieBreakDraw
 from cardrules.down_and_back.views import View, view
 from cardrules.engine.bots import Bot, RandomBot
@@ -120,6 +120,7 @@ __all__ = [
     "strength3",
     "strength4",
     "view",
+    "view_to_dict",
 ]
 
 #: The game's name in records.

@@ -21,12 +21,15 @@ from cardrules.down_and_back.state import (
     Showdown,
     TieBreakDraw,
 )
+from cardrules.down_and_back.views import View
 from cardrules.errors import ParseError
 
-__all__ = ["FORMAT", "state_from_dict", "state_to_dict"]
+__all__ = ["FORMAT", "VIEW_FORMAT", "state_from_dict", "state_to_dict", "view_to_dict"]
 
 #: The ``format`` tag of a serialised state.
 FORMAT = "cardrules/down_and_back/state/1"
+#: The ``format`` tag of a serialised view.
+VIEW_FORMAT = "cardrules/down_and_back/view/1"
 
 
 def _cards(cards: Sequence[Card]) -> list[str]:
@@ -49,7 +52,6 @@ def state_to_dict(state: GameState) -> dict[str, object]:
     >>> d["format"], d["phase"], d["stock"][:2]
     ('cardrules/down_and_back/state/1', 'choose_dealer', ['AS', 'AH'])
     """
-    showdown = state.showdown
     return {
         "format": FORMAT,
         "num_players": state.num_players,
@@ -68,19 +70,45 @@ def state_to_dict(state: GameState) -> dict[str, object]:
         "turns": list(state.turns),
         "drawn": None if state.drawn is None else str(state.drawn),
         "splits": [_split(s) for s in state.splits],
-        "showdown": None if showdown is None else {
-            "down_winner": showdown.down_winner,
-            "contenders": list(showdown.contenders),
-            "drawn": [_draw(d) for d in showdown.drawn],
-            "log": [_draw(d) for d in showdown.log],
-        },
-        "results": [{
-            "round": r.round, "dealer": r.dealer, "splits": [_split(s) for s in r.splits],
+        "showdown": _showdown(state.showdown),
+        "results": [_result(r) for r in state.results],
+    }
+
+
+def view_to_dict(seat_view: View) -> dict[str, object]:
+    """A seat's :class:`~cardrules.down_and_back.View` as JSON-ready values,
+    ready to send to that player's client.  It holds nothing the view does not.
+
+    >>> from cardrules.down_and_back import new_game, view
+    >>> d = view_to_dict(view(new_game(2), 1))
+    >>> d["seat"], d["hand"], d["stock_size"]
+    (1, [], 52)
+    """
+    v = seat_view
+    return {
+        "format": VIEW_FORMAT, "seat": v.seat, "num_players": v.num_players, "ante": v.ante,
+        "rounds": v.rounds, "phase": v.phase.value, "round": v.round, "dealer": v.dealer,
+        "current_player": v.current_player, "pot": v.pot, "net": list(v.net),
+        "hand": _cards(v.hand), "hand_sizes": list(v.hand_sizes), "stock_size": v.stock_size,
+        "discard": _cards(v.discard), "seen": [_cards(h) for h in v.seen],
+        "turns": list(v.turns), "drawn": None if v.drawn is None else str(v.drawn),
+        "split_chosen": list(v.split_chosen), "splits": [_split(s) for s in v.splits],
+        "showdown": _showdown(v.showdown), "results": [_result(r) for r in v.results],
+    }
+
+
+def _showdown(showdown: Showdown | None) -> dict[str, object] | None:
+    if showdown is None:
+        return None
+    return {"down_winner": showdown.down_winner, "contenders": list(showdown.contenders),
+            "drawn": [_draw(d) for d in showdown.drawn], "log": [_draw(d) for d in showdown.log]}
+
+
+def _result(r: RoundResult) -> dict[str, object]:
+    return {"round": r.round, "dealer": r.dealer, "splits": [_split(s) for s in r.splits],
             "down_winner": r.down_winner, "back_winner": r.back_winner,
             "tiebreaks": [_draw(d) for d in r.tiebreaks], "pot": r.pot,
-            "pot_winner": r.pot_winner,
-        } for r in state.results],
-    }
+            "pot_winner": r.pot_winner}
 
 
 _KEYS = frozenset({
