@@ -134,6 +134,9 @@ def machine_summary(distributions: Iterable[str] = ()) -> list[tuple[str, str]]:
         ("cores", str(os.cpu_count() or "unknown")),
     ]
     facts += [(name, _version(name)) for name in distributions]
+    from cardrules.down_and_back import ACCELERATED
+
+    facts.append(("evaluators", "C speed-ups" if ACCELERATED else "pure Python"))
     return facts
 
 

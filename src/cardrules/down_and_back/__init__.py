@@ -27,6 +27,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 
+from cardrules.down_and_back._accel import (
+    ACCELERATED,
+    best_splits,
+    evaluate3,
+    evaluate4,
+    split_strengths,
+    strength3,
+    strength4,
+)
 from cardrules.down_and_back.actions import (
     Action,
     ChooseDealer,
@@ -49,17 +58,7 @@ from cardrules.down_and_back.batch import (
 from cardrules.down_and_back.bots import GreedyBot, hand_value
 from cardrules.down_and_back.categories import Category3, Category4
 from cardrules.down_and_back.checks import check_invariants, hidden_variant, probe_actions
-from cardrules.down_and_back.evaluate import (
-    Combo,
-    SplitOption,
-    best_splits,
-    evaluate3,
-    evaluate4,
-    split_strengths,
-    splits,
-    strength3,
-    strength4,
-)
+from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.down_and_back.state import GameState, Phase, RoundResult, Showdown, TieBreakDraw
@@ -68,6 +67,7 @@ from cardrules.engine.bots import Bot, RandomBot
 from cardrules.engine.records import GameRecord, replay_states
 
 __all__ = [
+    "ACCELERATED",
     "CHECK_SETTINGS",
     "NAME",
     "Action",

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from cardrules.cards import Card
+from cardrules.down_and_back._accel import split_strengths
 from cardrules.down_and_back.actions import Cut, Discard, DrawDiscard, DrawStock, Split
-from cardrules.down_and_back.evaluate import split_strengths
 from cardrules.down_and_back.tables import CATEGORY_SHIFT
 from cardrules.down_and_back.views import View
 from cardrules.engine.bots import RandomBot

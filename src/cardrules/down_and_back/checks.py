@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import attrs
 
 from cardrules.cards import DECK, Card
+from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.actions import (
     Action,
     ChooseDealer,
@@ -28,7 +29,6 @@ from cardrules.down_and_back.actions import (
     Shuffle,
     Split,
 )
-from cardrules.down_and_back.evaluate import evaluate3, evaluate4
 from cardrules.down_and_back.game import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -123,8 +123,8 @@ def _check_result(state: GameState, result: RoundResult) -> None:
     cards = [c for s in result.splits for c in (*s.down, *s.back)]
     _require(all(len(s.down) == 4 and len(s.back) == 3 for s in result.splits)
              and len(set(cards)) == 7 * n, "the splits of a result")
-    downs = [evaluate4(s.down).strength for s in result.splits]
-    backs = [evaluate3(s.back).strength for s in result.splits]
+    downs = [strength4(s.down) for s in result.splits]
+    backs = [strength3(s.back) for s in result.splits]
     _require(0 <= result.down_winner < n and downs[result.down_winner] == max(downs),
              "the down showdown goes to a best 4-card hand")
     _require(0 <= result.back_winner < n and backs[result.back_winner] == max(backs),

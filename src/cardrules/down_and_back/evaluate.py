@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 from operator import add, itemgetter
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import attrs
 
@@ -215,7 +215,16 @@ def _make(strength: int, cards: tuple[Card, ...]) -> Combo:
     return combo
 
 
-def _reject(cards: Any, size: int) -> None:
+def _as_hand(cards: Any) -> tuple[Card, ...]:
+    """``cards`` as a tuple; the checks of the hand itself come later."""
+    if type(cards) is tuple:
+        return cards
+    if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+        raise TypeError(f"expected a sequence of cards, not {type(cards).__name__}")
+    return tuple(cards)
+
+
+def _reject(cards: Any, size: int) -> NoReturn:
     """Raise the ValueError that explains why ``cards`` is not a valid hand."""
     if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
         raise TypeError(f"expected a sequence of {size} cards, not {type(cards).__name__}")
@@ -243,18 +252,10 @@ def evaluate4(cards: Sequence[Card]) -> Combo:
     >>> evaluate4(parse_cards("AS 2H 3D 4C")).description
     'run, four high'
     """
-    # The look-up repeats strength4's rather than calling it: one call less
-    # on the library's hottest path.
-    try:
-        a, b, c, d = cards
-        strength = _T4[_P4[a._row + b._col] + _P[c._row + d._col]]
-    except (AttributeError, ValueError, TypeError, IndexError):
-        _reject(cards, 4)
-    if strength == INVALID:
-        _reject(cards, 4)
+    hand = _as_hand(cards)
     combo: Combo = _new(Combo)
-    combo._strength = strength
-    combo._cards = cards if type(cards) is tuple else tuple(cards)
+    combo._strength = strength4(hand)
+    combo._cards = hand
     return combo
 
 
@@ -267,16 +268,10 @@ def evaluate3(cards: Sequence[Card]) -> Combo:
     >>> evaluate3(parse_cards("5S 5H 9H")).category   # 9H shares a suit with the pair
     <Category3.HIGH_CARD: 0>
     """
-    try:
-        a, b, c = cards
-        strength = _T3[_P3[a._row + b._col] + c._col]
-    except (AttributeError, ValueError, TypeError, IndexError):
-        _reject(cards, 3)
-    if strength == INVALID:
-        _reject(cards, 3)
+    hand = _as_hand(cards)
     combo: Combo = _new(Combo)
-    combo._strength = strength
-    combo._cards = cards if type(cards) is tuple else tuple(cards)
+    combo._strength = strength3(hand)
+    combo._cards = hand
     return combo
 
 
@@ -291,13 +286,14 @@ def strength4(cards: Sequence[Card]) -> int:
     >>> strength4(parse_cards("8S 8H 8D QH")) >> 12   # Category4.PRIAL
     6
     """
+    hand = cards if type(cards) is tuple else _as_hand(cards)
     try:
-        a, b, c, d = cards
+        a, b, c, d = hand
         strength = _T4[_P4[a._row + b._col] + _P[c._row + d._col]]
     except (AttributeError, ValueError, TypeError, IndexError):
-        _reject(cards, 4)
+        _reject(hand, 4)
     if strength == INVALID:
-        _reject(cards, 4)
+        _reject(hand, 4)
     return strength
 
 
@@ -308,13 +304,14 @@ def strength3(cards: Sequence[Card]) -> int:
     >>> strength3(parse_cards("2S 2H 2D")) > strength3(parse_cards("QS KS JS"))
     True
     """
+    hand = cards if type(cards) is tuple else _as_hand(cards)
     try:
-        a, b, c = cards
+        a, b, c = hand
         strength = _T3[_P3[a._row + b._col] + c._col]
     except (AttributeError, ValueError, TypeError, IndexError):
-        _reject(cards, 3)
+        _reject(hand, 3)
     if strength == INVALID:
-        _reject(cards, 3)
+        _reject(hand, 3)
     return strength
 
 

@@ -30,6 +30,7 @@ from operator import attrgetter
 import attrs
 
 from cardrules.cards import DECK, Card
+from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.actions import (
     Action,
     ChooseDealer,
@@ -40,7 +41,7 @@ from cardrules.down_and_back.actions import (
     Shuffle,
     Split,
 )
-from cardrules.down_and_back.evaluate import SPLIT_GETTERS, evaluate3, evaluate4
+from cardrules.down_and_back.evaluate import SPLIT_GETTERS
 from cardrules.down_and_back.state import (
     HAND_SIZE,
     TURNS,
@@ -381,9 +382,9 @@ def _best_seats(state: GameState, stage: str) -> list[int]:
     splits = [s for s in state.splits if s is not None]
     assert len(splits) == state.num_players
     if stage == "down":
-        strengths = [evaluate4(s.down).strength for s in splits]
+        strengths = [strength4(s.down) for s in splits]
     else:
-        strengths = [evaluate3(s.back).strength for s in splits]
+        strengths = [strength3(s.back) for s in splits]
     best = max(strengths)
     return [seat for seat in seat_order(state) if strengths[seat] == best]
 

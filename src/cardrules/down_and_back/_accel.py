@@ -1,0 +1,69 @@
+"""Chooses the evaluators the package exports: the optional C speed-ups
+(``_speedups``, built from ``_speedups.c`` when a compiler is available at
+install time) or the pure-Python ones in :mod:`cardrules.down_and_back.evaluate`.
+
+Both give the same results and raise the same errors; the C functions handle
+the common case (a tuple or list of :class:`~cardrules.Card`) and pass
+anything else to the Python functions.  Set the environment variable
+``CARDRULES_PURE_PYTHON=1`` before importing to use the Python code alone.
+
+>>> ACCELERATED in (True, False)
+True
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Callable, Sequence
+
+from cardrules.cards import Card
+from cardrules.down_and_back import evaluate as _python
+from cardrules.down_and_back.evaluate import Combo, SplitOption
+from cardrules.down_and_back.tables import load, pair_offsets
+
+__all__ = [
+    "ACCELERATED",
+    "best_splits",
+    "evaluate3",
+    "evaluate4",
+    "split_strengths",
+    "strength3",
+    "strength4",
+]
+
+
+def _c_tables() -> tuple[array[int], array[int], array[int], array[int], array[int]]:
+    four, three = load()
+    ids, rows4, rows3 = pair_offsets()
+    ids_c, rows4_c, rows3_c = (array("i", values) for values in (ids, rows4, rows3))
+    assert ids_c.itemsize == 4  # the C code reads them as 32-bit ints
+    return four, three, ids_c, rows4_c, rows3_c
+
+
+evaluate4: Callable[[Sequence[Card]], Combo] = _python.evaluate4
+evaluate3: Callable[[Sequence[Card]], Combo] = _python.evaluate3
+strength4: Callable[[Sequence[Card]], int] = _python.strength4
+strength3: Callable[[Sequence[Card]], int] = _python.strength3
+split_strengths: Callable[[Sequence[Card]], list[tuple[int, int]]] = _python.split_strengths
+best_splits: Callable[[Sequence[Card]], tuple[SplitOption, ...]] = _python.best_splits
+
+#: True when the C speed-ups are in use.
+ACCELERATED = False
+
+if not os.environ.get("CARDRULES_PURE_PYTHON"):
+    try:
+        from cardrules.down_and_back import _speedups
+    except ImportError:  # pragma: no cover - depends on how the package was built
+        pass
+    else:
+        _speedups.setup(Card, Combo, SplitOption, _c_tables, (
+            _python.evaluate4, _python.evaluate3, _python.strength4, _python.strength3,
+            _python.split_strengths, _python.best_splits))
+        evaluate4 = _speedups.evaluate4
+        evaluate3 = _speedups.evaluate3
+        strength4 = _speedups.strength4
+        strength3 = _speedups.strength3
+        split_strengths = _speedups.split_strengths
+        best_splits = _speedups.best_splits
+        ACCELERATED = True

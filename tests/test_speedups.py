@@ -1,0 +1,170 @@
+"""The optional C speed-ups agree with the pure-Python evaluators in every case.
+
+``CARDRULES_REQUIRE_SPEEDUPS=1`` (set by ``.ci/run``) turns a missing build
+into a failure instead of a skip.
+"""
+
+from __future__ import annotations
+
+import doctest
+import gc
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+import cardrules.down_and_back as db
+from cardrules import DECK, Joker, parse_cards
+from cardrules.down_and_back import evaluate as python
+
+if os.environ.get("CARDRULES_REQUIRE_SPEEDUPS"):
+    from cardrules.down_and_back import _speedups
+else:
+    _speedups = pytest.importorskip("cardrules.down_and_back._speedups")
+
+pytestmark = pytest.mark.skipif(not db.ACCELERATED, reason="CARDRULES_PURE_PYTHON is set")
+
+
+def test_the_package_exports_the_speedups() -> None:
+    assert db.evaluate4 is _speedups.evaluate4
+    assert db.best_splits is _speedups.best_splits
+
+
+def test_every_4_card_hand_agrees() -> None:
+    for hand in combinations(DECK, 4):
+        fast = db.evaluate4(hand)
+        assert fast.strength == python.strength4(hand) == db.strength4(hand)
+        assert fast.cards is hand
+
+
+def test_every_3_card_hand_agrees() -> None:
+    for hand in combinations(DECK, 3):
+        listed = list(hand)
+        fast = db.evaluate3(listed)
+        assert fast.strength == python.strength3(hand) == db.strength3(listed)
+        assert fast.cards == hand
+        assert type(fast) is python.Combo
+
+
+def test_random_seven_card_hands_agree() -> None:
+    rng = random.Random(2026)
+    for _ in range(5_000):
+        hand = tuple(rng.sample(DECK, 7))
+        assert db.split_strengths(hand) == python.split_strengths(hand)
+        fast, slow = db.best_splits(hand), python.best_splits(hand)
+        assert fast == slow  # SplitOption equality: both combos tie
+        assert [(o.down.cards, o.back.cards) for o in fast] == \
+            [(o.down.cards, o.back.cards) for o in slow]
+
+
+BAD_INPUTS: list[Any] = [
+    DECK[:3], DECK[:5], (DECK[0], DECK[0], DECK[1], DECK[2]), ("KS", DECK[1], DECK[2], DECK[3]),
+    (DECK[0], DECK[1], DECK[2], Joker.BIG), 5, None, "KSQSJSTS",
+]
+
+
+def _outcome(function: Callable[[Any], object], argument: Any) -> tuple[str, str]:
+    try:
+        result = function(argument)
+    except (ValueError, TypeError) as err:
+        return type(err).__name__, str(err)
+    return "ok", repr(result)
+
+
+@pytest.mark.parametrize("argument", BAD_INPUTS)
+@pytest.mark.parametrize(("fast", "slow"), [
+    (db.evaluate4, python.evaluate4), (db.strength4, python.strength4),
+])
+def test_bad_4_card_input_raises_what_python_raises(
+        fast: Callable[[Any], object], slow: Callable[[Any], object], argument: Any) -> None:
+    outcome = _outcome(fast, argument)
+    assert outcome[0] != "ok"
+    assert outcome == _outcome(slow, argument)
+
+
+@pytest.mark.parametrize("argument", [
+    DECK[:6], DECK[:8], DECK[:6] + DECK[:1], (*DECK[:6], Joker.LITTLE), (*DECK[:6], "AS"), 7,
+])
+@pytest.mark.parametrize(("fast", "slow"), [
+    (db.best_splits, python.best_splits), (db.split_strengths, python.split_strengths),
+])
+def test_bad_7_card_input_raises_what_python_raises(
+        fast: Callable[[Any], object], slow: Callable[[Any], object], argument: Any) -> None:
+    outcome = _outcome(fast, argument)
+    assert outcome[0] != "ok"
+    assert outcome == _outcome(slow, argument)
+
+
+def test_other_sequences_go_through_the_python_code() -> None:
+    hand = parse_cards("8S 8H 8D QH")
+    assert db.evaluate4(iter(hand)).cards == hand
+    assert db.evaluate4(range_like(hand)).description == "prial of eights"
+
+
+def range_like(cards: Sequence[Any]) -> Sequence[Any]:
+    class Cards(Sequence[Any]):
+        def __getitem__(self, i: Any) -> Any:
+            return cards[i]
+
+        def __len__(self) -> int:
+            return len(cards)
+
+    return Cards()
+
+
+def test_no_reference_is_leaked() -> None:
+    hand = parse_cards("8S 8H 8D QH 5C 6C 7C")
+    four = hand[:4]
+    before = sys.getrefcount(four), sys.getrefcount(hand[0])
+    for _ in range(10_000):
+        db.evaluate4(four)
+        db.best_splits(hand)
+        db.split_strengths(hand)
+        _outcome(db.evaluate4, (hand[0], hand[0], hand[1], hand[2]))
+    assert (sys.getrefcount(four), sys.getrefcount(hand[0])) == before
+
+
+def _alive(kind: type) -> int:
+    gc.collect()
+    return sum(1 for obj in gc.get_objects() if type(obj) is kind)
+
+
+def test_no_result_object_is_leaked() -> None:
+    hand = parse_cards("8S 8H 8D QH 5C 6C 7C")
+    combos, options = _alive(python.Combo), _alive(python.SplitOption)
+    for _ in range(2_000):
+        db.evaluate4(hand[:4])
+        db.evaluate3(list(hand[:3]))
+        db.best_splits(hand)
+    assert (_alive(python.Combo), _alive(python.SplitOption)) == (combos, options)
+
+
+@pytest.mark.parametrize("name", ["evaluate4", "evaluate3", "strength4", "strength3",
+                                  "split_strengths", "best_splits"])
+def test_c_docstring_examples_run(name: str) -> None:
+    function = getattr(_speedups, name)
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner()
+    tests = finder.find(function, name, globs={name: function})
+    assert tests
+    assert tests[0].examples
+    for test in tests:
+        runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+
+
+def test_pure_python_mode_gives_the_same_results() -> None:
+    code = ("import cardrules.down_and_back as db\n"
+            "from cardrules import DECK\n"
+            "print(db.ACCELERATED, db.evaluate4(DECK[:4]).strength,"
+            " len(db.best_splits(DECK[10:17])))")
+    env = {**os.environ, "CARDRULES_PURE_PYTHON": "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=env)
+    assert done.stdout.split() == [
+        "False", str(db.evaluate4(DECK[:4]).strength), str(len(db.best_splits(DECK[10:17])))]
