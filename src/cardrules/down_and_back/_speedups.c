@@ -369,8 +369,15 @@ static PyObject *py_best_splits(PyObject *Py_UNUSED(module), PyObject *seven)
     int kept[35], count = 0;
     if (ensure_ready() < 0)
         return NULL;
-    if (!score_seven(seven, &items, down, back))
+    /* Work on a tuple: building the result allocates, and a collection run
+     * then could change a list under our feet. */
+    PyObject *hand = PyList_CheckExact(seven) ? PyList_AsTuple(seven) : Py_NewRef(seven);
+    if (hand == NULL)
+        return NULL;
+    if (!score_seven(hand, &items, down, back)) {
+        Py_DECREF(hand);
         return PyObject_CallOneArg(S.fb_best_splits, seven);
+    }
     for (int s = 0; s < 35; s++) {
         int dominated = 0;
         for (int t = 0; t < 35 && !dominated; t++)
@@ -390,18 +397,34 @@ static PyObject *py_best_splits(PyObject *Py_UNUSED(module), PyObject *seven)
         kept[j + 1] = x;
     }
     PyObject *out = PyTuple_New(count);
-    if (out == NULL)
-        return NULL;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; out != NULL && i < count; i++) {
         int n = kept[i];
         PyObject *option = make_option(items, n, down[n], back[n]);
-        if (option == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(out, i, option);
+        if (option == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, i, option);
     }
+    Py_DECREF(hand);
     return out;
+}
+
+static void release(void)
+{
+    if (S.ready)
+        for (int i = 0; i < 5; i++)
+            PyBuffer_Release(&S.bufs[i]);
+    Py_CLEAR(S.card_type);
+    Py_CLEAR(S.combo_type);
+    Py_CLEAR(S.option_type);
+    Py_CLEAR(S.loader);
+    Py_CLEAR(S.fb_evaluate4);
+    Py_CLEAR(S.fb_evaluate3);
+    Py_CLEAR(S.fb_strength4);
+    Py_CLEAR(S.fb_strength3);
+    Py_CLEAR(S.fb_split_strengths);
+    Py_CLEAR(S.fb_best_splits);
+    S.ready = S.configured = 0;
 }
 
 PyDoc_STRVAR(setup_doc,
@@ -414,10 +437,6 @@ static PyObject *py_setup(PyObject *Py_UNUSED(module), PyObject *const *args, Py
 {
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "setup() takes five arguments");
-        return NULL;
-    }
-    if (S.configured) {
-        PyErr_SetString(PyExc_RuntimeError, "setup() was already called");
         return NULL;
     }
     for (int i = 0; i < 3; i++)
@@ -439,6 +458,7 @@ static PyObject *py_setup(PyObject *Py_UNUSED(module), PyObject *const *args, Py
             || member_offset(option, "down", &S.down_off) < 0
             || member_offset(option, "back", &S.back_off) < 0)
         return NULL;
+    release();  /* a second setup (a reloaded package) replaces the first */
     S.card_type = (PyTypeObject *)Py_NewRef(card);
     S.combo_type = (PyTypeObject *)Py_NewRef(combo);
     S.option_type = (PyTypeObject *)Py_NewRef(option);
