@@ -487,6 +487,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "cardrules.down_and_back._speedups",
     "Optional C speed-ups for the Down and Back evaluators.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__speedups(void)
