@@ -58,21 +58,12 @@ def _tables() -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16], npt.NDArr
 def _evaluate(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.int32]:
     _require_numpy()
     import numpy as np
-    arr = np.asarray(cards)
-    if arr.ndim != 2 or arr.shape[1] != size:
-        raise ValueError(f"expected an array of shape (N, {size}), got {arr.shape}")
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"expected an integer array of card indices, got dtype {arr.dtype}")
+    arr = _rows(cards, size)
     four, three, ids, rows4, rows3 = _tables()
     out = np.empty(arr.shape[0], dtype=np.int32)
-    if arr.shape[0] == 0:
-        return out
-    unsigned = arr.view(arr.dtype.str.replace("i", "u"))  # negatives become huge
     for start in range(0, arr.shape[0], _CHUNK):
         stop = start + _CHUNK
-        if unsigned[start:stop].max() > 51:
-            raise ValueError("card indices must lie in range(52)")
-        chunk = arr[start:stop]
+        chunk = _in_range(arr[start:stop])
         head = chunk[:, 0].astype(np.intp)
         head *= 52
         head += chunk[:, 1]
@@ -150,13 +141,13 @@ def split_strengths_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     _require_numpy()
     import numpy as np
 
-    arr = _checked(cards, 7)
+    arr = _rows(cards, 7)
     four, three, ids, rows4, rows3 = _tables()
     out = np.empty((arr.shape[0], 35, 2), dtype=np.int32)
     first = [i for i, _ in PAIR_POSITIONS]
     second = [j for _, j in PAIR_POSITIONS]
     for start in range(0, arr.shape[0], _SPLIT_CHUNK):
-        chunk = arr[start:start + _SPLIT_CHUNK].astype(np.intp)
+        chunk = _in_range(arr[start:start + _SPLIT_CHUNK]).astype(np.intp)
         pairs = chunk[:, first] * 52
         pairs += chunk[:, second]
         down = rows4.take(pairs)[:, _DOWN_HEAD]
@@ -208,8 +199,8 @@ def best_splits_batch(cards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     return out
 
 
-def _checked(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.integer]:
-    """``cards`` as an integer array of shape (N, size) with indices in range(52)."""
+def _rows(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.integer]:
+    """``cards`` as an integer array of shape (N, size); indices are checked per chunk."""
     import numpy as np
 
     arr = np.asarray(cards)
@@ -217,6 +208,12 @@ def _checked(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.integer]:
         raise ValueError(f"expected an array of shape (N, {size}), got {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise ValueError(f"expected an integer array of card indices, got dtype {arr.dtype}")
-    if arr.size and arr.view(arr.dtype.str.replace("i", "u")).max() > 51:
-        raise ValueError("card indices must lie in range(52)")
     return arr
+
+
+def _in_range(chunk: npt.NDArray[np.integer]) -> npt.NDArray[np.integer]:
+    """``chunk`` itself, once every index in it lies in range(52)."""
+    # One pass checks both ends: viewed as unsigned, negative indices are huge.
+    if chunk.size and chunk.view(chunk.dtype.str.replace("i", "u")).max() > 51:
+        raise ValueError("card indices must lie in range(52)")
+    return chunk

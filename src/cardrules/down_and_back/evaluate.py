@@ -322,10 +322,9 @@ _SPLITS = tuple(combinations(range(7), 4))
 _BACKS = tuple(tuple(i for i in range(7) if i not in down) for down in _SPLITS)
 #: The 21 pairs of positions within seven cards, in ``combinations`` order.
 PAIR_POSITIONS = tuple(combinations(range(7), 2))
-_PAIRS = PAIR_POSITIONS
-_PAIR_NO = {pair: n for n, pair in enumerate(_PAIRS)}
+_PAIR_NO = {pair: n for n, pair in enumerate(PAIR_POSITIONS)}
 # pair offsets: rows (0..6) and columns (7..13) of one list ``rows + cols``
-_PAIR_PLAN = itemgetter(*(k for i, j in _PAIRS for k in (i, 7 + j)))
+_PAIR_PLAN = itemgetter(*(k for i, j in PAIR_POSITIONS for k in (i, 7 + j)))
 # 4-card index: head offsets (0..20) and tail ids (21..41) of ``heads4 + tails4``
 _DOWN_PLAN = itemgetter(*(k for d in _SPLITS
                           for k in (_PAIR_NO[d[0], d[1]], 21 + _PAIR_NO[d[2], d[3]])))
