@@ -1,6 +1,6 @@
 """cardrules: exact, typed, fast rules for Down and Back and Back Alley.
 
-The top level holds what both games share: cards and errors.  Each game
+The top level holds what both games share: cards, hands and errors.  Each game
 lives in its own subpackage (:mod:`cardrules.down_and_back`).
 
 >>> from cardrules import parse_cards
@@ -11,11 +11,13 @@ lives in its own subpackage (:mod:`cardrules.down_and_back`).
 
 from cardrules.cards import DECK, Card, Joker, Rank, Suit, parse_card, parse_cards
 from cardrules.errors import CardRulesError, IllegalActionError, ParseError
+from cardrules.hand import Hand
 
 __all__ = [
     "DECK",
     "Card",
     "CardRulesError",
+    "Hand",
     "IllegalActionError",
     "Joker",
     "ParseError",

@@ -1,0 +1,210 @@
+"""Hands: immutable sets of distinct cards, kept in one canonical order.
+
+A :class:`Hand` is a tuple subclass, so it is as cheap to build, index,
+iterate and compare as a tuple, and every function that takes a sequence of
+cards takes a hand too.  Its cards are always sorted by card index (rank,
+ace low, then suit in the order S, H, D, C; the jokers after the 52), so
+two hands holding the same cards are equal and print the same whatever
+order the cards arrived in: equality is set equality.
+
+>>> from cardrules import Hand
+>>> hand = Hand.parse("QH 8D 8S 8H")
+>>> str(hand), len(hand)
+('8S 8H 8D QH', 4)
+>>> hand == Hand.parse("8s 8h 8d qh")
+True
+>>> str(hand.remove(hand[0]).add(Card.parse("KS")))
+'8H 8D QH KS'
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from operator import attrgetter
+from typing import TYPE_CHECKING, TypeVar, overload
+
+from cardrules.cards import Card, Joker, parse_cards
+
+__all__ = ["Hand", "card_index", "permute_hidden"]
+
+AnyCard = Card | Joker
+C = TypeVar("C", Card, Card | Joker)
+T = TypeVar("T")
+
+
+def card_index(card: Card | Joker) -> int:
+    """The sort key of a card in a :class:`Hand`: ``0..51`` for cards, 52 and 53
+    for the Big and Little Blooper.
+
+    >>> card_index(Card.parse("AS")), card_index(Joker.LITTLE)
+    (0, 53)
+    """
+    return card.index
+
+
+_INDEX = attrgetter("index")
+_new = tuple.__new__
+
+if TYPE_CHECKING:
+    _Base = tuple[C, ...]
+else:
+    _Base = tuple
+
+
+class Hand(_Base[C]):
+    """An immutable, hashable hand of distinct cards in canonical order.
+
+    ``Hand(cards)`` checks every item (a :class:`~cardrules.Card`, or a
+    :class:`~cardrules.Joker` when ``jokers=True``) and that no card is
+    repeated, then sorts.  Operations return new hands; the hand itself never
+    changes.  Compared with a plain tuple, a hand compares as the tuple of its
+    cards in canonical order.
+
+    >>> Hand(Card.parse(t) for t in ("KS", "AS"))
+    Hand.parse('AS KS')
+    >>> Hand.parse("AS AS")
+    Traceback (most recent call last):
+    ...
+    ValueError: a hand holds each card once; AS is repeated
+    >>> Hand.parse("BB AS", jokers=True)
+    Hand.parse('AS BB')
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, cards: Iterable[C] = (), *, jokers: bool = False) -> Hand[C]:
+        if isinstance(cards, str):
+            raise TypeError(f"Hand takes cards, not text; use Hand.parse({cards[:40]!r})")
+        items = tuple(cards)
+        for item in items:
+            if not isinstance(item, Card) and not (jokers and isinstance(item, Joker)):
+                allowed = "a Card or a Joker" if jokers else "a Card"
+                if isinstance(item, Joker):
+                    raise ValueError(f"jokers are not allowed in this hand: {item}")
+                raise TypeError(f"a hand holds cards; each item must be {allowed}, "
+                                f"not {type(item).__name__}")
+        ordered = sorted(items, key=card_index)
+        for first, second in pairwise(ordered):
+            if first.index == second.index:
+                raise ValueError(f"a hand holds each card once; {first} is repeated")
+        return tuple.__new__(cls, ordered)
+
+    @staticmethod
+    def of_sorted(cards: Sequence[C]) -> Hand[C]:
+        """A hand of ``cards`` taken as they are: no checks, no sorting.
+
+        For engine hot paths whose cards are already distinct and in
+        canonical order; anything else should call ``Hand(cards)``.
+
+        >>> from cardrules import DECK
+        >>> Hand.of_sorted(DECK[:2])
+        Hand.parse('AS AH')
+        """
+        return _new(Hand, cards)
+
+    @overload
+    @staticmethod
+    def parse(text: str) -> Hand[Card]: ...
+    @overload
+    @staticmethod
+    def parse(text: str, *, jokers: bool) -> Hand[Card | Joker]: ...
+    @staticmethod
+    def parse(text: str, *, jokers: bool = False) -> Hand[Card] | Hand[Card | Joker]:
+        """Read a hand from text such as ``"8S 8H 8D QH"`` (see
+        :func:`~cardrules.parse_cards` for the accepted forms).
+
+        >>> Hand.parse("10h, js")
+        Hand.parse('TH JS')
+        """
+        if jokers:
+            return Hand(parse_cards(text, jokers=True), jokers=True)
+        return Hand(parse_cards(text))
+
+    def add(self, card: C) -> Hand[C]:
+        """A new hand with ``card`` added in its place.
+
+        >>> str(Hand.parse("AS KS").add(Card.parse("5D")))
+        'AS 5D KS'
+        """
+        if not isinstance(card, Card | Joker):
+            raise TypeError(f"a hand holds cards, not {type(card).__name__}")
+        key = card.index
+        place: int = bisect_left(self, key, key=_INDEX)
+        if place < len(self) and self[place].index == key:
+            raise ValueError(f"the hand already holds {card}")
+        return _new(Hand, (*self[:place], card, *self[place:]))
+
+    def remove(self, card: C) -> Hand[C]:
+        """A new hand without ``card``; :class:`ValueError` if it is not held.
+
+        >>> str(Hand.parse("AS 5D KS").remove(Card.parse("5D")))
+        'AS KS'
+        >>> Hand.parse("AS").remove(Card.parse("KS"))
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand does not hold KS
+        """
+        key = card.index if isinstance(card, Card | Joker) else -1
+        place: int = bisect_left(self, key, key=_INDEX)
+        if place == len(self) or self[place].index != key:
+            raise ValueError(f"the hand does not hold {card}")
+        return _new(Hand, self[:place] + self[place + 1:])
+
+    def without(self, cards: Iterable[C]) -> Hand[C]:
+        """A new hand without any of ``cards`` (cards not held are ignored).
+
+        >>> str(Hand.parse("AS 5D KS").without(Hand.parse("AS KS QS")))
+        '5D'
+        """
+        gone = {card_index(c) for c in cards}
+        return tuple.__new__(Hand, tuple(c for c in self if c.index not in gone))
+
+    @property
+    def mask(self) -> int:
+        """The cards as a bit mask: bit ``card.index`` is set for each card.
+
+        >>> Hand.parse("AS 2S").mask
+        17
+        """
+        mask = 0
+        for card in self:
+            mask |= 1 << card.index
+        return mask
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self))
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({str(self)!r})"
+
+
+def permute_hidden(piles: Sequence[Sequence[T]], hidden: Sequence[bool],
+                   rng: random.Random) -> list[tuple[T, ...]]:
+    """Deal the cards of the ``hidden`` piles out again, uniformly at random.
+
+    ``piles`` are the places cards lie (hands, a stock, undealt cards); the
+    cards of the piles marked in ``hidden`` are shuffled together with
+    ``rng`` and dealt back into those piles, each keeping its size.  Visible
+    piles come back unchanged, so a view built from the result shows nothing
+    new.  Games build ``hidden_variant`` on this: what one seat cannot see,
+    dealt differently.
+
+    >>> import random
+    >>> new = permute_hidden([(1, 2), (3,), (4, 5)], [True, False, True], random.Random(2))
+    >>> new[1], sorted(new[0] + new[2]), [len(p) for p in new]
+    ((3,), [1, 2, 4, 5], [2, 1, 2])
+    """
+    pool = [card for pile, secret in zip(piles, hidden, strict=True) if secret for card in pile]
+    rng.shuffle(pool)
+    out: list[tuple[T, ...]] = []
+    taken = 0
+    for pile, secret in zip(piles, hidden, strict=True):
+        if secret:
+            out.append(tuple(pool[taken:taken + len(pile)]))
+            taken += len(pile)
+        else:
+            out.append(tuple(pile))
+    return out
