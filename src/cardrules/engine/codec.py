@@ -1,0 +1,332 @@
+"""Strict readers for the text and JSON forms of actions and states.
+
+Both games read the same kinds of values (whole numbers, cards, lists of
+cards, enum names) from JSON objects and from action text.  This module reads
+them once, strictly: a wrong type, an unknown key, a non-ASCII digit or a
+repeated card is a :class:`~cardrules.ParseError` that names the field or the
+position, never a silent repair.
+
+>>> f = Fields({"type": "discard", "card": "KS"}, "action")
+>>> f.text("type"), f.card("card")
+('discard', Card.parse('KS'))
+>>> f.done()
+>>> f = Fields({"type": "cut", "count": 3, "cards": 1}, "action")
+>>> f.text("type"), f.integer("count", minimum=1)
+('cut', 3)
+>>> f.done()
+Traceback (most recent call last):
+...
+cardrules.errors.ParseError: action: unknown key: 'cards'
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping
+from typing import Literal, TypeVar, overload
+
+from cardrules._validate import is_int
+from cardrules.cards import Card, Joker, parse_card, parse_cards
+from cardrules.errors import ParseError
+
+__all__ = ["MAX_DIGITS", "Fields", "card_at", "cards_at", "int_token", "split_verb"]
+
+#: The longest whole number read from text or JSON (far more than any game needs).
+MAX_DIGITS = 18
+
+E = TypeVar("E", bound=enum.Enum)
+_MISSING = object()
+
+
+class Fields:
+    """A strict reader over one JSON object (a mapping with string keys).
+
+    ``what`` names the object in error messages (``"action"``,
+    ``"state.results[2]"``).  Each getter reads one key and checks its type;
+    :meth:`done` then refuses any key that was not read.
+
+    >>> f = Fields({"seat": 2, "cards": ["AS", "KD"]}, "draw")
+    >>> f.integer("seat", maximum=3), f.cards("cards")
+    (2, (Card.parse('AS'), Card.parse('KD')))
+    >>> Fields({"seat": True}, "draw").integer("seat")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: draw: 'seat' must be a whole number: 'True'
+    """
+
+    __slots__ = ("_data", "_read", "what")
+
+    def __init__(self, data: object, what: str) -> None:
+        if not isinstance(data, Mapping):
+            raise ParseError(f"{what} must be a JSON object, not {type(data).__name__}")
+        for key in data:
+            if not isinstance(key, str):
+                raise ParseError(f"{what}: keys must be text", token=repr(key))
+        self._data: Mapping[str, object] = data
+        self._read: set[str] = set()
+        self.what = what
+
+    def _fail(self, key: str, message: str, value: object = _MISSING) -> ParseError:
+        token = None if value is _MISSING else repr(value)
+        return ParseError(f"{self.what}: {key!r} {message}", token=token)
+
+    def get(self, key: str) -> object:
+        """The raw value of ``key``; a missing key is an error.
+
+        >>> Fields({"a": [1]}, "x").get("a")
+        [1]
+        """
+        self._read.add(key)
+        if key not in self._data:
+            raise ParseError(f"{self.what}: missing {key!r}")
+        return self._data[key]
+
+    def has(self, key: str) -> bool:
+        """True when ``key`` is present (it still counts as unread).
+
+        >>> Fields({"a": 1}, "x").has("b")
+        False
+        """
+        return key in self._data
+
+    def integer(self, key: str, *, minimum: int | None = None,
+            maximum: int | None = None) -> int:
+        """A whole number (not a bool) within the bounds.
+
+        >>> Fields({"n": 7}, "x").integer("n", minimum=1, maximum=51)
+        7
+        >>> Fields({"n": 0}, "x").integer("n", minimum=1)
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: x: 'n' must be at least 1: '0'
+        """
+        value = self.get(key)
+        if not is_int(value):
+            raise self._fail(key, "must be a whole number", value)
+        if minimum is not None and value < minimum:
+            raise self._fail(key, f"must be at least {minimum}", value)
+        if maximum is not None and value > maximum:
+            raise self._fail(key, f"must be at most {maximum}", value)
+        return value
+
+    def opt_integer(self, key: str, *, minimum: int | None = None,
+                maximum: int | None = None) -> int | None:
+        """A whole number as :meth:`int`, or None for JSON ``null``.
+
+        >>> Fields({"n": None}, "x").opt_integer("n") is None
+        True
+        """
+        if self.get(key) is None:
+            return None
+        return self.integer(key, minimum=minimum, maximum=maximum)
+
+    def text(self, key: str) -> str:
+        """A text value.
+
+        >>> Fields({"t": "cut"}, "x").text("t")
+        'cut'
+        """
+        value = self.get(key)
+        if not isinstance(value, str):
+            raise self._fail(key, "must be text", value)
+        return value
+
+    def flag(self, key: str) -> bool:
+        """A JSON ``true`` or ``false``.
+
+        >>> Fields({"b": False}, "x").flag("b")
+        False
+        """
+        value = self.get(key)
+        if not isinstance(value, bool):
+            raise self._fail(key, "must be true or false", value)
+        return value
+
+    def array(self, key: str) -> list[object]:
+        """A JSON array.
+
+        >>> Fields({"l": [1, 2]}, "x").array("l")
+        [1, 2]
+        """
+        value = self.get(key)
+        if not isinstance(value, list):
+            raise self._fail(key, "must be a list", value)
+        return value
+
+    def obj(self, key: str) -> Mapping[str, object]:
+        """A JSON object (read it further with another :class:`Fields`).
+
+        >>> Fields({"m": {"a": 1}}, "x").obj("m")
+        {'a': 1}
+        """
+        value = self.get(key)
+        if not isinstance(value, Mapping):
+            raise self._fail(key, "must be an object", value)
+        return value
+
+    @overload
+    def card(self, key: str, *, jokers: Literal[False] = ...) -> Card: ...
+    @overload
+    def card(self, key: str, *, jokers: bool) -> Card | Joker: ...
+    def card(self, key: str, *, jokers: bool = False) -> Card | Joker:
+        """One card in its text form, such as ``"KS"``.
+
+        >>> Fields({"c": "10h"}, "x").card("c")
+        Card.parse('TH')
+        """
+        return read_card(self.get(key), f"{self.what}: {key!r}", jokers=jokers)
+
+    @overload
+    def opt_card(self, key: str, *, jokers: Literal[False] = ...) -> Card | None: ...
+    @overload
+    def opt_card(self, key: str, *, jokers: bool) -> Card | Joker | None: ...
+    def opt_card(self, key: str, *, jokers: bool = False) -> Card | Joker | None:
+        """One card, or None for JSON ``null``.
+
+        >>> Fields({"c": None}, "x").opt_card("c") is None
+        True
+        """
+        if self.get(key) is None:
+            return None
+        return self.card(key, jokers=jokers)
+
+    @overload
+    def cards(self, key: str, *, jokers: Literal[False] = ...) -> tuple[Card, ...]: ...
+    @overload
+    def cards(self, key: str, *, jokers: bool) -> tuple[Card | Joker, ...]: ...
+    def cards(self, key: str, *, jokers: bool = False) -> tuple[Card | Joker, ...]:
+        """A JSON list of cards, exactly one card text per entry.
+
+        >>> Fields({"c": ["AS", "KD"]}, "x").cards("c")
+        (Card.parse('AS'), Card.parse('KD'))
+        >>> Fields({"c": ["AS KS", "", "QS"]}, "x").cards("c")
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: x: 'c'[0]: expected exactly one card: 'AS KS' at position 0
+        """
+        items = self.array(key)
+        return tuple(read_card(item, f"{self.what}: {key!r}[{number}]", jokers=jokers)
+                     for number, item in enumerate(items))
+
+    def enum(self, key: str, kind: type[E]) -> E:
+        """An enum member from its value (the form states are written in).
+
+        >>> import enum
+        >>> class Colour(enum.Enum):
+        ...     RED = "red"
+        >>> Fields({"c": "red"}, "x").enum("c", Colour)
+        <Colour.RED: 'red'>
+        """
+        value = self.get(key)
+        for member in kind:
+            if member.value == value and type(member.value) is type(value):
+                return member
+        raise self._fail(key, f"must be one of {[m.value for m in kind]}", value)
+
+    def done(self) -> None:
+        """Refuse any key that no getter has read.
+
+        >>> Fields({"a": 1}, "x").done()
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: x: unknown key: 'a'
+        """
+        extra = [key for key in self._data if key not in self._read]
+        if extra:
+            raise ParseError(f"{self.what}: unknown key", token=extra[0])
+
+
+@overload
+def read_card(value: object, what: str, *, jokers: Literal[False] = ...) -> Card: ...
+@overload
+def read_card(value: object, what: str, *, jokers: bool) -> Card | Joker: ...
+def read_card(value: object, what: str, *, jokers: bool = False) -> Card | Joker:
+    """One card from a JSON value that must be its text form.
+
+    >>> read_card("bb", "x", jokers=True)
+    <Joker.BIG: 'BB'>
+    >>> read_card(5, "x")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: x must be a card as text: '5'
+    """
+    if not isinstance(value, str):
+        raise ParseError(f"{what} must be a card as text", token=repr(value))
+    try:
+        return parse_card(value, jokers=jokers)
+    except ParseError as err:
+        raise ParseError(f"{what}: {err.message}", token=err.token,
+                         position=err.position) from None
+
+
+_VERB = re.compile(r"\s*(\S+)\s*")
+
+
+def split_verb(text: object) -> tuple[str, int, str, int]:
+    """Split action text into its verb (lower case) and the rest, with offsets.
+
+    >>> split_verb("  Cut 12 ")
+    ('cut', 2, '12', 6)
+    """
+    if not isinstance(text, str):
+        raise ParseError(f"expected action text, not {type(text).__name__}")
+    found = _VERB.match(text)
+    if found is None:
+        raise ParseError("expected an action", token=text, position=0)
+    return found.group(1).lower(), found.start(1), text[found.end():].rstrip(), found.end()
+
+
+def int_token(token: str, start: int) -> int:
+    """A whole number written in ASCII digits (at most :data:`MAX_DIGITS` of them).
+
+    >>> int_token("12", 4)
+    12
+    >>> int_token("٣", 4)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: expected a whole number: '٣' at position 4
+    """
+    if not (token.isascii() and token.isdigit()):
+        raise ParseError("expected a whole number", token=token, position=start)
+    if len(token) > MAX_DIGITS:
+        raise ParseError(f"number too long ({len(token)} digits)", token=token, position=start)
+    return int(token)
+
+
+@overload
+def card_at(text: str, start: int, *, jokers: Literal[False] = ...) -> Card: ...
+@overload
+def card_at(text: str, start: int, *, jokers: bool) -> Card | Joker: ...
+def card_at(text: str, start: int, *, jokers: bool = False) -> Card | Joker:
+    """One card from a piece of text that starts at ``start`` in the whole input.
+
+    >>> card_at("KS", 8)
+    Card.parse('KS')
+    >>> card_at("KX", 8)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: not a card: 'KX' at position 8
+    """
+    try:
+        return parse_card(text, jokers=jokers)
+    except ParseError as err:
+        raise ParseError(err.message, token=err.token,
+                         position=start + (err.position or 0)) from None
+
+
+@overload
+def cards_at(text: str, start: int, *, jokers: Literal[False] = ...) -> tuple[Card, ...]: ...
+@overload
+def cards_at(text: str, start: int, *, jokers: bool) -> tuple[Card | Joker, ...]: ...
+def cards_at(text: str, start: int, *, jokers: bool = False) -> tuple[Card | Joker, ...]:
+    """Several cards from a piece of text that starts at ``start``.
+
+    >>> cards_at("AS KS", 6)
+    (Card.parse('AS'), Card.parse('KS'))
+    """
+    try:
+        return parse_cards(text, jokers=jokers)
+    except ParseError as err:
+        raise ParseError(err.message, token=err.token,
+                         position=start + (err.position or 0)) from None
