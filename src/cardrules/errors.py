@@ -11,7 +11,16 @@ True
 
 from __future__ import annotations
 
-__all__ = ["CardRulesError", "ConformanceError", "IllegalActionError", "ParseError"]
+__all__ = [
+    "MESSAGE_LIMIT",
+    "TOKEN_LIMIT",
+    "CardRulesError",
+    "ConformanceError",
+    "IllegalActionError",
+    "ParseError",
+    "quote",
+    "shorten",
+]
 
 
 class CardRulesError(Exception):
@@ -35,21 +44,75 @@ class ParseError(CardRulesError, ValueError):
     >>> err = ParseError("not a card", token="1X", position=3)
     >>> str(err)
     "not a card: '1X' at position 3"
-    >>> err.token, err.position
-    ('1X', 3)
+    >>> err.token, err.position, err.token_length
+    ('1X', 3, 2)
+
+    A long token is kept and quoted only as a short prefix (:data:`TOKEN_LIMIT`
+    characters and ``...``), with its full length in ``token_length``, so a
+    huge bad input never makes a huge error:
+
+    >>> err = ParseError("not a card", token="A" * 5_000_000, position=0)
+    >>> str(err)
+    "not a card: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA...' (5000000 characters) at position 0"
+    >>> len(err.token), err.token_length
+    (43, 5000000)
     """
 
     def __init__(self, message: str, *, token: str | None = None,
-                 position: int | None = None) -> None:
-        self.message = message
-        self.token = token
+                 position: int | None = None, token_length: int | None = None) -> None:
+        self.message = shorten(str(message), MESSAGE_LIMIT)
+        if token is not None and not isinstance(token, str):  # a caller's slip: still quote it
+            token = repr(token)
+        self.token = None if token is None else shorten(token)
+        #: The length of the whole token (``token`` may hold only its start).
+        self.token_length = None if token is None else (
+            len(token) if token_length is None else token_length)
         self.position = position
-        text = message
-        if token is not None:
-            text += f": {token!r}"
-        if position is not None:
-            text += f" at position {position}"
-        super().__init__(text)
+        super().__init__(self.message + quote(self.token, self.token_length) + (
+            "" if position is None else f" at position {position}"))
+
+    def within(self, prefix: str = "", offset: int = 0) -> ParseError:
+        """The same error seen from a larger input: ``prefix`` goes before the
+        message and ``offset`` is added to the position.
+
+        >>> err = ParseError("not a card", token="1X", position=3)
+        >>> str(err.within("line 7: ", 8))
+        "line 7: not a card: '1X' at position 11"
+        """
+        return ParseError(prefix + self.message, token=self.token,
+                          position=None if self.position is None else self.position + offset,
+                          token_length=self.token_length)
+
+
+#: How many characters of a bad token an error quotes.
+TOKEN_LIMIT = 40
+#: The longest message an error keeps (longer ones are cut, ending in ``...``).
+MESSAGE_LIMIT = 300
+
+
+def shorten(text: str, limit: int = TOKEN_LIMIT) -> str:
+    """``text`` itself, or its first ``limit`` characters followed by ``...``.
+
+    >>> shorten("KS QH"), shorten("x" * 50, 4)
+    ('KS QH', 'xxxx...')
+    """
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def quote(token: str | None, length: int | None = None) -> str:
+    """The ``: 'token'`` part of an error message, cut short for a long token.
+
+    ``length`` is the full length when ``token`` is already cut short.
+
+    >>> quote("1X"), quote(None), quote("Z" * 41)
+    (": '1X'", '', ": 'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ...' (41 characters)")
+    """
+    if token is None:
+        return ""
+    full = len(token) if length is None else length
+    if full <= TOKEN_LIMIT and len(token) == full:
+        return f": {token!r}"
+    return f": {shorten(token)!r} ({full} characters)"
 
 
 class IllegalActionError(CardRulesError, ValueError):
