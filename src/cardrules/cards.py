@@ -1,8 +1,10 @@
 """Playing cards: :class:`Suit`, :class:`Rank`, :class:`Card` and :class:`Joker`.
 
-Text forms follow ../shared/RULES.md: rank ``A 2 3 4 5 6 7 8 9 T J Q K``
-(``10`` accepted on input), suit ``S H D C`` (``♠ ♥ ♦ ♣`` accepted, any case),
-and the two jokers ``BB`` (Big Blooper) and ``LB`` (Little Blooper).
+Text forms follow the rules page of the documentation: rank
+``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` accepted on input), suit ``S H D C``
+(``♠ ♥ ♦ ♣`` and ``♤ ♡ ♢ ♧`` accepted), and the two jokers ``BB`` (Big
+Blooper) and ``LB`` (Little Blooper).  Letters may be upper or lower case;
+no other character is read as a card, however alike it looks.
 
 >>> from cardrules import parse_cards
 >>> [str(c) for c in parse_cards("10h K♠ as")]
@@ -12,12 +14,14 @@ and the two jokers ``BB`` (Big Blooper) and ``LB`` (Little Blooper).
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterator
 from typing import Literal, overload
 
 import attrs
 
-from cardrules.errors import ParseError
+from cardrules._validate import require_int
+from cardrules.errors import ParseError, shorten
 
 __all__ = [
     "DECK",
@@ -137,6 +141,19 @@ class Card:
     Card.parse('KS')
     >>> Card(13, 0) == c
     True
+
+    ``rank`` and ``suit`` are a :class:`Rank` and a :class:`Suit`, or plain
+    ints in their ranges; bools, floats and text are refused (text is read by
+    :meth:`parse`):
+
+    >>> Card("Q", "D")
+    Traceback (most recent call last):
+    ...
+    TypeError: Card(rank, suit) takes a Rank and a Suit, not text: use Card.parse('QD')
+    >>> Card(True, False)
+    Traceback (most recent call last):
+    ...
+    ValueError: card rank must be a whole number from 1 to 13, not True
     """
 
     rank: Rank = attrs.field(converter=Rank)
@@ -147,6 +164,15 @@ class Card:
     # tables (private, so that a Joker, which has an ``index`` too, fails fast).
     _row: int = attrs.field(init=False, eq=False, order=False, hash=False)
     _col: int = attrs.field(init=False, eq=False, order=False, hash=False)
+
+    def __attrs_pre_init__(self, rank: object, suit: object) -> None:
+        # Rank(True) and Suit(0.0) would succeed (True == 1, 0.0 == 0): check first.
+        if isinstance(rank, str) or isinstance(suit, str):
+            hint = f"Card.parse({shorten(str(rank) + str(suit))!r})" \
+                if isinstance(rank, str) and isinstance(suit, str) else "Card.parse('QD')"
+            raise TypeError(f"Card(rank, suit) takes a Rank and a Suit, not text: use {hint}")
+        require_int("card rank", rank, minimum=1, maximum=13)
+        require_int("card suit", suit, minimum=0, maximum=3)
 
     def __attrs_post_init__(self) -> None:
         index = (self.rank - 1) * 4 + self.suit
@@ -171,9 +197,7 @@ class Card:
         >>> str(Card.from_index(0)), str(Card.from_index(51))
         ('AS', 'KC')
         """
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 52:
-            raise ValueError(f"card index must be an int in range(52), not {index!r}")
-        return DECK[index]
+        return DECK[require_int("card index", index, minimum=0, maximum=51)]
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -253,12 +277,19 @@ class Joker(enum.Enum):
         return self.value
 
 
+# Every character (and joker pair) the scanner reads, in both cases, spelt out:
+# str.upper() would also fold look-alikes such as "ſ" (long s) into "S".
 _RANK_CHARS = {ch: Rank(i + 1) for i, ch in enumerate("A23456789TJQK")}
+_RANK_CHARS.update({ch.lower(): rank for ch, rank in _RANK_CHARS.items() if ch.isalpha()})
 _SUIT_CHARS = {"S": Suit.SPADES, "H": Suit.HEARTS, "D": Suit.DIAMONDS, "C": Suit.CLUBS,
+               "s": Suit.SPADES, "h": Suit.HEARTS, "d": Suit.DIAMONDS, "c": Suit.CLUBS,
                "♠": Suit.SPADES, "♥": Suit.HEARTS, "♦": Suit.DIAMONDS, "♣": Suit.CLUBS,
                "♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
-_JOKERS = {"BB": Joker.BIG, "LB": Joker.LITTLE}
+_JOKERS = {first + second: joker
+           for joker, firsts in ((Joker.BIG, "Bb"), (Joker.LITTLE, "Ll"))
+           for first in firsts for second in "Bb"}
 _SEPARATORS = frozenset(" \t\r\n,;")
+_WORD = re.compile(r"[^ \t\r\n,;]*")  # the rest of a bad token, up to a separator
 _BY_RANK_SUIT = {(c.rank, c.suit): c for c in DECK}
 
 
@@ -272,23 +303,22 @@ def _scan(text: str) -> Iterator[tuple[Card | Joker, int]]:
             pos += 1
             continue
         start = pos
-        upper2 = text[pos:pos + 2].upper()
-        if upper2 in _JOKERS:
+        joker = _JOKERS.get(text[pos:pos + 2])
+        if joker is not None:
             pos += 2
-            yield _JOKERS[upper2], start
+            yield joker, start
         else:
             if text[pos:pos + 2] == "10":
                 rank: Rank | None = Rank.TEN
                 pos += 2
             else:
-                rank = _RANK_CHARS.get(text[pos].upper())
+                rank = _RANK_CHARS.get(text[pos])
                 pos += 1
-            suit = _SUIT_CHARS.get(text[pos].upper()) if pos < n else None
+            suit = _SUIT_CHARS.get(text[pos]) if pos < n else None
             pos += 1
             if rank is None or suit is None:
-                end = start
-                while end < n and text[end] not in _SEPARATORS:
-                    end += 1
+                word = _WORD.match(text, start)
+                end = word.end() if word else n
                 raise ParseError("not a card", token=text[start:end] or text[start:],
                                  position=start)
             yield _BY_RANK_SUIT[rank, suit], start

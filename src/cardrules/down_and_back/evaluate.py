@@ -344,7 +344,7 @@ def _pairwise_sum(items: tuple[int, ...]) -> map[int]:
 
 def _score_splits(seven: Sequence[Card]) -> tuple[tuple[Card, ...], list[tuple[int, int]]]:
     """The hand as a tuple and (down, back) strengths of its 35 splits."""
-    hand = tuple(seven)
+    hand = _as_hand(seven)  # refuses a string ("ASKS...") as not a sequence of cards
     try:
         if len(hand) != 7:
             raise ValueError
