@@ -19,16 +19,27 @@ from collections.abc import Sequence
 
 import attrs
 
+from cardrules._validate import is_int
 from cardrules.cards import Card, Joker
+from cardrules.engine.codec import Fields, cards_at, int_token
+from cardrules.errors import ParseError
 
-__all__ = ["ChooseDealer", "Shuffle", "shuffled"]
+__all__ = [
+    "ChanceAction",
+    "ChooseDealer",
+    "Shuffle",
+    "chance_from_dict",
+    "chance_to_dict",
+    "parse_chance",
+    "shuffled",
+]
 
 AnyCard = Card | Joker
 
 
 def _check_seat(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"a seat is a non-negative int, not {value!r}")
+    if not is_int(value) or value < 0:
+        raise ValueError(f"a seat is a non-negative whole number, not {value!r}")
 
 
 @attrs.frozen(slots=True)
@@ -84,3 +95,84 @@ def shuffled(pile: Sequence[AnyCard], rng: random.Random) -> tuple[AnyCard, ...]
     True
     """
     return tuple(rng.sample(list(pile), len(pile)))
+
+
+#: Either chance action.
+ChanceAction = ChooseDealer | Shuffle
+
+
+def chance_to_dict(action: object) -> dict[str, object] | None:
+    """The JSON form of a chance action, or None for any other action.
+
+    Both games write their chance actions this way, so records of either
+    game read them with the same code.
+
+    >>> chance_to_dict(ChooseDealer(3))
+    {'type': 'dealer', 'seat': 3}
+    >>> chance_to_dict("draw") is None
+    True
+    """
+    if isinstance(action, ChooseDealer):
+        return {"type": "dealer", "seat": action.seat}
+    if isinstance(action, Shuffle):
+        return {"type": "shuffle", "order": [str(c) for c in action.order]}
+    return None
+
+
+def chance_from_dict(fields: Fields, kind: str, *, jokers: bool) -> ChanceAction | None:
+    """Read a chance action of type ``kind`` from ``fields``, or None when
+    ``kind`` is not a chance type.  The caller has read ``kind`` from the
+    ``"type"`` key; any key left unread afterwards is refused.
+
+    >>> f = Fields({"type": "dealer", "seat": 1}, "action")
+    >>> chance_from_dict(f, f.text("type"), jokers=False)
+    ChooseDealer(seat=1)
+    """
+    if kind == "dealer":
+        action: ChanceAction = ChooseDealer(fields.integer("seat", minimum=0))
+    elif kind == "shuffle":
+        order = fields.cards("order", jokers=jokers)
+        if len(set(order)) != len(order):
+            raise ParseError(f"{fields.what}: a shuffle holds each card once")
+        action = Shuffle(order)
+    else:
+        return None
+    fields.done()
+    return action
+
+
+def parse_chance(verb: str, rest: str, rest_at: int, *, jokers: bool) -> ChanceAction | None:
+    """Read the text form of a chance action (``dealer 2``, ``shuffle AS KD ...``)
+    given its verb and the rest of the line, or None for another verb.
+
+    >>> parse_chance("dealer", "2", 7, jokers=False)
+    ChooseDealer(seat=2)
+    >>> parse_chance("shuffle", "AS AS", 8, jokers=False)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: a shuffle holds each card once: 'AS' at position 11
+    """
+    if verb == "dealer":
+        return ChooseDealer(int_token(rest, rest_at))
+    if verb == "shuffle":
+        cards = cards_at(rest, rest_at, jokers=jokers)
+        seen: set[Card | Joker] = set()
+        for number, card in enumerate(cards):
+            if card in seen:
+                position = rest_at + _nth_token_start(rest, number)
+                raise ParseError("a shuffle holds each card once", token=str(card),
+                                 position=position)
+            seen.add(card)
+        return Shuffle(cards)
+    return None
+
+
+def _nth_token_start(text: str, number: int) -> int:
+    """Where the ``number``-th card of ``text`` starts (cards are read as in
+    :func:`~cardrules.parse_cards`, so re-scan to find it)."""
+    from cardrules.cards import _scan
+
+    for index, (_, start) in enumerate(_scan(text)):
+        if index == number:
+            return start
+    return 0
