@@ -9,6 +9,10 @@ round's result (``--record FILE`` saves the game record as JSON, or as text
 when FILE ends in ``.txt``); ``cardrules replay FILE`` replays a saved record
 and prints the same summary.
 
+``cardrules --version`` prints the version and which Down and Back evaluators
+are in use: the C speed-ups, or the pure-Python code (see
+:data:`cardrules.down_and_back.ACCELERATED`).
+
 >>> main(["eval", "8S", "8H", "8D", "QH"])
 prial of eights (8S 8H 8D QH)
 0
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from cardrules.cards import parse_cards
 from cardrules.errors import CardRulesError
@@ -108,6 +113,22 @@ def _replay(path: str) -> int:
     return 0
 
 
+class _Version(argparse.Action):
+    """``--version``: print the version and the evaluators in use, then exit 0."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from cardrules import __version__
+        from cardrules.down_and_back import ACCELERATED
+
+        kind = "C speed-ups active" if ACCELERATED else "pure-Python evaluators"
+        print(f"cardrules {__version__} ({kind})")
+        parser.exit(0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status instead of exiting.
 
@@ -122,6 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = argparse.ArgumentParser(
         prog="cardrules", description="Rules engines for Down and Back and Back Alley.")
+    parser.add_argument("--version", action=_Version, default=argparse.SUPPRESS,
+                        help="show the version and whether the C speed-ups are in use")
     commands = parser.add_subparsers(dest="command", required=True)
     evaluate = commands.add_parser(
         "eval", help="evaluate 3 or 4 cards, or the best splits of 7 (Down and Back)")
