@@ -24,7 +24,6 @@ Play a game with a pure reducer (see :mod:`cardrules.down_and_back.game`):
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Mapping, Sequence
 
 from cardrules.down_and_back._accel import (
@@ -64,12 +63,15 @@ from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, vi
 from cardrules.down_and_back.state import GameState, Phase, RoundResult, Showdown, TieBreakDraw
 from cardrules.down_and_back.views import View, view
 from cardrules.engine.bots import Bot, RandomBot
-from cardrules.engine.records import GameRecord, replay_states
+from cardrules.engine.records import GameRecord
+from cardrules.engine.registry import register
+from cardrules.engine.rules import Rules
 
 __all__ = [
     "ACCELERATED",
     "CHECK_SETTINGS",
     "NAME",
+    "RULES",
     "Action",
     "Category3",
     "Category4",
@@ -130,21 +132,35 @@ CHECK_SETTINGS: tuple[Mapping[str, int | None], ...] = tuple(
     {"num_players": n, "ante": 1 + n % 2, "rounds": 2} for n in range(2, 6))
 
 
+#: The number of rounds a game has unless told otherwise (DB-44 allows any).
+DEFAULT_ROUNDS = 10
+
+
+def _settings_of(state: GameState) -> Mapping[str, int | None]:
+    return {"num_players": state.num_players, "ante": state.ante, "rounds": state.rounds}
+
+
+#: Down and Back's rules for the shared engine (records, replay, self-play, conformance).
+RULES: Rules[GameState, Action] = Rules(
+    name=NAME, title="Down and Back", new_game=new_game,
+    default_settings={"num_players": 4, "ante": 1, "rounds": DEFAULT_ROUNDS},
+    settings_of=_settings_of, legal_actions=legal_actions, apply=apply,
+    sample_chance=sample_chance, view=view, state_to_dict=state_to_dict,
+    state_from_dict=state_from_dict, action_to_dict=action_to_dict,
+    action_from_dict=action_from_dict, parse_action=parse_action,
+    check_settings=CHECK_SETTINGS, probe_actions=probe_actions,
+    hidden_variant=hidden_variant, check_invariants=check_invariants,
+    bots={"random": RandomBot, "greedy": GreedyBot})
+register(RULES)
+
+
 def new_game_from_settings(settings: Mapping[str, int | None]) -> GameState:
     """:func:`new_game` from a settings mapping, as stored in a :class:`GameRecord`.
 
     >>> new_game_from_settings({"num_players": 3, "ante": 2}).ante
     2
     """
-    known = {"num_players", "ante", "rounds"}
-    unknown = set(settings) - known
-    if unknown:
-        raise ValueError(f"unknown Down and Back settings: {sorted(unknown)}")
-    num_players = settings.get("num_players")
-    ante = settings.get("ante", 1)
-    if not isinstance(num_players, int) or not isinstance(ante, int):
-        raise ValueError("settings need an integer num_players (and ante, if given)")
-    return new_game(num_players, ante=ante, rounds=settings.get("rounds"))
+    return RULES.new_game_from_settings(settings)
 
 
 def record(state: GameState, actions: Sequence[Action]) -> GameRecord:
@@ -153,8 +169,7 @@ def record(state: GameState, actions: Sequence[Action]) -> GameRecord:
     >>> record(new_game(2, rounds=1), [ChooseDealer(0)]).to_text().splitlines()[-1]
     'dealer 0'
     """
-    return GameRecord(NAME, {"num_players": state.num_players, "ante": state.ante,
-                             "rounds": state.rounds}, tuple(actions))
+    return RULES.record(state, actions)
 
 
 def replay(game_record: GameRecord) -> Iterator[GameState]:
@@ -164,11 +179,7 @@ def replay(game_record: GameRecord) -> Iterator[GameState]:
     >>> [s.dealer for s in replay(r)]
     [None, 1]
     """
-    if game_record.game != NAME:
-        raise ValueError(f"not a Down and Back record: {game_record.game!r}")
-    import cardrules.down_and_back as rules
-
-    return replay_states(rules, game_record)
+    return RULES.replay(game_record)
 
 
 def play_game(bots: Sequence[Bot], *, ante: int = 1, rounds: int = 1,
@@ -181,14 +192,4 @@ def play_game(bots: Sequence[Bot], *, ante: int = 1, rounds: int = 1,
     >>> final.is_terminal, sum(final.net) + final.pot
     (True, 0)
     """
-    rng = random.Random(seed)
-    state = new_game(len(bots), ante=ante, rounds=rounds)
-    while not state.is_terminal:
-        if state.is_chance:
-            state = apply(state, sample_chance(state, rng))
-        else:
-            seat = state.current_player
-            assert seat is not None
-            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)),
-                          seat=seat)
-    return state
+    return RULES.play(bots, {"ante": ante, "rounds": rounds}, seed=seed).state

@@ -2,8 +2,11 @@
 
 - :mod:`cardrules.engine.chance`: the chance actions (:class:`ChooseDealer`,
   :class:`Shuffle`) and uniform sampling from a caller's ``random.Random``;
-- :mod:`cardrules.engine.protocol`: :class:`Rules`, what a game module offers;
+- :mod:`cardrules.engine.rules`: :class:`Rules`, one object per game holding its functions;
+- :mod:`cardrules.engine.registry`: finding a game's rules by name;
 - :mod:`cardrules.engine.records`: game records (JSON and text) and replay;
+- :mod:`cardrules.engine.play`: :func:`play`, bots playing a whole game;
+- :mod:`cardrules.engine.codec`: strict readers for action text and JSON;
 - :mod:`cardrules.engine.bots`: the :class:`Bot` protocol and :class:`RandomBot`;
 - :mod:`cardrules.engine.conformance`: :func:`check_game`, random-playout checks.
 
@@ -16,7 +19,22 @@
 from cardrules.engine.bots import Bot, RandomBot
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.conformance import check_game
-from cardrules.engine.protocol import Rules
+from cardrules.engine.play import PlayedGame, play
 from cardrules.engine.records import GameRecord
+from cardrules.engine.registry import games, register, rules_for
+from cardrules.engine.rules import Rules
 
-__all__ = ["Bot", "ChooseDealer", "GameRecord", "RandomBot", "Rules", "Shuffle", "check_game"]
+__all__ = [
+    "Bot",
+    "ChooseDealer",
+    "GameRecord",
+    "PlayedGame",
+    "RandomBot",
+    "Rules",
+    "Shuffle",
+    "check_game",
+    "games",
+    "play",
+    "register",
+    "rules_for",
+]

@@ -7,7 +7,7 @@ are refused with :class:`~cardrules.IllegalActionError` and the state left
 unchanged, views do not change when hidden cards are dealt differently, and
 replaying the actions gives the same game.
 
->>> import cardrules.down_and_back as db
+>>> from cardrules.down_and_back import RULES as db
 >>> report = check_game(db, games=1, seed=5, settings={"num_players": 2, "rounds": 1})
 >>> report.games, report.actions > 20
 (1, True)
@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
 import attrs
 
-from cardrules.engine.protocol import Rules
+from cardrules.engine.rules import Rules
 from cardrules.errors import ConformanceError, IllegalActionError
 
 __all__ = ["ConformanceReport", "check_game"]
@@ -45,24 +46,28 @@ def _fail(game: int, step: int, message: str) -> ConformanceError:
     return ConformanceError(f"game {game}, step {step}: {message}")
 
 
-def check_game(rules: Rules[Any, Any], *, games: int = 10, seed: int = 0,
+def check_game(rules: Rules[Any, Any] | ModuleType, *, games: int = 10, seed: int = 0,
                settings: Mapping[str, int | None] | None = None,
                max_legal: int = 8) -> ConformanceReport:
     """Play ``games`` random games of ``rules`` and check every step.
 
+    ``rules`` is a game's :class:`~cardrules.engine.rules.Rules`, or its
+    package (such as ``cardrules.back_alley``), whose ``RULES`` is used.
     ``settings`` are passed to the game's ``new_game_from_settings`` (they
     should end the game, for example a number of rounds); by default the
-    games cycle through the game's own ``CHECK_SETTINGS``, short games at
+    games cycle through the game's own ``check_settings``, short games at
     every table size.  At most ``max_legal`` legal actions are tried per
     step.  Raises :class:`~cardrules.errors.ConformanceError` on the first
     broken promise.
 
-    >>> import cardrules.down_and_back as db
+    >>> from cardrules.down_and_back import RULES as db
     >>> check_game(db, games=4, seed=1).games   # 2, 3, 4 and 5 players
     4
     """
+    if isinstance(rules, ModuleType):
+        rules = cast(Rules[Any, Any], rules.RULES)
     rng = random.Random(seed)
-    cycle = [dict(settings)] if settings is not None else [dict(s) for s in rules.CHECK_SETTINGS]
+    cycle = [dict(settings)] if settings is not None else [dict(s) for s in rules.check_settings]
     actions = refused = 0
     for game in range(games):
         start_settings = cycle[game % len(cycle)]

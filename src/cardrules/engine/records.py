@@ -2,7 +2,7 @@
 
 A record replays to the identical state, because every random event is an
 explicit chance action in the list.  The game is named in the record, and
-its rules module (:class:`~cardrules.engine.Rules`) reads and applies the
+its rules (:class:`~cardrules.engine.rules.Rules`) read and applies the
 actions.
 
 >>> import cardrules.down_and_back as db
@@ -17,43 +17,43 @@ rounds 1
 dealer 1
 >>> GameRecord.from_text(record.to_text()) == record
 True
+
+Loading trusts nothing: every bad line of a text record, every bad action of
+a JSON record, unknown keys, settings the game refuses, numbers of absurd
+length and JSON nested too deeply are a :class:`~cardrules.ParseError` that
+says where (``line N`` or ``action N``).  :meth:`GameRecord.load` and
+:meth:`GameRecord.dump` read and write files, like a PGN reader.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
-from cardrules.engine.protocol import Rules
-from cardrules.errors import CardRulesError, ParseError
+from cardrules._validate import is_int
+from cardrules.engine.registry import rules_for
+from cardrules.engine.rules import Rules
+from cardrules.errors import ParseError, shorten
 
-__all__ = ["GameRecord", "replay_states", "rules_for"]
+__all__ = ["GameRecord"]
 
-_GAMES = {"down_and_back": "cardrules.down_and_back"}
 _HEADER = "# cardrules "
 
 
-def rules_for(game: str) -> Rules[Any, Any]:
-    """The rules module of the game called ``game`` (such as ``"down_and_back"``).
-
-    >>> rules_for("down_and_back").NAME
-    'down_and_back'
-    """
-    if game not in _GAMES:
-        raise ParseError("unknown game", token=game)
-    return cast(Rules[Any, Any], importlib.import_module(_GAMES[game]))
-
-
 def _settings(value: Mapping[str, int | None]) -> tuple[tuple[str, int | None], ...]:
-    items = tuple(dict(value).items())
+    if not isinstance(value, Mapping):
+        raise ParseError(f"settings are a mapping of names to whole numbers or null, "
+                         f"not {type(value).__name__}")
+    items = tuple(value.items())
     for key, item in items:
-        if not isinstance(key, str) or not (item is None or (isinstance(item, int)
-                                                             and not isinstance(item, bool))):
-            raise ParseError("settings map names to integers or null", token=repr(key))
+        if not isinstance(key, str):
+            raise ParseError("setting names are text", token=repr(key))
+        if not (item is None or is_int(item)):
+            raise ParseError(f"setting {shorten(key)!r} must be a whole number or null",
+                             token=repr(item))
     return items
 
 
@@ -88,9 +88,9 @@ class GameRecord:
 
     @property
     def rules(self) -> Rules[Any, Any]:
-        """The rules module of this record's game.
+        """The rules of this record's game.
 
-        >>> GameRecord("down_and_back", {"num_players": 2}, ()).rules.NAME
+        >>> GameRecord("down_and_back", {"num_players": 2}, ()).rules.name
         'down_and_back'
         """
         return rules_for(self.game)
@@ -211,31 +211,4 @@ class GameRecord:
         >>> [s.phase.name for s in record.replay()]
         ['CHOOSE_DEALER']
         """
-        return replay_states(self.rules, self)
-
-
-def replay_states(rules: Rules[Any, Any], record: GameRecord) -> Iterator[Any]:
-    """Yield the initial state and the state after each action of ``record``.
-
-    An action the rules refuse raises :class:`~cardrules.IllegalActionError`
-    with the action's number added to the message.
-
-    >>> import cardrules.down_and_back as db
-    >>> record = GameRecord("down_and_back", {"num_players": 2}, (db.ChooseDealer(5),))
-    >>> list(replay_states(db, record))
-    Traceback (most recent call last):
-    ...
-    cardrules.errors.IllegalActionError: DB-31: action 1 (dealer 5): there is no seat 5
-    """
-    state = rules.new_game_from_settings(record.settings_dict)
-    yield state
-    for number, action in enumerate(record.actions, start=1):
-        try:
-            state = rules.apply(state, action)
-        except CardRulesError as err:
-            rule = getattr(err, "rule", None)
-            message = getattr(err, "message", str(err))
-            if isinstance(rule, str):
-                raise type(err)(rule, f"action {number} ({action}): {message}") from None
-            raise
-        yield state
+        return self.rules.replay(self)

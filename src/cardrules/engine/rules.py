@@ -1,0 +1,251 @@
+"""What a game offers the shared engine: one :class:`Rules` object per game.
+
+Each game package builds a single ``RULES`` (for example
+``cardrules.down_and_back.RULES``) holding its functions: new states, legal
+actions, the reducer, chance sampling, views, the JSON and text codecs, the
+conformance hooks and its bots.  Everything game-independent (records,
+replay, self-play, conformance runs, the command line) is written once
+against this object, and :func:`~cardrules.engine.registry.rules_for` finds
+a game's rules by name.
+
+>>> from cardrules.down_and_back import RULES
+>>> RULES.name, RULES.title
+('down_and_back', 'Down and Back')
+>>> RULES.new_game_from_settings({"num_players": 3}).num_players
+3
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+import attrs
+
+from cardrules._validate import is_int
+from cardrules.errors import CardRulesError, IllegalActionError
+
+if TYPE_CHECKING:
+    from cardrules.engine.bots import Bot
+    from cardrules.engine.play import PlayedGame
+    from cardrules.engine.records import GameRecord
+
+__all__ = ["ApplyFunction", "Rules", "Settings", "StateLike"]
+
+#: Game settings as plain JSON values, for example ``{"num_players": 4, "ante": 1}``.
+Settings = Mapping[str, int | None]
+
+
+class StateLike(Protocol):
+    """The attributes every game state has.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> s = new_game(2)
+    >>> s.current_player, s.is_chance, s.is_terminal, s.num_players
+    (None, True, False, 2)
+    """
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None at a chance point or at the end.
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(2).current_player is None
+        True
+        """
+
+    @property
+    def is_chance(self) -> bool:
+        """True when a chance action is due.
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(2).is_chance
+        True
+        """
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the game is over.
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(2).is_terminal
+        False
+        """
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats.
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(5).num_players
+        5
+        """
+
+
+S = TypeVar("S", bound=StateLike)
+A = TypeVar("A")
+S_co = TypeVar("S_co", bound=StateLike)
+A_contra = TypeVar("A_contra", contravariant=True)
+_StateT = TypeVar("_StateT")
+
+
+class ApplyFunction(Protocol[_StateT, A_contra]):
+    """The shape of a game's ``apply``: ``apply(state, action, *, seat=None)``.
+
+    >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer
+    >>> RULES.apply(new_game(2), ChooseDealer(0)).dealer
+    0
+    """
+
+    def __call__(self, state: _StateT, action: A_contra, *,
+                 seat: int | None = None) -> _StateT:
+        """The state after ``action``; ``state`` is left unchanged.
+
+        >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer
+        >>> RULES.apply(new_game(2), ChooseDealer(1)).dealer
+        1
+        """
+
+
+@attrs.frozen(slots=True, eq=False)
+class Rules(Generic[S, A]):
+    """A game's rules as one object: its functions and its metadata.
+
+    The fields are the game's own functions; the methods (settings,
+    legality, records, replay, self-play) are written once here for every
+    game.
+
+    >>> from cardrules.down_and_back import RULES, new_game
+    >>> state = new_game(2)
+    >>> RULES.is_chance_due(state), RULES.legal_actions(state)
+    (True, ())
+    """
+
+    #: The name used in records and on the command line, such as ``"down_and_back"``.
+    name: str
+    #: The game's name for people, such as ``"Down and Back"``.
+    title: str
+    #: ``new_game(**settings)``: the initial state.
+    new_game: Callable[..., S]
+    #: Every setting the game accepts, with its default.
+    default_settings: Settings
+    #: The settings a state was created with (what a record stores).
+    settings_of: Callable[[S], Settings]
+    legal_actions: Callable[[S], tuple[A, ...]]
+    apply: ApplyFunction[S, A]
+    sample_chance: Callable[[S, random.Random], A]
+    #: ``view(state, seat)``: what one seat may know.
+    view: Callable[[S, int], object]
+    state_to_dict: Callable[[S], dict[str, object]]
+    state_from_dict: Callable[[Mapping[str, object]], S]
+    action_to_dict: Callable[[A], dict[str, object]]
+    action_from_dict: Callable[[Mapping[str, object]], A]
+    parse_action: Callable[[str], A]
+    #: Settings for conformance runs: short games that cover the table sizes.
+    check_settings: tuple[Settings, ...]
+    #: Conformance hook: legal actions and likely illegal ones worth trying.
+    probe_actions: Callable[[S], Iterable[A]]
+    #: Conformance hook: ``state`` with what ``seat`` cannot see dealt differently.
+    hidden_variant: Callable[[S, int, random.Random], S]
+    #: Conformance hook: raise ValueError if a state breaks an invariant.
+    check_invariants: Callable[[S], None]
+    #: Bots by name (``"random"``, ...), each built from a seed.
+    bots: Mapping[str, Callable[[int | None], Bot]]
+
+    def new_game_from_settings(self, settings: Settings) -> S:
+        """The initial state for ``settings`` (as stored in a record); settings
+        left out take their defaults, unknown ones are refused.
+
+        >>> from cardrules.down_and_back import RULES
+        >>> RULES.new_game_from_settings({"num_players": 3, "ante": 2}).ante
+        2
+        >>> RULES.new_game_from_settings({"players": 3})
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown Down and Back setting 'players' (known: num_players, ante, rounds)
+        """
+        values = dict(self.default_settings)
+        for key, value in settings.items():
+            if key not in values:
+                known = ", ".join(self.default_settings)
+                raise ValueError(f"unknown {self.title} setting {key!r} (known: {known})")
+            if value is not None and not is_int(value):
+                raise ValueError(f"setting {key!r} must be a whole number or null, "
+                                 f"not {value!r}")
+            values[key] = value
+        return self.new_game(**values)
+
+    def is_chance_due(self, state: S) -> bool:
+        """True when the next action must be a chance action.
+
+        >>> from cardrules.down_and_back import RULES, new_game
+        >>> RULES.is_chance_due(new_game(2))
+        True
+        """
+        return state.is_chance
+
+    def is_legal(self, state: S, action: A, *, seat: int | None = None) -> bool:
+        """True when ``apply(state, action, seat=seat)`` would be accepted.
+
+        >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer, DrawStock
+        >>> s = new_game(2)
+        >>> RULES.is_legal(s, ChooseDealer(1)), RULES.is_legal(s, DrawStock())
+        (True, False)
+        """
+        try:
+            self.apply(state, action, seat=seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def record(self, state: S, actions: Sequence[A]) -> GameRecord:
+        """A record of ``actions`` played from the settings of ``state``.
+
+        >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer
+        >>> RULES.record(new_game(2, rounds=1), [ChooseDealer(0)]).to_text().splitlines()[-1]
+        'dealer 0'
+        """
+        from cardrules.engine.records import GameRecord
+
+        return GameRecord(self.name, self.settings_of(state), tuple(actions))
+
+    def replay(self, record: GameRecord) -> Iterator[S]:
+        """Every state of a recorded game of this kind, from the first to the last.
+
+        An action the rules refuse raises :class:`~cardrules.IllegalActionError`
+        naming the action's number.
+
+        >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer
+        >>> r = RULES.record(new_game(2), [ChooseDealer(1)])
+        >>> [s.dealer for s in RULES.replay(r)]
+        [None, 1]
+        """
+        if record.game != self.name:
+            raise ValueError(f"not a {self.title} record: {record.game!r}")
+        state = self.new_game_from_settings(record.settings_dict)
+        yield state
+        for number, action in enumerate(record.actions, start=1):
+            try:
+                state = self.apply(state, action)  # type: ignore[arg-type]
+            except IllegalActionError as err:
+                raise IllegalActionError(
+                    err.rule, f"action {number} ({action}): {err.message}") from None
+            except CardRulesError as err:
+                raise type(err)(f"action {number} ({action}): {err}") from None
+            yield state
+
+    def play(self, bots: Sequence[Bot], settings: Settings | None = None, *,
+             seed: int | None = None) -> PlayedGame[S]:
+        """Play a whole game between ``bots`` (one per seat); see
+        :func:`cardrules.engine.play.play`.
+
+        >>> from cardrules.down_and_back import RULES
+        >>> from cardrules.engine import RandomBot
+        >>> game = RULES.play([RandomBot(1), RandomBot(2)], {"rounds": 1}, seed=3)
+        >>> game.state.is_terminal, len(game.record.actions) > 20
+        (True, True)
+        """
+        from cardrules.engine.play import play
+
+        return play(self, bots, settings, seed=seed)
