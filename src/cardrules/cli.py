@@ -4,10 +4,12 @@
 cards, or the best ways (see :func:`~cardrules.down_and_back.best_splits`)
 to split 7 cards into a down and a back hand.
 
-``cardrules play`` plays a game of Down and Back between bots and prints each
-round's result (``--record FILE`` saves the game record as JSON, or as text
-when FILE ends in ``.txt``); ``cardrules replay FILE`` replays a saved record
-and prints the same summary.
+``cardrules play [GAME]`` lets bots play a whole game (Down and Back unless
+``back-alley`` is named) and prints how it went; ``--record FILE`` saves the
+game record (JSON, or text when FILE ends in ``.txt``; the path is checked
+before the game starts) and ``--moves`` lists every move with the seat that
+made it.  ``cardrules replay FILE [--moves]`` replays a saved record of
+either game, prints the same account and says when the record is unfinished.
 
 ``cardrules --version`` prints the version and which Down and Back evaluators
 are in use: the C speed-ups, or the pure-Python code (see
@@ -23,14 +25,25 @@ prial of eights (8S 8H 8D QH)
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardrules.cards import parse_cards
-from cardrules.errors import CardRulesError
+from cardrules.engine.records import GameRecord
+from cardrules.errors import CardRulesError, ParseError
 
-__all__ = ["main"]
+if TYPE_CHECKING:
+    from cardrules.engine.bots import Bot
+    from cardrules.engine.rules import Rules
+
+__all__ = ["main", "run"]
+
+#: Game names as the command spells them.
+_GAME_NAMES = ("down-and-back", "back-alley")
+#: Shown in --help; the game's own default applies.
+_DEFAULT_ROUNDS = 10
 
 
 def _eval(text: str) -> int:
@@ -50,66 +63,93 @@ def _eval(text: str) -> int:
     return 0
 
 
-def _summary(state: object) -> None:
-    from cardrules.down_and_back import GameState
+def _game(name: str) -> Rules[Any, Any]:
+    """The rules of the game named on the command line (``down-and-back``)."""
+    from cardrules.engine.registry import rules_for
 
-    assert isinstance(state, GameState)
-    for result in state.results:
-        pot = (f"seat {result.pot_winner} takes {result.pot}" if result.pot_winner is not None
-               else f"pot of {result.pot} carries over")
-        print(f"round {result.round}: down to seat {result.down_winner}, "
-              f"back to seat {result.back_winner}; {pot}")
-    print("net:", " ".join(f"{v:+d}" for v in state.net), f"(pot {state.pot})")
-    leaders = ", ".join(str(seat) for seat in state.leaders)
-    print(f"leading: seat {leaders}")
+    try:
+        return rules_for(name.replace("-", "_"))
+    except ParseError:
+        raise ParseError(f"unknown game (choose from {', '.join(_GAME_NAMES)})",
+                         token=name) from None
 
 
-def _play(players: int, rounds: int, ante: int, seed: int, bots: str,
-          record_path: str | None) -> int:
-    import random
+def _check_record_path(path: str) -> None:
+    """Refuse a record path that could not be written, before any game is played."""
+    if not path.strip():
+        raise ValueError("--record needs a file name")
+    target = os.path.abspath(path)
+    if os.path.isdir(target):
+        raise ValueError(f"--record {path}: that is a folder, not a file")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise ValueError(f"--record {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(target)
+                                           and not os.access(target, os.W_OK)):
+        raise ValueError(f"--record {path}: cannot write there")
 
-    import cardrules.down_and_back as db
-    from cardrules.engine import Bot
 
-    kinds = bots.split(",")
+def _settings(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, int | None]:
+    """The game settings named by the options that were given."""
+    given = {"num_players": args.players, "rounds": args.rounds, "ante": args.ante}
+    settings: dict[str, int | None] = {}
+    for key, value in given.items():
+        if value is None:
+            continue
+        if key not in rules.default_settings:
+            option = {"num_players": "--players"}.get(key, f"--{key}")
+            raise ValueError(f"{rules.title} has no setting for {option}")
+        settings[key] = value
+    return settings
+
+
+def _bots(rules: Rules[Any, Any], spec: str, seats: int, seed: int) -> list[Bot]:
+    kinds = spec.split(",")
     if len(kinds) == 1:
-        kinds *= players
-    if len(kinds) != players or not set(kinds) <= {"greedy", "random"}:
-        print("cardrules: --bots is 'greedy', 'random' or one per seat, such as "
-              "greedy,random,random", file=sys.stderr)
-        return 2
-    table: list[Bot] = [db.GreedyBot(seed + i) if kind == "greedy" else db.RandomBot(seed + i)
-                        for i, kind in enumerate(kinds)]
-    rng = random.Random(seed)
-    state = db.new_game(players, ante=ante, rounds=rounds)
-    start, actions = state, []
-    while not state.is_terminal:
-        if state.is_chance:
-            action: db.Action = db.sample_chance(state, rng)
-        else:
-            seat = state.current_player
-            assert seat is not None
-            action = table[seat].act(db.view(state, seat), db.legal_actions(state))
-        state = db.apply(state, action)
-        actions.append(action)
-    _summary(state)
-    if record_path:
-        game = db.record(start, actions)
-        text = game.to_text() if record_path.endswith(".txt") else game.to_json(indent=1)
-        with open(record_path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        print(f"record written to {record_path}")
+        kinds *= seats
+    names = ", ".join(rules.bots)
+    if len(kinds) != seats or not set(kinds) <= set(rules.bots):
+        raise ValueError(f"--bots is one of {names}, or one name per seat "
+                         f"({seats} seats), separated by commas")
+    return [rules.bots[kind](seed + seat) for seat, kind in enumerate(kinds)]
+
+
+def _moves(rules: Rules[Any, Any], record: GameRecord) -> None:
+    """Print every action of ``record`` with the seat that made it."""
+    states = rules.replay(record)
+    state = next(states)
+    for number, action in enumerate(record.actions, start=1):
+        actor = "chance" if state.is_chance else f"seat {state.current_player}"
+        print(f"{number:5d}  {actor:8s} {action}")
+        state = next(states)
+
+
+def _play(args: argparse.Namespace) -> int:
+    rules = _game(args.game)
+    if args.record is not None:
+        _check_record_path(args.record)
+    settings = _settings(rules, args)
+    seats = rules.new_game_from_settings(settings).num_players
+    game = rules.play(_bots(rules, args.bots, seats, args.seed), settings, seed=args.seed)
+    if args.moves:
+        _moves(rules, game.record)
+    print(rules.summarize(game.state))
+    if args.record is not None:
+        game.record.dump(args.record)
+        print(f"record written to {args.record}")
     return 0
 
 
-def _replay(path: str) -> int:
-    from cardrules.engine import GameRecord
-
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    game = GameRecord.from_text(text) if text.startswith("#") else GameRecord.from_json(text)
-    *_, final = game.replay()
-    _summary(final)
+def _replay(args: argparse.Namespace) -> int:
+    record = GameRecord.load(args.file)
+    rules = record.rules
+    if args.moves:
+        _moves(rules, record)
+    *_, final = rules.replay(record)
+    print(rules.summarize(final))
+    if not final.is_terminal:
+        print(f"the record is unfinished: {len(record.actions)} actions, "
+              "and the game goes on")
     return 0
 
 
@@ -132,14 +172,18 @@ class _Version(argparse.Action):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status instead of exiting.
 
+    Usage errors exit with status 2 and one line on standard error.
+
     >>> main(["eval", "JH QH KH"])
     bouncer, king high (JH QH KH)
     0
     >>> main(["play", "--players", "2", "--rounds", "1", "--seed", "3"])
     round 1: down to seat ..., back to seat ...
     net: ...
-    leading: seat ...
+    leading: seat...
     0
+    >>> main(["play", "--record", ""])   # checked before any game is played
+    2
     """
     parser = argparse.ArgumentParser(
         prog="cardrules", description="Rules engines for Down and Back and Back Alley.")
@@ -149,23 +193,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     evaluate = commands.add_parser(
         "eval", help="evaluate 3 or 4 cards, or the best splits of 7 (Down and Back)")
     evaluate.add_argument("cards", nargs="+", help="cards such as KS 10h Q♦")
-    play = commands.add_parser("play", help="play a game of Down and Back between bots")
-    play.add_argument("--players", type=int, default=4, help="2 to 5 (default 4)")
-    play.add_argument("--rounds", type=int, default=3, help="rounds to play (default 3)")
-    play.add_argument("--ante", type=int, default=1, help="chips each round (default 1)")
+    play = commands.add_parser("play", help="bots play a whole game; print the outcome")
+    play.add_argument("game", nargs="?", default="down-and-back",
+                      help=f"the game: {' or '.join(_GAME_NAMES)} (default down-and-back)")
+    play.add_argument("--players", type=int, help="Down and Back: 2 to 5 (default 4)")
+    play.add_argument("--rounds", type=int,
+                      help="Down and Back: rounds to play (default "
+                           f"{_DEFAULT_ROUNDS})")
+    play.add_argument("--ante", type=int, help="Down and Back: chips each round (default 1)")
     play.add_argument("--seed", type=int, default=0, help="seed for chance and the bots")
-    play.add_argument("--bots", default="greedy",
-                      help="'greedy', 'random', or one per seat: greedy,random,...")
-    play.add_argument("--record", metavar="FILE", help="save the game record (JSON or .txt)")
+    play.add_argument("--bots", default="random",
+                      help="a bot name for every seat, or one per seat separated by commas "
+                           "(Down and Back: greedy, random; default random)")
+    play.add_argument("--record", metavar="FILE",
+                      help="save the game record (JSON, or text when FILE ends in .txt)")
+    play.add_argument("--moves", action="store_true", help="list every move with its seat")
     replay = commands.add_parser("replay", help="replay a saved game record")
     replay.add_argument("file", help="a record written by 'cardrules play --record'")
+    replay.add_argument("--moves", action="store_true", help="list every move with its seat")
     args = parser.parse_args(argv)
     try:
         if args.command == "play":
-            return _play(args.players, args.rounds, args.ante, args.seed, args.bots,
-                         args.record)
+            return _play(args)
         if args.command == "replay":
-            return _replay(args.file)
+            return _replay(args)
         return _eval(" ".join(args.cards))
     except (CardRulesError, ValueError, OSError) as err:
         print(f"cardrules: {err}", file=sys.stderr)

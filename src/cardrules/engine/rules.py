@@ -152,6 +152,8 @@ class Rules(Generic[S, A]):
     check_invariants: Callable[[S], None]
     #: Bots by name (``"random"``, ...), each built from a seed.
     bots: Mapping[str, Callable[[int | None], Bot]]
+    #: A few lines of text on how the game stands: results so far, scores, leaders.
+    summarize: Callable[[S], str]
 
     def new_game_from_settings(self, settings: Settings) -> S:
         """The initial state for ``settings`` (as stored in a record); settings

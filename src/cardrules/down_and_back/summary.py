@@ -1,0 +1,39 @@
+"""A short text account of a Down and Back game: each round's outcome and the money.
+
+>>> from cardrules.down_and_back import RULES
+>>> from cardrules.engine import RandomBot
+>>> game = RULES.play([RandomBot(1), RandomBot(2)], {"rounds": 2}, seed=3)
+>>> print(summarize(game.state))
+round 1: down to seat ..., back to seat ...
+round 2: ...
+net: ... (pot ...)
+leading: seat...
+"""
+
+from __future__ import annotations
+
+from cardrules.down_and_back.state import GameState
+
+__all__ = ["summarize"]
+
+
+def summarize(state: GameState) -> str:
+    """One line per finished round (DB-43: who took the pot or that it
+    carried), then each seat's net winnings and the leaders (DB-44).
+
+    >>> from cardrules.down_and_back import new_game
+    >>> print(summarize(new_game(3)))
+    net: +0 +0 +0 (pot 0)
+    leading: seats 0, 1, 2
+    """
+    lines = []
+    for result in state.results:
+        pot = (f"seat {result.pot_winner} takes {result.pot}" if result.pot_winner is not None
+               else f"pot of {result.pot} carries over")
+        lines.append(f"round {result.round}: down to seat {result.down_winner}, "
+                     f"back to seat {result.back_winner}; {pot}")
+    lines.append("net: " + " ".join(f"{v:+d}" for v in state.net) + f" (pot {state.pot})")
+    leaders = state.leaders
+    lines.append(f"leading: seat{'s' if len(leaders) > 1 else ''} "
+                 + ", ".join(map(str, leaders)))
+    return "\n".join(lines)
