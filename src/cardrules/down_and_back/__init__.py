@@ -61,6 +61,7 @@ from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.down_and_back.state import GameState, Phase, RoundResult, Showdown, TieBreakDraw
+from cardrules.down_and_back.summary import summarize
 from cardrules.down_and_back.views import View, view
 from cardrules.engine.bots import Bot, RandomBot
 from cardrules.engine.records import GameRecord
@@ -150,7 +151,7 @@ RULES: Rules[GameState, Action] = Rules(
     action_from_dict=action_from_dict, parse_action=parse_action,
     check_settings=CHECK_SETTINGS, probe_actions=probe_actions,
     hidden_variant=hidden_variant, check_invariants=check_invariants,
-    bots={"random": RandomBot, "greedy": GreedyBot})
+    bots={"random": RandomBot, "greedy": GreedyBot}, summarize=summarize)
 register(RULES)
 
 
