@@ -28,12 +28,16 @@ says where (``line N`` or ``action N``).  :meth:`GameRecord.load` and
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import attrs
 
 from cardrules._validate import is_int
+from cardrules.engine.codec import MAX_DIGITS, Fields
 from cardrules.engine.registry import rules_for
 from cardrules.engine.rules import Rules
 from cardrules.errors import ParseError, shorten
@@ -107,21 +111,32 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> GameRecord:
-        """Read a record from :meth:`to_dict`'s form.
+        """Read a record from :meth:`to_dict`'s form, checking everything.
+
+        Unknown keys, settings the game refuses and bad actions are a
+        :class:`~cardrules.ParseError`; a bad action is named by its number,
+        counting from 1.
 
         >>> GameRecord.from_dict({"game": "down_and_back", "settings": {"num_players": 2},
         ...                       "actions": [{"type": "dealer", "seat": 0}]}).actions
         (ChooseDealer(seat=0),)
+        >>> GameRecord.from_dict({"game": "down_and_back", "settings": {"num_players": 2},
+        ...                       "actions": [], "comment": "hi"})
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: record: unknown key: 'comment'
         """
-        if not isinstance(data, Mapping):
-            raise ParseError("a record is a JSON object")
-        game, settings, actions = data.get("game"), data.get("settings"), data.get("actions")
-        if not isinstance(game, str) or not isinstance(settings, Mapping) \
-                or not isinstance(actions, list):
-            raise ParseError("a record has 'game', 'settings' and 'actions'",
-                             token=repr(data)[:80])
+        fields = Fields(data, "record")
+        game = fields.text("game")
+        raw = fields.obj("settings")
+        settings_fields = Fields(raw, "record: 'settings'")
+        settings = {name: settings_fields.opt_integer(name) for name in raw}
+        actions = fields.array("actions")
+        fields.done()
         rules = rules_for(game)
-        return cls(game, settings, tuple(rules.action_from_dict(a) for a in actions))
+        _check_settings(rules, settings, "record: 'settings'")
+        return cls(game, settings, tuple(_action_from_dict(rules, action, number)
+                                         for number, action in enumerate(actions, start=1)))
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The record as JSON text.
@@ -135,15 +150,32 @@ class GameRecord:
     def from_json(cls, text: str) -> GameRecord:
         """Read a record from JSON text; malformed input raises ParseError.
 
+        Strict JSON only (no ``NaN`` or ``Infinity``), numbers of at most
+        :data:`~cardrules.engine.codec.MAX_DIGITS` digits and a sane nesting
+        depth: anything else is a :class:`~cardrules.ParseError`, never a
+        ``RecursionError`` or a bare ``ValueError``.
+
         >>> GameRecord.from_json('{"game": "down_and_back"')
         Traceback (most recent call last):
         ...
         cardrules.errors.ParseError: not valid JSON (Expecting ',' delimiter) at position 24
+        >>> GameRecord.from_json("[" * 100_000)
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: not valid JSON (nested too deeply)
         """
+        if not isinstance(text, str):
+            raise ParseError(f"expected JSON text, not {type(text).__name__}")
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
         except json.JSONDecodeError as err:
             raise ParseError(f"not valid JSON ({err.msg})", position=err.pos) from None
+        except RecursionError:
+            raise ParseError("not valid JSON (nested too deeply)") from None
+        except ParseError:
+            raise
+        except ValueError as err:  # any other complaint of the decoder
+            raise ParseError(f"not valid JSON ({err})") from None
         return cls.from_dict(data)
 
     def to_text(self) -> str:
@@ -166,43 +198,137 @@ class GameRecord:
     def from_text(cls, text: str) -> GameRecord:
         """Read :meth:`to_text`'s form; ``#`` lines after the header are comments.
 
+        Every bad line is a :class:`~cardrules.ParseError` whose message starts
+        with ``line N:`` (lines counted from 1, split at ``\\n``); its
+        ``position`` is the offset of the bad token within that line.
+        Numbers are ASCII digits only, at most
+        :data:`~cardrules.engine.codec.MAX_DIGITS` of them, and the settings
+        must be ones the game accepts.
+
         >>> GameRecord.from_text("# cardrules down_and_back\\nnum_players 2\\n\\ncut x")
         Traceback (most recent call last):
         ...
         cardrules.errors.ParseError: line 4: expected a whole number: 'x' at position 4
+        >>> GameRecord.from_text("# cardrules down_and_back\\nnum_players 9\\n")
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: line 2: settings refused by the game: Down and Back is ...
         """
-        lines = text.splitlines()
-        if not lines or not lines[0].startswith(_HEADER):
-            raise ParseError("a record starts with '# cardrules GAME'",
-                             token=lines[0] if lines else "", position=0)
-        game = lines[0][len(_HEADER):].strip()
-        rules = rules_for(game)
+        if not isinstance(text, str):
+            raise ParseError(f"expected record text, not {type(text).__name__}")
+        lines = [line.removesuffix("\r") for line in text.split("\n")]
+        header = lines[0]
+        if not header.startswith(_HEADER):
+            raise ParseError("line 1: a record starts with '# cardrules GAME'",
+                             token=header, position=0)
+        game = header[len(_HEADER):].strip()
+        try:
+            rules = rules_for(game)
+        except ParseError as err:
+            raise ParseError(f"line 1: {err.message}", token=err.token,
+                             token_length=err.token_length,
+                             position=header.index(game, len(_HEADER))) from None
         settings: dict[str, int | None] = {}
-        number = 1
-        for number, line in enumerate(lines[1:], start=2):
+        numbered: list[int] = []   # the line numbers of the settings
+        body = len(lines)          # the index of the first line after the settings
+        for index in range(1, len(lines)):
+            line, number = lines[index], index + 1
             if not line.strip():
+                body = index + 1
                 break
             if line.lstrip().startswith("#"):
                 continue
-            parts = line.split()
-            if len(parts) != 2 or not (parts[1] == "open" or parts[1].isdigit()):
-                raise ParseError(f"line {number}: a setting is 'name number' or 'name open'",
-                                 token=line, position=0)
-            name, value = parts
+            name, value = _setting_line(line, number)
             if name in settings:
                 raise ParseError(f"line {number}: setting given twice", token=name,
                                  position=line.index(name))
-            settings[name] = None if value == "open" else int(value)
+            settings[name] = value
+            numbered.append(number)
+        where = (f"line {numbered[0]}" if len(set(numbered)) == 1 else
+                 f"lines {numbered[0]}-{numbered[-1]}") if numbered else "line 2"
+        _check_settings(rules, settings, where)
         actions = []
-        for offset, line in enumerate(lines[number:], start=number + 1):
-            if not line.strip() or line.lstrip().startswith("#"):
+        for index in range(body, len(lines)):
+            line, number = lines[index], index + 1
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
                 continue
-            try:
-                actions.append(rules.parse_action(line))
-            except ParseError as err:
-                raise ParseError(f"line {offset}: {err.message}", token=err.token,
-                                 position=err.position) from None
+            actions.append(_action_from_text(rules, line, number))
         return cls(game, settings, tuple(actions))
+
+    @classmethod
+    def read(cls, text: str) -> GameRecord:
+        """Read a record in either form: JSON when it starts with ``{`` (after
+        any blanks and a byte-order mark), else text.
+
+        >>> GameRecord.read('{"game": "down_and_back", "settings": {"num_players": 2}, '
+        ...                 '"actions": []}').settings_dict
+        {'num_players': 2}
+        >>> GameRecord.read("# cardrules down_and_back\\nnum_players 3\\n").settings_dict
+        {'num_players': 3}
+        """
+        if not isinstance(text, str):
+            raise ParseError(f"expected record text, not {type(text).__name__}")
+        text = text.removeprefix("\ufeff")   # a byte-order mark left by an editor
+        if text.lstrip(_BLANK)[:1] == "{":
+            return cls.from_json(text)
+        return cls.from_text(text)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+        """Read a record file: text if its name ends in ``.txt``, JSON if in
+        ``.json``, and whichever it looks like otherwise (see :meth:`read`).
+
+        The file is UTF-8 (a byte-order mark is allowed).  Errors in it are a
+        :class:`~cardrules.ParseError` whose message starts with the path;
+        a missing file raises :class:`FileNotFoundError` as usual.
+
+        >>> import pathlib, tempfile
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> record = GameRecord("down_and_back", {"num_players": 2}, ())
+        >>> record.dump(folder / "game.txt")
+        >>> GameRecord.load(folder / "game.txt") == record
+        True
+        >>> _ = (folder / "bad.json").write_text('{"game": 1}')
+        >>> GameRecord.load(folder / "bad.json")
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: .../bad.json: record: 'game' must be text: '1'
+        """
+        path = Path(path)
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise ParseError(f"{path}: not UTF-8 text", position=err.start) from None
+        suffix = path.suffix.lower()
+        reader = cls.from_text if suffix == ".txt" else cls.from_json if suffix == ".json" \
+            else cls.read
+        try:
+            return reader(text)
+        except ParseError as err:
+            raise err.within(f"{path}: ") from None
+
+    def dump(self, path: str | os.PathLike[str]) -> None:
+        """Write the record to a file: as text (:meth:`to_text`) if its name
+        ends in ``.txt``, else as indented JSON (:meth:`to_json`).
+
+        >>> import pathlib, tempfile
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "game.json"
+        >>> GameRecord("down_and_back", {"num_players": 2}, ()).dump(path)
+        >>> print(path.read_text())
+        {
+          "game": "down_and_back",
+          "settings": {
+            "num_players": 2
+          },
+          "actions": []
+        }
+        <BLANKLINE>
+        """
+        path = Path(path)
+        text = self.to_text() if path.suffix.lower() == ".txt" else self.to_json(indent=2) + "\n"
+        path.write_text(text, encoding="utf-8")
 
     def replay(self) -> Iterator[object]:
         """Every state of the game, from the initial one to the last.
@@ -212,3 +338,82 @@ class GameRecord:
         ['CHOOSE_DEALER']
         """
         return self.rules.replay(self)
+
+
+_BLANK = " \t\r\n"
+_LONG_NUMBER = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
+
+
+def _json_int(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise ParseError(f"number too long ({digits} digits)", token=text)
+    return int(text)
+
+
+def _json_constant(name: str) -> object:
+    raise ParseError("not valid JSON (NaN and Infinity are not JSON numbers)", token=name)
+
+
+def _check_long_number(line: str, number: int) -> None:
+    """Refuse a run of more digits than any number a record holds, wherever it is."""
+    found = _LONG_NUMBER.search(line)
+    if found is not None:
+        raise ParseError(f"line {number}: number too long ({found.end() - found.start()} digits)",
+                         token=found.group(), position=found.start())
+
+
+def _setting_line(line: str, number: int) -> tuple[str, int | None]:
+    """The name and value of one ``name number`` or ``name open`` line."""
+    _check_long_number(line, number)
+    parts = line.split()
+    if len(parts) != 2 or not (parts[1] == "open" or (parts[1].isascii()
+                                                        and parts[1].isdigit())):
+        raise ParseError(f"line {number}: a setting is 'name number' or 'name open'",
+                         token=line, position=0)
+    name, value = parts
+    if not (name.isascii() and name.isidentifier()):
+        raise ParseError(f"line {number}: a setting name is a word of letters, digits and _",
+                         token=name, position=line.index(name))
+    return name, None if value == "open" else int(value)
+
+
+def _check_settings(rules: Rules[Any, Any], settings: Mapping[str, int | None],
+                    where: str) -> None:
+    """Refuse settings the game would refuse when the record is replayed."""
+    try:
+        rules.new_game_from_settings(settings)
+    except ValueError as err:   # (a TypeError here would be a bug of the game: let it show)
+        message = err.message if isinstance(err, ParseError) else str(err)
+        raise ParseError(f"{where}: settings refused by the game: {message}") from None
+
+
+def _action_from_text(rules: Rules[Any, Any], line: str, number: int) -> object:
+    """The game's action on one record line; any complaint is a ParseError naming the line."""
+    _check_long_number(line, number)
+    try:
+        return rules.parse_action(line)
+    except ParseError as err:
+        raise err.within(f"line {number}: ") from None
+    except (ValueError, TypeError) as err:   # an action constructor refused the values
+        stripped = line.strip()
+        raise ParseError(f"line {number}: {err}", token=stripped,
+                         position=line.index(stripped)) from None
+
+
+def _action_from_dict(rules: Rules[Any, Any], data: object, number: int) -> object:
+    """The game's action from one JSON value; any complaint is a ParseError naming it."""
+    try:
+        return rules.action_from_dict(data)  # type: ignore[arg-type]
+    except ParseError as err:
+        raise err.within(f"action {number}: ") from None
+    except (ValueError, TypeError, RecursionError) as err:
+        raise ParseError(f"action {number}: {err}", token=_brief(data)) from None
+
+
+def _brief(value: object) -> str:
+    """A short ``repr`` of a JSON value, safe for any nesting."""
+    try:
+        return shorten(repr(value))
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deeply>"
