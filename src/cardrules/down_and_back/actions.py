@@ -3,10 +3,16 @@
 Player actions: :class:`Cut` (DB-32), :class:`DrawStock`,
 :class:`DrawDiscard`, :class:`Discard` (DB-34) and :class:`Split` (DB-40).
 Chance actions come from :mod:`cardrules.engine.chance`:
-:class:`~cardrules.engine.ChooseDealer` (DB-31) and
-:class:`~cardrules.engine.Shuffle` (DB-32, DB-36).
+:class:`~cardrules.engine.chance.ChooseDealer` (DB-31) and
+:class:`~cardrules.engine.chance.Shuffle` (DB-32, DB-36).
 
-Every action prints in a short text form that :func:`parse_action` reads back.
+One rule for actions: a constructor checks the *types* of what it is given
+(``Cut("5")`` and ``Discard("KS")`` are refused at once), while
+:func:`~cardrules.down_and_back.apply` checks the *game rules* (a cut of 60
+cards is a legal object but an illegal move, DB-32).
+
+Every action prints in a short text form that :func:`parse_action` reads
+back, and has a JSON form (:func:`action_to_dict`, :func:`action_from_dict`).
 
 >>> from cardrules import parse_cards
 >>> str(Split(parse_cards("8S 8H 8D QH"), parse_cards("5C 6C 7C")))
@@ -17,14 +23,22 @@ Discard(card=Card.parse('TH'))
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable
 
 import attrs
 
-from cardrules.cards import Card, parse_card, parse_cards
-from cardrules.engine.chance import ChooseDealer, Shuffle
-from cardrules.errors import ParseError
+from cardrules._validate import is_int
+from cardrules.cards import Card, Joker, _scan
+from cardrules.engine.chance import (
+    ChooseDealer,
+    Shuffle,
+    chance_from_dict,
+    chance_to_dict,
+    parse_chance,
+)
+from cardrules.engine.codec import Fields, card_at, cards_at, int_token, split_verb
+from cardrules.errors import ParseError, shorten
+from cardrules.hand import Hand
 
 __all__ = [
     "Action",
@@ -41,16 +55,30 @@ __all__ = [
 ]
 
 
+def _check_count(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if not is_int(value):
+        raise TypeError(
+            f"Cut needs an int count, not {type(value).__name__} {shorten(repr(value))} "
+            f"(use parse_action to read text)")
+
+
 @attrs.frozen(slots=True)
 class Cut:
     """The player to the dealer's right lifts ``count`` cards (1 to 51) and
     puts them under the rest (DB-32).
 
+    ``count`` must be an ``int`` (not a bool, float or text); whether it is
+    1 to 51 is a rule, checked when the cut is applied.
+
     >>> str(Cut(20))
     'cut 20'
+    >>> Cut("20")
+    Traceback (most recent call last):
+    ...
+    TypeError: Cut needs an int count, not str '20' (use parse_action to read text)
     """
 
-    count: int
+    count: int = attrs.field(validator=_check_count)
 
     def __str__(self) -> str:
         return f"cut {self.count}"
@@ -95,46 +123,53 @@ class Discard:
         return f"discard {self.card}"
 
 
-def _sorted_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
-    items = tuple(cards)
-    return tuple(sorted(items)) if all(isinstance(c, Card) for c in items) else items
-
-
-def _all_cards(instance: object, attribute: attrs.Attribute[tuple[Card, ...]],
-               value: tuple[Card, ...]) -> None:
-    if not all(isinstance(c, Card) for c in value):
-        raise ValueError(f"{attribute.name} must hold Card objects")
+def _to_hand(cards: Iterable[Card]) -> Hand[Card]:
+    if type(cards) is Hand:
+        return cards
+    return Hand(cards)
 
 
 @attrs.frozen(slots=True)
 class Split:
     """Split the seven cards into a 4-card ``down`` and a 3-card ``back`` hand (DB-40).
 
-    Each hand is kept sorted, so two splits with the same cards are equal
-    whatever order the cards were given in.  The sizes and membership are
-    checked when the action is applied, so a malformed split raises
-    :class:`~cardrules.IllegalActionError` there.
+    Each side is a :class:`~cardrules.Hand` (built from any iterable of
+    cards, in canonical order), so two splits with the same cards are equal
+    whatever order the cards were given in.  The constructor refuses what is
+    not a card (:class:`TypeError`) and a card repeated within one side
+    (:class:`ValueError`); the sizes, and that the cards are the player's
+    seven, are rules checked when the split is applied
+    (:class:`~cardrules.IllegalActionError`, DB-40).
 
-    >>> from cardrules import parse_cards
-    >>> s = Split(parse_cards("8S 8H 8D QH"), parse_cards("5C 6C 7C"))
-    >>> len(s.down), len(s.back)
-    (4, 3)
+    >>> from cardrules import Hand, parse_cards
+    >>> s = Split(Hand.parse("8S 8H 8D QH"), parse_cards("5C 6C 7C"))
+    >>> len(s.down), len(s.back), str(s.back)
+    (4, 3, '5C 6C 7C')
     >>> s == Split(parse_cards("QH 8D 8H 8S"), parse_cards("7C 6C 5C"))
     True
+    >>> Split("8S 8H 8D QH", "5C 6C 7C")
+    Traceback (most recent call last):
+    ...
+    TypeError: Hand takes cards, not text; use Hand.parse('8S 8H 8D QH')
     """
 
-    down: tuple[Card, ...] = attrs.field(converter=_sorted_cards, validator=_all_cards)
-    back: tuple[Card, ...] = attrs.field(converter=_sorted_cards, validator=_all_cards)
+    down: Hand[Card] = attrs.field(converter=_to_hand)
+    back: Hand[Card] = attrs.field(converter=_to_hand)
 
     def __str__(self) -> str:
-        return f"split {' '.join(map(str, self.down))} / {' '.join(map(str, self.back))}"
+        return f"split {self.down} / {self.back}"
 
     @classmethod
     def _sorted(cls, down: tuple[Card, ...], back: tuple[Card, ...]) -> Split:
-        """Build from hands that are already sorted tuples of cards (no checks)."""
+        """Trusted fast constructor for the reducer's 35 legal splits: no checks.
+
+        The caller guarantees distinct cards already in canonical order
+        (ideally :class:`~cardrules.Hand` objects made with
+        :meth:`~cardrules.Hand.of_sorted`).
+        """
         split: Split = object.__new__(cls)
-        object.__setattr__(split, "down", down)
-        object.__setattr__(split, "back", back)
+        object.__setattr__(split, "down", down if type(down) is Hand else Hand.of_sorted(down))
+        object.__setattr__(split, "back", back if type(back) is Hand else Hand.of_sorted(back))
         return split
 
 
@@ -142,19 +177,14 @@ class Split:
 Action = ChooseDealer | Shuffle | Cut | DrawStock | DrawDiscard | Discard | Split
 
 
-_VERB = re.compile(r"\s*(\S+)\s*")
-
-
-def _int_token(token: str, start: int) -> int:
-    if not (token.isascii() and token.isdigit()):
-        raise ParseError("expected a whole number", token=token, position=start)
-    return int(token)
-
-
 def parse_action(text: str) -> Action:
     """Read an action from its text form (the inverse of ``str(action)``).
 
-    >>> parse_action("cut 12"), parse_action("draw stock")
+    Verbs and card letters may be in either case; numbers are ASCII digits.
+    Bad text raises :class:`~cardrules.ParseError` with the position of the
+    offending token.
+
+    >>> parse_action("cut 12"), parse_action("Draw Stock")
     (Cut(count=12), DrawStock())
     >>> parse_action("split 8S 8H 8D QH / 5C 6C 7C").back[0]
     Card.parse('5C')
@@ -163,52 +193,44 @@ def parse_action(text: str) -> Action:
     ...
     cardrules.errors.ParseError: unknown action: 'hop' at position 0
     """
-    if not isinstance(text, str):
-        raise ParseError(f"expected action text, not {type(text).__name__}")
-    found = _VERB.match(text)
-    if found is None:
-        raise ParseError("expected an action", token=text, position=0)
-    verb, offset, rest_at = found.group(1), found.start(1), found.end()
-    rest = text[rest_at:].rstrip()
-    verb_lower = verb.lower()
-    if verb_lower == "draw":
-        source = rest.lower()
+    verb, offset, rest, rest_at = split_verb(text)
+    chance = parse_chance(verb, rest, rest_at, jokers=False)
+    if chance is not None:
+        return chance
+    if verb == "draw":
+        # Compare ASCII text only: str.lower() maps look-alikes such as the
+        # Kelvin sign onto "k".
+        source = rest.lower() if rest.isascii() else rest
         if source == "stock":
             return DrawStock()
         if source == "discard":
             return DrawDiscard()
         raise ParseError("draw from 'stock' or 'discard'", token=rest, position=rest_at)
-    if verb_lower == "cut":
-        return Cut(_int_token(rest, rest_at))
-    if verb_lower == "dealer":
-        return ChooseDealer(_int_token(rest, rest_at))
-    if verb_lower == "discard":
-        return Discard(_card_at(rest, rest_at))
-    if verb_lower == "shuffle":
-        return Shuffle(_cards_at(rest, rest_at))
-    if verb_lower == "split":
+    if verb == "cut":
+        return Cut(int_token(rest, rest_at))
+    if verb == "discard":
+        return Discard(card_at(rest, rest_at))
+    if verb == "split":
         down, slash, back = rest.partition("/")
         if not slash:
             raise ParseError("a split needs '/' between the down and back hands",
                              token=rest, position=rest_at)
-        return Split(_cards_at(down, rest_at), _cards_at(back, rest_at + len(down) + 1))
+        back_at = rest_at + len(down) + 1
+        return Split(_side(down, rest_at, "down"), _side(back, back_at, "back"))
     raise ParseError("unknown action", token=verb, position=offset)
 
 
-def _card_at(text: str, start: int) -> Card:
-    try:
-        return parse_card(text)
-    except ParseError as err:
-        raise ParseError(err.message, token=err.token,
-                         position=start + (err.position or 0)) from None
-
-
-def _cards_at(text: str, start: int) -> tuple[Card, ...]:
-    try:
-        return parse_cards(text)
-    except ParseError as err:
-        raise ParseError(err.message, token=err.token,
-                         position=start + (err.position or 0)) from None
+def _side(text: str, start: int, name: str) -> tuple[Card, ...]:
+    """The cards of one side of a split, refusing a repeated card at its position."""
+    cards = cards_at(text, start)
+    if len(set(cards)) != len(cards):
+        seen: set[Card | Joker] = set()
+        for card, at in _scan(text):
+            if card in seen:
+                raise ParseError(f"the {name} hand of a split holds each card once",
+                                 token=str(card), position=start + at)
+            seen.add(card)
+    return cards
 
 
 def action_to_dict(action: Action) -> dict[str, object]:
@@ -216,11 +238,13 @@ def action_to_dict(action: Action) -> dict[str, object]:
 
     >>> action_to_dict(Cut(7))
     {'type': 'cut', 'count': 7}
+    >>> from cardrules import parse_cards
+    >>> action_to_dict(Split(parse_cards("AS 2S 3S 4S"), parse_cards("KD QD JD")))
+    {'type': 'split', 'down': ['AS', '2S', '3S', '4S'], 'back': ['JD', 'QD', 'KD']}
     """
-    if isinstance(action, ChooseDealer):
-        return {"type": "dealer", "seat": action.seat}
-    if isinstance(action, Shuffle):
-        return {"type": "shuffle", "order": [str(c) for c in action.order]}
+    chance = chance_to_dict(action)
+    if chance is not None:
+        return chance
     if isinstance(action, Cut):
         return {"type": "cut", "count": action.count}
     if isinstance(action, DrawStock):
@@ -232,58 +256,44 @@ def action_to_dict(action: Action) -> dict[str, object]:
     if isinstance(action, Split):
         return {"type": "split", "down": [str(c) for c in action.down],
                 "back": [str(c) for c in action.back]}
-    raise TypeError(f"not a Down and Back action: {action!r}")
+    raise TypeError(f"not a Down and Back action: {shorten(repr(action))}")
 
 
-def _get(data: Mapping[str, object], key: str, kind: type) -> object:
-    if key not in data:
-        raise ParseError(f"action is missing {key!r}", token=str(dict(data)))
-    value = data[key]
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise ParseError(f"action field {key!r} must be {kind.__name__}", token=repr(value))
-    return value
-
-
-def _card_list(data: Mapping[str, object], key: str) -> tuple[Card, ...]:
-    value = _get(data, key, list)
-    assert isinstance(value, list)
-    if not all(isinstance(v, str) for v in value):
-        raise ParseError(f"action field {key!r} must list cards as text", token=repr(value))
-    return parse_cards(" ".join(value))
-
-
-def action_from_dict(data: Mapping[str, object]) -> Action:
+def action_from_dict(data: object) -> Action:
     """Read an action back from :func:`action_to_dict`'s form.
+
+    The reading is strict: the fields of the action's type and no others,
+    whole numbers as JSON integers, one card per list entry.  Anything else
+    is a :class:`~cardrules.ParseError`.
 
     >>> action_from_dict({"type": "discard", "card": "KS"})
     Discard(card=Card.parse('KS'))
+    >>> action_from_dict({"type": "cut", "count": 3, "from": "top"})
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: action: unknown key: 'from'
     """
-    if not isinstance(data, Mapping):
-        raise ParseError(f"an action is a JSON object, not {type(data).__name__}")
-    kind = data.get("type")
-    try:
-        if kind == "dealer":
-            seat = _get(data, "seat", int)
-            assert isinstance(seat, int)
-            return ChooseDealer(seat)
-        if kind == "shuffle":
-            return Shuffle(_card_list(data, "order"))
-        if kind == "cut":
-            count = _get(data, "count", int)
-            assert isinstance(count, int)
-            return Cut(count)
-        if kind == "draw_stock":
-            return DrawStock()
-        if kind == "draw_discard":
-            return DrawDiscard()
-        if kind == "discard":
-            card = _get(data, "card", str)
-            assert isinstance(card, str)
-            return Discard(parse_card(card))
-        if kind == "split":
-            return Split(_card_list(data, "down"), _card_list(data, "back"))
-    except ParseError:
-        raise
-    except ValueError as err:
-        raise ParseError(str(err), token=repr(dict(data))) from None
-    raise ParseError("unknown action type", token=repr(kind))
+    fields = Fields(data, "action")
+    kind = fields.text("type")
+    chance = chance_from_dict(fields, kind, jokers=False)
+    if chance is not None:
+        return chance
+    action: Action
+    if kind == "cut":
+        action = Cut(fields.integer("count"))
+    elif kind == "draw_stock":
+        action = DrawStock()
+    elif kind == "draw_discard":
+        action = DrawDiscard()
+    elif kind == "discard":
+        action = Discard(fields.card("card"))
+    elif kind == "split":
+        down, back = fields.cards("down"), fields.cards("back")
+        try:
+            action = Split(down, back)
+        except ValueError as err:  # a card repeated within one side
+            raise ParseError(f"action: {err}") from None
+    else:
+        raise ParseError("action: unknown action type", token=kind)
+    fields.done()
+    return action
