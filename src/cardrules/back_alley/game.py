@@ -1,0 +1,501 @@
+"""The Back Alley reducer: :func:`new_game`, :func:`legal_actions`,
+:func:`apply` and :func:`sample_chance` (BA-1 to BA-43).
+
+Everything automatic happens inside :func:`apply`: the deal, turning the
+trump card, the joker exchange of BA-13, the throw-in after four passes
+(BA-25), resolving tricks, scoring, the next deal and the end of the game.
+The caller supplies only decisions (bids and plays) and chance events (the
+first dealer and each shuffle).
+
+>>> import random
+>>> from cardrules.back_alley import new_game, apply, legal_actions, sample_chance
+>>> rng = random.Random(3)
+>>> state = new_game(max_hand_size=2)
+>>> while not state.is_terminal:
+...     if state.is_chance:
+...         action = sample_chance(state, rng)
+...     else:
+...         action = rng.choice(legal_actions(state))
+...     state = apply(state, action)
+>>> len(state.results), sum(r.points[0] for r in state.results) == state.scores[0]
+(3, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from cardrules._validate import check_seat
+from cardrules.back_alley.actions import (
+    BIDS,
+    BOARD,
+    CARDS,
+    PASS,
+    PLAYS,
+    Action,
+    Bid,
+    BidAction,
+    Board,
+    ChooseDealer,
+    Pass,
+    Play,
+    Shuffle,
+)
+from cardrules.back_alley.state import (
+    NUM_PLAYERS,
+    Deal,
+    DealResult,
+    GameState,
+    History,
+    Phase,
+    Settings,
+    Trick,
+    contract_of,
+    score,
+)
+from cardrules.cards import Card, Joker
+from cardrules.errors import IllegalActionError
+from cardrules.hand import Hand
+
+__all__ = [
+    "apply",
+    "first_leader",
+    "legal_actions",
+    "new_game",
+    "sample_chance",
+]
+
+_new = object.__new__
+_set = object.__setattr__
+_TRUMP = 4  # the class of a trump card in the tables of state.TABLES
+_BIG, _LITTLE = 52, 53
+_NO_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_PLAYERS
+_NO_TRICKS = (0,) * NUM_PLAYERS
+#: Legal bids per hand size (BA-21): pass, 1 to hand size - 1, board.
+_BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
+    (PASS, *BIDS[:max(size - 1, 0)], BOARD) for size in range(14))
+_PHASE_RULE = {Phase.CHOOSE_DEALER: "BA-11", Phase.SHUFFLE: "BA-12", Phase.BID: "BA-20",
+               Phase.PLAY: "BA-30", Phase.GAME_OVER: "BA-43"}
+
+
+# The slot setters of GameState, in field order: calling them directly is
+# the cheapest way to fill a new frozen state.
+(_set_settings, _set_history, _set_phase, _set_dealer, _set_deal, _set_current, _set_leader,
+ _set_hands, _set_trick, _set_won, _set_tricks, _set_trump_played) = (
+    GameState.__dict__[field.name].__set__ for field in attrs.fields(GameState))
+
+
+def _state(settings: Settings, history: History, phase: Phase, dealer: int | None,
+           deal: Deal | None, current_player: int | None, leader: int | None,
+           hands: tuple[tuple[int, ...], ...], trick: tuple[int, ...],
+           tricks_won: tuple[int, ...], tricks: tuple[Trick, ...],
+           trump_played: bool) -> GameState:
+    """Build a state without ``__init__``: the reducer passes only values of
+    the right types, and this runs on every action."""
+    s = _new(GameState)
+    _set_settings(s, settings)
+    _set_history(s, history)
+    _set_phase(s, phase)
+    _set_dealer(s, dealer)
+    _set_deal(s, deal)
+    _set_current(s, current_player)
+    _set_leader(s, leader)
+    _set_hands(s, hands)
+    _set_trick(s, trick)
+    _set_won(s, tricks_won)
+    _set_tricks(s, tricks)
+    _set_trump_played(s, trump_played)
+    return s
+
+
+def new_game(*, max_hand_size: int = 13) -> GameState:
+    """The state before the first dealer is chosen (a chance point, BA-11).
+
+    The defaults are the rules: 25 deals of 13 down to 1 and back up to 13
+    cards (BA-10).  ``max_hand_size`` (1 to 13) is an explicit short-game
+    variant, see :class:`~cardrules.back_alley.Settings`.
+
+    >>> s = new_game()
+    >>> s.phase, s.settings.deals
+    (<Phase.CHOOSE_DEALER: 'choose_dealer'>, 25)
+    >>> new_game(max_hand_size=3).settings.deals
+    5
+    """
+    return _start(Settings(max_hand_size=max_hand_size))
+
+
+def _start(settings: Settings) -> GameState:
+    history = History(first_dealer=None, throw_ins=0, results=(), scores=(0, 0))
+    return _state(settings, history, Phase.CHOOSE_DEALER, None, None, None, None, _NO_HANDS,
+                  (), _NO_TRICKS, (), False)
+
+
+# -- legal actions -------------------------------------------------------------
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every legal action of the player to act, in a stable order.
+
+    Empty at a chance point and at the end.  Bids come as pass, bid 1 up to
+    bid hand size - 1, board (BA-21); plays in the order of the hand.
+
+    >>> from cardrules.back_alley import new_game, apply, ChooseDealer, Shuffle
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> s = apply(apply(new_game(max_hand_size=3), ChooseDealer(0)), Shuffle(CARDS))
+    >>> [str(a) for a in legal_actions(s)]
+    ['pass', 'bid 1', 'bid 2', 'board']
+    """
+    phase = state.phase
+    if phase is Phase.PLAY:
+        return tuple(map(PLAYS.__getitem__, _allowed(state, state.current_player)))  # type: ignore[arg-type]
+    if phase is Phase.BID:
+        deal = state.deal
+        assert deal is not None
+        return _BID_CHOICES[deal.hand_size]
+    return ()
+
+
+def _allowed(state: GameState, seat: int) -> tuple[int, ...]:
+    """The card indexes ``seat`` may play now (BA-31 to BA-33)."""
+    hand = state._hands[seat]
+    trick = state._trick
+    deal = state.deal
+    assert deal is not None
+    classes, powers = deal.table
+    if not trick:
+        # BA-32: no trump lead before a trump was played to an earlier trick,
+        # unless the leader claimed board or holds nothing but trumps.
+        if state.trump_played or deal.bids[seat].__class__ is Board:
+            return hand
+        plain = tuple([i for i in hand if classes[i] != _TRUMP])
+        return plain or hand
+    led = trick[0]
+    led_class = classes[led]
+    follow = [i for i in hand if classes[i] == led_class]
+    if not follow:
+        return hand
+    if led >= _BIG:  # BA-33: a Blooper led forces the highest or the lowest trump
+        pick = max if led == _BIG else min
+        return (pick(follow, key=powers.__getitem__),)
+    return tuple(follow)
+
+
+def first_leader(bids: tuple[BidAction | None, ...], dealer: int) -> int:
+    """The seat that leads the first trick: the highest bid (BA-30).
+
+    Any board beats any number, a later board (a higher level, BA-23) beats
+    an earlier one, a higher number a lower one, and of equal numbers the
+    first made wins.
+
+    >>> first_leader((Bid(2), Bid(3), Pass(), Bid(3)), 0)
+    1
+    >>> first_leader((Bid(2), Bid(3), Pass(), Bid(3)), 2)
+    3
+    >>> first_leader((Board(), Bid(3), Board(), Pass()), 3)
+    2
+    """
+    best_seat, best = dealer, -1
+    for k in range(1, NUM_PLAYERS + 1):
+        seat = (dealer + k) % NUM_PLAYERS
+        bid = bids[seat]
+        # Boards in bidding order have rising levels (BA-23); a pass counts 0.
+        key = 100 + k if bid.__class__ is Board else getattr(bid, "tricks", 0)
+        if key > best:
+            best_seat, best = seat, key
+    return best_seat
+
+
+# -- chance --------------------------------------------------------------------
+
+def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffle:
+    """The chance event due now, drawn uniformly from the caller's ``rng``:
+    the first dealer (BA-11) or a shuffle of all 54 cards (BA-12).
+
+    >>> s = sample_chance(new_game(), random.Random(1))
+    >>> isinstance(s, ChooseDealer) and 0 <= s.seat < 4
+    True
+    """
+    phase = state.phase
+    if phase is Phase.CHOOSE_DEALER:
+        return ChooseDealer(rng.randrange(NUM_PLAYERS))
+    if phase is Phase.SHUFFLE:
+        # A trusted build: rng.sample of the 54 distinct cards needs no checks.
+        shuffle = _new(Shuffle)
+        _set(shuffle, "order", tuple(rng.sample(CARDS, 54)))
+        return shuffle
+    raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
+
+
+# -- apply ---------------------------------------------------------------------
+
+def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+    """The state after ``action``; ``state`` itself is never changed.
+
+    ``seat`` names who is acting (a plain int, 0 to 3; anything else is a
+    :class:`ValueError`); it defaults to ``state.current_player``.  Servers
+    should pass it: a player acting out of turn is refused.  An illegal
+    action raises :class:`~cardrules.IllegalActionError` naming the rule.
+
+    >>> s = apply(new_game(), ChooseDealer(1))
+    >>> s.dealer, s.phase
+    (1, <Phase.SHUFFLE: 'shuffle'>)
+    >>> apply(s, Pass())
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.IllegalActionError: BA-12: the dealer must shuffle first (a chance action)
+    """
+    phase = state.phase
+    if seat is not None:
+        check_seat(seat, NUM_PLAYERS)
+    if phase is Phase.PLAY:
+        actor = state.current_player
+        assert actor is not None
+        if seat is not None and seat != actor:
+            raise IllegalActionError("BA-34", f"it is seat {actor}'s turn to play, "
+                                              f"not seat {seat}'s")
+        if action.__class__ is Play:
+            return _play(state, actor, action._index)
+        _refuse_other(state, action, actor)
+    if phase is Phase.BID:
+        actor = state.current_player
+        assert actor is not None
+        if seat is not None and seat != actor:
+            raise IllegalActionError("BA-20", f"it is seat {actor}'s turn to bid, "
+                                              f"not seat {seat}'s")
+        return _bid(state, actor, action)
+    if phase is Phase.GAME_OVER:
+        raise IllegalActionError("BA-43", f"the game is over after {state.settings.deals} deals")
+    if seat is not None:
+        raise IllegalActionError(_PHASE_RULE[phase], "a chance event is due, not a player's "
+                                                     "action")
+    if phase is Phase.CHOOSE_DEALER:
+        if action.__class__ is not ChooseDealer:
+            _check_type(action)
+            raise IllegalActionError("BA-11", "the first dealer must be chosen first "
+                                              "(a chance action)")
+        assert isinstance(action, ChooseDealer)
+        if action.seat >= NUM_PLAYERS:
+            raise IllegalActionError("BA-11", f"there is no seat {action.seat}: seats are 0 to 3")
+        history = state.history
+        history = History(first_dealer=action.seat, throw_ins=0, results=history.results,
+                          scores=history.scores)
+        return _state(state.settings, history, Phase.SHUFFLE, action.seat, None, None, None,
+                      _NO_HANDS, (), _NO_TRICKS, (), False)
+    if action.__class__ is not Shuffle:
+        _check_type(action)
+        raise IllegalActionError("BA-12", "the dealer must shuffle first (a chance action)")
+    assert isinstance(action, Shuffle)
+    return _deal(state, action.order)
+
+
+def _check_type(action: object) -> None:
+    if not isinstance(action, ChooseDealer | Shuffle | Pass | Bid | Board | Play):
+        hint = "; to read an action use parse_action(text)" if isinstance(action, str) else ""
+        raise TypeError(f"not a Back Alley action: {type(action).__name__}{hint}")
+
+
+def _refuse_other(state: GameState, action: object, actor: int) -> None:
+    _check_type(action)
+    if isinstance(action, ChooseDealer | Shuffle):
+        raise IllegalActionError("BA-30", f"no chance event is due: seat {actor} is to play")
+    raise IllegalActionError("BA-20", f"the bidding is over: seat {actor} is to play a card")
+
+
+def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
+    """Deal one card at a time clockwise from the dealer's left, turn the
+    next card (BA-12) and make the joker exchange of BA-13."""
+    indexes = [card.index for card in order]
+    if len(indexes) != 54 or len(set(indexes)) != 54:
+        raise IllegalActionError("BA-12", f"the shuffle must order all 54 cards, not "
+                                          f"{len(indexes)}")
+    dealer = state.dealer
+    assert dealer is not None
+    size = state.hand_size
+    dealt = NUM_PLAYERS * size
+    hands: list[list[int]] = [[], [], [], []]
+    for k in range(NUM_PLAYERS):
+        hands[(dealer + 1 + k) % NUM_PLAYERS] = indexes[k:dealt:NUM_PLAYERS]
+    turned = indexes[dealt]
+    rest = indexes[dealt + 1:]
+    discard: Joker | None = None
+    exchanger: int | None = None
+    taken: Card | None = None
+    if turned >= _BIG:  # BA-13: no trump; the other joker is exchanged if it was dealt
+        other = _BIG + _LITTLE - turned
+        for seat, hand in enumerate(hands):
+            if other in hand:
+                hand.remove(other)
+                hand.append(rest[0])
+                taken_card = CARDS[rest[0]]
+                assert isinstance(taken_card, Card)
+                discard_card = CARDS[other]
+                assert isinstance(discard_card, Joker)
+                discard, exchanger, taken, rest = discard_card, seat, taken_card, rest[1:]
+                break
+    rest.sort()
+    deal = Deal(hand_size=size, trump_card=CARDS[turned], joker_discard=discard,
+                exchanger=exchanger, taken=taken,
+                undealt=Hand.of_sorted(tuple(CARDS[i] for i in rest)), bids=(None,) * 4)
+    return _state(state.settings, state.history, Phase.BID, dealer, deal,
+                  (dealer + 1) % NUM_PLAYERS, None, tuple(tuple(sorted(h)) for h in hands), (),
+                  _NO_TRICKS, (), False)
+
+
+def _with_bids(deal: Deal, bids: tuple[BidAction | None, ...]) -> Deal:
+    new = _new(Deal)
+    _set(new, "hand_size", deal.hand_size)
+    _set(new, "trump_card", deal.trump_card)
+    _set(new, "joker_discard", deal.joker_discard)
+    _set(new, "exchanger", deal.exchanger)
+    _set(new, "taken", deal.taken)
+    _set(new, "undealt", deal.undealt)
+    _set(new, "bids", bids)
+    _set(new, "trump", deal.trump)
+    _set(new, "table", deal.table)
+    return new
+
+
+def _bid(state: GameState, actor: int, action: object) -> GameState:
+    deal = state.deal
+    assert deal is not None
+    cls = action.__class__
+    if cls is Pass:
+        bid: BidAction = PASS
+    elif cls is Board:
+        bid = BOARD
+    elif cls is Bid:
+        tricks = action.tricks  # type: ignore[attr-defined]
+        if not 1 <= tricks < deal.hand_size:
+            allowed = ("with 1 card only pass and board exist" if deal.hand_size == 1 else
+                       f"a bid is 1 to {deal.hand_size - 1} with {deal.hand_size} cards")
+            raise IllegalActionError("BA-21", f"{allowed}, not {tricks}")
+        bid = BIDS[tricks - 1]
+    else:
+        _check_type(action)
+        if isinstance(action, ChooseDealer | Shuffle):
+            raise IllegalActionError("BA-20", f"no chance event is due: seat {actor} is to bid")
+        raise IllegalActionError("BA-20", f"seat {actor} must bid before any card is played")
+    bids = (*deal.bids[:actor], bid, *deal.bids[actor + 1:])
+    deal = _with_bids(deal, bids)
+    dealer = state.dealer
+    assert dealer is not None
+    if actor != dealer:  # BA-20: clockwise from the dealer's left, the dealer last
+        return _state(state.settings, state.history, Phase.BID, dealer, deal,
+                      (actor + 1) % NUM_PLAYERS, None, state._hands, (), _NO_TRICKS, (), False)
+    if all(b is PASS for b in bids):  # BA-25: thrown in; the next dealer deals again
+        history = state.history
+        history = History(first_dealer=history.first_dealer, throw_ins=history.throw_ins + 1,
+                          results=history.results, scores=history.scores)
+        return _state(state.settings, history, Phase.SHUFFLE, (dealer + 1) % NUM_PLAYERS, None,
+                      None, None, _NO_HANDS, (), _NO_TRICKS, (), False)
+    leader = first_leader(bids, dealer)
+    return _state(state.settings, state.history, Phase.PLAY, dealer, deal, leader, leader,
+                  state._hands, (), _NO_TRICKS, (), False)
+
+
+def _may_play(state: GameState, seat: int, card: int) -> bool:
+    """True when ``seat`` may play ``card`` now: :func:`_allowed` for one card."""
+    hand = state._hands[seat]
+    if card not in hand:
+        return False
+    deal = state.deal
+    assert deal is not None
+    classes = deal.table[0]
+    trick = state._trick
+    if not trick:
+        return (classes[card] != _TRUMP or state.trump_played
+                or deal.bids[seat].__class__ is Board
+                or all(classes[i] == _TRUMP for i in hand))
+    led = trick[0]
+    led_class = classes[led]
+    if classes[card] != led_class:
+        return all(classes[i] != led_class for i in hand)
+    return led < _BIG or card in _allowed(state, seat)
+
+
+def _play(state: GameState, actor: int, card: int) -> GameState:
+    if not _may_play(state, actor, card):
+        rule, message = _why_not(state, actor, card, _allowed(state, actor))
+        raise IllegalActionError(rule, message)
+    deal = state.deal
+    assert deal is not None
+    hands = list(state._hands)
+    hand = hands[actor]
+    at = hand.index(card)
+    hands[actor] = hand[:at] + hand[at + 1:]
+    trick = (*state._trick, card)
+    classes, powers = deal.table
+    trump_played = state.trump_played or classes[card] == _TRUMP
+    if len(trick) < NUM_PLAYERS:
+        return _state(state.settings, state.history, Phase.PLAY, state.dealer, deal,
+                      (actor + 1) % NUM_PLAYERS, state.leader, tuple(hands), trick,
+                      state.tricks_won, state.tricks, trump_played)
+    # BA-34: the highest trump wins, else the highest card of the suit led.
+    led_class = classes[trick[0]]
+    best_at, best = 0, -1
+    for k, index in enumerate(trick):
+        cls = classes[index]
+        if (cls == _TRUMP or cls == led_class) and powers[index] > best:  # noqa: SIM109
+            best_at, best = k, powers[index]
+    leader = state.leader
+    assert leader is not None
+    winner = (leader + best_at) % NUM_PLAYERS
+    won = list(state.tricks_won)
+    won[winner] += 1
+    tricks = (*state.tricks, Trick(leader=leader, cards=tuple(CARDS[i] for i in trick),
+                                   winner=winner))
+    if hands[actor]:
+        return _state(state.settings, state.history, Phase.PLAY, state.dealer, deal, winner,
+                      winner, tuple(hands), (), tuple(won), tricks, trump_played)
+    return _score_deal(state, deal, tuple(won))
+
+
+def _score_deal(state: GameState, deal: Deal, won: tuple[int, ...]) -> GameState:
+    """Score both teams (BA-40 to BA-42), then the next deal or the end (BA-43)."""
+    dealer = state.dealer
+    assert dealer is not None
+    bids = deal.bids
+    size = deal.hand_size
+    contracts = (contract_of(bids, dealer, 0), contract_of(bids, dealer, 1))
+    tricks = (won[0] + won[2], won[1] + won[3])
+    points = (score(contracts[0], tricks[0], size), score(contracts[1], tricks[1], size))
+    history = state.history
+    result = DealResult(deal_number=len(history.results) + 1, dealer=dealer, hand_size=size,
+                        trump_card=deal.trump_card, throw_ins=history.throw_ins,
+                        bids=bids, contracts=contracts,  # type: ignore[arg-type]
+                        tricks=tricks, points=points)
+    scores = (history.scores[0] + points[0], history.scores[1] + points[1])
+    history = History(first_dealer=history.first_dealer, throw_ins=0,
+                      results=(*history.results, result), scores=scores)
+    settings = state.settings
+    if len(history.results) == settings.deals:
+        return _state(settings, history, Phase.GAME_OVER, dealer, None, None, None, _NO_HANDS,
+                      (), _NO_TRICKS, (), False)
+    return _state(settings, history, Phase.SHUFFLE, (dealer + 1) % NUM_PLAYERS, None, None,
+                  None, _NO_HANDS, (), _NO_TRICKS, (), False)
+
+
+def _why_not(state: GameState, actor: int, card: int,
+             allowed: tuple[int, ...]) -> tuple[str, str]:
+    """The rule and the reason a play of ``card`` by ``actor`` is refused."""
+    deal = state.deal
+    assert deal is not None
+    shown = CARDS[card]
+    if card not in state._hands[actor]:
+        return "BA-31", f"seat {actor} does not hold {shown}"
+    if not state._trick:
+        return "BA-32", (f"{shown} is a trump and no trump has been played to an earlier "
+                         f"trick; seat {actor} did not claim board and holds a plain card")
+    led = state._trick[0]
+    if led >= _BIG:
+        which = "highest" if led == _BIG else "lowest"
+        return "BA-33", (f"{CARDS[led]} was led: seat {actor} must play its {which} trump, "
+                         f"{CARDS[allowed[0]]}")
+    classes = deal.table[0]
+    if classes[led] == _TRUMP:
+        return "BA-31", f"a trump was led: seat {actor} must play a trump, not {shown}"
+    suit = CARDS[led]
+    assert isinstance(suit, Card)
+    return "BA-31", (f"{suit.suit.name.lower()} were led: seat {actor} must follow suit, "
+                     f"not play {shown}")

@@ -1,0 +1,295 @@
+"""Back Alley states and views as plain JSON-ready dicts, and states back with
+full validation.
+
+Cards are written as text (``"KS"``, ``"BB"``), bids in the JSON form of
+actions (``{"type": "bid", "tricks": 3}``).  Reading is strict: an unknown or
+missing key, a value of the wrong type, a card missing or repeated among the
+54, or bids, tricks and scores that do not fit together are a
+:class:`~cardrules.ParseError`.
+
+>>> import json
+>>> from cardrules.back_alley import new_game
+>>> s = new_game()
+>>> state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from cardrules.back_alley.actions import (
+    Bid,
+    BidAction,
+    Board,
+    Pass,
+    action_from_dict,
+    action_to_dict,
+)
+from cardrules.back_alley.checks import check_invariants
+from cardrules.back_alley.game import _state
+from cardrules.back_alley.state import (
+    NUM_PLAYERS,
+    Contract,
+    Deal,
+    DealResult,
+    GameState,
+    History,
+    Phase,
+    Settings,
+    Trick,
+)
+from cardrules.back_alley.views import View
+from cardrules.cards import Card, Joker
+from cardrules.engine.codec import Fields
+from cardrules.errors import ParseError
+from cardrules.hand import Hand
+
+__all__ = ["FORMAT", "VIEW_FORMAT", "state_from_dict", "state_to_dict", "view_to_dict"]
+
+#: The ``format`` tag of a serialised state.
+FORMAT = "cardrules/back_alley/state/1"
+#: The ``format`` tag of a serialised view.
+VIEW_FORMAT = "cardrules/back_alley/view/1"
+
+AnyCard = Card | Joker
+
+
+def _cards(cards: Sequence[AnyCard]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _opt(card: AnyCard | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def _bids(bids: Sequence[BidAction | None]) -> list[dict[str, object] | None]:
+    return [None if b is None else action_to_dict(b) for b in bids]
+
+
+def _trick(trick: Trick) -> dict[str, object]:
+    return {"leader": trick.leader, "cards": _cards(trick.cards), "winner": trick.winner}
+
+
+def _contract(contract: Contract) -> dict[str, object]:
+    return {"tricks": contract.tricks, "board": contract.board}
+
+
+def _result(r: DealResult) -> dict[str, object]:
+    return {"deal_number": r.deal_number, "dealer": r.dealer, "hand_size": r.hand_size,
+            "trump_card": str(r.trump_card), "throw_ins": r.throw_ins, "bids": _bids(r.bids),
+            "contracts": [_contract(c) for c in r.contracts], "tricks": list(r.tricks),
+            "points": list(r.points)}
+
+
+def _history(history: History) -> dict[str, object]:
+    return {"first_dealer": history.first_dealer, "throw_ins": history.throw_ins,
+            "scores": list(history.scores), "results": [_result(r) for r in history.results]}
+
+
+def _deal(deal: Deal | None) -> dict[str, object] | None:
+    if deal is None:
+        return None
+    return {"hand_size": deal.hand_size, "trump_card": str(deal.trump_card),
+            "joker_discard": _opt(deal.joker_discard), "exchanger": deal.exchanger,
+            "taken": _opt(deal.taken), "undealt": _cards(deal.undealt), "bids": _bids(deal.bids)}
+
+
+def state_to_dict(state: GameState) -> dict[str, object]:
+    """``state`` as a dict of JSON values.
+
+    >>> from cardrules.back_alley import new_game
+    >>> d = state_to_dict(new_game())
+    >>> d["format"], d["phase"], d["settings"], d["deal"]
+    ('cardrules/back_alley/state/1', 'choose_dealer', {'max_hand_size': 13}, None)
+    """
+    return {
+        "format": FORMAT,
+        "settings": state.settings.to_dict(),
+        "history": _history(state.history),
+        "phase": state.phase.value,
+        "dealer": state.dealer,
+        "deal": _deal(state.deal),
+        "current_player": state.current_player,
+        "leader": state.leader,
+        "hands": [_cards(h) for h in state.hands],
+        "trick": _cards(state.trick),
+        "tricks_won": list(state.tricks_won),
+        "tricks": [_trick(t) for t in state.tricks],
+        "trump_played": state.trump_played,
+    }
+
+
+def view_to_dict(seat_view: View) -> dict[str, object]:
+    """A seat's :class:`~cardrules.back_alley.View` as JSON-ready values, ready
+    to send to that player's client.  It holds nothing the view does not.
+
+    >>> from cardrules.back_alley import new_game, view
+    >>> d = view_to_dict(view(new_game(), 1))
+    >>> d["seat"], d["hand"], d["scores"]
+    (1, [], [0, 0])
+    """
+    v = seat_view
+    return {
+        "format": VIEW_FORMAT, "seat": v.seat, "settings": v.settings.to_dict(),
+        "phase": v.phase.value, "deal_number": v.deal_number, "hand_size": v.hand_size,
+        "dealer": v.dealer, "current_player": v.current_player,
+        "trump_card": _opt(v.trump_card), "joker_discard": _opt(v.joker_discard),
+        "exchanger": v.exchanger, "hand": _cards(v.hand), "taken": _opt(v.taken),
+        "hand_sizes": list(v.hand_sizes), "bids": _bids(v.bids), "leader": v.leader,
+        "trick": _cards(v.trick), "tricks": [_trick(t) for t in v.tricks],
+        "tricks_won": list(v.tricks_won), "trump_played": v.trump_played,
+        "scores": list(v.scores), "results": [_result(r) for r in v.results],
+    }
+
+
+# -- reading -----------------------------------------------------------------------
+
+def _ints(fields: Fields, key: str, length: int, *, minimum: int | None = None) -> tuple[int, ...]:
+    items = fields.array(key)
+    if len(items) != length:
+        raise ParseError(f"{fields.what}: {key!r} must list {length} numbers",
+                         token=repr(items)[:80])
+    holder = Fields({str(k): v for k, v in enumerate(items)}, f"{fields.what}.{key}")
+    return tuple(holder.integer(str(k), minimum=minimum) for k in range(length))
+
+
+def _seat(fields: Fields, key: str) -> int:
+    return fields.integer(key, minimum=0, maximum=NUM_PLAYERS - 1)
+
+
+def _opt_seat(fields: Fields, key: str) -> int | None:
+    return fields.opt_integer(key, minimum=0, maximum=NUM_PLAYERS - 1)
+
+
+def _read_bids(fields: Fields, key: str, *, optional: bool) -> tuple[BidAction | None, ...]:
+    items = fields.array(key)
+    if len(items) != NUM_PLAYERS:
+        raise ParseError(f"{fields.what}: {key!r} must hold one bid per seat",
+                         token=repr(items)[:80])
+    out: list[BidAction | None] = []
+    for seat, item in enumerate(items):
+        if item is None and optional:
+            out.append(None)
+            continue
+        if not isinstance(item, Mapping):
+            raise ParseError(f"{fields.what}: {key!r}[{seat}] must be a bid", token=repr(item))
+        bid = action_from_dict(item)
+        if not isinstance(bid, Pass | Bid | Board):
+            raise ParseError(f"{fields.what}: {key!r}[{seat}] must be a bid", token=str(bid))
+        out.append(bid)
+    return tuple(out)
+
+
+def _read_trick(data: object, what: str) -> Trick:
+    f = Fields(data, what)
+    trick = Trick(leader=_seat(f, "leader"), cards=f.cards("cards", jokers=True),
+                  winner=_seat(f, "winner"))
+    f.done()
+    return trick
+
+
+def _read_result(data: object, what: str) -> DealResult:
+    f = Fields(data, what)
+    contracts = []
+    for number, item in enumerate(f.array("contracts")):
+        c = Fields(item, f"{what}.contracts[{number}]")
+        contracts.append(Contract(tricks=c.integer("tricks", minimum=0),
+                                  board=c.integer("board", minimum=0, maximum=NUM_PLAYERS)))
+        c.done()
+    result = DealResult(
+        deal_number=f.integer("deal_number", minimum=1), dealer=_seat(f, "dealer"),
+        hand_size=f.integer("hand_size", minimum=1), trump_card=f.card("trump_card", jokers=True),
+        throw_ins=f.integer("throw_ins", minimum=0),
+        bids=_read_bids(f, "bids", optional=False),  # type: ignore[arg-type]
+        contracts=tuple(contracts), tricks=_ints(f, "tricks", 2, minimum=0),
+        points=_ints(f, "points", 2))
+    f.done()
+    return result
+
+
+def _read_history(data: object) -> History:
+    f = Fields(data, "state.history")
+    results = tuple(_read_result(item, f"state.history.results[{k}]")
+                    for k, item in enumerate(f.array("results")))
+    scores = _ints(f, "scores", 2)
+    history = History(first_dealer=_opt_seat(f, "first_dealer"),
+                      throw_ins=f.integer("throw_ins", minimum=0), results=results,
+                      scores=(scores[0], scores[1]))
+    f.done()
+    return history
+
+
+def _read_deal(data: object) -> Deal | None:
+    if data is None:
+        return None
+    f = Fields(data, "state.deal")
+    discard = f.opt_card("joker_discard", jokers=True)
+    if discard is not None and not isinstance(discard, Joker):
+        raise ParseError("state.deal: 'joker_discard' must be a joker", token=str(discard))
+    taken = f.opt_card("taken", jokers=True)
+    if taken is not None and not isinstance(taken, Card):
+        raise ParseError("state.deal: 'taken' cannot be a joker", token=str(taken))
+    try:
+        undealt = Hand(f.cards("undealt", jokers=True), jokers=True)
+    except ValueError as err:
+        raise ParseError(f"state.deal: 'undealt': {err}") from None
+    deal = Deal(hand_size=f.integer("hand_size", minimum=1, maximum=13),
+                trump_card=f.card("trump_card", jokers=True), joker_discard=discard,
+                exchanger=_opt_seat(f, "exchanger"), taken=taken, undealt=undealt,
+                bids=_read_bids(f, "bids", optional=True))
+    f.done()
+    return deal
+
+
+def _read_hand(data: object, what: str) -> tuple[int, ...]:
+    f = Fields({"hand": data}, what)
+    try:
+        hand = Hand(f.cards("hand", jokers=True), jokers=True)
+    except ValueError as err:
+        raise ParseError(f"{what}: {err}") from None
+    return tuple(card.index for card in hand)
+
+
+def state_from_dict(data: Mapping[str, object]) -> GameState:
+    """Rebuild a state from :func:`state_to_dict`'s form, checking everything.
+
+    Raises :class:`~cardrules.ParseError` (a :class:`ValueError`) for a
+    malformed or tampered state.
+
+    >>> from cardrules.back_alley import new_game
+    >>> d = state_to_dict(new_game())
+    >>> d["history"]["scores"] = [5, 0]
+    >>> state_from_dict(d)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: inconsistent Back Alley state: the scores are the sums of the ...
+    """
+    f = Fields(data, "state")
+    if f.text("format") != FORMAT:
+        raise ParseError(f"unknown state format (expected {FORMAT!r})",
+                         token=repr(f.get("format")))
+    s = Fields(f.obj("settings"), "state.settings")
+    try:
+        settings = Settings(max_hand_size=s.integer("max_hand_size"))
+    except ValueError as err:
+        raise ParseError(f"state.settings: {err}") from None
+    s.done()
+    hands = f.array("hands")
+    if len(hands) != NUM_PLAYERS:
+        raise ParseError("state: 'hands' must hold one hand per seat", token=repr(hands)[:80])
+    trick = f.cards("trick", jokers=True)
+    state = _state(
+        settings, _read_history(f.get("history")), f.enum("phase", Phase),
+        _opt_seat(f, "dealer"), _read_deal(f.get("deal")),
+        _opt_seat(f, "current_player"), _opt_seat(f, "leader"),
+        tuple(_read_hand(h, f"state.hands[{k}]") for k, h in enumerate(hands)),
+        tuple(card.index for card in trick), _ints(f, "tricks_won", NUM_PLAYERS, minimum=0),
+        tuple(_read_trick(t, f"state.tricks[{k}]") for k, t in enumerate(f.array("tricks"))),
+        f.flag("trump_played"))
+    f.done()
+    try:
+        check_invariants(state)
+    except (ValueError, IndexError, TypeError, KeyError) as err:
+        raise ParseError(str(err)) from None
+    return state
