@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from cardrules.back_alley.actions import BIDS, BOARD, CARDS, PASS, PLAYS, Action, Bid
+from cardrules._validate import check_seat
+from cardrules.back_alley.actions import BIDS, BOARD, CARDS, PASS, PLAYS, Action, Bid, Board
 from cardrules.back_alley.game import (
     _BID_CHOICES,
     _TRUMP,
@@ -42,9 +43,10 @@ from cardrules.cards import DECK, Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.hand import Hand, permute_hidden
 
-__all__ = ["check_invariants", "hidden_variant", "probe_actions"]
+__all__ = ["check_invariants", "hidden_variant", "known_absent", "probe_actions"]
 
 _SEATS = range(NUM_PLAYERS)
+_BIG_INDEX, _LITTLE_INDEX = Joker.BIG.index, Joker.LITTLE.index
 _NO_TRICKS = (0,) * NUM_PLAYERS
 
 
@@ -260,17 +262,81 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
              "play goes clockwise from the leader (BA-34)")
 
 
+def known_absent(state: GameState) -> tuple[frozenset[int], ...]:
+    """Per seat, the card indexes everyone knows that seat does not hold,
+    inferred from the play of this deal (BA-31 to BA-33).
+
+    A seat that did not follow the class led (a plain suit, or trumps) holds
+    none of it; a seat that answered a Big (Little) Blooper with a trump holds
+    no higher (lower) trump; a seat that led a trump while BA-32 forbade it
+    to anyone holding a plain card holds only trumps.
+
+    >>> from cardrules.back_alley import new_game
+    >>> known_absent(new_game())
+    (frozenset(), frozenset(), frozenset(), frozenset())
+    """
+    absent: list[set[int]] = [set(), set(), set(), set()]
+    deal = state.deal
+    if deal is None or state.leader is None:
+        return tuple(frozenset(a) for a in absent)
+    classes, powers = deal.table
+    of_class = [{i for i in range(54) if classes[i] == c} for c in range(5)]
+    plain = set(range(54)) - of_class[_TRUMP]
+    trump_played = False
+    plays = [(t.leader, _indexes(t.cards)) for t in state.tricks]
+    plays.append((state.leader, list(state._trick)))
+    for leader, cards in plays:
+        if not cards:
+            continue
+        led = cards[0]
+        led_class = classes[led]
+        if (led_class == _TRUMP and not trump_played
+                and deal.bids[leader].__class__ is not Board):
+            absent[leader] |= plain
+        for k, index in enumerate(cards[1:], start=1):
+            seat = (leader + k) % NUM_PLAYERS
+            if classes[index] != led_class:
+                absent[seat] |= of_class[led_class]
+            elif led == _BIG_INDEX:
+                absent[seat] |= {i for i in of_class[_TRUMP] if powers[i] > powers[index]}
+            elif led == _LITTLE_INDEX:
+                absent[seat] |= {i for i in of_class[_TRUMP] if powers[i] < powers[index]}
+        trump_played = trump_played or any(classes[i] == _TRUMP for i in cards)
+    return tuple(frozenset(a) for a in absent)
+
+
+def _redeal(pool: list[int], sizes: list[int], absent: list[frozenset[int]],
+            rng: random.Random, tries: int = 40) -> list[list[int]] | None:
+    """Deal ``pool`` into piles of ``sizes`` so that no pile gets a card it is
+    known not to hold: random greedy tries, most constrained pile first."""
+    order = sorted(range(len(sizes)), key=lambda p: -len(absent[p]))
+    for _ in range(tries):
+        remaining = pool[:]
+        rng.shuffle(remaining)
+        piles: list[list[int]] = [[] for _ in sizes]
+        for p in order:
+            allowed = [i for i in remaining if i not in absent[p]]
+            if len(allowed) < sizes[p]:
+                break
+            piles[p] = allowed[:sizes[p]]
+            chosen = set(piles[p])
+            remaining = [i for i in remaining if i not in chosen]
+        else:
+            return piles
+    return None
+
+
 def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
     """``state`` with every card ``seat`` cannot see dealt out afresh.
 
-    Hidden are the other seats' hands and the undealt cards (BA-50); they
-    are permuted among their places with
-    :func:`cardrules.hand.permute_hidden`, and the card another seat took
-    under BA-13 follows its place in that seat's hand.  Public facts stay:
-    in a no-trump deal without an exchange the other joker is known to be
-    undealt, so it stays there.  Inferences from the play (a seat shown
-    void in a suit) are not kept, so the result may not be reachable; it
-    serves to check that views depend on nothing hidden.
+    Hidden are the other seats' hands and the undealt cards (BA-50).  Public
+    facts are kept: in a no-trump deal without an exchange the other joker is
+    known to be undealt, and a seat never gets a card the play shows it
+    cannot hold (:func:`known_absent`), so the variant is a state the same
+    public history could have led to.  Without such inferences the cards are
+    re-dealt uniformly with :func:`cardrules.hand.permute_hidden`; with them,
+    by random tries (not exactly uniform), falling back to ``state`` itself.
+    The card another seat took under BA-13 follows its place in that hand.
 
     >>> import random
     >>> from cardrules.back_alley import new_game
@@ -278,18 +344,33 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
     >>> hidden_variant(s, 0, random.Random(1)) == s   # nothing dealt yet
     True
     """
+    check_seat(seat, NUM_PLAYERS)
     deal = state.deal
     if deal is None:
         return state
     undealt = _indexes(deal.undealt)
     fixed: list[int] = []
     if isinstance(deal.trump_card, Joker) and deal.joker_discard is None:
-        other = 105 - deal.trump_card.index
+        other = _BIG_INDEX + _LITTLE_INDEX - deal.trump_card.index
         undealt.remove(other)
         fixed.append(other)
-    piles = [*state._hands, tuple(undealt), tuple(fixed)]
-    secret = [other != seat for other in _SEATS] + [True, False]
-    new = permute_hidden(piles, secret, rng)
+    others = [s for s in _SEATS if s != seat]
+    absent = known_absent(state)
+    new: list[list[int]] = [list(h) for h in state._hands]
+    if not any(absent[s] for s in others):
+        piles = [*state._hands, tuple(undealt)]
+        secret = [s != seat for s in _SEATS] + [True]
+        dealt = permute_hidden(piles, secret, rng)
+        new, undealt = [list(h) for h in dealt[:NUM_PLAYERS]], list(dealt[NUM_PLAYERS])
+    else:
+        pool = [i for s in others for i in state._hands[s]] + undealt
+        sizes = [len(state._hands[s]) for s in others] + [len(undealt)]
+        found = _redeal(pool, sizes, [*(absent[s] for s in others), frozenset()], rng)
+        if found is None:
+            return state
+        for s, pile in zip(others, found, strict=False):
+            new[s] = pile
+        undealt = found[-1]
     taken = deal.taken
     if deal.exchanger is not None and deal.exchanger != seat and taken is not None:
         old_hand = state._hands[deal.exchanger]
@@ -297,11 +378,11 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
             moved = CARDS[new[deal.exchanger][old_hand.index(taken.index)]]
             assert isinstance(moved, Card)
             taken = moved
-    rest = sorted(new[NUM_PLAYERS] + new[NUM_PLAYERS + 1])
+    rest = sorted(undealt + fixed)
     new_deal = Deal(hand_size=deal.hand_size, trump_card=deal.trump_card,
                     joker_discard=deal.joker_discard, exchanger=deal.exchanger, taken=taken,
                     undealt=Hand.of_sorted(tuple(CARDS[i] for i in rest)), bids=deal.bids)
-    hands = tuple(tuple(sorted(h)) for h in new[:NUM_PLAYERS])
+    hands = tuple(tuple(sorted(h)) for h in new)
     return _state(state.settings, state.history, state.phase, state.dealer, new_deal,
                   state.current_player, state.leader, hands, state._trick, state.tricks_won,
                   state.tricks, state.trump_played)

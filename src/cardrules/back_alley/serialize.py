@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from cardrules.back_alley.actions import (
     Bid,
@@ -42,6 +43,7 @@ from cardrules.back_alley.state import (
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker
 from cardrules.engine.codec import Fields
+from cardrules.engine.encode import JSON, attributes_to_json
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
@@ -55,44 +57,29 @@ VIEW_FORMAT = "cardrules/back_alley/view/1"
 AnyCard = Card | Joker
 
 
-def _cards(cards: Sequence[AnyCard]) -> list[str]:
-    return [str(c) for c in cards]
+def _bids(bids: Sequence[BidAction | None]) -> list[JSON]:
+    return [None if b is None else cast(JSON, action_to_dict(b)) for b in bids]
 
 
-def _opt(card: AnyCard | None) -> str | None:
-    return None if card is None else str(card)
+def _result(result: DealResult) -> dict[str, JSON]:
+    return {**attributes_to_json(result, _RESULT_FIELDS), "bids": _bids(result.bids)}
 
 
-def _bids(bids: Sequence[BidAction | None]) -> list[dict[str, object] | None]:
-    return [None if b is None else action_to_dict(b) for b in bids]
+def _results(results: Sequence[DealResult]) -> list[JSON]:
+    return [_result(r) for r in results]
 
 
-def _trick(trick: Trick) -> dict[str, object]:
-    return {"leader": trick.leader, "cards": _cards(trick.cards), "winner": trick.winner}
-
-
-def _contract(contract: Contract) -> dict[str, object]:
-    return {"tricks": contract.tricks, "board": contract.board}
-
-
-def _result(r: DealResult) -> dict[str, object]:
-    return {"deal_number": r.deal_number, "dealer": r.dealer, "hand_size": r.hand_size,
-            "trump_card": str(r.trump_card), "throw_ins": r.throw_ins, "bids": _bids(r.bids),
-            "contracts": [_contract(c) for c in r.contracts], "tricks": list(r.tricks),
-            "points": list(r.points)}
-
-
-def _history(history: History) -> dict[str, object]:
-    return {"first_dealer": history.first_dealer, "throw_ins": history.throw_ins,
-            "scores": list(history.scores), "results": [_result(r) for r in history.results]}
-
-
-def _deal(deal: Deal | None) -> dict[str, object] | None:
-    if deal is None:
-        return None
-    return {"hand_size": deal.hand_size, "trump_card": str(deal.trump_card),
-            "joker_discard": _opt(deal.joker_discard), "exchanger": deal.exchanger,
-            "taken": _opt(deal.taken), "undealt": _cards(deal.undealt), "bids": _bids(deal.bids)}
+# Everything but the bids (actions, written in their own JSON form) goes
+# through the engine's generic encoder.
+_RESULT_FIELDS = ("deal_number", "dealer", "hand_size", "trump_card", "throw_ins", "contracts",
+                  "tricks", "points")
+_DEAL_FIELDS = ("hand_size", "trump_card", "joker_discard", "exchanger", "taken", "undealt")
+_STATE_FIELDS = ("settings", "phase", "dealer", "current_player", "leader", "hands", "trick",
+                 "tricks_won", "tricks", "trump_played")
+_VIEW_FIELDS = ("seat", "settings", "phase", "deal_number", "hand_size", "dealer",
+                "current_player", "trump_card", "joker_discard", "exchanger", "hand", "taken",
+                "hand_sizes", "leader", "trick", "tricks", "tricks_won", "trump_played",
+                "scores")
 
 
 def state_to_dict(state: GameState) -> dict[str, object]:
@@ -103,20 +90,15 @@ def state_to_dict(state: GameState) -> dict[str, object]:
     >>> d["format"], d["phase"], d["settings"], d["deal"]
     ('cardrules/back_alley/state/1', 'choose_dealer', {'max_hand_size': 13}, None)
     """
+    history = state.history
+    deal = state.deal
     return {
         "format": FORMAT,
-        "settings": state.settings.to_dict(),
-        "history": _history(state.history),
-        "phase": state.phase.value,
-        "dealer": state.dealer,
-        "deal": _deal(state.deal),
-        "current_player": state.current_player,
-        "leader": state.leader,
-        "hands": [_cards(h) for h in state.hands],
-        "trick": _cards(state.trick),
-        "tricks_won": list(state.tricks_won),
-        "tricks": [_trick(t) for t in state.tricks],
-        "trump_played": state.trump_played,
+        **attributes_to_json(state, _STATE_FIELDS),
+        "history": {"first_dealer": history.first_dealer, "throw_ins": history.throw_ins,
+                    "scores": list(history.scores), "results": _results(history.results)},
+        "deal": None if deal is None else {**attributes_to_json(deal, _DEAL_FIELDS),
+                                           "bids": _bids(deal.bids)},
     }
 
 
@@ -129,18 +111,8 @@ def view_to_dict(seat_view: View) -> dict[str, object]:
     >>> d["seat"], d["hand"], d["scores"]
     (1, [], [0, 0])
     """
-    v = seat_view
-    return {
-        "format": VIEW_FORMAT, "seat": v.seat, "settings": v.settings.to_dict(),
-        "phase": v.phase.value, "deal_number": v.deal_number, "hand_size": v.hand_size,
-        "dealer": v.dealer, "current_player": v.current_player,
-        "trump_card": _opt(v.trump_card), "joker_discard": _opt(v.joker_discard),
-        "exchanger": v.exchanger, "hand": _cards(v.hand), "taken": _opt(v.taken),
-        "hand_sizes": list(v.hand_sizes), "bids": _bids(v.bids), "leader": v.leader,
-        "trick": _cards(v.trick), "tricks": [_trick(t) for t in v.tricks],
-        "tricks_won": list(v.tricks_won), "trump_played": v.trump_played,
-        "scores": list(v.scores), "results": [_result(r) for r in v.results],
-    }
+    return {"format": VIEW_FORMAT, **attributes_to_json(seat_view, _VIEW_FIELDS),
+            "bids": _bids(seat_view.bids), "results": _results(seat_view.results)}
 
 
 # -- reading -----------------------------------------------------------------------
