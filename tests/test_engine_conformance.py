@@ -108,7 +108,7 @@ def test_apply_refuses_a_seat_acting_out_of_turn() -> None:
     while state.phase is not db.Phase.DRAW:
         state = db.apply(state, db.sample_chance(state, rng) if state.is_chance
                          else db.legal_actions(state)[0])
-    wrong = (state.current_player or 0) + 1
+    wrong = ((state.current_player or 0) + 1) % 3
     with pytest.raises(IllegalActionError) as caught:
         db.apply(state, db.DrawStock(), seat=wrong)
     assert caught.value.rule == "DB-34"

@@ -100,7 +100,7 @@ def test_replay_gives_every_state_again(num_players: int, seed: int) -> None:
 
 
 def test_open_ended_record() -> None:
-    game = record(new_game(2), [ChooseDealer(1)])
+    game = record(new_game(2, rounds=None), [ChooseDealer(1)])
     assert game.settings_dict["rounds"] is None
     assert "rounds open" in game.to_text()
     assert GameRecord.from_text(game.to_text()) == game

@@ -60,7 +60,17 @@ from cardrules.down_and_back.checks import check_invariants, hidden_variant, pro
 from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
-from cardrules.down_and_back.state import GameState, Phase, RoundResult, Showdown, TieBreakDraw
+from cardrules.down_and_back.state import (
+    DEFAULT_ROUNDS,
+    GameSettings,
+    GameState,
+    Ledger,
+    Phase,
+    RoundResult,
+    Showdown,
+    Stage,
+    TieBreakDraw,
+)
 from cardrules.down_and_back.summary import summarize
 from cardrules.down_and_back.views import View, view
 from cardrules.engine.bots import Bot, RandomBot
@@ -71,6 +81,7 @@ from cardrules.engine.rules import Rules
 __all__ = [
     "ACCELERATED",
     "CHECK_SETTINGS",
+    "DEFAULT_ROUNDS",
     "NAME",
     "RULES",
     "Action",
@@ -83,8 +94,10 @@ __all__ = [
     "DrawDiscard",
     "DrawStock",
     "GameRecord",
+    "GameSettings",
     "GameState",
     "GreedyBot",
+    "Ledger",
     "Phase",
     "RandomBot",
     "RoundResult",
@@ -92,6 +105,7 @@ __all__ = [
     "Shuffle",
     "Split",
     "SplitOption",
+    "Stage",
     "TieBreakDraw",
     "View",
     "action_from_dict",
@@ -131,10 +145,6 @@ NAME = "down_and_back"
 #: Settings :func:`cardrules.engine.check_game` cycles through by default.
 CHECK_SETTINGS: tuple[Mapping[str, int | None], ...] = tuple(
     {"num_players": n, "ante": 1 + n % 2, "rounds": 2} for n in range(2, 6))
-
-
-#: The number of rounds a game has unless told otherwise (DB-44 allows any).
-DEFAULT_ROUNDS = 10
 
 
 def _settings_of(state: GameState) -> Mapping[str, int | None]:

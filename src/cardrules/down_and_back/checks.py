@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from itertools import pairwise
 
 import attrs
 
+from cardrules._validate import is_int
 from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.actions import (
@@ -29,14 +31,18 @@ from cardrules.down_and_back.actions import (
     Shuffle,
     Split,
 )
-from cardrules.down_and_back.game import (
+from cardrules.down_and_back.game import legal_actions, seat_order, turn_seat
+from cardrules.down_and_back.state import (
+    HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    legal_actions,
-    seat_order,
-    turn_seat,
+    TURNS,
+    GameState,
+    Phase,
+    RoundResult,
+    Stage,
 )
-from cardrules.down_and_back.state import HAND_SIZE, TURNS, GameState, Phase, RoundResult
+from cardrules.hand import Hand, permute_hidden
 
 __all__ = ["check_invariants", "hidden_variant", "probe_actions"]
 
@@ -51,54 +57,43 @@ def check_invariants(state: GameState) -> None:
 
     >>> import attrs
     >>> from cardrules.down_and_back import new_game
-    >>> check_invariants(attrs.evolve(new_game(2), pot=5))
+    >>> s = new_game(2)
+    >>> check_invariants(attrs.evolve(s, ledger=attrs.evolve(s.ledger, pot=5)))
     Traceback (most recent call last):
     ...
     ValueError: inconsistent Down and Back state: money is not conserved
     """
-    n = state.num_players
-    _require(MIN_PLAYERS <= n <= MAX_PLAYERS, "2 to 5 players")
-    _require(state.ante >= 1 and (state.rounds is None or state.rounds >= 1), "bad settings")
-    for name in ("net", "hands", "seen", "turns", "splits"):
-        _require(len(getattr(state, name)) == n, f"{name} must have one entry per seat")
+    settings, ledger = state.settings, state.ledger
+    n = settings.num_players
+    _require(is_int(n) and MIN_PLAYERS <= n <= MAX_PLAYERS, "2 to 5 players")
+    _require(is_int(settings.ante) and settings.ante >= 1 and (
+        settings.rounds is None or (is_int(settings.rounds) and settings.rounds >= 1)),
+        "bad settings")
+    for name, items in (("net", ledger.net), ("hands", state.hands), ("seen", state.seen),
+                        ("splits", state.splits)):
+        _require(len(items) == n, f"{name} must have one entry per seat")
+    for pile in (*state.hands, *state.seen):
+        _require(isinstance(pile, Hand) and all(isinstance(c, Card) for c in pile)
+                 and all(a.index < b.index for a, b in pairwise(pile)),
+                 "hands are Hand objects of distinct cards in canonical order")
     phase = state.phase
+    _require(isinstance(phase, Phase), "unknown phase")
     on_table = tuple(d.card for d in state.showdown.drawn) if state.showdown else ()
     cards = [c for h in state.hands for c in h] + [*state.stock, *state.discard, *on_table]
     _require(len(cards) == 52 and set(cards) == set(DECK), "every card exactly once")
     for seat in range(n):
-        seen = state.seen[seat]
-        _require(len(set(seen)) == len(seen) and set(seen) <= set(state.hands[seat]),
-                 "seen cards must be held, each once")
-    # Money (DB-30, DB-43): antes of every round started, pots paid to winners.
-    started = len(state.results) + (0 if phase in (Phase.CHOOSE_DEALER, Phase.GAME_OVER)
-                                    else 1)
-    _require(state.round == max(1, len(state.results) + (phase is not Phase.GAME_OVER)),
-             "round number does not match the finished rounds")
-    won = [sum(r.pot for r in state.results if r.pot_winner == s) for s in range(n)]
-    expected_net = tuple(w - state.ante * started for w in won)
-    _require(state.net == expected_net and sum(state.net) + state.pot == 0,
-             "money is not conserved")
-    _require(phase is not Phase.GAME_OVER or len(state.results) == state.rounds,
-             "the game ends after the set number of rounds")
-    _require(state.rounds is None or state.round <= state.rounds,
-             "no round beyond the set number of rounds")
-    carry = 0
-    for result in state.results:
-        _check_result(state, result)
-        _require(result.pot == carry + state.ante * n, "each pot is the antes plus what carried")
-        carry = 0 if result.pot_winner is not None else result.pot
-    in_round = phase not in (Phase.CHOOSE_DEALER, Phase.GAME_OVER)
-    _require(state.pot == carry + (state.ante * n if in_round else 0), "the pot")
+        _require(set(state.seen[seat]) <= set(state.hands[seat]), "seen cards must be held")
+    _check_money(state)
     if phase is Phase.CHOOSE_DEALER:
-        _require(state.dealer is None and not state.results, "no dealer before the first deal")
+        _require(ledger.dealer is None and not ledger.results, "no dealer before the first deal")
     else:
-        _require(state.dealer is not None and 0 <= state.dealer < n, "dealer seat")
-        first = (state.results[0].dealer if state.results else state.dealer) or 0
-        for k, result in enumerate(state.results):
+        _require(is_int(ledger.dealer) and 0 <= ledger.dealer < n, "dealer seat")
+        first = ledger.results[0].dealer if ledger.results else (ledger.dealer or 0)
+        for k, result in enumerate(ledger.results):
             _require(result.dealer == (first + k) % n and result.round == k + 1,
                      "the deal passes to the left each round")
-        if state.results and phase is not Phase.GAME_OVER:
-            _require(state.dealer == (first + len(state.results)) % n, "dealer order")
+        if ledger.results and phase is not Phase.GAME_OVER:
+            _require(ledger.dealer == (first + len(ledger.results)) % n, "dealer order")
     gathered = phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER)
     dealt = phase in (Phase.DRAW, Phase.DISCARD, Phase.RESHUFFLE, Phase.SPLIT)
     if gathered:
@@ -106,14 +101,42 @@ def check_invariants(state: GameState) -> None:
     if phase is Phase.CUT:
         _require(not any(state.hands) and len(state.stock) == 52, "the deck awaits the cut")
     _require(state.current_player is None if phase.is_chance or phase is Phase.GAME_OVER
-             else state.current_player is not None, "who acts must match the phase")
+             else is_int(state.current_player), "who acts must match the phase")
     if phase is Phase.CUT:
-        _require(state.current_player == ((state.dealer or 0) - 1) % n, "the cutter")
+        _require(state.current_player == ((ledger.dealer or 0) - 1) % n, "the cutter")
     if dealt:
         _check_dealt(state)
     else:
-        _require(state.drawn is None and state.showdown is None and not any(state.turns)
+        _require(state.drawn is None and state.showdown is None and state.turn == 0
                  and all(s is None for s in state.splits), "no play between rounds")
+
+
+def _check_money(state: GameState) -> None:
+    """Antes of every round started (DB-30), pots paid to winners (DB-43)."""
+    settings, ledger, phase = state.settings, state.ledger, state.phase
+    n, ante = settings.num_players, settings.ante
+    results = ledger.results
+    started = len(results) + (0 if phase in (Phase.CHOOSE_DEALER, Phase.GAME_OVER) else 1)
+    _require(ledger.round == max(1, len(results) + (phase is not Phase.GAME_OVER)),
+             "round number does not match the finished rounds")
+    _require(phase is not Phase.GAME_OVER or len(results) == settings.rounds,
+             "the game ends after the set number of rounds")
+    _require(settings.rounds is None or ledger.round <= settings.rounds,
+             "no round beyond the set number of rounds")
+    for result in results:
+        _require(is_int(result.pot_winner) and 0 <= result.pot_winner < n
+                 if result.pot_winner is not None else True, "pot winner seat")
+    won = [sum(r.pot for r in results if r.pot_winner == s) for s in range(n)]
+    expected_net = tuple(w - ante * started for w in won)
+    _require(ledger.net == expected_net and sum(ledger.net) + ledger.pot == 0,
+             "money is not conserved")
+    carry = 0
+    for result in results:
+        _check_result(state, result)
+        _require(result.pot == carry + ante * n, "each pot is the antes plus what carried")
+        carry = 0 if result.pot_winner is not None else result.pot
+    in_round = phase not in (Phase.CHOOSE_DEALER, Phase.GAME_OVER)
+    _require(ledger.pot == carry + (ante * n if in_round else 0), "the pot")
 
 
 def _check_result(state: GameState, result: RoundResult) -> None:
@@ -125,12 +148,14 @@ def _check_result(state: GameState, result: RoundResult) -> None:
              and len(set(cards)) == 7 * n, "the splits of a result")
     downs = [strength4(s.down) for s in result.splits]
     backs = [strength3(s.back) for s in result.splits]
-    _require(0 <= result.down_winner < n and downs[result.down_winner] == max(downs),
+    _require(is_int(result.down_winner) and 0 <= result.down_winner < n
+             and downs[result.down_winner] == max(downs),
              "the down showdown goes to a best 4-card hand")
-    _require(0 <= result.back_winner < n and backs[result.back_winner] == max(backs),
+    _require(is_int(result.back_winner) and 0 <= result.back_winner < n
+             and backs[result.back_winner] == max(backs),
              "the back showdown goes to a best 3-card hand")
-    _require(all(d.stage in ("down", "back") and 0 <= d.seat < n for d in result.tiebreaks),
-             "tie-break draws name a stage and a seat")
+    _require(all(isinstance(d.stage, Stage) and is_int(d.seat) and 0 <= d.seat < n
+                 for d in result.tiebreaks), "tie-break draws name a stage and a seat")
     both = result.down_winner if result.down_winner == result.back_winner else None
     _require(result.pot_winner == both, "only a player who wins both takes the pot")
 
@@ -138,11 +163,8 @@ def _check_result(state: GameState, result: RoundResult) -> None:
 def _check_dealt(state: GameState) -> None:
     n, phase = state.num_players, state.phase
     in_showdown = state.showdown is not None
-    _require(all(0 <= t <= TURNS for t in state.turns), "turn counts")
-    total = sum(state.turns)
-    order = seat_order(state)
-    expected = [total // n + (1 if k < total % n else 0) for k in range(n)]
-    _require([state.turns[s] for s in order] == expected, "turns go clockwise")
+    total = state.turn
+    _require(is_int(total) and 0 <= total <= TURNS * n, "turn count")
     sizes = [len(h) for h in state.hands]
     drawing = phase is Phase.DISCARD or (phase is Phase.RESHUFFLE and not in_showdown)
     if drawing:
@@ -165,13 +187,18 @@ def _check_dealt(state: GameState) -> None:
         for seat, split in enumerate(state.splits):
             if split is not None:
                 _require(len(split.down) == 4 and len(split.back) == 3 and
-                         sorted(split.down + split.back) == sorted(state.hands[seat]),
+                         sorted(split.down + split.back) == list(state.hands[seat]),
                          "a split uses the player's seven cards")
     if phase is Phase.SPLIT:
-        waiting = [s for s in order if state.splits[s] is None]
+        waiting = [s for s in seat_order(state) if state.splits[s] is None]
         _require(bool(waiting) and state.current_player == waiting[0], "who splits next")
     if in_showdown:
-        _require(all(s is not None for s in state.splits), "showdown after every split")
+        _check_showdown(state)
+
+
+def _check_showdown(state: GameState) -> None:
+    """A showdown paused for a reshuffle (DB-36, DB-42)."""
+    _require(all(s is not None for s in state.splits), "showdown after every split")
 
 
 def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
@@ -179,8 +206,9 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
 
     Hidden cards are the stock and the cards of other hands that were not
     seen taken from the discard pile (all hands are open once every split
-    is revealed).  They are permuted among their places; chosen but
-    unrevealed splits of other players follow their cards.
+    is revealed).  :func:`cardrules.hand.permute_hidden` deals them out
+    again among their places; chosen but unrevealed splits of other players
+    follow their cards.
 
     >>> import random
     >>> from cardrules.down_and_back import new_game
@@ -191,27 +219,26 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
     if state.phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER):
         return state
     revealed = all(s is not None for s in state.splits)
-    hidden: list[Card] = list(state.stock)
-    for other, hand in enumerate(state.hands):
-        if other != seat and not revealed:
-            hidden += [c for c in hand if c not in state.seen[other]]
-    fresh = rng.sample(hidden, len(hidden))
-    mapping = dict(zip(hidden, fresh, strict=True))
-
-    def move(card: Card) -> Card:
-        return mapping.get(card, card)
+    others = [] if revealed else [other for other in range(state.num_players) if other != seat]
+    piles = [state.stock, *(state.hands[o].without(state.seen[o]) for o in others)]
+    fresh = permute_hidden(piles, [True] * len(piles), rng)
+    moved = {old: new for pile, dealt in zip(piles, fresh, strict=True)
+             for old, new in zip(pile, dealt, strict=True)}
 
     def move_all(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-        return tuple(move(c) for c in cards)
+        return tuple(moved.get(c, c) for c in cards)
 
-    hands = tuple(h if i == seat else move_all(h) for i, h in enumerate(state.hands))
-    splits = tuple(
-        s if s is None or i == seat else Split(move_all(s.down), move_all(s.back))
-        for i, s in enumerate(state.splits))
+    hands = list(state.hands)
+    splits = list(state.splits)
+    for other in others:
+        hands[other] = Hand(move_all(state.hands[other]))
+        split = splits[other]
+        if split is not None:
+            splits[other] = Split(move_all(split.down), move_all(split.back))
     drawn = state.drawn
     if drawn is not None and drawn not in state.hands[seat]:
-        drawn = move(drawn)
-    return attrs.evolve(state, hands=hands, stock=move_all(state.stock), splits=splits,
+        drawn = moved.get(drawn, drawn)
+    return attrs.evolve(state, hands=tuple(hands), stock=fresh[0], splits=tuple(splits),
                         drawn=drawn)
 
 

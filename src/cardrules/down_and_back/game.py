@@ -17,18 +17,20 @@ and passing the deal.  The caller supplies only decisions and chance events.
 ...     state = apply(state, action)
 >>> len(state.results), sum(state.net) + state.pot
 (1, 0)
+
+Every new state is built by :class:`~cardrules.down_and_back.GameState`'s own
+constructor.  It is fast because a state has few fields, and each action
+passes on the ones it does not change (the settings, the books) as they are.
 """
 
 from __future__ import annotations
 
 import random
-from collections import deque
-from collections.abc import Iterator, Sequence
-from itertools import repeat
+from bisect import bisect_left
+from functools import lru_cache
 from operator import attrgetter
 
-import attrs
-
+from cardrules._validate import check_seat, is_int
 from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.actions import (
@@ -43,18 +45,26 @@ from cardrules.down_and_back.actions import (
 )
 from cardrules.down_and_back.evaluate import SPLIT_GETTERS
 from cardrules.down_and_back.state import (
+    DEFAULT_ROUNDS,
     HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     TURNS,
+    GameSettings,
     GameState,
+    Ledger,
     Phase,
     RoundResult,
     Showdown,
+    Stage,
     TieBreakDraw,
 )
 from cardrules.engine.chance import shuffled
 from cardrules.errors import IllegalActionError
+from cardrules.hand import Hand
 
 __all__ = [
+    "DEFAULT_ROUNDS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "apply",
@@ -65,63 +75,39 @@ __all__ = [
     "turn_seat",
 ]
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
-_DRAW_STOCK = DrawStock()
-_DRAW_DISCARD = DrawDiscard()
+_DRAWS = (DrawStock(), DrawDiscard())
+_DRAW_STOCK_ONLY = _DRAWS[:1]
 _CUTS = tuple(Cut(n) for n in range(1, 52))
-_DISCARDS = {card: Discard(card) for card in DECK}
-_FIELDS = tuple(a.name for a in attrs.fields(GameState))
-_FIELD_NO = {name: number for number, name in enumerate(_FIELDS)}
-_get_fields = attrgetter(*_FIELDS)
-_new_state = object.__new__
-_set = object.__setattr__
+#: ``Discard(card)`` for every card, by card index.
+_DISCARDS = tuple(Discard(card) for card in DECK)
+_ACTION_TYPES = frozenset({ChooseDealer, Shuffle, Cut, DrawStock, DrawDiscard, Discard, Split})
+_INDEX = attrgetter("index")
+_EMPTY: Hand[Card] = Hand()
+_of_sorted = Hand.of_sorted
 
 
-def _evolve(state: GameState, **changes: object) -> GameState:
-    """``attrs.evolve`` without re-running ``__init__``: the reducer only ever
-    passes values of the right types, and this runs on every action, so the
-    copying is done by C loops."""
-    values = list(_get_fields(state))
-    for name, value in changes.items():
-        values[_FIELD_NO[name]] = value
-    new = _new_state(GameState)
-    deque(map(_set, repeat(new), _FIELDS, values), maxlen=0)
-    return new
-
-
-def _positive_int(name: str, value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be a positive int, not {value!r}")
-    return value
-
-
-def new_game(num_players: int, *, ante: int = 1, rounds: int | None = None) -> GameState:
+def new_game(num_players: int, *, ante: int = 1,
+             rounds: int | None = DEFAULT_ROUNDS) -> GameState:
     """The state before the first dealer is chosen (a chance point, DB-31).
 
-    ``num_players`` is 2 to 5, ``ante`` a positive number of chips (DB-30),
-    ``rounds`` a positive number of rounds or None for an open-ended game
-    (DB-44).  Bad settings raise :class:`ValueError`.
+    ``num_players`` is 2 to 5, ``ante`` a whole number of chips of at least 1
+    (DB-30), ``rounds`` the number of rounds (:data:`DEFAULT_ROUNDS` unless
+    given); ``rounds=None`` asks for an open-ended game, which never ends by
+    itself (DB-44).  Bad settings raise :class:`ValueError`.
 
-    >>> new_game(4, ante=5, rounds=10).phase
+    >>> new_game(4, ante=5, rounds=3).phase
     <Phase.CHOOSE_DEALER: 'choose_dealer'>
+    >>> new_game(4).rounds, new_game(4, rounds=None).rounds
+    (10, None)
     >>> new_game(6)
     Traceback (most recent call last):
     ...
     ValueError: Down and Back is for 2 to 5 players, not 6
     """
-    if (not isinstance(num_players, int) or isinstance(num_players, bool)
-            or not MIN_PLAYERS <= num_players <= MAX_PLAYERS):
-        raise ValueError(f"Down and Back is for 2 to 5 players, not {num_players!r}")
-    _positive_int("ante", ante)
-    if rounds is not None:
-        _positive_int("rounds", rounds)
-    n = num_players
-    return GameState(
-        num_players=n, ante=ante, rounds=rounds, phase=Phase.CHOOSE_DEALER, round=1,
-        dealer=None, current_player=None, pot=0, net=(0,) * n, hands=((),) * n,
-        stock=DECK, discard=(), seen=((),) * n, turns=(0,) * n, drawn=None,
-        splits=(None,) * n, showdown=None, results=())
+    settings = GameSettings(num_players, ante, rounds)
+    n = settings.num_players
+    return GameState(settings, Ledger(1, None, 0, (0,) * n, ()), Phase.CHOOSE_DEALER, None,
+                     (_EMPTY,) * n, DECK, (), (_EMPTY,) * n, 0, None, (None,) * n, None)
 
 
 def seat_order(state: GameState) -> tuple[int, ...]:
@@ -130,20 +116,20 @@ def seat_order(state: GameState) -> tuple[int, ...]:
     >>> seat_order(apply(new_game(4), ChooseDealer(2)))
     (3, 0, 1, 2)
     """
-    n, dealer = state.num_players, state.dealer or 0
+    n, dealer = state.settings.num_players, state.ledger.dealer or 0
     return tuple((dealer + 1 + k) % n for k in range(n))
 
 
 def turn_seat(state: GameState) -> int:
     """The seat whose turn it is while drawing and discarding (DB-34).
 
-    Turns go clockwise from the dealer's left, so after ``k`` finished turns
-    in all it is seat ``(dealer + 1 + k) mod n``.
+    Turns go clockwise from the dealer's left, so after ``turn`` finished
+    turns in all it is seat ``(dealer + 1 + turn) mod n``.
 
     >>> turn_seat(apply(new_game(3), ChooseDealer(0)))
     1
     """
-    return ((state.dealer or 0) + 1 + sum(state.turns)) % state.num_players
+    return ((state.ledger.dealer or 0) + 1 + state.turn) % state.settings.num_players
 
 
 # -- legal actions -------------------------------------------------------------
@@ -152,29 +138,41 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """Every legal action of the player to act, in a stable order.
 
     Empty at a chance point and at the end.  Cuts come in increasing count,
-    discards in hand order and splits in the order of
-    ``itertools.combinations`` over the sorted hand.
+    discards in the hand's (canonical) order and splits in the order of
+    :func:`~cardrules.down_and_back.splits` over the hand.
 
     >>> s = apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK))
     >>> legal_actions(s)[:2], len(legal_actions(s))
     ((Cut(count=1), Cut(count=2)), 51)
     """
     phase = state.phase
+    if phase is Phase.DISCARD:
+        hand = state.hands[state.current_player]  # type: ignore[index]
+        return tuple(map(_DISCARDS.__getitem__, map(_INDEX, hand)))
+    if phase is Phase.DRAW:
+        return _DRAWS if state.discard else _DRAW_STOCK_ONLY
     if phase is Phase.CUT:
         return _CUTS
-    if phase is Phase.DRAW:
-        return (_DRAW_STOCK, _DRAW_DISCARD) if state.discard else (_DRAW_STOCK,)
-    if phase is Phase.DISCARD:
-        return tuple(_DISCARDS[card] for card in state.hands[turn_seat(state)])
     if phase is Phase.SPLIT and state.current_player is not None:
-        return tuple(_all_splits(state.hands[state.current_player]))
+        return split_actions(state.hands[state.current_player])
     return ()
 
 
-def _all_splits(hand: Sequence[Card]) -> Iterator[Split]:
-    cards = tuple(sorted(hand))
-    for down, back in SPLIT_GETTERS:
-        yield Split._sorted(down(cards), back(cards))
+@lru_cache(maxsize=512)
+def split_actions(hand: Hand[Card]) -> tuple[Split, ...]:
+    """The 35 :class:`~cardrules.down_and_back.Split` actions of a 7-card hand,
+    in :func:`~cardrules.down_and_back.splits` order (DB-40).
+
+    The tuples are cached per hand (a search that comes back to a hand gets
+    the same tuple); each split's hands are in canonical order.
+
+    >>> from cardrules import Hand
+    >>> actions = split_actions(Hand.parse("AS 2S 3S 4S 5S 6S 7S"))
+    >>> len(actions), str(actions[0])
+    (35, 'split AS 2S 3S 4S / 5S 6S 7S')
+    """
+    return tuple([Split._sorted(_of_sorted(down(hand)), _of_sorted(back(hand)))
+                  for down, back in SPLIT_GETTERS])
 
 
 # -- chance --------------------------------------------------------------------
@@ -187,20 +185,20 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
     True
     """
     if state.phase is Phase.CHOOSE_DEALER:
-        return ChooseDealer(rng.randrange(state.num_players))
+        return ChooseDealer(rng.randrange(state.settings.num_players))
     if state.phase is Phase.SHUFFLE:
         return Shuffle(shuffled(DECK, rng))
     if state.phase is Phase.RESHUFFLE:
         return Shuffle(shuffled(state.discard, rng))
-    raise IllegalActionError(_phase_rule(state.phase), "no chance event is due now")
+    raise IllegalActionError(_PHASE_RULES[state.phase], "no chance event is due now")
 
 
-def _phase_rule(phase: Phase) -> str:
-    return {
-        Phase.CHOOSE_DEALER: "DB-31", Phase.SHUFFLE: "DB-32", Phase.CUT: "DB-32",
-        Phase.DRAW: "DB-34", Phase.DISCARD: "DB-34", Phase.RESHUFFLE: "DB-36",
-        Phase.SPLIT: "DB-40", Phase.GAME_OVER: "DB-44",
-    }[phase]
+#: The rule that governs what may happen in each phase.
+_PHASE_RULES = {
+    Phase.CHOOSE_DEALER: "DB-31", Phase.SHUFFLE: "DB-32", Phase.CUT: "DB-32",
+    Phase.DRAW: "DB-34", Phase.DISCARD: "DB-34", Phase.RESHUFFLE: "DB-36",
+    Phase.SPLIT: "DB-40", Phase.GAME_OVER: "DB-44",
+}
 
 
 # -- apply ---------------------------------------------------------------------
@@ -211,8 +209,14 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     ``seat`` names who is acting; it defaults to ``state.current_player``.
     Servers should pass it: a player acting out of turn is refused.  During
     the split phase any seat that has not split yet may act (DB-40: the
-    choices are made independently).  An illegal action raises
-    :class:`~cardrules.IllegalActionError` naming the rule broken.
+    choices are made independently).
+
+    An action the rules do not allow now raises
+    :class:`~cardrules.IllegalActionError` naming the rule broken.  Input
+    that is not an action at all raises :class:`TypeError` (text is read
+    with :func:`~cardrules.down_and_back.parse_action` first), and a ``seat``
+    that is not a seat at the table (a bool, a float, out of range) raises
+    :class:`ValueError`, as :func:`~cardrules.down_and_back.view` does.
 
     >>> s = apply(new_game(3), ChooseDealer(1))
     >>> s.dealer, s.pot, s.net, s.phase
@@ -221,27 +225,52 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     Traceback (most recent call last):
     ...
     cardrules.errors.IllegalActionError: DB-32: the dealer must shuffle first (a chance action)
+    >>> apply(s, "shuffle")
+    Traceback (most recent call last):
+    ...
+    TypeError: apply() takes an action object, not text: read 'shuffle' with parse_action() first
     """
+    if type(action) not in _ACTION_TYPES and not isinstance(action, _ACTION_CLASSES):
+        _not_an_action(action)
+    if seat is not None:
+        check_seat(seat, state.settings.num_players)
     phase = state.phase
+    if phase is Phase.DISCARD:
+        _check_actor(state, seat)
+        return _discard(state, action)
+    if phase is Phase.DRAW:
+        _check_actor(state, seat)
+        return _draw(state, action)
     if phase is Phase.GAME_OVER:
         raise IllegalActionError("DB-44", f"the game is over after {state.rounds} rounds")
-    if phase.is_chance:
+    if phase in _CHANCE:
         if seat is not None:
-            raise IllegalActionError(_phase_rule(phase), "a chance event is due, not a player")
+            raise IllegalActionError(_PHASE_RULES[phase], "a chance event is due, not a player")
         return _apply_chance(state, action)
     if isinstance(action, ChooseDealer | Shuffle):
-        raise IllegalActionError(_phase_rule(phase), "no chance event is due now")
+        raise IllegalActionError(_PHASE_RULES[phase], "no chance event is due now")
     if phase is Phase.SPLIT:
         return _split(state, action, state.current_player if seat is None else seat)
-    actor = state.current_player
-    if seat is not None and seat != actor:
-        rule = _phase_rule(phase)
-        raise IllegalActionError(rule, f"it is seat {actor}'s turn, not seat {seat}'s")
-    if phase is Phase.CUT:
-        return _cut(state, action)
-    if phase is Phase.DRAW:
-        return _draw(state, action)
-    return _discard(state, action)
+    _check_actor(state, seat)
+    return _cut(state, action)
+
+
+_CHANCE = (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.RESHUFFLE)
+_ACTION_CLASSES = tuple(_ACTION_TYPES)
+
+
+def _not_an_action(action: object) -> None:
+    if isinstance(action, str):
+        raise TypeError(f"apply() takes an action object, not text: read {action[:40]!r} "
+                        "with parse_action() first")
+    raise TypeError(f"apply() takes a Down and Back action, not {type(action).__name__}")
+
+
+def _check_actor(state: GameState, seat: int | None) -> None:
+    """DB-32/DB-34: only the player whose turn it is may act."""
+    if seat is not None and seat != state.current_player:
+        raise IllegalActionError(_PHASE_RULES[state.phase], f"it is seat "
+                                 f"{state.current_player}'s turn, not seat {seat}'s")
 
 
 def _apply_chance(state: GameState, action: Action) -> GameState:
@@ -249,205 +278,246 @@ def _apply_chance(state: GameState, action: Action) -> GameState:
     if phase is Phase.CHOOSE_DEALER:
         if not isinstance(action, ChooseDealer):
             raise IllegalActionError("DB-31", "the first dealer must be chosen first")
-        if action.seat >= state.num_players:
+        if action.seat >= state.settings.num_players:
             raise IllegalActionError("DB-31", f"there is no seat {action.seat}")
-        return _start_round(_evolve(state, dealer=action.seat))
+        return _start_round(state.settings, state.ledger, state.ledger.round, action.seat)
     if phase is Phase.SHUFFLE:
         if not isinstance(action, Shuffle):
             raise IllegalActionError("DB-32", "the dealer must shuffle first (a chance action)")
         if len(action.order) != 52 or set(action.order) != set(DECK):
             raise IllegalActionError("DB-32", "the shuffle must order all 52 cards")
-        return _evolve(state, phase=Phase.CUT, stock=action.order,
-                       current_player=(_dealer(state) - 1) % state.num_players)
+        cutter = (_dealer(state) - 1) % state.settings.num_players
+        return GameState(state.settings, state.ledger, Phase.CUT, cutter, state.hands,
+                         action.order, (), state.seen, 0, None, state.splits, None)  # type: ignore[arg-type]
     if not isinstance(action, Shuffle):
         raise IllegalActionError("DB-36", "the stock is empty: the discard pile is shuffled")
     if len(action.order) != len(state.discard) or set(action.order) != set(state.discard):
         raise IllegalActionError("DB-36", "the reshuffle must order exactly the discard pile")
-    order = action.order
-    assert all(isinstance(c, Card) for c in order)
-    cards: tuple[Card, ...] = order  # type: ignore[assignment]
-    state = _evolve(state, discard=cards[:1], stock=cards[1:])
+    order: tuple[Card, ...] = action.order  # type: ignore[assignment]
     if state.showdown is not None:
-        return _run_showdown(state, state.showdown)
-    return _evolve(state, phase=Phase.DISCARD, current_player=turn_seat(state))
+        return _run_showdown(state, state.showdown, order[1:], order[:1])
+    return GameState(state.settings, state.ledger, Phase.DISCARD, turn_seat(state),
+                     state.hands, order[1:], order[:1], state.seen, state.turn, state.drawn,
+                     state.splits, None)
 
 
 def _dealer(state: GameState) -> int:
-    assert state.dealer is not None
-    return state.dealer
+    dealer = state.ledger.dealer
+    assert dealer is not None
+    return dealer
 
 
-def _start_round(state: GameState) -> GameState:
-    """Collect the cards, take the antes (DB-30) and wait for the shuffle."""
-    n, ante = state.num_players, state.ante
-    return _evolve(
-        state, phase=Phase.SHUFFLE, current_player=None, pot=state.pot + n * ante,
-        net=tuple(v - ante for v in state.net), hands=((),) * n, stock=DECK, discard=(),
-        seen=((),) * n, turns=(0,) * n, drawn=None, splits=(None,) * n, showdown=None)
+def _start_round(settings: GameSettings, ledger: Ledger, round_number: int,
+                 dealer: int) -> GameState:
+    """Round ``round_number`` dealt by ``dealer``: the cards gathered, the antes
+    taken (DB-30), the dealer about to shuffle."""
+    n, ante = settings.num_players, settings.ante
+    books = Ledger(round_number, dealer, ledger.pot + n * ante,
+                   tuple(v - ante for v in ledger.net), ledger.results)
+    return GameState(settings, books, Phase.SHUFFLE, None, (_EMPTY,) * n, DECK, (),
+                     (_EMPTY,) * n, 0, None, (None,) * n, None)
 
 
 def _cut(state: GameState, action: Action) -> GameState:
     if not isinstance(action, Cut):
         raise IllegalActionError("DB-32", f"seat {state.current_player} must cut the deck")
     count = action.count
-    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 51:
+    if not is_int(count) or not 1 <= count <= 51:
         raise IllegalActionError("DB-32", f"a cut lifts 1 to 51 cards, not {count!r}")
     deck = state.stock[count:] + state.stock[:count]
     # DB-33: one card at a time, clockwise from the dealer's left, then one face up.
-    n = state.num_players
+    n = state.settings.num_players
     dealt = HAND_SIZE * n
     order = seat_order(state)
-    hands = tuple(deck[k:dealt:n] for k in range(n))
-    by_seat: list[tuple[Card, ...]] = [()] * n
+    hands: list[Hand[Card]] = [_EMPTY] * n
     for position, seat in enumerate(order):
-        by_seat[seat] = hands[position]
-    return _evolve(state, phase=Phase.DRAW, current_player=order[0],
-                   hands=tuple(by_seat), discard=(deck[dealt],), stock=deck[dealt + 1:])
+        hands[seat] = _of_sorted(sorted(deck[position:dealt:n], key=_INDEX))
+    return GameState(state.settings, state.ledger, Phase.DRAW, order[0], tuple(hands),
+                     deck[dealt + 1:], (deck[dealt],), state.seen, 0, None, state.splits,
+                     None)
 
 
-def _replace(items: tuple[tuple[Card, ...], ...], seat: int,
-             value: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+def _with(hand: Hand[Card], card: Card) -> Hand[Card]:
+    """``hand`` with ``card`` (not in it) added in its place."""
+    place = bisect_left(hand, card.index, key=_INDEX)
+    return _of_sorted((*hand[:place], card, *hand[place:]))
+
+
+def _replace(items: tuple[Hand[Card], ...], seat: int,
+             value: Hand[Card]) -> tuple[Hand[Card], ...]:
     return (*items[:seat], value, *items[seat + 1:])
 
 
 def _draw(state: GameState, action: Action) -> GameState:
-    seat = _actor(state)
-    if isinstance(action, DrawStock):
-        card, stock = state.stock[0], state.stock[1:]
-        state = _evolve(state, phase=Phase.DISCARD, stock=stock, drawn=card,
-                        hands=_replace(state.hands, seat, (*state.hands[seat], card)))
-        if not stock:  # DB-36: the stock ran out; the dealer reshuffles the discard pile
-            return _evolve(state, phase=Phase.RESHUFFLE, current_player=None)
-        return state
-    if isinstance(action, DrawDiscard):
-        if not state.discard:
+    seat: int = state.current_player  # type: ignore[assignment]
+    hands = state.hands
+    if type(action) is DrawStock:
+        stock = state.stock
+        card = stock[0]
+        hands = _replace(hands, seat, _with(hands[seat], card))
+        if len(stock) > 1:
+            return GameState(state.settings, state.ledger, Phase.DISCARD, seat, hands,
+                             stock[1:], state.discard, state.seen, state.turn, card,
+                             state.splits, None)
+        # DB-36: the stock ran out; the dealer reshuffles the discard pile.
+        return GameState(state.settings, state.ledger, Phase.RESHUFFLE, None, hands, (),
+                         state.discard, state.seen, state.turn, card, state.splits, None)
+    if type(action) is DrawDiscard:
+        discard = state.discard
+        if not discard:
             raise IllegalActionError("DB-34", "the discard pile is empty; draw from the stock")
-        card = state.discard[-1]
-        return _evolve(state, phase=Phase.DISCARD, discard=state.discard[:-1], drawn=card,
-                       hands=_replace(state.hands, seat, (*state.hands[seat], card)),
-                       seen=_replace(state.seen, seat, (*state.seen[seat], card)))
+        card = discard[-1]
+        seen = state.seen
+        return GameState(state.settings, state.ledger, Phase.DISCARD, seat,
+                         _replace(hands, seat, _with(hands[seat], card)), state.stock,
+                         discard[:-1], _replace(seen, seat, _with(seen[seat], card)),
+                         state.turn, card, state.splits, None)
     raise IllegalActionError("DB-34", "a turn starts by drawing from the stock or the discard pile")
 
 
-def _actor(state: GameState) -> int:
-    assert state.current_player is not None
-    return state.current_player
-
-
 def _discard(state: GameState, action: Action) -> GameState:
-    seat = _actor(state)
-    if not isinstance(action, Discard):
+    seat: int = state.current_player  # type: ignore[assignment]
+    if type(action) is not Discard:
         raise IllegalActionError("DB-34", "you have drawn; now discard one card")
     card = action.card
+    key = card.index
     hand = state.hands[seat]
-    if card not in hand:
+    place = bisect_left(hand, key, key=_INDEX)
+    if place == len(hand) or hand[place].index != key:
         raise IllegalActionError("DB-34", f"seat {seat} does not hold {card}")
-    turns = (*state.turns[:seat], state.turns[seat] + 1, *state.turns[seat + 1:])
+    hands = _replace(state.hands, seat, _of_sorted(hand[:place] + hand[place + 1:]))
     seen = state.seen
-    if card in seen[seat]:
-        seen = _replace(seen, seat, tuple(c for c in seen[seat] if c != card))
-    n = state.num_players
-    if sum(turns) == TURNS * n:  # DB-35: the dealer's sixth turn is over
+    own = seen[seat]
+    if own:  # DB-37: a seen card that leaves the hand is no longer "seen in it"
+        at = bisect_left(own, key, key=_INDEX)
+        if at < len(own) and own[at].index == key:
+            seen = _replace(seen, seat, _of_sorted(own[:at] + own[at + 1:]))
+    turn = state.turn + 1
+    n = state.settings.num_players
+    if turn == TURNS * n:  # DB-35: the dealer's sixth turn is over
         phase, next_player = Phase.SPLIT, (_dealer(state) + 1) % n
     else:
         phase, next_player = Phase.DRAW, (seat + 1) % n
-    return _evolve(
-        state, hands=_replace(state.hands, seat, tuple(c for c in hand if c != card)),
-        seen=seen, discard=(*state.discard, card), drawn=None, turns=turns, phase=phase,
-        current_player=next_player)
+    return GameState(state.settings, state.ledger, phase, next_player, hands, state.stock,
+                     (*state.discard, hand[place]), seen, turn, None, state.splits, None)
 
 
 def _split(state: GameState, action: Action, seat: int | None) -> GameState:
     if not isinstance(action, Split):
         raise IllegalActionError("DB-40", "every player must now split their seven cards")
-    if (seat is None or not isinstance(seat, int) or not 0 <= seat < state.num_players
-            or state.splits[seat] is not None):
+    if seat is None or state.splits[seat] is not None:
         raise IllegalActionError("DB-40", f"seat {seat} has no split to make")
-    hand = state.hands[seat]
     if len(action.down) != 4 or len(action.back) != 3:
         raise IllegalActionError("DB-40", "a split is a 4-card down hand and a 3-card back hand")
-    if sorted(action.down + action.back) != sorted(hand):
+    if sorted(map(_INDEX, action.down + action.back)) != list(map(_INDEX, state.hands[seat])):
         raise IllegalActionError("DB-40", f"the split must use exactly seat {seat}'s seven cards")
     splits = (*state.splits[:seat], action, *state.splits[seat + 1:])
     waiting = [s for s in seat_order(state) if splits[s] is None]
     if waiting:
-        return _evolve(state, splits=splits, current_player=waiting[0])
+        return GameState(state.settings, state.ledger, Phase.SPLIT, waiting[0], state.hands,
+                         state.stock, state.discard, state.seen, state.turn, None, splits,
+                         None)
+    revealed = GameState(state.settings, state.ledger, Phase.SPLIT, None, state.hands,
+                         state.stock, state.discard, state.seen, state.turn, None, splits, None)
     start = Showdown(down_winner=None, contenders=(), drawn=(), log=())
-    return _run_showdown(_evolve(state, splits=splits, current_player=None), start)
+    return _run_showdown(revealed, start, state.stock, state.discard)
 
 
 # -- showdown (DB-41 .. DB-43) -----------------------------------------------------
 
-def _best_seats(state: GameState, stage: str) -> list[int]:
-    splits = [s for s in state.splits if s is not None]
-    assert len(splits) == state.num_players
-    if stage == "down":
-        strengths = [strength4(s.down) for s in splits]
+def _best_seats(state: GameState, stage: Stage) -> tuple[int, ...]:
+    """The seats, in draw order, with the best hand of ``stage`` (DB-41)."""
+    splits = state.splits
+    if stage is Stage.DOWN:
+        strengths = [strength4(s.down) for s in splits]  # type: ignore[union-attr]
     else:
-        strengths = [strength3(s.back) for s in splits]
+        strengths = [strength3(s.back) for s in splits]  # type: ignore[union-attr]
     best = max(strengths)
-    return [seat for seat in seat_order(state) if strengths[seat] == best]
+    return tuple(seat for seat in seat_order(state) if strengths[seat] == best)
 
 
-def _run_showdown(state: GameState, progress: Showdown) -> GameState:
-    """Decide the down, then the back showdown, drawing to break ties (DB-42)."""
-    down_winner, contenders = progress.down_winner, progress.contenders
-    drawn, log = progress.drawn, progress.log
-    stock, discard = state.stock, state.discard
+def _run_showdown(state: GameState, progress: Showdown, stock: tuple[Card, ...],
+                  discard: tuple[Card, ...]) -> GameState:
+    """Decide the down, then the back showdown (DB-41), then finish the round.
+
+    ``progress`` says where the showdown stands (at its start, or where it
+    paused); ``stock`` and ``discard`` are the piles now.  Each stage is
+    decided by :func:`_decide_stage`, which stops early when the stock runs
+    out during a tie-break: the showdown then pauses for a reshuffle.
+    """
     while True:
-        stage = "down" if down_winner is None else "back"
-        winner: int | None = None
-        if not contenders:
-            tied = _best_seats(state, stage)
-            if len(tied) == 1:
-                winner = tied[0]
-            else:
-                contenders = tuple(tied)
-        else:
-            pending = [s for s in contenders if s not in {d.seat for d in drawn}]
-            if pending:
-                card, stock = stock[0], stock[1:]
-                draw = TieBreakDraw(stage, pending[0], card)
-                drawn, log = (*drawn, draw), (*log, draw)
-                if not stock:  # DB-36 during the tie-break
-                    waiting = Showdown(down_winner, contenders, drawn, log)
-                    return _evolve(state, phase=Phase.RESHUFFLE, current_player=None,
-                                   stock=stock, discard=discard, showdown=waiting)
-                continue
-            top = max(d.card.rank for d in drawn)
-            still = tuple(d.seat for d in drawn if d.card.rank == top)
-            discard = discard + tuple(d.card for d in drawn)
-            drawn = ()
-            if len(still) == 1:
-                winner = still[0]
-            else:
-                contenders = still
+        winner, progress, stock, discard = _decide_stage(state, progress, stock, discard)
         if winner is None:
+            return _pause_for_reshuffle(state, progress, discard)
+        if progress.down_winner is None:
+            progress = Showdown(down_winner=winner, contenders=(), drawn=(), log=progress.log)
             continue
-        contenders = ()
-        if down_winner is None:
-            down_winner = winner
+        return _finish_round(state, progress.down_winner, winner, progress.log)
+
+
+def _decide_stage(state: GameState, progress: Showdown, stock: tuple[Card, ...],
+                  discard: tuple[Card, ...]
+                  ) -> tuple[int | None, Showdown, tuple[Card, ...], tuple[Card, ...]]:
+    """Decide the stage ``progress`` is in: ``(winner, progress, stock, discard)``.
+
+    The best hand wins (DB-41); players tied for it draw the top card of
+    the stock in turn, in seat order from the dealer's left, the highest
+    rank winning and the still tied drawing again (DB-42); each finished
+    pass of draws goes onto the discard pile.  If a draw empties the stock
+    the winner is None and ``progress`` holds the tie-break as it stands,
+    to resume after the reshuffle (DB-36).
+    """
+    stage = progress.stage
+    contenders, drawn, log = progress.contenders, progress.drawn, progress.log
+    if not contenders:
+        tied = _best_seats(state, stage)
+        if len(tied) == 1:
+            return tied[0], progress, stock, discard
+        contenders = tied
+    while True:
+        done = {draw.seat for draw in drawn}
+        pending = [seat for seat in contenders if seat not in done]
+        if pending:
+            draw = TieBreakDraw(stage, pending[0], stock[0])
+            stock = stock[1:]
+            drawn, log = (*drawn, draw), (*log, draw)
+            if not stock:
+                return None, Showdown(progress.down_winner, contenders, drawn, log), stock, \
+                    discard
             continue
-        return _finish_round(_evolve(state, stock=stock, discard=discard), down_winner,
-                             winner, log)
+        top = max(draw.card.rank for draw in drawn)
+        still = tuple(draw.seat for draw in drawn if draw.card.rank == top)
+        discard = discard + tuple(draw.card for draw in drawn)
+        drawn = ()
+        if len(still) == 1:
+            return still[0], Showdown(progress.down_winner, (), (), log), stock, discard
+        contenders = still
+
+
+def _pause_for_reshuffle(state: GameState, waiting: Showdown,
+                         discard: tuple[Card, ...]) -> GameState:
+    """DB-36 during a tie-break: the dealer shuffles the discard pile (a chance
+    event); the cards of the unfinished pass stay on the table in ``waiting``."""
+    return GameState(state.settings, state.ledger, Phase.RESHUFFLE, None, state.hands, (),
+                     discard, state.seen, state.turn, None, state.splits, waiting)
 
 
 def _finish_round(state: GameState, down_winner: int, back_winner: int,
                   log: tuple[TieBreakDraw, ...]) -> GameState:
-    """Pay or carry the pot (DB-43), record the round, pass the deal (DB-31)."""
-    pot, net = state.pot, state.net
+    """Pay or carry the pot (DB-43), record the round, then gather the cards and
+    either end the game (DB-44) or pass the deal and start the next round (DB-31)."""
+    settings, ledger = state.settings, state.ledger
+    pot, net = ledger.pot, ledger.net
     pot_winner = down_winner if down_winner == back_winner else None
     if pot_winner is not None:
         net = (*net[:pot_winner], net[pot_winner] + pot, *net[pot_winner + 1:])
-    splits = tuple(s for s in state.splits if s is not None)
-    result = RoundResult(state.round, _dealer(state), splits, down_winner, back_winner, log,
+    splits: tuple[Split, ...] = state.splits  # type: ignore[assignment]
+    result = RoundResult(ledger.round, _dealer(state), splits, down_winner, back_winner, log,
                          pot, pot_winner)
-    state = _evolve(state, pot=0 if pot_winner is not None else pot, net=net,
-                    results=(*state.results, result), showdown=None)
-    n = state.num_players
-    if state.rounds is not None and state.round >= state.rounds:
-        return _evolve(state, phase=Phase.GAME_OVER, current_player=None,
-                       hands=((),) * n, stock=DECK, discard=(), seen=((),) * n,
-                       turns=(0,) * n, drawn=None, splits=(None,) * n)
-    return _start_round(_evolve(state, round=state.round + 1,
-                                dealer=(_dealer(state) + 1) % n))
+    books = Ledger(ledger.round, ledger.dealer, 0 if pot_winner is not None else pot, net,
+                   (*ledger.results, result))
+    n = settings.num_players
+    if settings.rounds is not None and ledger.round >= settings.rounds:
+        return GameState(settings, books, Phase.GAME_OVER, None, (_EMPTY,) * n, DECK, (),
+                         (_EMPTY,) * n, 0, None, (None,) * n, None)
+    return _start_round(settings, books, ledger.round + 1, (_dealer(state) + 1) % n)

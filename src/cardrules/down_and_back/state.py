@@ -4,6 +4,13 @@ States are made by :func:`~cardrules.down_and_back.new_game` and
 :func:`~cardrules.down_and_back.apply`; you never build one by hand (loading
 from JSON validates everything, see :mod:`cardrules.down_and_back.serialize`).
 
+A state has few fields, so that each action copies little: the settings
+(:class:`GameSettings`, fixed for the game), the books (:class:`Ledger`,
+changed once a round), and the table as it is now.  Every older name
+(``num_players``, ``pot``, ``net``, ``turns``, ...) is still there, as a
+read-only property.
+
+Each seat's hand is a :class:`~cardrules.Hand` (cards in canonical order).
 Piles are tuples of cards: ``stock[0]`` is the top of the stock and
 ``discard[-1]`` the top of the discard pile.  Between rounds all 52 cards
 lie in the stock in :data:`~cardrules.DECK` order, waiting for the shuffle.
@@ -12,29 +19,56 @@ lie in the stock in :data:`~cardrules.DECK` order, waiting for the shuffle.
 >>> state = new_game(3)
 >>> state.phase, state.is_chance, state.current_player, state.round
 (<Phase.CHOOSE_DEALER: 'choose_dealer'>, True, None, 1)
+>>> print(state.phase)
+CHOOSE_DEALER
 """
 
 from __future__ import annotations
 
 import enum
+from typing import Protocol
 
 import attrs
 
+from cardrules._validate import require_int
 from cardrules.cards import Card
 from cardrules.down_and_back.actions import Split
+from cardrules.hand import Hand
 
-__all__ = ["GameState", "Phase", "RoundResult", "Showdown", "TieBreakDraw"]
+__all__ = [
+    "DEFAULT_ROUNDS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "GameSettings",
+    "GameState",
+    "Ledger",
+    "Phase",
+    "RoundResult",
+    "Showdown",
+    "Stage",
+    "TieBreakDraw",
+]
 
 #: Cards dealt to each player (DB-33) and turns each player takes (DB-35).
 HAND_SIZE = 7
 TURNS = 6
+#: Table sizes Down and Back is played at.
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+#: The number of rounds of a game unless told otherwise; the one default shared by
+#: :func:`~cardrules.down_and_back.new_game`, :func:`~cardrules.down_and_back.play_game`
+#: and the ``cardrules play`` command.  An open-ended game (DB-44) is asked for with
+#: ``rounds=None``.
+DEFAULT_ROUNDS = 10
 
 
 class Phase(enum.Enum):
     """Where the game stands; the chance phases are marked in the docs of each.
 
-    >>> Phase.DRAW.value
-    'draw'
+    ``str()`` gives the name.
+
+    >>> Phase.DRAW.value, str(Phase.DRAW)
+    ('draw', 'DRAW')
     """
 
     CHOOSE_DEALER = "choose_dealer"  #: chance: the first dealer (DB-31)
@@ -53,23 +87,51 @@ class Phase(enum.Enum):
         >>> Phase.SHUFFLE.is_chance, Phase.CUT.is_chance
         (True, False)
         """
-        return self in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.RESHUFFLE)
+        return self in _CHANCE_PHASES
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
+
+
+_CHANCE_PHASES = (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.RESHUFFLE)
+
+
+class Stage(enum.Enum):
+    """The two showdowns of a round, decided in this order (DB-41).
+
+    >>> [str(stage) for stage in Stage], Stage("back")
+    (['DOWN', 'BACK'], <Stage.BACK: 'back'>)
+    """
+
+    DOWN = "down"  #: the 4-card hands
+    BACK = "back"  #: the 3-card hands
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
 
 
 @attrs.frozen(slots=True)
 class TieBreakDraw:
-    """One card drawn from the stock to break a tie (DB-42).
-
-    ``stage`` is ``"down"`` or ``"back"``: the showdown being decided.
+    """One card drawn from the stock to break a tie (DB-42) in ``stage``.
 
     >>> from cardrules import parse_card
-    >>> TieBreakDraw("down", 2, parse_card("KS")).card.rank
-    <Rank.KING: 13>
+    >>> draw = TieBreakDraw(Stage.DOWN, 2, parse_card("KS"))
+    >>> draw.card.rank, str(draw)
+    (<Rank.KING: 13>, 'DOWN: seat 2 drew KS')
     """
 
-    stage: str
+    stage: Stage
     seat: int
     card: Card
+
+    def __str__(self) -> str:
+        return f"{self.stage}: seat {self.seat} drew {self.card}"
 
 
 @attrs.frozen(slots=True)
@@ -82,7 +144,7 @@ class Showdown:
     tie-break draw of the round so far.
 
     >>> Showdown(down_winner=None, contenders=(0, 2), drawn=(), log=()).stage
-    'down'
+    <Stage.DOWN: 'down'>
     """
 
     down_winner: int | None
@@ -91,13 +153,13 @@ class Showdown:
     log: tuple[TieBreakDraw, ...]
 
     @property
-    def stage(self) -> str:
-        """``"down"`` until the 4-card showdown is decided, then ``"back"``.
+    def stage(self) -> Stage:
+        """:attr:`Stage.DOWN` until the 4-card showdown is decided, then :attr:`Stage.BACK`.
 
         >>> Showdown(down_winner=1, contenders=(0, 2), drawn=(), log=()).stage
-        'back'
+        <Stage.BACK: 'back'>
         """
-        return "down" if self.down_winner is None else "back"
+        return Stage.DOWN if self.down_winner is None else Stage.BACK
 
 
 @attrs.frozen(slots=True)
@@ -121,47 +183,211 @@ class RoundResult:
     pot_winner: int | None
 
 
+def _check_players(instance: object, attribute: object, value: int) -> None:
+    require_int("the number of players", value)
+    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+        raise ValueError(f"Down and Back is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                         f"not {value!r}")
+
+
+def _check_ante(instance: object, attribute: object, value: int) -> None:
+    require_int("ante", value, minimum=1)
+
+
+def _check_rounds(instance: object, attribute: object, value: int | None) -> None:
+    if value is not None:
+        require_int("rounds", value, minimum=1)
+
+
 @attrs.frozen(slots=True)
+class GameSettings:
+    """A game's settings, fixed from start to end.
+
+    ``num_players`` is 2 to 5, ``ante`` a whole number of chips of at least 1
+    (DB-30), ``rounds`` a number of rounds of at least 1, or None for an
+    open-ended game (DB-44).  Bad values raise :class:`ValueError`.
+
+    >>> GameSettings(4, 1, 10).rounds
+    10
+    >>> GameSettings(6, 1, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: Down and Back is for 2 to 5 players, not 6
+    >>> GameSettings(2, True, 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: ante must be a whole number of at least 1, not True
+    """
+
+    num_players: int = attrs.field(validator=_check_players)
+    ante: int = attrs.field(validator=_check_ante)
+    rounds: int | None = attrs.field(validator=_check_rounds)
+
+
+@attrs.frozen(slots=True)
+class Ledger:
+    """The game's books: the round being played (1-based), its dealer (None
+    until chosen), the ``pot``, each seat's ``net`` winnings (winnings minus
+    antes) and the ``results`` of the finished rounds.
+
+    >>> Ledger(1, None, 0, (0, 0), ()).pot
+    0
+    """
+
+    round: int
+    dealer: int | None
+    pot: int
+    net: tuple[int, ...]
+    results: tuple[RoundResult, ...]
+
+
+@attrs.frozen(slots=True, repr=False)
 class GameState:
     """A complete, immutable Down and Back game state.
 
-    Settings: ``num_players`` (2 to 5), ``ante`` (DB-30) and ``rounds`` (a
-    number of rounds, or None for an open-ended game, DB-44).
+    Fields: ``settings`` (:class:`GameSettings`); ``ledger``
+    (:class:`Ledger`); ``phase``; ``current_player`` (None at chance points
+    and at the end); ``hands`` (one :class:`~cardrules.Hand` per seat);
+    ``stock`` (``stock[0]`` on top); ``discard`` (``discard[-1]`` on top);
+    ``seen`` (per seat, the cards in that hand that everyone saw taken from
+    the discard pile, DB-37, as a :class:`~cardrules.Hand`); ``turn`` (turns
+    finished this round by all seats together); ``drawn`` (the card drawn
+    this turn, until the discard); ``splits`` (per seat, once chosen);
+    ``showdown`` (a tie-break waiting for a reshuffle).
 
-    The table: ``phase``; ``round`` (1-based); ``dealer`` (None until
-    chosen); ``current_player`` (None at chance points and at the end);
-    ``pot``; ``net`` (per seat, winnings minus antes); ``hands`` (per seat, in
-    the order the cards arrived); ``stock`` (``stock[0]`` on top);
-    ``discard`` (``discard[-1]`` on top); ``seen`` (per seat, cards in that hand that
-    everyone saw taken from the discard pile, DB-37); ``turns`` (turns each
-    seat has finished this round); ``drawn`` (the card drawn this turn, until
-    the discard); ``splits`` (per seat, once chosen); ``showdown`` (a
-    tie-break waiting for a reshuffle); ``results`` (finished rounds).
+    The settings and the books are also read directly: ``num_players``,
+    ``ante``, ``rounds``, ``round``, ``dealer``, ``pot``, ``net``,
+    ``results``; ``turns`` gives the turns finished per seat.
+
+    ``str(state)`` is a compact table of everything, hidden cards included
+    (a player's picture is ``str(view(state, seat))``).
 
     >>> from cardrules.down_and_back import new_game
     >>> s = new_game(4, ante=2, rounds=3)
     >>> s.num_players, s.ante, s.rounds, s.pot, s.net
     (4, 2, 3, 0, (0, 0, 0, 0))
+    >>> print(s)
+    Down and Back: 4 players, ante 2, round 1 of 3, no dealer yet
+    phase CHOOSE_DEALER (chance), pot 0
+    seat 0  net +0  turns 0  hand -
+    seat 1  net +0  turns 0  hand -
+    seat 2  net +0  turns 0  hand -
+    seat 3  net +0  turns 0  hand -
+    stock 52 cards, top AS;  discard 0 cards
     """
 
-    num_players: int
-    ante: int
-    rounds: int | None
+    settings: GameSettings
+    ledger: Ledger
     phase: Phase
-    round: int
-    dealer: int | None
     current_player: int | None
-    pot: int
-    net: tuple[int, ...]
-    hands: tuple[tuple[Card, ...], ...]
+    hands: tuple[Hand[Card], ...]
     stock: tuple[Card, ...]
     discard: tuple[Card, ...]
-    seen: tuple[tuple[Card, ...], ...]
-    turns: tuple[int, ...]
+    seen: tuple[Hand[Card], ...]
+    turn: int
     drawn: Card | None
     splits: tuple[Split | None, ...]
     showdown: Showdown | None
-    results: tuple[RoundResult, ...]
+
+    # -- settings and books ------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats (2 to 5).
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(5).num_players
+        5
+        """
+        return self.settings.num_players
+
+    @property
+    def ante(self) -> int:
+        """The chips each player puts in before each deal (DB-30).
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(2, ante=3).ante
+        3
+        """
+        return self.settings.ante
+
+    @property
+    def rounds(self) -> int | None:
+        """The number of rounds, or None for an open-ended game (DB-44).
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(2).rounds, new_game(2, rounds=None).rounds
+        (10, None)
+        """
+        return self.settings.rounds
+
+    @property
+    def round(self) -> int:
+        """The round being played, from 1.
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(2).round
+        1
+        """
+        return self.ledger.round
+
+    @property
+    def dealer(self) -> int | None:
+        """This round's dealer, or None before the first is chosen (DB-31).
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(2).dealer is None
+        True
+        """
+        return self.ledger.dealer
+
+    @property
+    def pot(self) -> int:
+        """The chips in the pot (DB-30, DB-43).
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(2).pot
+        0
+        """
+        return self.ledger.pot
+
+    @property
+    def net(self) -> tuple[int, ...]:
+        """Each seat's winnings minus antes paid (DB-44).
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(3).net
+        (0, 0, 0)
+        """
+        return self.ledger.net
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """The finished rounds, oldest first.
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(3).results
+        ()
+        """
+        return self.ledger.results
+
+    @property
+    def turns(self) -> tuple[int, ...]:
+        """Turns each seat has finished this round (DB-35).
+
+        Turns go clockwise from the dealer's left, so the first
+        ``turn mod n`` seats in that order have had one turn more.
+
+        >>> from cardrules.down_and_back import new_game
+        >>> new_game(3).turns
+        (0, 0, 0)
+        """
+        n, turn = self.settings.num_players, self.turn
+        first = ((self.ledger.dealer or 0) + 1) % n
+        laps, extra = divmod(turn, n)
+        return tuple(laps + ((seat - first) % n < extra) for seat in range(n))
+
+    # -- where the game stands -----------------------------------------------------
 
     @property
     def is_chance(self) -> bool:
@@ -171,7 +397,7 @@ class GameState:
         >>> new_game(2).is_chance
         True
         """
-        return self.phase.is_chance
+        return self.phase in _CHANCE_PHASES
 
     @property
     def is_terminal(self) -> bool:
@@ -191,5 +417,126 @@ class GameState:
         >>> new_game(3).leaders
         (0, 1, 2)
         """
-        best = max(self.net)
-        return tuple(seat for seat, value in enumerate(self.net) if value == best)
+        net = self.ledger.net
+        best = max(net)
+        return tuple(seat for seat, value in enumerate(net) if value == best)
+
+    def __repr__(self) -> str:
+        return (f"<GameState round {self.round}, {self.phase}, "
+                f"{self.num_players} players, pot {self.pot}>")
+
+    def __str__(self) -> str:
+        shown = []
+        for hand in self.hands:
+            text = f"hand {_cards(hand)}"
+            if self.drawn is not None and self.drawn in hand:
+                text += f"  drew {self.drawn}"
+            shown.append(text)
+        stock = self.stock
+        return "\n".join(table_lines(self, None, shown, len(stock),
+                                     stock[0] if stock else None))
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(map(str, cards)) or "-"
+
+
+def _pile(name: str, size: int, top: Card | None) -> str:
+    text = f"{name} {size} card{'' if size == 1 else 's'}"
+    return text if top is None else f"{text}, top {top}"
+
+
+def table_lines(facts: GameState | _TableFacts, seat: int | None, shown: list[str],
+                stock_size: int, stock_top: Card | None) -> list[str]:
+    """The lines of ``str()`` of a state (``seat`` None) or of a seat's view.
+
+    ``facts`` is the state or the view (the attributes both have); ``shown``
+    is what the reader may see of each seat's hand.  Cards seen taken from
+    the discard pile (DB-37), splits once revealed (DB-40), the discard pile
+    and the money are public.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> table_lines(new_game(2), 1, ["-", "-"], 52, None)[-1]
+    'stock 52 cards;  discard 0 cards'
+    """
+    n = facts.num_players
+    rounds = "open-ended" if facts.rounds is None else f"of {facts.rounds}"
+    dealer = "no dealer yet" if facts.dealer is None else f"dealer seat {facts.dealer}"
+    head = f"Down and Back: {n} players, ante {facts.ante}, round {facts.round} {rounds}, " \
+           f"{dealer}"
+    if seat is not None:
+        head += f"; you are seat {seat}"
+    if facts.current_player is not None:
+        acting = f", seat {facts.current_player} to act"
+    elif facts.phase.is_chance:
+        acting = " (chance)"
+    else:
+        acting = ""
+    lines = [head, f"phase {facts.phase}{acting}, pot {facts.pot}"]
+    revealed = all(split is not None for split in facts.splits)
+    for other in range(n):
+        text = shown[other]
+        split = facts.splits[other]
+        if split is not None and (revealed or other == seat or seat is None):
+            text += f"  split {_cards(split.down)} / {_cards(split.back)}"
+        elif split is not None:
+            text += "  (has split)"
+        if facts.seen[other]:
+            text += f"  seen {_cards(facts.seen[other])}"
+        lines.append(f"seat {other}  net {facts.net[other]:+d}  turns {facts.turns[other]}  "
+                     f"{text}")
+    discard = facts.discard
+    lines.append(f"{_pile('stock', stock_size, stock_top)};  "
+                 f"{_pile('discard', len(discard), discard[-1] if discard else None)}")
+    showdown = facts.showdown
+    if showdown is not None:
+        draws = ", ".join(str(d) for d in showdown.drawn) or "none yet"
+        lines.append(f"tie-break {showdown.stage}: seats "
+                     f"{', '.join(map(str, showdown.contenders))}; on the table: {draws}")
+    return lines
+
+
+class _TableFacts(Protocol):
+    """What :func:`table_lines` reads: attributes a state and a view share."""
+
+    @property
+    def num_players(self) -> int: ...
+
+    @property
+    def ante(self) -> int: ...
+
+    @property
+    def rounds(self) -> int | None: ...
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def dealer(self) -> int | None: ...
+
+    @property
+    def current_player(self) -> int | None: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def pot(self) -> int: ...
+
+    @property
+    def net(self) -> tuple[int, ...]: ...
+
+    @property
+    def turns(self) -> tuple[int, ...]: ...
+
+    @property
+    def seen(self) -> tuple[Hand[Card], ...]: ...
+
+    @property
+    def splits(self) -> tuple[Split | None, ...]: ...
+
+    @property
+    def discard(self) -> tuple[Card, ...]: ...
+
+    @property
+    def showdown(self) -> Showdown | None: ...

@@ -15,20 +15,38 @@ only in what a seat cannot see give that seat equal views.
 >>> v = view(apply(s, Cut(10)), 0)
 >>> len(v.hand), v.hand_sizes, v.stock_size, len(v.discard)
 (7, (7, 7, 7), 30, 1)
+
+``str()`` of a view is the table as that seat sees it:
+
+>>> print(v)  # doctest: +ELLIPSIS
+Down and Back: 3 players, ante 1, round 1 of 10, dealer seat ...; you are seat 0
+phase DRAW, seat ... to act, pot 3
+seat 0  net -1  turns 0  hand ...
+seat 1  net -1  turns 0  hand 7 cards
+seat 2  net -1  turns 0  hand 7 cards
+stock 30 cards;  discard 1 card, top ...
 """
 
 from __future__ import annotations
 
 import attrs
 
+from cardrules._validate import check_seat
 from cardrules.cards import Card
 from cardrules.down_and_back.actions import Split
-from cardrules.down_and_back.state import GameState, Phase, RoundResult, Showdown
+from cardrules.down_and_back.state import (
+    GameState,
+    Phase,
+    RoundResult,
+    Showdown,
+    table_lines,
+)
+from cardrules.hand import Hand
 
 __all__ = ["View", "view"]
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, repr=False)
 class View:
     """What ``seat`` may know of a game: a public part plus its own cards.
 
@@ -36,9 +54,11 @@ class View:
     ``split_chosen`` tells who has split; ``splits`` holds this seat's own
     split and, once every player has split, everyone's.
 
+    ``hand`` and each entry of ``seen`` are :class:`~cardrules.Hand` objects.
+
     >>> from cardrules.down_and_back import new_game
     >>> view(new_game(2), 1).hand
-    ()
+    Hand.parse('')
     """
 
     seat: int
@@ -51,17 +71,33 @@ class View:
     current_player: int | None
     pot: int
     net: tuple[int, ...]
-    hand: tuple[Card, ...]
+    hand: Hand[Card]
     hand_sizes: tuple[int, ...]
     stock_size: int
     discard: tuple[Card, ...]
-    seen: tuple[tuple[Card, ...], ...]
+    seen: tuple[Hand[Card], ...]
     turns: tuple[int, ...]
     drawn: Card | None
     split_chosen: tuple[bool, ...]
     splits: tuple[Split | None, ...]
     showdown: Showdown | None
     results: tuple[RoundResult, ...]
+
+    def __repr__(self) -> str:
+        return (f"<View of seat {self.seat}: round {self.round}, {self.phase}, "
+                f"hand {self.hand or '-'}>")
+
+    def __str__(self) -> str:
+        shown = []
+        for other, size in enumerate(self.hand_sizes):
+            if other == self.seat:
+                text = f"hand {self.hand or '-'}"
+                if self.drawn is not None:
+                    text += f"  drew {self.drawn}"
+            else:
+                text = f"hand {size} card{'' if size == 1 else 's'}"
+            shown.append(text)
+        return "\n".join(table_lines(self, self.seat, shown, self.stock_size, None))
 
 
 def view(state: GameState, seat: int) -> View:
@@ -71,8 +107,7 @@ def view(state: GameState, seat: int) -> View:
     >>> view(new_game(3), 2).net
     (0, 0, 0)
     """
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.num_players:
-        raise ValueError(f"there is no seat {seat!r} at a {state.num_players}-player table")
+    check_seat(seat, state.num_players)
     revealed = all(s is not None for s in state.splits)
     splits = state.splits if revealed else tuple(
         s if i == seat else None for i, s in enumerate(state.splits))
