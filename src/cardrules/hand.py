@@ -27,6 +27,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, TypeVar, overload
 
 from cardrules.cards import Card, Joker, parse_cards
+from cardrules.errors import shorten
 
 __all__ = ["Hand", "card_index", "permute_hidden"]
 
@@ -77,7 +78,7 @@ class Hand(_Base[C]):
 
     def __new__(cls, cards: Iterable[C] = (), *, jokers: bool = False) -> Hand[C]:
         if isinstance(cards, str):
-            raise TypeError(f"Hand takes cards, not text; use Hand.parse({cards[:40]!r})")
+            raise TypeError(f"Hand takes cards, not text; use Hand.parse({shorten(cards)!r})")
         items = tuple(cards)
         for item in items:
             if not isinstance(item, Card) and not (jokers and isinstance(item, Joker)):

@@ -1,0 +1,343 @@
+"""A sampled mutation run: which small changes to the code does no test notice?
+
+Outside CI (it takes a while).  For each module of ``src/cardrules`` the
+script lists every place a small, typical slip could be made (a comparison
+flipped, ``and`` for ``or``, an off-by-one constant, a negated condition, a
+boolean constant swapped, an arithmetic operator changed, a statement's
+return value dropped), draws a seeded sample of them, and for each one runs
+the tests that cover the module against a copy of the source with that one
+change.  A mutant is *killed* when some test fails and *survives* when all
+pass; survivors are listed with their line so a person can judge them:
+either a test is missing or the change is equivalent (it cannot change
+behaviour), which goes in ``tools/mutation_equivalent.txt`` as
+``module | change | source line  # reason``.  Annotations and
+``if TYPE_CHECKING`` blocks are never mutated (they do not run).
+
+Run from the repository root::
+
+    python tools/mutation.py --per-module 8 --seed 1           # sample every module
+    python tools/mutation.py --module cardrules/hand.py --all  # every mutant of one module
+
+The copy lives in a temporary folder, so the working tree is never changed.
+Pure-Python code paths are tested (``CARDRULES_PURE_PYTHON=1``), since the C
+speed-ups would otherwise hide mutants of the evaluators.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+
+# Which tests guard which module; modules not listed run the whole suite.
+TESTS: dict[str, list[str]] = {
+    "cardrules/cards.py": ["tests/test_cards_hardening.py", "tests/test_down_and_back_combos.py",
+                           "src/cardrules/cards.py"],
+    "cardrules/hand.py": ["tests/test_hand.py", "src/cardrules/hand.py"],
+    "cardrules/errors.py": ["tests/test_cards_hardening.py", "tests/test_records_hardening.py",
+                            "src/cardrules/errors.py"],
+    "cardrules/_validate.py": ["tests", "src/cardrules/_validate.py"],
+}
+EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
+
+_COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.In: ast.NotIn, ast.NotIn: ast.In,
+}
+_BINOP_SWAPS: dict[type[ast.operator], type[ast.operator]] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv, ast.BitOr: ast.BitAnd, ast.BitAnd: ast.BitOr,
+    ast.LShift: ast.RShift, ast.RShift: ast.LShift,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One small change: the module, the line, a description, and how to apply it."""
+
+    module: str
+    number: int  # index among the module's mutation points
+    line: int
+    description: str
+    code: str  # the original source line, stripped
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+class _SkipAnnotations(ast.NodeTransformer):
+    """Leave annotations alone: with ``from __future__ import annotations``
+    they are never evaluated, so changing them is always equivalent."""
+
+    def visit_arg(self, node: ast.arg) -> ast.AST:
+        return node
+
+    def _without_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+        returns, node.returns = node.returns, None
+        self.generic_visit(node)
+        node.returns = returns
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return self._without_returns(node)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        return self._without_returns(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        if node.value is not None:
+            node.value = self.visit(node.value)
+        return node
+
+
+class _Points(_SkipAnnotations):
+    """Collect mutation points of a module in a stable order."""
+
+    def __init__(self) -> None:
+        self.points: list[tuple[int, str]] = []
+        self._in_docstring = False
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        for op in node.ops:
+            if type(op) in _COMPARE_SWAPS:
+                new = _COMPARE_SWAPS[type(op)].__name__
+                self.points.append((node.lineno, f"{type(op).__name__} -> {new}"))
+        return self.generic_visit(node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        if type(node.op) in _BINOP_SWAPS:
+            new = _BINOP_SWAPS[type(node.op)].__name__
+            self.points.append((node.lineno, f"{type(node.op).__name__} -> {new}"))
+        return self.generic_visit(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        self.points.append((node.lineno, f"{type(node.op).__name__} -> "
+                            f"{'Or' if isinstance(node.op, ast.And) else 'And'}"))
+        return self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        if isinstance(node.op, ast.Not):
+            self.points.append((node.lineno, "drop not"))
+        return self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        if isinstance(node.value, bool):
+            self.points.append((node.lineno, f"{node.value} -> {not node.value}"))
+        elif isinstance(node.value, int):
+            self.points.append((node.lineno, f"{node.value} -> {node.value + 1}"))
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.AST:
+        if _is_type_checking(node):
+            return node
+        self.points.append((node.lineno, "negate if"))
+        return self.generic_visit(node)
+
+    def visit_Raise(self, node: ast.Raise) -> ast.AST:
+        self.points.append((node.lineno, "drop raise"))
+        return self.generic_visit(node)
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return node  # docstrings and string statements are not code
+        return self.generic_visit(node)
+
+
+class _Apply(_SkipAnnotations):
+    """Apply the ``target``-th mutation point (same order as :class:`_Points`)."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.seen = -1
+
+    def _hit(self) -> bool:
+        self.seen += 1
+        return self.seen == self.target
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        ops = list(node.ops)
+        for i, op in enumerate(ops):
+            if type(op) in _COMPARE_SWAPS and self._hit():
+                ops[i] = _COMPARE_SWAPS[type(op)]()
+        node.ops = ops
+        self.generic_visit(node)
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        if type(node.op) in _BINOP_SWAPS and self._hit():
+            node.op = _BINOP_SWAPS[type(node.op)]()
+        self.generic_visit(node)
+        return node
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        if self._hit():
+            node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        self.generic_visit(node)
+        return node
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        if isinstance(node.op, ast.Not) and self._hit():
+            self.generic_visit(node)
+            return node.operand
+        self.generic_visit(node)
+        return node
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        if isinstance(node.value, bool):
+            if self._hit():
+                return ast.copy_location(ast.Constant(not node.value), node)
+        elif isinstance(node.value, int) and self._hit():
+            return ast.copy_location(ast.Constant(node.value + 1), node)
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.AST:
+        if _is_type_checking(node):
+            return node
+        if self._hit():
+            node.test = ast.copy_location(ast.UnaryOp(ast.Not(), node.test), node.test)
+        self.generic_visit(node)
+        return node
+
+    def visit_Raise(self, node: ast.Raise) -> ast.AST:
+        if self._hit():
+            return ast.copy_location(ast.Pass(), node)
+        self.generic_visit(node)
+        return node
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return node
+        self.generic_visit(node)
+        return node
+
+
+def mutation_points(module: str) -> list[Mutant]:
+    """Every mutation point of ``module`` (a path below ``src``)."""
+    source = (SRC / module).read_text(encoding="utf-8")
+    lines = source.splitlines()
+    finder = _Points()
+    finder.visit(ast.parse(source))
+    return [Mutant(module, i, line, text, lines[line - 1].strip())
+            for i, (line, text) in enumerate(finder.points)]
+
+
+def mutated_source(mutant: Mutant) -> str:
+    """The source of the module with ``mutant`` applied."""
+    tree = ast.parse((SRC / mutant.module).read_text(encoding="utf-8"))
+    tree = _Apply(mutant.number).visit(tree)
+    ast.fix_missing_locations(tree)
+    return ast.unparse(tree)
+
+
+def modules() -> Iterator[str]:
+    """Every Python module of the package, as a path below ``src``."""
+    for path in sorted((SRC / "cardrules").rglob("*.py")):
+        if path.name not in {"__main__.py"}:
+            yield str(path.relative_to(SRC))
+
+
+def _equivalent() -> set[tuple[str, str, str]]:
+    """Mutants judged equivalent: ``module | change | source line  # reason`` per line."""
+    if not EQUIVALENT_FILE.exists():
+        return set()
+    known = set()
+    for raw in EQUIVALENT_FILE.read_text(encoding="utf-8").splitlines():
+        line = raw.split("  # ", 1)[0].strip()
+        if line and not line.startswith("#"):
+            module, description, code = (part.strip() for part in line.split(" | ", 2))
+            known.add((module, description, code))
+    return known
+
+
+def run_mutant(mutant: Mutant, workdir: Path, timeout: float) -> bool:
+    """True when the tests kill ``mutant`` (fail or time out)."""
+    target = workdir / "src" / mutant.module
+    original = target.read_text(encoding="utf-8")
+    target.write_text(mutated_source(mutant), encoding="utf-8")
+    tests = TESTS.get(mutant.module) or _default_tests(mutant.module)
+    env = dict(os.environ, CARDRULES_PURE_PYTHON="1", CI="true",
+               PYTHONPATH=str(workdir / "src"), PYTHONDONTWRITEBYTECODE="1")
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+             "--no-header", *tests],
+            cwd=workdir, env=env, capture_output=True, timeout=timeout, check=False)
+        killed = result.returncode != 0
+    except subprocess.TimeoutExpired:
+        killed = True
+    finally:
+        target.write_text(original, encoding="utf-8")
+    return killed
+
+
+def _default_tests(module: str) -> list[str]:
+    """Tests named after the module's package, its doctests, else the whole suite."""
+    parts = Path(module).with_suffix("").parts
+    found: list[str] = []
+    if len(parts) >= 2:
+        package = parts[1]
+        pattern = f"test_{package}*.py"
+        found = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob(pattern))
+    return [*found, f"src/{module}"] if found else ["tests", f"src/{module}"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--module", action="append", help="only this module (below src)")
+    parser.add_argument("--per-module", type=int, default=8, help="mutants sampled per module")
+    parser.add_argument("--all", action="store_true", help="every mutant, no sampling")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    equivalent = _equivalent()
+    chosen = args.module or list(modules())
+    total_killed = total_counted = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp) / "repo"
+        shutil.copytree(ROOT, workdir, ignore=shutil.ignore_patterns(
+            ".git", ".venv*", "docs", "*.egg-info", "__pycache__", ".mypy_cache",
+            ".ruff_cache", ".hypothesis", "build", "dist"))
+        for module in chosen:
+            points = mutation_points(module)
+            sample = points if args.all else rng.sample(points, min(args.per_module,
+                                                                    len(points)))
+            killed = counted = 0
+            for mutant in sample:
+                key = (mutant.module, mutant.description, mutant.code)
+                if key in equivalent:
+                    print(f"  equivalent {module}:{mutant.line} {mutant.description}")
+                    continue
+                start = time.perf_counter()
+                dead = run_mutant(mutant, workdir, args.timeout)
+                counted += 1
+                killed += dead
+                status = "killed  " if dead else "SURVIVED"
+                print(f"  {status} {module}:{mutant.line} {mutant.description} "
+                      f"({time.perf_counter() - start:.0f} s) | {mutant.code}", flush=True)
+            if counted:
+                print(f"{module}: {killed}/{counted} killed", flush=True)
+            total_killed += killed
+            total_counted += counted
+    if total_counted:
+        print(f"total: {total_killed}/{total_counted} killed "
+              f"({100 * total_killed / total_counted:.1f}%)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
