@@ -61,18 +61,21 @@ def _bids(bids: Sequence[BidAction | None]) -> list[JSON]:
     return [None if b is None else cast(JSON, action_to_dict(b)) for b in bids]
 
 
-def _result(result: DealResult) -> dict[str, JSON]:
-    return {**attributes_to_json(result, _RESULT_FIELDS), "bids": _bids(result.bids)}
+def _result(r: DealResult) -> dict[str, JSON]:
+    # Written out by hand (not through the generic encoder): a state carries up
+    # to 25 of these and is written at every step of a conformance run.
+    return {"deal_number": r.deal_number, "dealer": r.dealer, "hand_size": r.hand_size,
+            "trump_card": str(r.trump_card), "throw_ins": r.throw_ins,
+            "contracts": [{"tricks": c.tricks, "board": c.board} for c in r.contracts],
+            "tricks": list(r.tricks), "points": list(r.points), "bids": _bids(r.bids)}
 
 
 def _results(results: Sequence[DealResult]) -> list[JSON]:
     return [_result(r) for r in results]
 
 
-# Everything but the bids (actions, written in their own JSON form) goes
-# through the engine's generic encoder.
-_RESULT_FIELDS = ("deal_number", "dealer", "hand_size", "trump_card", "throw_ins", "contracts",
-                  "tricks", "points")
+# Everything but the bids (actions, written in their own JSON form) and the
+# results goes through the engine's generic encoder.
 _DEAL_FIELDS = ("hand_size", "trump_card", "joker_discard", "exchanger", "taken", "undealt")
 _STATE_FIELDS = ("settings", "phase", "dealer", "current_player", "leader", "hands", "trick",
                  "tricks_won", "tricks", "trump_played")
