@@ -76,6 +76,7 @@ _NO_TRICKS = (0,) * NUM_PLAYERS
 #: Legal bids per hand size (BA-21): pass, 1 to hand size - 1, board.
 _BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
     (PASS, *BIDS[:max(size - 1, 0)], BOARD) for size in range(14))
+_PLAY = Phase.PLAY
 _PHASE_RULE = {Phase.CHOOSE_DEALER: "BA-11", Phase.SHUFFLE: "BA-12", Phase.BID: "BA-20",
                Phase.PLAY: "BA-30", Phase.GAME_OVER: "BA-43"}
 
@@ -246,6 +247,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     cardrules.errors.IllegalActionError: BA-12: the dealer must shuffle first (a chance action)
     """
     phase = state.phase
+    if phase is _PLAY and seat is None and action.__class__ is Play:  # the common case
+        return _play(state, state.current_player, action._index)  # type: ignore[arg-type]
     if seat is not None:
         check_seat(seat, NUM_PLAYERS)
     if phase is Phase.PLAY:
@@ -404,14 +407,27 @@ def _may_play(state: GameState, seat: int, card: int) -> bool:
     classes = deal.table[0]
     trick = state._trick
     if not trick:
+        # BA-32; the classes run 0..4 with trumps 4, so min() == 4 means only trumps
         return (classes[card] != _TRUMP or state.trump_played
                 or deal.bids[seat].__class__ is Board
-                or all(classes[i] == _TRUMP for i in hand))
+                or min(map(classes.__getitem__, hand)) == _TRUMP)
     led = trick[0]
     led_class = classes[led]
-    if classes[card] != led_class:
-        return all(classes[i] != led_class for i in hand)
-    return led < _BIG or card in _allowed(state, seat)
+    if classes[card] != led_class:  # BA-31: only without a card of the class led
+        return led_class not in map(classes.__getitem__, hand)
+    return led < _BIG or card in _allowed(state, seat)  # BA-33
+
+
+def _new_trick(leader: int, cards: tuple[int, ...], winner: int) -> Trick:
+    trick = _new(Trick)
+    _set_trick_leader(trick, leader)
+    _set_trick_cards(trick, tuple(map(CARDS.__getitem__, cards)))
+    _set_trick_winner(trick, winner)
+    return trick
+
+
+_set_trick_leader, _set_trick_cards, _set_trick_winner = (
+    Trick.__dict__[field.name].__set__ for field in attrs.fields(Trick))
 
 
 def _play(state: GameState, actor: int, card: int) -> GameState:
@@ -420,16 +436,16 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
         raise IllegalActionError(rule, message)
     deal = state.deal
     assert deal is not None
-    hands = list(state._hands)
+    hands = state._hands
     hand = hands[actor]
     at = hand.index(card)
-    hands[actor] = hand[:at] + hand[at + 1:]
+    hands = (*hands[:actor], hand[:at] + hand[at + 1:], *hands[actor + 1:])
     trick = (*state._trick, card)
     classes, powers = deal.table
     trump_played = state.trump_played or classes[card] == _TRUMP
     if len(trick) < NUM_PLAYERS:
-        return _state(state.settings, state.history, Phase.PLAY, state.dealer, deal,
-                      (actor + 1) % NUM_PLAYERS, state.leader, tuple(hands), trick,
+        return _state(state.settings, state.history, _PLAY, state.dealer, deal,
+                      (actor + 1) % NUM_PLAYERS, state.leader, hands, trick,
                       state.tricks_won, state.tricks, trump_played)
     # BA-34: the highest trump wins, else the highest card of the suit led.
     led_class = classes[trick[0]]
@@ -443,11 +459,10 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     winner = (leader + best_at) % NUM_PLAYERS
     won = list(state.tricks_won)
     won[winner] += 1
-    tricks = (*state.tricks, Trick(leader=leader, cards=tuple(CARDS[i] for i in trick),
-                                   winner=winner))
+    tricks = (*state.tricks, _new_trick(leader, trick, winner))
     if hands[actor]:
-        return _state(state.settings, state.history, Phase.PLAY, state.dealer, deal, winner,
-                      winner, tuple(hands), (), tuple(won), tricks, trump_played)
+        return _state(state.settings, state.history, _PLAY, state.dealer, deal, winner,
+                      winner, hands, (), tuple(won), tricks, trump_played)
     return _score_deal(state, deal, tuple(won))
 
 
