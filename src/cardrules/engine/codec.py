@@ -112,7 +112,7 @@ class Fields:
 
     def opt_integer(self, key: str, *, minimum: int | None = None,
                 maximum: int | None = None) -> int | None:
-        """A whole number as :meth:`int`, or None for JSON ``null``.
+        """A whole number as :meth:`integer` reads it, or None for JSON ``null``.
 
         >>> Fields({"n": None}, "x").opt_integer("n") is None
         True

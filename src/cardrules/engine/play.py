@@ -1,7 +1,7 @@
 """Self-play: bots play a whole game, chance comes from one seed.
 
-:func:`play` is the one game loop behind every game's ``play_game`` and the
-``cardrules play`` command.  Each bot sees only its own seat's view; chance
+:func:`~cardrules.engine.play` is the one game loop behind every game's
+``play_game`` and the ``cardrules play`` command.  Each bot sees only its own seat's view; chance
 actions are sampled from ``random.Random(seed)``; the result holds the final
 state and the record that replays to it.
 

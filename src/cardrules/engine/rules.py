@@ -132,15 +132,24 @@ class Rules(Generic[S, A]):
     default_settings: Settings
     #: The settings a state was created with (what a record stores).
     settings_of: Callable[[S], Settings]
+    #: ``legal_actions(state)``: what the player to act may do (empty at a
+    #: chance point and at the end).
     legal_actions: Callable[[S], tuple[A, ...]]
+    #: ``apply(state, action, *, seat=None)``: the next state (the reducer).
     apply: ApplyFunction[S, A]
+    #: ``sample_chance(state, rng)``: a chance action drawn from ``rng``.
     sample_chance: Callable[[S, random.Random], A]
     #: ``view(state, seat)``: what one seat may know.
     view: Callable[[S, int], object]
+    #: ``state_to_dict(state)``: the state as plain JSON values.
     state_to_dict: Callable[[S], dict[str, object]]
+    #: ``state_from_dict(data)``: a state read back, every value checked.
     state_from_dict: Callable[[Mapping[str, object]], S]
+    #: ``action_to_dict(action)``: an action as plain JSON values.
     action_to_dict: Callable[[A], dict[str, object]]
+    #: ``action_from_dict(data)``: an action read back from JSON values.
     action_from_dict: Callable[[Mapping[str, object]], A]
+    #: ``parse_action(text)``: an action from its text form (``"cut 5"``).
     parse_action: Callable[[str], A]
     #: Settings for conformance runs: short games that cover the table sizes.
     check_settings: tuple[Settings, ...]
@@ -240,7 +249,7 @@ class Rules(Generic[S, A]):
     def play(self, bots: Sequence[Bot], settings: Settings | None = None, *,
              seed: int | None = None) -> PlayedGame[S]:
         """Play a whole game between ``bots`` (one per seat); see
-        :func:`cardrules.engine.play.play`.
+        :func:`cardrules.engine.play`.
 
         >>> from cardrules.down_and_back import RULES
         >>> from cardrules.engine import RandomBot
