@@ -58,29 +58,40 @@ def _tables() -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16], npt.NDArr
 def _evaluate(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.int32]:
     _require_numpy()
     import numpy as np
+
     arr = _rows(cards, size)
     four, three, ids, rows4, rows3 = _tables()
-    out = np.empty(arr.shape[0], dtype=np.int32)
-    for start in range(0, arr.shape[0], _CHUNK):
-        stop = start + _CHUNK
-        chunk = _in_range(arr[start:stop])
-        head = chunk[:, 0].astype(np.intp)
-        head *= 52
-        head += chunk[:, 1]
+    table, heads = (four, rows4) if size == 4 else (three, rows3)
+    count = arr.shape[0]
+    out = np.empty(count, dtype=np.int32)
+    # Scratch arrays reused by every chunk.  Each step writes into them with
+    # out=, and the ufuncs compute in intp whatever the input's integer type
+    # (uint64 + int64 would otherwise be float64).  Once a chunk's indices are
+    # known to lie in range(52), every table position computed from them is
+    # valid, so the gathers skip their own bounds checks (mode="clip").
+    rows = min(_CHUNK, count)
+    index, pair, column = (np.empty(rows, dtype=np.intp) for _ in range(3))
+    strengths = np.empty(rows, dtype=np.uint16)
+    for start in range(0, count, _CHUNK):
+        chunk = _in_range(arr[start:start + _CHUNK], start)
+        n = chunk.shape[0]
+        h, p, s = index[:n], pair[:n], strengths[:n]
+        np.multiply(chunk[:, 0], 52, out=p, dtype=np.intp, casting="unsafe")
+        np.add(p, chunk[:, 1], out=p, dtype=np.intp, casting="unsafe")
+        heads.take(p, out=h, mode="clip")          # the first pair's row in the table
         if size == 4:
-            tail = chunk[:, 2].astype(np.intp)
-            tail *= 52
-            tail += chunk[:, 3]
-            index = rows4.take(head)
-            index += ids.take(tail)
-            strengths = four.take(index)
+            np.multiply(chunk[:, 2], 52, out=p, dtype=np.intp, casting="unsafe")
+            np.add(p, chunk[:, 3], out=p, dtype=np.intp, casting="unsafe")
+            c = column[:n]
+            ids.take(p, out=c, mode="clip")        # the second pair's column
+            h += c
         else:
-            index = rows3.take(head)
-            index += chunk[:, 2]
-            strengths = three.take(index)
-        if strengths.max() == INVALID:
-            raise ValueError("a row holds the same card twice")
-        out[start:stop] = strengths
+            np.add(h, chunk[:, 2], out=h, dtype=np.intp, casting="unsafe")
+        table.take(h, out=s, mode="clip")
+        if s.max() == INVALID:
+            row = start + int(np.flatnonzero(s == INVALID)[0])
+            raise ValueError(f"row {row} holds the same card twice")
+        out[start:start + n] = s
     return out
 
 
@@ -94,10 +105,10 @@ def evaluate4_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     >>> import numpy as np
     >>> evaluate4_batch(np.array([[0, 1, 2, 3], [0, 4, 8, 12]])) >> 12
     array([7, 5], dtype=int32)
-    >>> evaluate4_batch(np.array([[0, 0, 1, 2]]))
+    >>> evaluate4_batch(np.array([[0, 1, 2, 3], [0, 0, 1, 2]]))
     Traceback (most recent call last):
     ...
-    ValueError: a row holds the same card twice
+    ValueError: row 1 holds the same card twice
     """
     return _evaluate(cards, 4)
 
@@ -147,7 +158,7 @@ def split_strengths_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
     first = [i for i, _ in PAIR_POSITIONS]
     second = [j for _, j in PAIR_POSITIONS]
     for start in range(0, arr.shape[0], _SPLIT_CHUNK):
-        chunk = _in_range(arr[start:start + _SPLIT_CHUNK]).astype(np.intp)
+        chunk = _in_range(arr[start:start + _SPLIT_CHUNK], start).astype(np.intp)
         pairs = chunk[:, first] * 52
         pairs += chunk[:, second]
         down = rows4.take(pairs)[:, _DOWN_HEAD]
@@ -156,7 +167,8 @@ def split_strengths_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
         back += chunk[:, _BACK_TAIL]
         downs = four.take(down)
         if downs.max() == INVALID:  # every pair of positions meets in some down hand
-            raise ValueError("a row holds the same card twice")
+            row = start + int(np.flatnonzero((downs == INVALID).any(axis=1))[0])
+            raise ValueError(f"row {row} holds the same card twice")
         out[start:start + _SPLIT_CHUNK, :, 0] = downs
         out[start:start + _SPLIT_CHUNK, :, 1] = three.take(back)
     return out
@@ -200,20 +212,33 @@ def best_splits_batch(cards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
 
 
 def _rows(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.integer]:
-    """``cards`` as an integer array of shape (N, size); indices are checked per chunk."""
+    """``cards`` as an integer array of shape (N, size); indices are checked per chunk.
+
+    Every integer dtype is accepted (signed or unsigned, any width and byte
+    order); anything else, bools included, is refused naming its dtype.
+    """
     import numpy as np
 
     arr = np.asarray(cards)
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"expected an integer array of card indices (Card.index values), "
+                         f"got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != size:
         raise ValueError(f"expected an array of shape (N, {size}), got {arr.shape}")
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"expected an integer array of card indices, got dtype {arr.dtype}")
     return arr
 
 
-def _in_range(chunk: npt.NDArray[np.integer]) -> npt.NDArray[np.integer]:
-    """``chunk`` itself, once every index in it lies in range(52)."""
+def _in_range(chunk: npt.NDArray[np.integer], start: int = 0) -> npt.NDArray[np.integer]:
+    """``chunk`` itself, once every index in it lies in range(52).
+
+    ``start`` is the number of the chunk's first row, for the error message.
+    """
+    import numpy as np
+
     # One pass checks both ends: viewed as unsigned, negative indices are huge.
-    if chunk.size and chunk.view(chunk.dtype.str.replace("i", "u")).max() > 51:
-        raise ValueError("card indices must lie in range(52)")
+    unsigned = chunk.view(chunk.dtype.str.replace("i", "u"))
+    if chunk.size and unsigned.max() > 51:
+        row = start + int(np.flatnonzero((unsigned > 51).any(axis=1))[0])
+        raise ValueError(f"card indices must lie in range(52): row {row} holds "
+                         f"{chunk[row - start].tolist()}")
     return chunk
