@@ -24,6 +24,7 @@ first dealer and each shuffle).
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 
 import attrs
 
@@ -73,6 +74,8 @@ _TRUMP = 4  # the class of a trump card in the tables of state.TABLES
 _BIG, _LITTLE = 52, 53
 _NO_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_PLAYERS
 _NO_TRICKS = (0,) * NUM_PLAYERS
+_NO_BIDS: tuple[BidAction | None, ...] = (None,) * NUM_PLAYERS
+_INDEX = attrgetter("index")
 #: Legal bids per hand size (BA-21): pass, 1 to hand size - 1, board.
 _BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
     (PASS, *BIDS[:max(size - 1, 0)], BOARD) for size in range(14))
@@ -148,8 +151,25 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     ['pass', 'bid 1', 'bid 2', 'board']
     """
     phase = state.phase
-    if phase is Phase.PLAY:
-        return tuple(map(PLAYS.__getitem__, _allowed(state, state.current_player)))  # type: ignore[arg-type]
+    if phase is _PLAY:  # _allowed, inlined: this runs at every step of a playout
+        seat = state.current_player
+        deal = state.deal
+        assert seat is not None
+        assert deal is not None
+        hand = state._hands[seat]
+        trick = state._trick
+        classes = deal.table[0]
+        if not trick:
+            if state.trump_played or deal.bids[seat].__class__ is Board:
+                return tuple(map(PLAYS.__getitem__, hand))
+            plain = [i for i in hand if classes[i] != _TRUMP]
+            return tuple(map(PLAYS.__getitem__, plain or hand))
+        led = trick[0]
+        if led < _BIG:
+            led_class = classes[led]
+            follow = [i for i in hand if classes[i] == led_class]
+            return tuple(map(PLAYS.__getitem__, follow or hand))
+        return tuple(map(PLAYS.__getitem__, _allowed(state, seat)))
     if phase is Phase.BID:
         deal = state.deal
         assert deal is not None
@@ -221,9 +241,11 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
     if phase is Phase.CHOOSE_DEALER:
         return ChooseDealer(rng.randrange(NUM_PLAYERS))
     if phase is Phase.SHUFFLE:
-        # A trusted build: rng.sample of the 54 distinct cards needs no checks.
+        # Sorting by independent uniform keys gives a uniform order, faster than
+        # rng.sample; the 54 distinct cards need no checks, so build it directly.
+        draw = rng.random
         shuffle = _new(Shuffle)
-        _set(shuffle, "order", tuple(rng.sample(CARDS, 54)))
+        _set(shuffle, "order", tuple(sorted(CARDS, key=lambda _: draw())))
         return shuffle
     raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
 
@@ -308,7 +330,7 @@ def _refuse_other(state: GameState, action: object, actor: int) -> None:
 def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
     """Deal one card at a time clockwise from the dealer's left, turn the
     next card (BA-12) and make the joker exchange of BA-13."""
-    indexes = [card.index for card in order]
+    indexes = list(map(_INDEX, order))
     if len(indexes) != 54 or len(set(indexes)) != 54:
         raise IllegalActionError("BA-12", f"the shuffle must order all 54 cards, not "
                                           f"{len(indexes)}")
@@ -339,9 +361,9 @@ def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
     rest.sort()
     deal = Deal(hand_size=size, trump_card=CARDS[turned], joker_discard=discard,
                 exchanger=exchanger, taken=taken,
-                undealt=Hand.of_sorted(tuple(CARDS[i] for i in rest)), bids=(None,) * 4)
+                undealt=Hand.of_sorted(tuple(map(CARDS.__getitem__, rest))), bids=_NO_BIDS)
     return _state(state.settings, state.history, Phase.BID, dealer, deal,
-                  (dealer + 1) % NUM_PLAYERS, None, tuple(tuple(sorted(h)) for h in hands), (),
+                  (dealer + 1) % NUM_PLAYERS, None, tuple(map(tuple, map(sorted, hands))), (),
                   _NO_TRICKS, (), False)
 
 
@@ -431,17 +453,29 @@ _set_trick_leader, _set_trick_cards, _set_trick_winner = (
 
 
 def _play(state: GameState, actor: int, card: int) -> GameState:
-    if not _may_play(state, actor, card):
-        rule, message = _why_not(state, actor, card, _allowed(state, actor))
-        raise IllegalActionError(rule, message)
-    deal = state.deal
-    assert deal is not None
+    # _may_play, inlined: this runs at every step of a playout.
     hands = state._hands
     hand = hands[actor]
+    trick = state._trick
+    deal = state.deal
+    assert deal is not None
+    classes, powers = deal.table
+    if card not in hand:
+        legal = False
+    elif not trick:
+        legal = (classes[card] != _TRUMP or state.trump_played
+                 or deal.bids[actor].__class__ is Board
+                 or min(map(classes.__getitem__, hand)) == _TRUMP)
+    elif classes[card] != classes[trick[0]]:
+        legal = classes[trick[0]] not in map(classes.__getitem__, hand)
+    else:
+        legal = trick[0] < _BIG or card in _allowed(state, actor)
+    if not legal:
+        rule, message = _why_not(state, actor, card, _allowed(state, actor))
+        raise IllegalActionError(rule, message)
     at = hand.index(card)
     hands = (*hands[:actor], hand[:at] + hand[at + 1:], *hands[actor + 1:])
-    trick = (*state._trick, card)
-    classes, powers = deal.table
+    trick = (*trick, card)
     trump_played = state.trump_played or classes[card] == _TRUMP
     if len(trick) < NUM_PLAYERS:
         return _state(state.settings, state.history, _PLAY, state.dealer, deal,
