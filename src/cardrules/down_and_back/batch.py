@@ -72,8 +72,13 @@ def _evaluate(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.int32]:
     rows = min(_CHUNK, count)
     index, pair, column = (np.empty(rows, dtype=np.intp) for _ in range(3))
     strengths = np.empty(rows, dtype=np.uint16)
+    # Checked indices read the same as intp when they have its width (uint64,
+    # uintp): a view then spares the ufuncs a cast.
+    as_intp = arr.dtype.isnative and arr.dtype.itemsize == np.dtype(np.intp).itemsize
     for start in range(0, count, _CHUNK):
         chunk = _in_range(arr[start:start + _CHUNK], start)
+        if as_intp:
+            chunk = chunk.view(np.intp)
         n = chunk.shape[0]
         h, p, s = index[:n], pair[:n], strengths[:n]
         np.multiply(chunk[:, 0], 52, out=p, dtype=np.intp, casting="unsafe")
