@@ -72,8 +72,8 @@ def one_action_record(actions: list[object],
 
 
 @pytest.mark.parametrize(("line", "token", "position"), [
-    ("shuffle AS KS AS", "shuffle AS KS AS", 0),
-    ("   shuffle AS KS AS  ", "shuffle AS KS AS", 3),
+    ("shuffle AS KS AS", "AS", 14),           # the repeated card, where it repeats
+    ("   shuffle AS KS AS  ", "AS", 17),
     ("cut x", "x", 4),
     ("cut \u0663", "\u0663", 4),           # ARABIC-INDIC DIGIT THREE
     ("cut \uff13", "\uff13", 4),           # FULLWIDTH DIGIT THREE
