@@ -389,13 +389,16 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
 
 
 def probe_actions(state: GameState) -> Iterator[Action]:
-    """Legal actions followed by a spread of likely illegal ones, for testing.
+    """A few legal actions followed by a spread of likely illegal ones, for
+    testing: chance actions out of turn, bids out of range, cards not held and
+    every held card the rules forbid now (BA-31 to BA-33).
 
     >>> from cardrules.back_alley import new_game
     >>> any(isinstance(a, Shuffle) for a in probe_actions(new_game()))
     True
     """
-    yield from legal_actions(state)
+    legal = legal_actions(state)
+    yield from legal[:2]
     yield ChooseDealer(0)
     yield ChooseDealer(NUM_PLAYERS)
     yield Shuffle(CARDS)
@@ -413,7 +416,8 @@ def probe_actions(state: GameState) -> Iterator[Action]:
     yield PLAYS[outside[-1]]
     if seat is not None:
         for index in sorted(held):
-            yield PLAYS[index]
+            if PLAYS[index] not in legal:
+                yield PLAYS[index]
     if state.deal is not None:
         yield PLAYS[state.deal.trump_card.index]
 

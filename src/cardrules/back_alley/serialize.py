@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import cast
 
 from cardrules.back_alley.actions import (
+    CARDS,
     Bid,
     BidAction,
     Board,
@@ -74,15 +75,23 @@ def _results(results: Sequence[DealResult]) -> list[JSON]:
     return [_result(r) for r in results]
 
 
-# Everything but the bids (actions, written in their own JSON form) and the
-# results goes through the engine's generic encoder.
-_DEAL_FIELDS = ("hand_size", "trump_card", "joker_discard", "exchanger", "taken", "undealt")
-_STATE_FIELDS = ("settings", "phase", "dealer", "current_player", "leader", "hands", "trick",
-                 "tricks_won", "tricks", "trump_played")
+# The view goes through the engine's generic encoder (all but the bids, which
+# are actions with their own JSON form).  States are written out by hand: the
+# generic encoder walks every card of every hand, trick and result, and a
+# conformance run writes the state after every probe (about 5 times faster).
 _VIEW_FIELDS = ("seat", "settings", "phase", "deal_number", "hand_size", "dealer",
                 "current_player", "trump_card", "joker_discard", "exchanger", "hand", "taken",
                 "hand_sizes", "leader", "trick", "tricks", "tricks_won", "trump_played",
                 "scores")
+_TEXT = tuple(str(card) for card in CARDS)
+
+
+def _texts(indexes: Sequence[int]) -> list[JSON]:
+    return list(map(_TEXT.__getitem__, indexes))
+
+
+def _cards(cards: Sequence[AnyCard]) -> list[JSON]:
+    return [str(card) for card in cards]
 
 
 def state_to_dict(state: GameState) -> dict[str, object]:
@@ -97,11 +106,24 @@ def state_to_dict(state: GameState) -> dict[str, object]:
     deal = state.deal
     return {
         "format": FORMAT,
-        **attributes_to_json(state, _STATE_FIELDS),
+        "settings": state.settings.to_dict(),
+        "phase": state.phase.value,
+        "dealer": state.dealer,
+        "current_player": state.current_player,
+        "leader": state.leader,
+        "hands": [_texts(hand) for hand in state._hands],
+        "trick": _texts(state._trick),
+        "tricks_won": list(state.tricks_won),
+        "tricks": [{"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner}
+                   for t in state.tricks],
+        "trump_played": state.trump_played,
         "history": {"first_dealer": history.first_dealer, "throw_ins": history.throw_ins,
                     "scores": list(history.scores), "results": _results(history.results)},
-        "deal": None if deal is None else {**attributes_to_json(deal, _DEAL_FIELDS),
-                                           "bids": _bids(deal.bids)},
+        "deal": None if deal is None else {
+            "hand_size": deal.hand_size, "trump_card": str(deal.trump_card),
+            "joker_discard": None if deal.joker_discard is None else str(deal.joker_discard),
+            "exchanger": deal.exchanger, "taken": None if deal.taken is None else str(deal.taken),
+            "undealt": _cards(deal.undealt), "bids": _bids(deal.bids)},
     }
 
 
