@@ -90,7 +90,7 @@ def _python() -> list[Entry]:
     for name in ("ArithmeticError", "AttributeError", "Exception", "ImportError",
                  "IndexError", "KeyError", "LookupError", "OSError", "OverflowError",
                  "RecursionError", "RuntimeError", "TypeError", "UnicodeError",
-                 "ValueError"):
+                 "SystemExit", "ValueError"):
         entries.append((name, "py:exception", "library/exceptions.html#$"))
     for name in ("Callable", "Collection", "Container", "Hashable", "Iterable", "Iterator",
                  "Generator", "Mapping", "MutableMapping", "MutableSequence", "Reversible",

@@ -172,7 +172,12 @@ class _Version(argparse.Action):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status instead of exiting.
 
-    Usage errors exit with status 2 and one line on standard error.
+    The status is 0 on success.  Anything refused (bad cards, settings, bots,
+    record paths or records) returns 2 after one line on standard error; a
+    malformed command line makes ``argparse`` print its usage and error there
+    and raise :class:`SystemExit` with status 2, as ``--help`` and
+    ``--version`` raise it with 0.  The commands and options are described
+    in the documentation's command-line page.
 
     >>> main(["eval", "JH QH KH"])
     bouncer, king high (JH QH KH)
