@@ -111,6 +111,8 @@ class View:
             line = f"turned {self.trump_card}: {trump}"
             if self.joker_discard is not None:
                 line += f"; seat {self.exchanger} discarded {self.joker_discard}"
+            if self.trump_played:
+                line += "; trump played"
             lines.append(line)
             lines.append(f"hand: {self.hand}" + (f" (took {self.taken})" if self.taken else ""))
             bids = ", ".join(f"{s}: {'-' if b is None else b}" for s, b in enumerate(self.bids))
