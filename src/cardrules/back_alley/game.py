@@ -80,6 +80,7 @@ _INDEX = attrgetter("index")
 _BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
     (PASS, *BIDS[:max(size - 1, 0)], BOARD) for size in range(14))
 _PLAY = Phase.PLAY
+_BID = Phase.BID
 _PHASE_RULE = {Phase.CHOOSE_DEALER: "BA-11", Phase.SHUFFLE: "BA-12", Phase.BID: "BA-20",
                Phase.PLAY: "BA-30", Phase.GAME_OVER: "BA-43"}
 
@@ -271,6 +272,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     phase = state.phase
     if phase is _PLAY and seat is None and action.__class__ is Play:  # the common case
         return _play(state, state.current_player, action._index)  # type: ignore[arg-type]
+    if phase is _BID and seat is None:
+        return _bid(state, state.current_player, action)  # type: ignore[arg-type]
     if seat is not None:
         check_seat(seat, NUM_PLAYERS)
     if phase is Phase.PLAY:
