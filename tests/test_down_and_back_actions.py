@@ -89,7 +89,8 @@ def test_db34_discard_refuses_anything_but_a_card(card: object) -> None:
 def test_db40_split_sides_are_hands_in_canonical_order() -> None:
     down, back = parse_cards("QH 8D 8S 8H"), parse_cards("7C 5C 6C")
     split = Split(down, back)
-    assert type(split.down) is Hand and type(split.back) is Hand
+    assert type(split.down) is Hand
+    assert type(split.back) is Hand
     assert str(split) == "split 8S 8H 8D QH / 5C 6C 7C"
     assert split == Split(Hand(down), list(back)) == Split(iter(down), reversed(back))
     assert hash(split) == hash(Split(Hand(down), Hand(back)))
@@ -98,7 +99,8 @@ def test_db40_split_sides_are_hands_in_canonical_order() -> None:
 def test_db40_split_from_hands_keeps_them() -> None:
     down, back = Hand.parse("8S 8H 8D QH"), Hand.parse("5C 6C 7C")
     split = Split(down, back)
-    assert split.down is down and split.back is back
+    assert split.down is down
+    assert split.back is back
 
 
 @pytest.mark.parametrize(("down", "back"), [
@@ -138,14 +140,16 @@ def test_db40_split_with_a_card_on_both_sides_is_refused_by_apply() -> None:
 def test_trusted_split_constructor_makes_hands() -> None:
     down, back = DECK[:4], DECK[4:7]
     fast = Split._sorted(down, back)
-    assert type(fast.down) is Hand and type(fast.back) is Hand
+    assert type(fast.down) is Hand
+    assert type(fast.back) is Hand
     assert fast == Split(down, back)
     hands = Split._sorted(Hand.of_sorted(down), Hand.of_sorted(back))
     assert hands == fast
 
 
 def test_chance_actions_are_the_engines() -> None:
-    assert ChooseDealer is EngineChooseDealer and Shuffle is EngineShuffle
+    assert ChooseDealer is EngineChooseDealer
+    assert Shuffle is EngineShuffle
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,50 @@
-"""Down and Back states as plain JSON-ready dicts, and back with full validation.
+"""Down and Back states and views as plain JSON values, and states back with
+full validation.
+
+Writing is generic (:func:`cardrules.engine.encode.attributes_to_json`):
+cards are written as text (``"KS"``), enums by value (``"discard"``),
+hands and tuples as lists, nested records as objects.  Reading is strict
+and hand-written, because a saved state is untrusted input.
+
+The state format (``"format": "cardrules/down_and_back/state/1"``)
+--------------------------------------------------------------------
+
+One flat JSON object with exactly these keys (the layout of
+:class:`~cardrules.down_and_back.GameState` may change; this format does
+not):
+
+- ``num_players`` (2 to 5), ``ante`` (at least 1), ``rounds`` (at least 1,
+  or ``null`` for an open-ended game): the settings;
+- ``phase``: a :class:`~cardrules.down_and_back.Phase` value such as
+  ``"draw"``; ``round`` (from 1); ``dealer`` (a seat, ``null`` before the
+  first is chosen); ``current_player`` (a seat or ``null``); ``pot``;
+  ``net`` (one whole number per seat);
+- ``hands`` and ``seen`` (one list of cards per seat), ``stock`` (top
+  first), ``discard`` (top last), ``drawn`` (a card or ``null``);
+- ``turns``: turns finished this round, one count per seat;
+- ``splits``: per seat ``null`` or ``{"down": [4 cards], "back": [3 cards]}``;
+- ``showdown``: ``null``, or a tie-break waiting for a reshuffle:
+  ``{"down_winner": seat or null, "contenders": [seats], "drawn": [draws],
+  "log": [draws]}`` where a draw is ``{"stage": "down" or "back",
+  "seat": seat, "card": card}``;
+- ``results``: the finished rounds, each ``{"round", "dealer", "splits"
+  (one split per seat), "down_winner", "back_winner", "tiebreaks" (draws),
+  "pot", "pot_winner" (seat or null)}``.
+
+Cards are one card text per list entry.  :func:`state_from_dict` refuses,
+with a :class:`~cardrules.ParseError` naming the place (such as
+``state.results[2].back_winner``): unknown or missing keys at any level,
+values of the wrong type (a bool is not a number), seats out of range, a
+card missing or repeated, money that does not add up, and any history the
+rules could not have produced: showdown winners that do not hold the best
+hands (DB-41), tie-break draws that are not exactly the draws DB-42 makes
+(the tied seats, in seat order from the dealer's left, pass after pass
+until one highest rank remains), a pot paid to anyone but a seat that won
+both showdowns (DB-43), a paused showdown that does not match its splits.
+
+The view format (``"format": "cardrules/down_and_back/view/1"``) has one
+key per field of :class:`~cardrules.down_and_back.View`, written the same
+way; it is for sending to a player's client and is not read back.
 
 >>> import json
 >>> from cardrules.down_and_back import new_game
@@ -9,70 +55,60 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from cardrules.cards import Card, parse_card
+from cardrules._validate import is_int
+from cardrules.cards import Card
+from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.actions import Split
 from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.state import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TURNS,
+    GameSettings,
     GameState,
+    Ledger,
     Phase,
     RoundResult,
     Showdown,
+    Stage,
     TieBreakDraw,
 )
 from cardrules.down_and_back.views import View
-from cardrules.errors import ParseError
+from cardrules.engine.codec import Fields, read_card
+from cardrules.engine.encode import attributes_to_json
+from cardrules.errors import ParseError, shorten
+from cardrules.hand import Hand
 
-__all__ = ["FORMAT", "VIEW_FORMAT", "state_from_dict", "state_to_dict", "view_to_dict"]
+__all__ = ["FORMAT", "STATE_KEYS", "VIEW_FORMAT", "state_from_dict", "state_to_dict",
+           "view_to_dict"]
 
 #: The ``format`` tag of a serialised state.
 FORMAT = "cardrules/down_and_back/state/1"
 #: The ``format`` tag of a serialised view.
 VIEW_FORMAT = "cardrules/down_and_back/view/1"
+#: The keys of a serialised state after ``format``, in the order written: each is
+#: an attribute (a field or a read-only property) of
+#: :class:`~cardrules.down_and_back.GameState`.
+STATE_KEYS = ("num_players", "ante", "rounds", "phase", "round", "dealer", "current_player",
+              "pot", "net", "hands", "stock", "discard", "seen", "turns", "drawn", "splits",
+              "showdown", "results")
+
+_SPLIT_SIZES = {"down": 4, "back": 3}
 
 
-def _cards(cards: Sequence[Card]) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def _split(split: Split | None) -> dict[str, list[str]] | None:
-    return None if split is None else {"down": _cards(split.down), "back": _cards(split.back)}
-
-
-def _draw(draw: TieBreakDraw) -> dict[str, object]:
-    return {"stage": draw.stage, "seat": draw.seat, "card": str(draw.card)}
-
+# -- writing -----------------------------------------------------------------------
 
 def state_to_dict(state: GameState) -> dict[str, object]:
     """``state`` as a dict of JSON values (cards as text such as ``"KS"``).
 
     >>> from cardrules.down_and_back import new_game
     >>> d = state_to_dict(new_game(2))
-    >>> d["format"], d["phase"], d["stock"][:2]
-    ('cardrules/down_and_back/state/1', 'choose_dealer', ['AS', 'AH'])
+    >>> d["format"], d["phase"], d["stock"][:2], d["turns"]
+    ('cardrules/down_and_back/state/1', 'choose_dealer', ['AS', 'AH'], [0, 0])
     """
-    return {
-        "format": FORMAT,
-        "num_players": state.num_players,
-        "ante": state.ante,
-        "rounds": state.rounds,
-        "phase": state.phase.value,
-        "round": state.round,
-        "dealer": state.dealer,
-        "current_player": state.current_player,
-        "pot": state.pot,
-        "net": list(state.net),
-        "hands": [_cards(h) for h in state.hands],
-        "stock": _cards(state.stock),
-        "discard": _cards(state.discard),
-        "seen": [_cards(h) for h in state.seen],
-        "turns": list(state.turns),
-        "drawn": None if state.drawn is None else str(state.drawn),
-        "splits": [_split(s) for s in state.splits],
-        "showdown": _showdown(state.showdown),
-        "results": [_result(r) for r in state.results],
-    }
+    return {"format": FORMAT, **attributes_to_json(state, STATE_KEYS)}
 
 
 def view_to_dict(seat_view: View) -> dict[str, object]:
@@ -81,118 +117,116 @@ def view_to_dict(seat_view: View) -> dict[str, object]:
 
     >>> from cardrules.down_and_back import new_game, view
     >>> d = view_to_dict(view(new_game(2), 1))
-    >>> d["seat"], d["hand"], d["stock_size"]
-    (1, [], 52)
+    >>> d["seat"], d["hand"], d["stock_size"], d["phase"]
+    (1, [], 52, 'choose_dealer')
     """
-    v = seat_view
-    return {
-        "format": VIEW_FORMAT, "seat": v.seat, "num_players": v.num_players, "ante": v.ante,
-        "rounds": v.rounds, "phase": v.phase.value, "round": v.round, "dealer": v.dealer,
-        "current_player": v.current_player, "pot": v.pot, "net": list(v.net),
-        "hand": _cards(v.hand), "hand_sizes": list(v.hand_sizes), "stock_size": v.stock_size,
-        "discard": _cards(v.discard), "seen": [_cards(h) for h in v.seen],
-        "turns": list(v.turns), "drawn": None if v.drawn is None else str(v.drawn),
-        "split_chosen": list(v.split_chosen), "splits": [_split(s) for s in v.splits],
-        "showdown": _showdown(v.showdown), "results": [_result(r) for r in v.results],
-    }
+    return {"format": VIEW_FORMAT, **attributes_to_json(seat_view)}
 
 
-def _showdown(showdown: Showdown | None) -> dict[str, object] | None:
-    if showdown is None:
+# -- reading: one value at a time ----------------------------------------------------
+
+def _list(value: object, where: str) -> list[object]:
+    if not isinstance(value, list):
+        raise ParseError(f"{where} must be a list, not {type(value).__name__}",
+                         token=shorten(repr(value)))
+    return value
+
+
+def _per_seat(value: object, where: str, n: int) -> list[object]:
+    items = _list(value, where)
+    if len(items) != n:
+        raise ParseError(f"{where} must have one entry per seat ({n}), not {len(items)}")
+    return items
+
+
+def _whole(value: object, where: str, minimum: int | None = None,
+           maximum: int | None = None) -> int:
+    if not is_int(value):
+        raise ParseError(f"{where} must be a whole number", token=shorten(repr(value)))
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        bounds = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+        raise ParseError(f"{where} must be {bounds}", token=shorten(repr(value)))
+    return value
+
+
+def _cards(value: object, where: str) -> tuple[Card, ...]:
+    return tuple(read_card(item, f"{where}[{k}]")
+                 for k, item in enumerate(_list(value, where)))
+
+
+def _hand(value: object, where: str) -> Hand[Card]:
+    try:
+        return Hand(_cards(value, where))
+    except ValueError as err:
+        raise ParseError(f"{where}: {err}") from None
+
+
+def _split(value: object, where: str) -> Split:
+    f = Fields(value, where)
+    sides: dict[str, Hand[Card]] = {}
+    for side, size in _SPLIT_SIZES.items():
+        sides[side] = _hand(f.get(side), f"{where}.{side}")
+        if len(sides[side]) != size:
+            raise ParseError(f"{where}.{side} must hold {size} cards, not {len(sides[side])} "
+                             f"(DB-40)")
+    f.done()
+    return Split(sides["down"], sides["back"])
+
+
+def _draw(value: object, where: str, n: int) -> TieBreakDraw:
+    f = Fields(value, where)
+    draw = TieBreakDraw(f.enum("stage", Stage), f.integer("seat", minimum=0, maximum=n - 1),
+                        f.card("card"))
+    f.done()
+    return draw
+
+
+def _draws(value: object, where: str, n: int) -> tuple[TieBreakDraw, ...]:
+    return tuple(_draw(item, f"{where}[{k}]", n) for k, item in enumerate(_list(value, where)))
+
+
+def _showdown(value: object, where: str, n: int) -> Showdown | None:
+    if value is None:
         return None
-    return {"down_winner": showdown.down_winner, "contenders": list(showdown.contenders),
-            "drawn": [_draw(d) for d in showdown.drawn], "log": [_draw(d) for d in showdown.log]}
+    f = Fields(value, where)
+    down_winner = f.opt_integer("down_winner", minimum=0, maximum=n - 1)
+    contenders = tuple(_whole(seat, f"{where}.contenders[{k}]", 0, n - 1)
+                       for k, seat in enumerate(_list(f.get("contenders"),
+                                                      f"{where}.contenders")))
+    drawn = _draws(f.get("drawn"), f"{where}.drawn", n)
+    log = _draws(f.get("log"), f"{where}.log", n)
+    f.done()
+    return Showdown(down_winner=down_winner, contenders=contenders, drawn=drawn, log=log)
 
 
-def _result(r: RoundResult) -> dict[str, object]:
-    return {"round": r.round, "dealer": r.dealer, "splits": [_split(s) for s in r.splits],
-            "down_winner": r.down_winner, "back_winner": r.back_winner,
-            "tiebreaks": [_draw(d) for d in r.tiebreaks], "pot": r.pot,
-            "pot_winner": r.pot_winner}
+def _result(value: object, where: str, n: int) -> RoundResult:
+    f = Fields(value, where)
+    round_no = f.integer("round", minimum=1)
+    dealer = f.integer("dealer", minimum=0, maximum=n - 1)
+    splits = tuple(_split(item, f"{where}.splits[{k}]")
+                   for k, item in enumerate(_per_seat(f.get("splits"), f"{where}.splits", n)))
+    down_winner = f.integer("down_winner", minimum=0, maximum=n - 1)
+    back_winner = f.integer("back_winner", minimum=0, maximum=n - 1)
+    tiebreaks = _draws(f.get("tiebreaks"), f"{where}.tiebreaks", n)
+    pot = f.integer("pot", minimum=0)
+    pot_winner = f.opt_integer("pot_winner", minimum=0, maximum=n - 1)
+    f.done()
+    return RoundResult(round=round_no, dealer=dealer, splits=splits, down_winner=down_winner,
+                       back_winner=back_winner, tiebreaks=tiebreaks, pot=pot,
+                       pot_winner=pot_winner)
 
 
-_KEYS = frozenset({
-    "format", "num_players", "ante", "rounds", "phase", "round", "dealer", "current_player",
-    "pot", "net", "hands", "stock", "discard", "seen", "turns", "drawn", "splits", "showdown",
-    "results"})
+# -- reading: the whole state ------------------------------------------------------
 
-
-class _Reader:
-    """Typed access to untrusted JSON values, raising ParseError with a path."""
-
-    def __init__(self, data: object, path: str) -> None:
-        self.data, self.path = data, path
-
-    def fail(self, message: str) -> ParseError:
-        return ParseError(f"{self.path}: {message}", token=repr(self.data)[:80])
-
-    def obj(self) -> Mapping[str, object]:
-        if not isinstance(self.data, Mapping):
-            raise self.fail("expected an object")
-        return self.data
-
-    def at(self, key: str) -> _Reader:
-        data = self.obj()
-        if key not in data:
-            raise ParseError(f"{self.path}: missing field {key!r}")
-        return _Reader(data[key], f"{self.path}.{key}")
-
-    def integer(self, *, optional: bool = False) -> int | None:
-        if optional and self.data is None:
-            return None
-        if not isinstance(self.data, int) or isinstance(self.data, bool):
-            raise self.fail("expected an integer")
-        return self.data
-
-    def req_int(self) -> int:
-        value = self.integer()
-        assert value is not None
-        return value
-
-    def text(self) -> str:
-        if not isinstance(self.data, str):
-            raise self.fail("expected a string")
-        return self.data
-
-    def items(self) -> list[_Reader]:
-        if not isinstance(self.data, list):
-            raise self.fail("expected a list")
-        return [_Reader(v, f"{self.path}[{i}]") for i, v in enumerate(self.data)]
-
-    def card(self) -> Card:
-        text = self.text()
-        try:
-            return parse_card(text)
-        except ParseError as err:
-            raise self.fail(err.message) from None
-
-    def card_opt(self) -> Card | None:
-        return None if self.data is None else self.card()
-
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(r.card() for r in self.items())
-
-    def ints(self) -> tuple[int, ...]:
-        return tuple(r.req_int() for r in self.items())
-
-    def split(self) -> Split | None:
-        if self.data is None:
-            return None
-        return Split(self.at("down").cards(), self.at("back").cards())
-
-    def draw(self) -> TieBreakDraw:
-        stage = self.at("stage").text()
-        if stage not in ("down", "back"):
-            raise self.fail("stage is 'down' or 'back'")
-        return TieBreakDraw(stage, self.at("seat").req_int(), self.at("card").card())
-
-
-def state_from_dict(data: Mapping[str, object]) -> GameState:
+def state_from_dict(data: object) -> GameState:
     """Rebuild a state from :func:`state_to_dict`'s form, checking everything.
 
     Raises :class:`~cardrules.ParseError` (a :class:`ValueError`) for a
-    malformed or tampered state: wrong types, a card missing or repeated,
-    sizes that do not fit the phase, money that does not add up.
+    malformed or tampered state, naming where the problem is: wrong types,
+    unknown keys, a card missing or repeated, sizes that do not fit the
+    phase, money that does not add up, a history the rules could not have
+    produced (see the module documentation).  A state it accepts is one the
+    rules can reach, so play can go on from it.
 
     >>> from cardrules.down_and_back import new_game
     >>> d = state_to_dict(new_game(2))
@@ -201,48 +235,164 @@ def state_from_dict(data: Mapping[str, object]) -> GameState:
     Traceback (most recent call last):
     ...
     cardrules.errors.ParseError: inconsistent Down and Back state: every card exactly once
+    >>> state_from_dict({**state_to_dict(new_game(2)), "comment": "hi"})
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: state: unknown key: 'comment'
     """
-    root = _Reader(data, "state")
-    if root.at("format").text() != FORMAT:
-        raise ParseError(f"unknown state format (expected {FORMAT!r})",
-                         token=repr(root.obj().get("format")))
-    unknown = set(root.obj()) - _KEYS
-    if unknown:
-        raise ParseError(f"state: unknown fields {sorted(unknown)}")
-    phase_text = root.at("phase").text()
-    try:
-        phase = Phase(phase_text)
-    except ValueError:
-        raise root.at("phase").fail("unknown phase") from None
-    showdown_reader = root.at("showdown")
-    showdown = None if showdown_reader.data is None else Showdown(
-        down_winner=showdown_reader.at("down_winner").integer(optional=True),
-        contenders=showdown_reader.at("contenders").ints(),
-        drawn=tuple(r.draw() for r in showdown_reader.at("drawn").items()),
-        log=tuple(r.draw() for r in showdown_reader.at("log").items()))
-    results = []
-    for r in root.at("results").items():
-        splits = tuple(r.at("splits").items())
-        results.append(RoundResult(
-            round=r.at("round").req_int(), dealer=r.at("dealer").req_int(),
-            splits=tuple(s for s in (x.split() for x in splits) if s is not None),
-            down_winner=r.at("down_winner").req_int(), back_winner=r.at("back_winner").req_int(),
-            tiebreaks=tuple(d.draw() for d in r.at("tiebreaks").items()),
-            pot=r.at("pot").req_int(), pot_winner=r.at("pot_winner").integer(optional=True)))
+    root = Fields(data, "state")
+    tag = root.get("format")
+    if tag != FORMAT:
+        raise ParseError(f"state: unknown format (expected {FORMAT!r})",
+                         token=shorten(repr(tag)))
+    n = root.integer("num_players", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
+    settings = GameSettings(n, root.integer("ante", minimum=1),
+                            root.opt_integer("rounds", minimum=1))
+    phase = root.enum("phase", Phase)
+    round_no = root.integer("round", minimum=1)
+    dealer = root.opt_integer("dealer", minimum=0, maximum=n - 1)
+    current = root.opt_integer("current_player", minimum=0, maximum=n - 1)
+    pot = root.integer("pot", minimum=0)
+    net = tuple(_whole(v, f"state.net[{s}]")
+                for s, v in enumerate(_per_seat(root.get("net"), "state.net", n)))
+    hands = tuple(_hand(v, f"state.hands[{s}]")
+                  for s, v in enumerate(_per_seat(root.get("hands"), "state.hands", n)))
+    stock = _cards(root.get("stock"), "state.stock")
+    discard = _cards(root.get("discard"), "state.discard")
+    seen = tuple(_hand(v, f"state.seen[{s}]")
+                 for s, v in enumerate(_per_seat(root.get("seen"), "state.seen", n)))
+    turns = tuple(_whole(v, f"state.turns[{s}]", 0, TURNS)
+                  for s, v in enumerate(_per_seat(root.get("turns"), "state.turns", n)))
+    drawn = root.opt_card("drawn")
+    splits = tuple(None if v is None else _split(v, f"state.splits[{s}]")
+                   for s, v in enumerate(_per_seat(root.get("splits"), "state.splits", n)))
+    showdown = _showdown(root.get("showdown"), "state.showdown", n)
+    results = tuple(_result(v, f"state.results[{k}]", n)
+                    for k, v in enumerate(_list(root.get("results"), "state.results")))
+    root.done()
+
     state = GameState(
-        num_players=root.at("num_players").req_int(), ante=root.at("ante").req_int(),
-        rounds=root.at("rounds").integer(optional=True), phase=phase,
-        round=root.at("round").req_int(), dealer=root.at("dealer").integer(optional=True),
-        current_player=root.at("current_player").integer(optional=True),
-        pot=root.at("pot").req_int(), net=root.at("net").ints(),
-        hands=tuple(r.cards() for r in root.at("hands").items()),
-        stock=root.at("stock").cards(), discard=root.at("discard").cards(),
-        seen=tuple(r.cards() for r in root.at("seen").items()),
-        turns=root.at("turns").ints(), drawn=root.at("drawn").card_opt(),
-        splits=tuple(r.split() for r in root.at("splits").items()),
-        showdown=showdown, results=tuple(results))
+        settings=settings, ledger=Ledger(round_no, dealer, pot, net, results), phase=phase,
+        current_player=current, hands=hands, stock=stock, discard=discard, seen=seen,
+        turn=sum(turns), drawn=drawn, splits=splits, showdown=showdown)
+    if state.turns != turns:
+        raise ParseError(f"state.turns: turns go clockwise from the dealer's left (DB-34), "
+                         f"so {sum(turns)} turns in all are {list(state.turns)}, "
+                         f"not {list(turns)}")
+    for k, result in enumerate(results):
+        _check_result(result, results[0].dealer, k, f"state.results[{k}]")
+    if showdown is not None:
+        _check_showdown(state, showdown, "state.showdown")
     try:
         check_invariants(state)
-    except (ValueError, IndexError, TypeError) as err:
+    except ValueError as err:
         raise ParseError(str(err)) from None
     return state
+
+
+# -- reading: the history must be one the rules make ---------------------------------
+
+def _check_result(result: RoundResult, first_dealer: int, k: int, where: str) -> None:
+    """A finished round as DB-31 and DB-41 to DB-43 make it."""
+    n = len(result.splits)
+    if result.round != k + 1:
+        raise ParseError(f"{where}.round must be {k + 1}, not {result.round}")
+    if result.dealer != (first_dealer + k) % n:
+        raise ParseError(f"{where}.dealer: the deal passes to the left each round (DB-31), "
+                         f"so round {k + 1} is dealt by seat {(first_dealer + k) % n}, "
+                         f"not seat {result.dealer}")
+    cards = [c for split in result.splits for c in (*split.down, *split.back)]
+    if len(set(cards)) != len(cards):
+        raise ParseError(f"{where}.splits: a card is in two players' splits")
+    winners, _ = _walk_ties(result.splits, result.dealer, result.tiebreaks,
+                            f"{where}.tiebreaks", may_pause=False)
+    for key, stage, winner, claimed in (
+            ("down_winner", Stage.DOWN, winners[0], result.down_winner),
+            ("back_winner", Stage.BACK, winners[1], result.back_winner)):
+        if claimed != winner:
+            raise ParseError(f"{where}.{key}: the {stage.value} showdown goes to seat "
+                             f"{winner} (DB-41, DB-42), not seat {claimed}")
+    both = winners[0] if winners[0] == winners[1] else None
+    if result.pot_winner != both:
+        rule = (f"seat {both} won both showdowns" if both is not None
+                else "nobody won both showdowns, so the pot carries")
+        raise ParseError(f"{where}.pot_winner: {rule} (DB-43), not {result.pot_winner}")
+
+
+def _check_showdown(state: GameState, showdown: Showdown, where: str) -> None:
+    """A showdown paused because the stock ran out during a tie-break (DB-36, DB-42)."""
+    if state.phase is not Phase.RESHUFFLE:
+        raise ParseError(f"{where}: a showdown is kept only while it waits for a "
+                         f"reshuffle (DB-36), not in phase {state.phase.value!r}")
+    splits = tuple(s for s in state.splits if s is not None)
+    if state.dealer is None or len(splits) != state.num_players:
+        raise ParseError(f"{where}: the showdown starts once every player has split (DB-40)")
+    winners, paused = _walk_ties(splits, state.dealer, showdown.log, f"{where}.log",
+                                 may_pause=True)
+    if paused is None:
+        raise ParseError(f"{where}.log: the showdown pauses only when the stock runs out "
+                         f"during a tie-break (DB-36), and these draws break every tie")
+    contenders, drawn = paused
+    down_winner = winners[0] if winners else None
+    if showdown.down_winner != down_winner:
+        raise ParseError(f"{where}.down_winner must be {down_winner} "
+                         f"(DB-41, DB-42), not {showdown.down_winner}")
+    if showdown.contenders != contenders:
+        raise ParseError(f"{where}.contenders: the seats tied in this pass are "
+                         f"{list(contenders)} (DB-42), not {list(showdown.contenders)}")
+    if showdown.drawn != drawn:
+        raise ParseError(f"{where}.drawn must be the draws of the pass under way, the last "
+                         f"{len(drawn)} of the log")
+
+
+def _walk_ties(splits: Sequence[Split], dealer: int, draws: Sequence[TieBreakDraw],
+               where: str, *, may_pause: bool
+               ) -> tuple[list[int], tuple[tuple[int, ...], tuple[TieBreakDraw, ...]] | None]:
+    """Follow ``draws`` through the showdown DB-41 and DB-42 make of ``splits``.
+
+    Returns the winners of the stages decided and, if the draws stop within
+    a pass (allowed only with ``may_pause``: the stock ran out), that pass's
+    contenders and draws so far.  Any draw the rules would not make, or a
+    missing or extra draw, is a :class:`ParseError`.
+    """
+    n = len(splits)
+    order = [(dealer + 1 + k) % n for k in range(n)]
+    held = {c for split in splits for c in (*split.down, *split.back)}
+    strengths = {Stage.DOWN: [strength4(s.down) for s in splits],
+                 Stage.BACK: [strength3(s.back) for s in splits]}
+    winners: list[int] = []
+    at = 0
+    for stage in (Stage.DOWN, Stage.BACK):
+        best = max(strengths[stage])
+        contenders = tuple(seat for seat in order if strengths[stage][seat] == best)
+        while len(contenders) > 1:
+            this_pass: list[TieBreakDraw] = []
+            for seat in contenders:
+                if at == len(draws):
+                    if this_pass and may_pause:
+                        return winners, (contenders, tuple(this_pass))
+                    raise ParseError(
+                        f"{where}: seats {list(contenders)} tie for the {stage.value} "
+                        f"showdown and seat {seat} must draw next (DB-42), but the draws end")
+                draw = draws[at]
+                if draw.stage is not stage or draw.seat != seat:
+                    raise ParseError(
+                        f"{where}[{at}]: seat {seat} draws next for the {stage.value} "
+                        f"showdown (DB-42), not seat {draw.seat} for the "
+                        f"{draw.stage.value} showdown")
+                if draw.card in held:
+                    raise ParseError(f"{where}[{at}]: {draw.card} is in a player's hand, "
+                                     f"so it cannot be drawn from the stock")
+                if any(d.card == draw.card for d in this_pass):
+                    raise ParseError(f"{where}[{at}]: {draw.card} is drawn twice in one pass")
+                this_pass.append(draw)
+                at += 1
+            if at == len(draws) and may_pause:
+                return winners, (contenders, tuple(this_pass))
+            top = max(d.card.rank for d in this_pass)
+            contenders = tuple(d.seat for d in this_pass if d.card.rank == top)
+        winners.append(contenders[0])
+    if at != len(draws):
+        raise ParseError(f"{where}[{at}]: both showdowns are decided; there is no tie "
+                         f"left to draw for (DB-42)")
+    return winners, None

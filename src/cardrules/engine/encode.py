@@ -32,12 +32,13 @@ every value against the rules.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
-from typing import TypeAlias
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeAlias
 
 import attrs
 
-from cardrules.cards import Card, Joker
+from cardrules.cards import DECK, Card, Joker
+from cardrules.hand import Hand
 
 __all__ = ["JSON", "attributes_to_json", "to_json"]
 
@@ -56,23 +57,77 @@ def to_json(value: object) -> JSON:
     ...
     TypeError: cannot encode float as JSON: 1.5
     """
-    if value is None or isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, Card | Joker):
-        return str(value)
-    if isinstance(value, enum.Enum):
-        return to_json(value.value)
-    if attrs.has(type(value)):
-        return attributes_to_json(value)
-    if isinstance(value, tuple | list):
-        return [to_json(item) for item in value]
-    if isinstance(value, Mapping):
-        out: dict[str, JSON] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(f"cannot encode a mapping with a {type(key).__name__} key")
-            out[key] = to_json(item)
-        return out
+    kind = type(value)
+    encode = _ENCODERS.get(kind)
+    if encode is None:
+        encode = _ENCODERS[kind] = _encoder_for(kind)
+    return encode(value)
+
+
+# How each type is encoded, worked out once per type: states are written often
+# (conformance checks compare states through their JSON), so the per-value cost
+# is one dict look-up and one call.
+_ENCODERS: dict[type, Callable[[Any], JSON]] = {}
+
+
+#: The text of each card and joker by its index (formatting a card is most of the work).
+_TEXT = {card.index: str(card) for card in (*DECK, *Joker)}
+
+
+def _encoder_for(kind: type) -> Callable[[Any], JSON]:
+    if issubclass(kind, Card | Joker):
+        return _card
+    if issubclass(kind, Hand):
+        return _hand
+    if issubclass(kind, enum.Enum):
+        return _enum
+    if kind is type(None) or issubclass(kind, bool | int | str):
+        return _itself
+    if attrs.has(kind):
+        names = tuple(field.name for field in attrs.fields(kind) if field.init)
+        return lambda value: {name: to_json(getattr(value, name)) for name in names}
+    if issubclass(kind, tuple | list):
+        return _sequence
+    if issubclass(kind, Mapping):
+        return _mapping
+    return _refuse
+
+
+def _card(card: Card | Joker) -> JSON:
+    return _TEXT[card.index]
+
+
+def _hand(hand: Hand[Card] | Hand[Card | Joker]) -> JSON:
+    text = _TEXT
+    return [text[card.index] for card in hand]
+
+
+def _itself(value: Any) -> JSON:
+    result: JSON = value
+    return result
+
+
+def _enum(value: enum.Enum) -> JSON:
+    return to_json(value.value)
+
+
+def _sequence(value: Sequence[object]) -> JSON:
+    if all(type(item) is Card for item in value):   # piles of cards: the common case
+        text = _TEXT
+        return [text[card.index] for card in value]  # type: ignore[attr-defined]
+    return [to_json(item) for item in value]
+
+
+def _mapping(value: Mapping[object, object]) -> JSON:
+    out: dict[str, JSON] = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise TypeError(f"cannot encode a mapping with a {type(key).__name__} key")
+        out[key] = to_json(item)
+    return out
+
+
+def _refuse(value: object) -> JSON:
     raise TypeError(f"cannot encode {type(value).__name__} as JSON: {repr(value)[:40]}")
 
 
