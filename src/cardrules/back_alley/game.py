@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from operator import attrgetter
+from typing import NoReturn
 
 import attrs
 
@@ -276,22 +277,18 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         return _bid(state, state.current_player, action)  # type: ignore[arg-type]
     if seat is not None:
         check_seat(seat, NUM_PLAYERS)
-    if phase is Phase.PLAY:
+    if phase is Phase.PLAY or phase is Phase.BID:
         actor = state.current_player
         assert actor is not None
         if seat is not None and seat != actor:
-            raise IllegalActionError("BA-34", f"it is seat {actor}'s turn to play, "
-                                              f"not seat {seat}'s")
+            rule, turn = ("BA-20", "bid") if phase is Phase.BID else ("BA-34", "play")
+            raise IllegalActionError(rule, f"it is seat {actor}'s turn to {turn}, "
+                                           f"not seat {seat}'s")
+        if phase is Phase.BID:
+            return _bid(state, actor, action)
         if action.__class__ is Play:
             return _play(state, actor, action._index)
         _refuse_other(state, action, actor)
-    if phase is Phase.BID:
-        actor = state.current_player
-        assert actor is not None
-        if seat is not None and seat != actor:
-            raise IllegalActionError("BA-20", f"it is seat {actor}'s turn to bid, "
-                                              f"not seat {seat}'s")
-        return _bid(state, actor, action)
     if phase is Phase.GAME_OVER:
         raise IllegalActionError("BA-43", f"the game is over after {state.settings.deals} deals")
     if seat is not None:
@@ -323,7 +320,7 @@ def _check_type(action: object) -> None:
         raise TypeError(f"not a Back Alley action: {type(action).__name__}{hint}")
 
 
-def _refuse_other(state: GameState, action: object, actor: int) -> None:
+def _refuse_other(state: GameState, action: object, actor: int) -> NoReturn:
     _check_type(action)
     if isinstance(action, ChooseDealer | Shuffle):
         raise IllegalActionError("BA-30", f"no chance event is due: seat {actor} is to play")

@@ -47,6 +47,7 @@ __all__ = [
     "score",
     "summarize",
     "team_of",
+    "turned_line",
 ]
 
 #: Back Alley is for exactly four players in two partnerships (BA-1).
@@ -597,6 +598,22 @@ class GameState:
         return describe(self)
 
 
+def turned_line(trump_card: AnyCard, joker_discard: Joker | None, exchanger: int | None,
+                trump_played: bool) -> str:
+    """The public facts of a deal's trump in one line (BA-12, BA-13, BA-32).
+
+    >>> turned_line(Joker.BIG, Joker.LITTLE, 2, False)
+    'turned BB: no trump; seat 2 discarded LB'
+    """
+    trump = f"trump {trump_card.suit.char}" if isinstance(trump_card, Card) else "no trump"
+    line = f"turned {trump_card}: {trump}"
+    if joker_discard is not None:
+        line += f"; seat {exchanger} discarded {joker_discard}"
+    if trump_played:
+        line += "; trump played"
+    return line
+
+
 def describe(state: GameState) -> str:
     """A compact table of ``state`` (also ``str(state)``).
 
@@ -614,13 +631,8 @@ def describe(state: GameState) -> str:
         head += f", seat {state.current_player} to act"
     lines = [head]
     if deal is not None:
-        trump = "no trump" if deal.trump is None else f"trump {deal.trump.char}"
-        turned = f"turned {deal.trump_card}: {trump}"
-        if deal.joker_discard is not None:
-            turned += f"; seat {deal.exchanger} discarded {deal.joker_discard}"
-        if state.trump_played:
-            turned += "; trump played"
-        lines.append(turned)
+        lines.append(turned_line(deal.trump_card, deal.joker_discard, deal.exchanger,
+                                 state.trump_played))
         lines.append("seat team bid    won hand")
         levels = state.board_levels
         for seat in range(NUM_PLAYERS):

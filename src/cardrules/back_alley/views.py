@@ -34,6 +34,7 @@ from cardrules.back_alley.state import (
     Settings,
     Trick,
     board_levels,
+    turned_line,
 )
 from cardrules.cards import Card, Joker, Suit
 from cardrules.hand import Hand
@@ -107,13 +108,8 @@ class View:
         lines = [f"seat {self.seat} (team {self.team}), deal {self.deal_number} of "
                  f"{self.settings.deals} ({self.hand_size} cards), {self.phase.value}"]
         if self.trump_card is not None:
-            trump = "no trump" if self.trump is None else f"trump {self.trump.char}"
-            line = f"turned {self.trump_card}: {trump}"
-            if self.joker_discard is not None:
-                line += f"; seat {self.exchanger} discarded {self.joker_discard}"
-            if self.trump_played:
-                line += "; trump played"
-            lines.append(line)
+            lines.append(turned_line(self.trump_card, self.joker_discard, self.exchanger,
+                                     self.trump_played))
             lines.append(f"hand: {self.hand}" + (f" (took {self.taken})" if self.taken else ""))
             bids = ", ".join(f"{s}: {'-' if b is None else b}" for s, b in enumerate(self.bids))
             lines.append(f"bids: {bids}")
