@@ -47,7 +47,6 @@ __all__ = [
     "score",
     "summarize",
     "team_of",
-    "turned_line",
 ]
 
 #: Back Alley is for exactly four players in two partnerships (BA-1).
@@ -598,11 +597,11 @@ class GameState:
         return describe(self)
 
 
-def turned_line(trump_card: AnyCard, joker_discard: Joker | None, exchanger: int | None,
+def _turned_line(trump_card: AnyCard, joker_discard: Joker | None, exchanger: int | None,
                 trump_played: bool) -> str:
     """The public facts of a deal's trump in one line (BA-12, BA-13, BA-32).
 
-    >>> turned_line(Joker.BIG, Joker.LITTLE, 2, False)
+    >>> _turned_line(Joker.BIG, Joker.LITTLE, 2, False)
     'turned BB: no trump; seat 2 discarded LB'
     """
     trump = f"trump {trump_card.suit.char}" if isinstance(trump_card, Card) else "no trump"
@@ -631,7 +630,7 @@ def describe(state: GameState) -> str:
         head += f", seat {state.current_player} to act"
     lines = [head]
     if deal is not None:
-        lines.append(turned_line(deal.trump_card, deal.joker_discard, deal.exchanger,
+        lines.append(_turned_line(deal.trump_card, deal.joker_discard, deal.exchanger,
                                  state.trump_played))
         lines.append("seat team bid    won hand")
         levels = state.board_levels

@@ -33,8 +33,8 @@ from cardrules.back_alley.state import (
     Phase,
     Settings,
     Trick,
+    _turned_line,
     board_levels,
-    turned_line,
 )
 from cardrules.cards import Card, Joker, Suit
 from cardrules.hand import Hand
@@ -108,7 +108,7 @@ class View:
         lines = [f"seat {self.seat} (team {self.team}), deal {self.deal_number} of "
                  f"{self.settings.deals} ({self.hand_size} cards), {self.phase.value}"]
         if self.trump_card is not None:
-            lines.append(turned_line(self.trump_card, self.joker_discard, self.exchanger,
+            lines.append(_turned_line(self.trump_card, self.joker_discard, self.exchanger,
                                      self.trump_played))
             lines.append(f"hand: {self.hand}" + (f" (took {self.taken})" if self.taken else ""))
             bids = ", ".join(f"{s}: {'-' if b is None else b}" for s, b in enumerate(self.bids))
