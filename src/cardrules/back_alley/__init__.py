@@ -46,6 +46,7 @@ from cardrules.back_alley.actions import (
     action_to_dict,
     parse_action,
 )
+from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.checks import check_invariants, hidden_variant, probe_actions
 from cardrules.back_alley.game import apply, first_leader, legal_actions, new_game, sample_chance
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
@@ -118,6 +119,7 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "view_to_dict",
     # records, self-play, conformance hooks
     "GameRecord",
+    "HeuristicBot",
     "RandomBot",
     "check_invariants",
     "hidden_variant",
@@ -148,7 +150,7 @@ RULES: Rules[GameState, Action] = Rules(
     action_to_dict=action_to_dict, action_from_dict=action_from_dict,
     parse_action=parse_action, check_settings=CHECK_SETTINGS, probe_actions=probe_actions,
     hidden_variant=hidden_variant, check_invariants=check_invariants,
-    bots={"random": RandomBot}, summarize=summarize)
+    bots={"random": RandomBot, "heuristic": HeuristicBot}, summarize=summarize)
 register(RULES)
 
 

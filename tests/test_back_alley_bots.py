@@ -1,0 +1,350 @@
+"""Back Alley bots: every choice legal, seeds reproducible, and the heuristic's
+habits checked on exact deals (built from ``Shuffle`` orders).
+
+Rule ids refer to the rules page of the documentation, "Back Alley".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+import pytest
+
+from cardrules import parse_card, parse_cards
+from cardrules.back_alley import (
+    RULES,
+    Bid,
+    Board,
+    ChooseDealer,
+    GameState,
+    Pass,
+    Phase,
+    Play,
+    RandomBot,
+    Shuffle,
+    apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    play_game,
+    view,
+)
+from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.bots import HeuristicBot, expected_tricks, trick_chances
+from cardrules.cards import Card, Joker
+from cardrules.engine import Bot, play
+
+AnyCard = Card | Joker
+A = TypeVar("A")
+
+
+def stacked(hands: Sequence[str], turned: str) -> Shuffle:
+    """The shuffle that, with seat 3 dealing, gives ``hands[seat]`` to each
+    seat and turns ``turned`` (BA-12: seat 0 gets the first card, seat 1 the
+    second, ...); the other cards follow in deck order."""
+    per_seat = [parse_cards(h, jokers=True) for h in hands]
+    size = len(per_seat[0])
+    top = [per_seat[k % 4][k // 4] for k in range(4 * size)]
+    top.append(parse_card(turned, jokers=True))
+    return Shuffle(top + [c for c in CARDS if c not in top])
+
+
+def dealt(hands: Sequence[str], turned: str) -> GameState:
+    """The first deal of a game whose hand size is that of ``hands``, dealt by seat 3."""
+    state = new_game(max_hand_size=len(parse_cards(hands[0], jokers=True)))
+    return apply(apply(state, ChooseDealer(3)), stacked(hands, turned))
+
+
+def then(state: GameState, *moves: str) -> GameState:
+    for move in moves:
+        state = apply(state, parse_action(move))
+    return state
+
+
+def choice(state: GameState, bot: HeuristicBot | None = None) -> str:
+    """What the heuristic bot (seed 0 unless given) does for the player to act."""
+    seat = state.current_player
+    assert seat is not None
+    action = (bot or HeuristicBot(seed=0)).act(view(state, seat), legal_actions(state))
+    assert action in legal_actions(state)
+    return str(action)
+
+
+class Checked:
+    """A bot wrapper that fails the test if the bot leaves its legal list."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.calls = 0
+
+    def act(self, seen: object, legal: Sequence[A]) -> A:
+        action = self.bot.act(seen, legal)
+        assert action in legal, (action, legal)
+        self.calls += 1
+        return action
+
+
+# -- legality and reproducibility ----------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_heuristic_bot_always_chooses_a_legal_action(seed: int) -> None:
+    # The heuristic in every seat over the games, beside random players; short
+    # games for speed, and every third one at full length (BA-10).
+    seats = [seed % 4, (seed + 1) % 4] if seed % 2 else [seed % 4]
+    bots: list[Checked] = [
+        Checked(HeuristicBot(seed * 10 + s) if s in seats else RandomBot(seed * 10 + s))
+        for s in range(4)]
+    size = 13 if seed % 3 == 0 else 1 + seed % 6
+    final = play(RULES, bots, {"max_hand_size": size}, seed=seed).state
+    assert final.is_terminal
+    assert all(bot.calls > 0 for bot in bots)
+
+
+def test_four_heuristic_bots_finish_a_full_game_legally() -> None:
+    bots = [Checked(HeuristicBot(seat)) for seat in range(4)]
+    final = play(RULES, bots, seed=11).state
+    assert len(final.results) == 25
+    assert sum(bot.calls for bot in bots) >= 25 * 4
+
+
+def test_the_same_seeds_give_the_same_game() -> None:
+    def game() -> tuple[str, ...]:
+        bots: list[Bot] = [HeuristicBot(1), RandomBot(2), HeuristicBot(3), HeuristicBot(4)]
+        record = play(RULES, bots, {"max_hand_size": 6}, seed=5).record
+        return tuple(map(str, record.actions))
+
+    assert game() == game()
+
+
+def test_the_bot_seed_breaks_ties() -> None:
+    # Seat 0 leads to the first trick (the only bid) with three plain twos
+    # and a trump it may not lead (BA-32): which two it leads is a tie,
+    # broken by its seed.
+    state = then(dealt(["2H 2D 2C 2S", "AH AD AC KH", "4H 4D 4C 5H", "KD KC QH QD"], "9S"),
+                 "bid 1", "pass", "pass", "pass")
+    leads = {choice(state, HeuristicBot(seed)) for seed in range(20)}
+    assert leads == {"play 2H", "play 2D", "play 2C"}
+    assert len({choice(state, HeuristicBot(7)) for _ in range(5)}) == 1
+
+
+def test_without_a_back_alley_view_it_picks_a_legal_action() -> None:
+    legal = [Pass(), Bid(1)]
+    assert HeuristicBot(seed=3).act(None, legal) in legal
+    with pytest.raises(ValueError, match="no legal action"):
+        HeuristicBot(seed=3).act(None, [])
+
+
+def test_registered_as_the_heuristic_bot_of_the_rules() -> None:
+    assert set(RULES.bots) >= {"random", "heuristic"}
+    bot = RULES.bots["heuristic"](4)
+    assert isinstance(bot, HeuristicBot)
+
+
+def test_the_heuristic_pair_outscores_the_random_pair() -> None:
+    # Six fixed seeds, the heuristic pair on each side in turn: a generous,
+    # deterministic check of strength (the benchmark measures it properly).
+    heuristic = random_team = 0
+    for seed in range(3):
+        for side in (0, 1):
+            bots: list[Bot] = [HeuristicBot(seed * 4 + s) if s % 2 == side
+                               else RandomBot(seed * 4 + s) for s in range(4)]
+            final = play_game(bots, seed=100 + seed)
+            heuristic += final.scores[side]
+            random_team += final.scores[1 - side]
+    assert heuristic > random_team
+
+
+# -- bidding (BA-20 to BA-24) ----------------------------------------------------------
+
+
+def test_ba21_a_hopeless_hand_passes() -> None:
+    state = dealt(["2H 3D 4C 5H 6D", "AH AD AC KH KD", "BB LB AS KS QS", "7H 7D 7C 8H 8D"],
+                  "9S")
+    assert choice(state) == "pass"
+
+
+def test_ba21_a_strong_hand_bids_a_number() -> None:
+    # Big Blooper, ace of trumps and two plain aces among seven cards.
+    state = dealt(["BB AS AH AD 2C 3C 4H", "KH KD KC QH QD QC JH", "2S 3S 4S 5S 6S 7S 8S",
+                   "9H 9D 9C TH TD TC JD"], "9S")
+    action = parse_action(choice(state))
+    assert isinstance(action, Bid)
+    assert action.tricks >= 2
+
+
+def test_ba21_an_overwhelming_hand_bids_board() -> None:
+    # Five top trumps in a five-card deal take every trick.
+    state = dealt(["BB LB AS KS QS", "2H 3D 4C 5H 6D", "AH AD AC KH KD", "7H 7D 7C 8H 8D"],
+                  "9S")
+    assert choice(state) == "board"
+
+
+def test_ba21_one_card_deal_boards_with_the_big_blooper_and_passes_with_a_low_card() -> None:
+    state = dealt(["BB", "2H", "3D", "4C"], "9S")
+    assert choice(state) == "board"
+    state = dealt(["2H", "BB", "3D", "4C"], "9S")
+    assert choice(state) == "pass"
+
+
+def test_ba24_pass_after_the_partners_board() -> None:
+    # A partner's board is the team's contract; a number would not count and
+    # another board would only raise the stake (BA-23, BA-24).
+    state = then(dealt(["BB LB AS KS QS", "7H 7D 7C 8H 8D", "AH KH AD AC 2S", "2D 3C 4H 5C 6C"],
+                       "9S"), "board", "pass")
+    assert state.current_player == 2
+    assert choice(state) == "pass"
+
+
+def test_ba24_the_bid_counts_the_partners_bid() -> None:
+    # The team's contract is the sum of the two bids, all of it lost when it
+    # fails (BA-40): the same hand bids less beside a partner who bid.
+    mine = "AS KS AD AH 2C 4H"
+    rest = [str(c) for c in CARDS if str(c) not in mine.split() and str(c) != "9S"]
+    hands = [" ".join(rest[0:6]), " ".join(rest[6:12]), mine, " ".join(rest[12:18])]
+    assert choice(then(dealt(hands, "9S"), "pass", "pass")) == "bid 2"
+    assert choice(then(dealt(hands, "9S"), "bid 3", "pass")) == "bid 1"
+
+
+def test_ba25_the_dealer_does_not_throw_in_a_hand_worth_a_bid() -> None:
+    # After three passes, passing throws the deal in (BA-25): the dealer bids
+    # with any hand expecting a trick.
+    state = then(dealt(["2H 3D 4C 5H", "6H 7D 8C 9H", "2D 3C 4D 5C", "BB AS AH 2S"], "9S"),
+                 "pass", "pass", "pass")
+    assert state.current_player == 3
+    assert choice(state) != "pass"
+
+
+# -- play (BA-30 to BA-34) ------------------------------------------------------------
+
+
+def test_ba34_wins_cheaply_as_the_last_player() -> None:
+    # Seat 1 leads the jack of hearts; seat 0, last, holds A K 3 of hearts:
+    # the king is enough.
+    state = then(dealt(["AH KH 3H 2C", "JH 5C 6C 7C", "2H 8C 9C TC", "QH 4H 5H 6H"], "9S"),
+                 "pass", "bid 2", "pass", "pass", "play JH", "play 2H", "play QH")
+    assert state.current_player == 0
+    assert choice(state) == "play KH"
+
+
+def test_ba34_ducks_when_the_partner_is_winning() -> None:
+    # Seat 2 (the partner) wins with the ace of hearts; seat 0, last, plays its lowest heart.
+    state = then(dealt(["KH 3H 2C 4C", "JH 5C 6C 7C", "AH 8C 9C TC", "QH 4H 5H 6H"], "9S"),
+                 "pass", "bid 2", "pass", "pass", "play JH", "play AH", "play 4H")
+    assert state.current_player == 0
+    assert choice(state) == "play 3H"
+
+
+def test_ba34_third_hand_ducks_under_the_partners_master() -> None:
+    # The partner (seat 2) led the ace of hearts, the highest heart: seat 0,
+    # third to play, keeps its king.
+    state = then(dealt(["KH 3H 2C 4C", "QH 5C 6C 7C", "AH 8C 9C TC", "JH 4H 5H 6H"], "9S"),
+                 "pass", "pass", "bid 2", "pass", "play AH", "play 4H")
+    assert state.current_player == 0
+    assert choice(state) == "play 3H"
+
+
+def test_ba31_does_not_ruff_the_partners_winning_trick() -> None:
+    # Void in hearts with a trump: the partner's ace wins, so seat 0 discards
+    # a plain card instead of wasting the trump.
+    state = then(dealt(["2S 5D 6D 7D", "JH 5C 6C 7C", "AH 8C 9C TC", "QH 4H 5H 6H"], "9S"),
+                 "pass", "bid 2", "pass", "pass", "play JH", "play AH", "play 4H")
+    assert choice(state) == "play 5D"
+
+
+def test_ba34_ruffs_with_the_lowest_trump_that_wins() -> None:
+    # Void in hearts, the opponents winning: seat 0 trumps, with its lowest trump.
+    state = then(dealt(["2S AS 6D 7D", "JH 5C 6C 7C", "2H 8C 9C TC", "QH 4H 5H 6H"], "9S"),
+                 "pass", "bid 2", "pass", "pass", "play JH", "play 2H", "play QH")
+    assert choice(state) == "play 2S"
+
+
+def test_ba34_second_hand_low_without_a_safe_winner() -> None:
+    # Seat 1 showed it has no heart (it threw a club on a heart lead, BA-31)
+    # and may hold trumps, so seat 0's king of hearts, second to play, would
+    # likely be ruffed: it plays low and leaves the trick to its partner.
+    state = then(dealt(["KH 3H 2H 2C", "5C 6C 7C 3S", "8C 9C TC JC", "5H 6H 7H AD"], "9S"),
+                 "pass", "pass", "pass", "bid 1",
+                 "play 5H", "play 2H", "play 5C", "play 8C", "play 6H")
+    assert state.current_player == 0
+    assert choice(state) == "play 3H"
+
+
+def test_ba30_leads_a_winner_when_the_team_needs_tricks() -> None:
+    # Seat 0 bid and leads: it cashes the ace of hearts, a sure winner.
+    state = then(dealt(["AH 2D 3C 4C", "5H 5D 6C 7C", "6H 8D 9C TC", "7H 4D 5C 6D"], "9S"),
+                 "bid 2", "pass", "pass", "pass")
+    assert state.current_player == 0
+    assert state.phase is Phase.PLAY
+    assert choice(state) == "play AH"
+
+
+def test_ba32_leads_trumps_to_draw_them_after_a_board() -> None:
+    # A board lifts the trump-lead restriction for its bidder (BA-32): with the
+    # top trumps, seat 0 draws trumps first, with its cheapest master trump.
+    state = then(dealt(["BB LB AS AH", "2S 5D 6C 7C", "6H 8D 9C TC", "7H 4D 3S 6D"], "9S"),
+                 "board", "pass", "pass", "pass")
+    assert choice(state) in ("play AS", "play LB")
+
+
+def test_ba33_follows_the_blooper_rules_through_its_legal_list() -> None:
+    # The Big Blooper is led (after a board): seat 0 must play its highest trump.
+    state = then(dealt(["AS 2S 3H 4H", "BB 5D 6C 7C", "6H 8D 9C TC", "7H 4D 5C 6D"], "9S"),
+                 "pass", "board", "pass", "pass", "play BB", "play 6H", "play 7H")
+    assert [str(a) for a in legal_actions(state)] == ["play AS"]
+    assert choice(state) == "play AS"
+
+
+def test_duck_when_made_stops_spending_once_the_contract_is_made() -> None:
+    # Team 0 bid 1 and took the first trick; team 1 passed twice, a zero
+    # contract that cannot fail.  Void in diamonds, seat 0 could ruff: by
+    # default it does, with duck_when_made it keeps its trump.
+    state = then(dealt(["AH 2S 2C 3C", "2H QD 5C 6C", "3H 8C 9C 2D", "4H 4D 5D 6D"], "9S"),
+                 "bid 1", "pass", "pass", "pass",
+                 "play AH", "play 2H", "play 3H", "play 4H",
+                 "play 2C", "play 5C", "play 8C", "play 4D",
+                 "play 2D", "play 5D")
+    assert state.current_player == 0
+    assert choice(state) == "play 2S"
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play 3C"
+
+
+# -- the estimate ------------------------------------------------------------------------
+
+
+def test_trick_chances_rank_cards_by_strength() -> None:
+    hand = parse_cards("BB AS 2S AH 2H", jokers=True)
+    chances = dict(zip(map(str, hand), trick_chances(hand, parse_card("9S")), strict=True))
+    assert chances["BB"] == pytest.approx(1.0)
+    assert chances["AS"] > chances["2S"]
+    assert chances["AH"] > chances["2H"]
+    assert all(0.0 <= p <= 1.0 for p in chances.values())
+
+
+def test_ba13_no_trump_deal_has_no_ruffs_and_no_jokers() -> None:
+    # With a joker turned there is no trump (BA-13): a plain ace is only at
+    # risk from nothing, and the estimate never counts a joker as held.
+    hand = parse_cards("AS AH AD AC", jokers=True)
+    with_trump = expected_tricks(hand, parse_card("9S"))
+    no_trump = expected_tricks(hand, Joker.BIG, Joker.LITTLE)
+    assert no_trump > with_trump
+    assert expected_tricks(parse_cards("2S 2H 3D 3C"), Joker.LITTLE) < 1
+
+
+def test_expected_tricks_of_a_hand_sum_its_chances() -> None:
+    hand: tuple[AnyCard, ...] = parse_cards("KS QH 7D 2C", jokers=True)
+    assert expected_tricks(hand, parse_card("3S")) == pytest.approx(
+        sum(trick_chances(hand, parse_card("3S"))))
+    assert trick_chances((), parse_card("3S")) == ()
+
+
+def test_acting_leaves_the_state_unchanged() -> None:
+    # The bot reads only a view; the state it came from stays as it was.
+    state = dealt(["AH KH 3H 2C", "JH 5C 6C 7C", "2H 8C 9C TC", "QH 4H 5H 6H"], "9S")
+    before = repr(state)
+    HeuristicBot(0).act(view(state, 0), legal_actions(state))
+    assert repr(state) == before
+    assert isinstance(legal_actions(state)[0], Pass)
+    assert Board() in legal_actions(state)
+    assert Play(parse_card("AH")) not in legal_actions(state)
