@@ -301,8 +301,8 @@ class HeuristicBot:
     """Bids from an estimate of its tricks and plays sound trick-taking habits.
 
     **Bidding** (BA-20 to BA-24).  The bot estimates each card's chance of
-    taking a trick (:func:`trick_chances`) and turns these into a
-    distribution of its tricks.  It then picks the legal bid with the best
+    taking a trick (:func:`~cardrules.back_alley.bots.trick_chances`) and
+    turns these into a distribution of its tricks.  It then picks the legal bid with the best
     expected team score under BA-40, counting the partner's bid when the
     partner has already bid (the contract is the sum).  It passes when the
     partner claimed board (a second board would only raise the stake,
