@@ -47,7 +47,7 @@ class ParseError(CardRulesError, ValueError):
     >>> err.token, err.position, err.token_length
     ('1X', 3, 2)
 
-    A long token is kept and quoted only as a short prefix (:data:`TOKEN_LIMIT`
+    A long token is kept and quoted only as a short prefix (:data:`~cardrules.errors.TOKEN_LIMIT`
     characters and ``...``), with its full length in ``token_length``, so a
     huge bad input never makes a huge error:
 

@@ -332,7 +332,7 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
     Hidden are the other seats' hands and the undealt cards (BA-50).  Public
     facts are kept: in a no-trump deal without an exchange the other joker is
     known to be undealt, and a seat never gets a card the play shows it
-    cannot hold (:func:`known_absent`), so the variant is a state the same
+    cannot hold (:func:`~cardrules.back_alley.checks.known_absent`), so the variant is a state the same
     public history could have led to.  Without such inferences the cards are
     re-dealt uniformly with :func:`cardrules.hand.permute_hidden`; with them,
     by random tries (not exactly uniform), falling back to ``state`` itself.

@@ -390,6 +390,7 @@ class GameState:
     dealer: int | None
     deal: Deal | None
     current_player: int | None
+    #: The seat that leads (or led) the current trick; None outside play.
     leader: int | None
     # Per seat, the card indexes held (ascending, so in Hand order).
     _hands: tuple[tuple[int, ...], ...] = attrs.field(repr=_hands_repr)
