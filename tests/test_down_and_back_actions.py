@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -145,6 +146,15 @@ def test_trusted_split_constructor_makes_hands() -> None:
     assert fast == Split(down, back)
     hands = Split._sorted(Hand.of_sorted(down), Hand.of_sorted(back))
     assert hands == fast
+
+
+@pytest.mark.parametrize("action", [Cut(3), DrawStock(), DrawDiscard(), Discard(DECK[0]),
+                                    Split(DECK[:4], DECK[4:7])], ids=str)
+def test_actions_are_frozen_and_slotted(action: Action) -> None:
+    assert not hasattr(action, "__dict__")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        action.count = 5  # type: ignore[union-attr, misc]
+    assert hash(action) == hash(parse_action(str(action)))
 
 
 def test_chance_actions_are_the_engines() -> None:

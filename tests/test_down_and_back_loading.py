@@ -172,8 +172,20 @@ def paused_in_back() -> GameState:
     return state
 
 
+@functools.cache
+def paused_with_seat_0() -> GameState:
+    """As :func:`paused_mid_pass` with seats 0 and 4 exchanged: seats 2 and 0 are tied."""
+    relabelled = {({0: 4, 4: 0}.get(seat, seat)): split for seat, split in DOWN_TIE.items()}
+    state = paused(relabelled, "5S 5H 8C")
+    showdown = state.showdown
+    assert showdown is not None
+    assert showdown.contenders == (2, 0)
+    return state
+
+
 def special_states() -> list[GameState]:
-    return [tied_result(), paused_mid_pass(), paused_after_pass(), paused_in_back()]
+    return [tied_result(), paused_mid_pass(), paused_after_pass(), paused_in_back(),
+            paused_with_seat_0()]
 
 
 def refused(data: Any, where: str = "") -> ParseError:
@@ -199,12 +211,13 @@ def test_every_state_of_a_random_game_round_trips(num_players: int, seed: int) -
         assert state_to_dict(loaded) == data
 
 
-@pytest.mark.parametrize("state", special_states(), ids=["tied", "mid", "after", "back"])
+@pytest.mark.parametrize("state", special_states(), ids=["tied", "mid", "after", "back", "seat0"])
 def test_tie_breaks_and_paused_showdowns_round_trip(state: GameState) -> None:
     assert state_from_dict(dump(state)) == state
 
 
-@pytest.mark.parametrize("make", [paused_mid_pass, paused_after_pass, paused_in_back])
+@pytest.mark.parametrize("make", [paused_mid_pass, paused_after_pass, paused_in_back,
+                                  paused_with_seat_0])
 def test_a_loaded_paused_showdown_plays_on(make: Any) -> None:
     state = make()
     loaded = state_from_dict(dump(state))
@@ -319,6 +332,13 @@ def test_encoder_refuses_what_json_states_never_hold(value: object) -> None:
         to_json(value)
 
 
+def test_encoder_error_quotes_a_short_prefix() -> None:
+    with pytest.raises(TypeError) as info:
+        to_json(bytes(1_000_000))
+    assert str(info.value).startswith("cannot encode bytes as JSON: b'\\x00")
+    assert len(str(info.value)) < 100
+
+
 def test_attributes_need_an_attrs_instance() -> None:
     with pytest.raises(TypeError):
         attributes_to_json({"a": 1})
@@ -368,7 +388,7 @@ def test_missing_keys_are_refused_at_every_level(state: GameState, path: tuple[A
         refused(data, f"{where}: missing {key!r}")
 
 
-@pytest.mark.parametrize("state", special_states(), ids=["tied", "mid", "after", "back"])
+@pytest.mark.parametrize("state", special_states(), ids=["tied", "mid", "after", "back", "seat0"])
 def test_objects_must_be_objects(state: GameState) -> None:
     for path, _ in _objects(dump(state), ()):
         replacements: tuple[Any, ...] = ([], "x", 3, None)

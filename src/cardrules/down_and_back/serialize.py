@@ -6,10 +6,8 @@ cards are written as text (``"KS"``), enums by value (``"discard"``),
 hands and tuples as lists, nested records as objects.  Reading is strict
 and hand-written, because a saved state is untrusted input.
 
-The state format (``"format": "cardrules/down_and_back/state/1"``)
---------------------------------------------------------------------
-
-One flat JSON object with exactly these keys (the layout of
+**The state format** (``"format": "cardrules/down_and_back/state/1"``) is one
+flat JSON object with exactly these keys (the layout of
 :class:`~cardrules.down_and_back.GameState` may change; this format does
 not):
 
@@ -31,7 +29,7 @@ not):
   (one split per seat), "down_winner", "back_winner", "tiebreaks" (draws),
   "pot", "pot_winner" (seat or null)}``.
 
-Cards are one card text per list entry.  :func:`state_from_dict` refuses,
+Cards are one card text per list entry.  :func:`~cardrules.down_and_back.state_from_dict` refuses,
 with a :class:`~cardrules.ParseError` naming the place (such as
 ``state.results[2].back_winner``): unknown or missing keys at any level,
 values of the wrong type (a bool is not a number), seats out of range, a

@@ -38,6 +38,7 @@ from typing import Any, TypeAlias
 import attrs
 
 from cardrules.cards import DECK, Card, Joker
+from cardrules.errors import shorten
 from cardrules.hand import Hand
 
 __all__ = ["JSON", "attributes_to_json", "to_json"]
@@ -128,7 +129,7 @@ def _mapping(value: Mapping[object, object]) -> JSON:
 
 
 def _refuse(value: object) -> JSON:
-    raise TypeError(f"cannot encode {type(value).__name__} as JSON: {repr(value)[:40]}")
+    raise TypeError(f"cannot encode {type(value).__name__} as JSON: {shorten(repr(value))}")
 
 
 def attributes_to_json(obj: object, names: Iterable[str] | None = None) -> dict[str, JSON]:
