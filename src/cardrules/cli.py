@@ -223,9 +223,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "replay":
             return _replay(args)
         return _eval(" ".join(args.cards))
+    except BrokenPipeError:  # the reader went away (``cardrules replay F | head``)
+        _quiet_stdout()
+        return 1
     except (CardRulesError, ValueError, OSError) as err:
         print(f"cardrules: {err}", file=sys.stderr)
         return 2
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that Python's final flush
+    does not fail again on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (tests, notebooks)
+        pass
 
 
 def run() -> None:

@@ -1,0 +1,151 @@
+"""The cardrules command: eval, play and replay for both games, and its errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardrules.cli import main
+from cardrules.engine import GameRecord
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_eval_four_three_and_seven_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "eval", "8S 8H 8D QH") == (0, "prial of eights (8S 8H 8D QH)\n", "")
+    status, out, _ = run(capsys, "eval", "JH", "QH", "KH")
+    assert (status, out) == (0, "bouncer, king high (JH QH KH)\n")
+    status, out, _ = run(capsys, "eval", "8S 8H 8D QH 5C 6C 7C")
+    assert status == 0
+    assert out.splitlines()[0].startswith("down: prial of eights")
+
+
+def test_eval_errors_are_one_line_with_status_2(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "eval", "KS QS")
+    assert (status, out) == (2, "")
+    assert err == "cardrules: give 3, 4 or 7 cards, not 2\n"
+    status, _, err = run(capsys, "eval", "KS Q?")
+    assert status == 2 and err.startswith("cardrules: not a card") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("game", ["down-and-back", "back-alley"])
+def test_play_then_replay_gives_the_same_account(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    extra = ["--rounds", "2"] if game == "down-and-back" else []
+    status, played, _ = run(capsys, "play", game, "--seed", "5", *extra, "--record", str(path))
+    assert status == 0
+    assert played.endswith(f"record written to {path}\n")
+    record = GameRecord.load(path)
+    assert record.game == game.replace("-", "_")
+    status, replayed, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    assert played.startswith(replayed)
+    assert "unfinished" not in replayed
+
+
+def test_play_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    second = run(capsys, "play", "--seed", "9", "--rounds", "3")
+    third = run(capsys, "play", "--seed", "9", "--rounds", "3")
+    assert second == third and second[0] == 0
+    other = run(capsys, "play", "--seed", "10", "--rounds", "3")
+    assert other[1] != second[1]
+
+
+def test_moves_lists_each_action_with_its_seat(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.txt"
+    run(capsys, "play", "--players", "2", "--rounds", "1", "--seed", "1", "--record", str(path))
+    status, out, _ = run(capsys, "replay", str(path), "--moves")
+    lines = out.splitlines()
+    record = GameRecord.load(path)
+    assert status == 0
+    assert lines[0].split() == ["1", "chance", *str(record.actions[0]).split()]
+    cut = next(line for line in lines if " cut " in line)
+    assert "seat" in cut
+    moves = [line for line in lines if line[:5].strip().isdigit()]
+    assert len(moves) == len(record.actions)
+
+
+def test_replay_says_when_a_record_is_unfinished(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "short.txt"
+    path.write_text("# cardrules down_and_back\nnum_players 3\n\ndealer 1\n", encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    assert out.splitlines()[-1] == "the record is unfinished: 1 actions, and the game goes on"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "--record", ""], "--record needs a file name"),
+    (["play", "--record", "   "], "--record needs a file name"),
+    (["play", "--record", "/no/such/folder/g.json"], "does not exist"),
+    (["play", "back-alley", "--players", "3"], "Back Alley has no setting for --players"),
+    (["play", "go-fish"], "unknown game"),
+    (["play", "--bots", "genius"], "--bots is one of random, greedy"),
+    (["play", "--players", "9"], "2 to 5 players"),
+    (["play", "back-alley", "--bots", "heuristic,random"], "one name per seat (4 seats)"),
+])
+def test_play_usage_errors(args: list[str], message: str, tmp_path: Path,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, *args)
+    assert status == 2 and out == ""
+    assert message in err and err.startswith("cardrules: ") and err.count("\n") == 1
+
+
+def test_record_path_that_is_a_folder_is_refused_before_playing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "play", "--record", str(tmp_path))
+    assert (status, out) == (2, "")
+    assert "that is a folder" in err
+
+
+@pytest.mark.parametrize("content", [
+    "[" * 100_000,
+    '{"game": "down_and_back", "settings": {"num_players": 2}, "actions": '
+    '[{"type": "cut", "count": ' + "9" * 5000 + "}]}",
+    "# cardrules down_and_back\nnum_players 2\n\ncut " + "9" * 5000 + "\n",
+    "not a record",
+])
+def test_replay_of_hostile_files_is_one_line(content: str, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    status, out, err = run(capsys, "replay", str(path))
+    assert (status, out) == (2, "")
+    assert err.startswith("cardrules: ") and err.count("\n") == 1 and len(err) < 400
+
+
+def test_replay_of_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "replay", "/no/such/file.json")
+    assert status == 2 and "No such file" in err
+
+
+def test_json_record_can_be_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "g.json"
+    run(capsys, "play", "back-alley", "--seed", "3", "--record", str(path))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["game"] == "back_alley" and data["actions"][0]["type"] == "dealer"
+
+
+def test_broken_pipe_is_quiet() -> None:
+    """``cardrules play ... | head -1`` ends without a message."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardrules", "play", "back-alley", "--moves", "--seed", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.wait(timeout=120)
+    assert err == b""
