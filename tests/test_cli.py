@@ -34,7 +34,9 @@ def test_eval_errors_are_one_line_with_status_2(capsys: pytest.CaptureFixture[st
     assert (status, out) == (2, "")
     assert err == "cardrules: give 3, 4 or 7 cards, not 2\n"
     status, _, err = run(capsys, "eval", "KS Q?")
-    assert status == 2 and err.startswith("cardrules: not a card") and err.count("\n") == 1
+    assert status == 2
+    assert err.startswith("cardrules: not a card")
+    assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize("game", ["down-and-back", "back-alley"])
@@ -56,7 +58,8 @@ def test_play_then_replay_gives_the_same_account(
 def test_play_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     second = run(capsys, "play", "--seed", "9", "--rounds", "3")
     third = run(capsys, "play", "--seed", "9", "--rounds", "3")
-    assert second == third and second[0] == 0
+    assert second == third
+    assert second[0] == 0
     other = run(capsys, "play", "--seed", "10", "--rounds", "3")
     assert other[1] != second[1]
 
@@ -98,8 +101,11 @@ def test_replay_says_when_a_record_is_unfinished(tmp_path: Path,
 def test_play_usage_errors(args: list[str], message: str, tmp_path: Path,
                            capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, *args)
-    assert status == 2 and out == ""
-    assert message in err and err.startswith("cardrules: ") and err.count("\n") == 1
+    assert status == 2
+    assert out == ""
+    assert message in err
+    assert err.startswith("cardrules: ")
+    assert err.count("\n") == 1
 
 
 def test_record_path_that_is_a_folder_is_refused_before_playing(
@@ -122,19 +128,23 @@ def test_replay_of_hostile_files_is_one_line(content: str, tmp_path: Path,
     path.write_text(content, encoding="utf-8")
     status, out, err = run(capsys, "replay", str(path))
     assert (status, out) == (2, "")
-    assert err.startswith("cardrules: ") and err.count("\n") == 1 and len(err) < 400
+    assert err.startswith("cardrules: ")
+    assert err.count("\n") == 1
+    assert len(err) < 400
 
 
 def test_replay_of_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "replay", "/no/such/file.json")
-    assert status == 2 and "No such file" in err
+    assert status == 2
+    assert "No such file" in err
 
 
 def test_json_record_can_be_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "g.json"
     run(capsys, "play", "back-alley", "--seed", "3", "--record", str(path))
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["game"] == "back_alley" and data["actions"][0]["type"] == "dealer"
+    assert data["game"] == "back_alley"
+    assert data["actions"][0]["type"] == "dealer"
 
 
 def test_broken_pipe_is_quiet() -> None:
@@ -143,7 +153,8 @@ def test_broken_pipe_is_quiet() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "cardrules", "play", "back-alley", "--moves", "--seed", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
     proc.stdout.readline()
     proc.stdout.close()
     err = proc.stderr.read()
