@@ -300,6 +300,16 @@ def test_bad_dicts_are_parse_errors(data: Any) -> None:
         action_from_dict(data)
 
 
+@pytest.mark.parametrize("key", ["count", "card", "type"])
+def test_deeply_nested_values_are_parse_errors(key: str) -> None:
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    data: dict[str, Any] = {"type": "cut" if key == "count" else "discard", key: deep}
+    with pytest.raises(ParseError):
+        action_from_dict(data)
+
+
 def test_one_card_per_list_entry() -> None:
     data = {"type": "split", "down": ["AS KS", "", "QS"], "back": ["2H", "3H", "4H"]}
     with pytest.raises(ParseError, match=r"'down'\[0\]"):

@@ -413,6 +413,22 @@ def _objects(data: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...]
             yield from _objects(value, (*path, index))
 
 
+def _deep(depth: int = 100_000) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("path", [("round",), ("net", 0), ("stock",), ("discard", 0),
+                                  ("hands", 0, 0), ("results",), ("showdown",),
+                                  ("splits", 0), ("drawn",), ("format",), ("phase",)])
+def test_deeply_nested_values_are_parse_errors(path: tuple[Any, ...]) -> None:
+    data = dump(paused_mid_pass())
+    at(data, path[:-1])[path[-1]] = _deep()
+    refused(data)
+
+
 def test_keys_must_be_text() -> None:
     data: dict[Any, Any] = dump(paused_mid_pass())
     data[5] = "five"

@@ -74,9 +74,9 @@ from cardrules.down_and_back.state import (
     TieBreakDraw,
 )
 from cardrules.down_and_back.views import View
-from cardrules.engine.codec import Fields, read_card
+from cardrules.engine.codec import Fields, read_card, safe_repr
 from cardrules.engine.encode import attributes_to_json
-from cardrules.errors import ParseError, shorten
+from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
 __all__ = ["FORMAT", "STATE_KEYS", "VIEW_FORMAT", "state_from_dict", "state_to_dict",
@@ -126,7 +126,7 @@ def view_to_dict(seat_view: View) -> dict[str, object]:
 def _list(value: object, where: str) -> list[object]:
     if not isinstance(value, list):
         raise ParseError(f"{where} must be a list, not {type(value).__name__}",
-                         token=shorten(repr(value)))
+                         token=safe_repr(value))
     return value
 
 
@@ -140,10 +140,10 @@ def _per_seat(value: object, where: str, n: int) -> list[object]:
 def _whole(value: object, where: str, minimum: int | None = None,
            maximum: int | None = None) -> int:
     if not is_int(value):
-        raise ParseError(f"{where} must be a whole number", token=shorten(repr(value)))
+        raise ParseError(f"{where} must be a whole number", token=safe_repr(value))
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
         bounds = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
-        raise ParseError(f"{where} must be {bounds}", token=shorten(repr(value)))
+        raise ParseError(f"{where} must be {bounds}", token=safe_repr(value))
     return value
 
 
@@ -242,7 +242,7 @@ def state_from_dict(data: object) -> GameState:
     tag = root.get("format")
     if tag != FORMAT:
         raise ParseError(f"state: unknown format (expected {FORMAT!r})",
-                         token=shorten(repr(tag)))
+                         token=safe_repr(tag))
     n = root.integer("num_players", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
     settings = GameSettings(n, root.integer("ante", minimum=1),
                             root.opt_integer("rounds", minimum=1))

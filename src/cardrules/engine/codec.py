@@ -30,7 +30,7 @@ from cardrules._validate import is_int
 from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.errors import ParseError
 
-__all__ = ["MAX_DIGITS", "Fields", "card_at", "cards_at", "int_token", "split_verb"]
+__all__ = ["MAX_DIGITS", "Fields", "card_at", "cards_at", "int_token", "safe_repr", "split_verb"]
 
 #: The longest whole number read from text or JSON (far more than any game needs).
 MAX_DIGITS = 18
@@ -62,13 +62,13 @@ class Fields:
             raise ParseError(f"{what} must be a JSON object, not {type(data).__name__}")
         for key in data:
             if not isinstance(key, str):
-                raise ParseError(f"{what}: keys must be text", token=repr(key))
+                raise ParseError(f"{what}: keys must be text", token=safe_repr(key))
         self._data: Mapping[str, object] = data
         self._read: set[str] = set()
         self.what = what
 
     def _fail(self, key: str, message: str, value: object = _MISSING) -> ParseError:
-        token = None if value is _MISSING else repr(value)
+        token = None if value is _MISSING else safe_repr(value)
         return ParseError(f"{self.what}: {key!r} {message}", token=token)
 
     def get(self, key: str) -> object:
@@ -252,12 +252,31 @@ def read_card(value: object, what: str, *, jokers: bool = False) -> Card | Joker
     cardrules.errors.ParseError: x must be a card as text: '5'
     """
     if not isinstance(value, str):
-        raise ParseError(f"{what} must be a card as text", token=repr(value))
+        raise ParseError(f"{what} must be a card as text", token=safe_repr(value))
     try:
         return parse_card(value, jokers=jokers)
     except ParseError as err:
         raise ParseError(f"{what}: {err.message}", token=err.token,
                          position=err.position) from None
+
+
+def safe_repr(value: object) -> str:
+    """``repr(value)`` for an error message, for any value a caller may pass: one
+    nested too deeply for :func:`repr` is named by its type instead of raising
+    :class:`RecursionError`.
+
+    >>> safe_repr([1, "a"])
+    "[1, 'a']"
+    >>> deep: list[object] = []
+    >>> for _ in range(100_000):
+    ...     deep = [deep]
+    >>> safe_repr(deep)
+    '<list nested too deeply to show>'
+    """
+    try:
+        return repr(value)
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deeply to show>"
 
 
 _VERB = re.compile(r"\s*(\S+)\s*")
