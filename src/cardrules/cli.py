@@ -209,7 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=0, help="seed for chance and the bots")
     play.add_argument("--bots", default="random",
                       help="a bot name for every seat, or one per seat separated by commas "
-                           "(Down and Back: greedy, random; default random)")
+                           "(Down and Back: greedy, random; Back Alley: heuristic, random; "
+                           "default random)")
     play.add_argument("--record", metavar="FILE",
                       help="save the game record (JSON, or text when FILE ends in .txt)")
     play.add_argument("--moves", action="store_true", help="list every move with its seat")
