@@ -22,7 +22,6 @@ from cardrules.back_alley.game import (
     _BID_CHOICES,
     _TRUMP,
     _may_play,
-    _state,
     first_leader,
     legal_actions,
 )
@@ -239,9 +238,9 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
             _require(state.leader == leader, "the leader of the current trick (BA-30, BA-34)")
         for k, index in enumerate(cards):
             seat = (leader + k) % NUM_PLAYERS
-            probe = _state(state.settings, state.history, Phase.PLAY, dealer, deal, seat, leader,
-                           tuple(tuple(h) for h in held), tuple(cards[:k]), tuple(won), (),
-                           trump_played)
+            probe = GameState(state.settings, state.history, Phase.PLAY, dealer, deal, seat, leader,
+                              tuple(tuple(h) for h in held), tuple(cards[:k]), tuple(won), (),
+                              trump_played)
             _require(_may_play(probe, seat, index),
                      f"seat {seat} could not play {CARDS[index]} there (BA-31 to BA-33)")
             held[seat].remove(index)
@@ -332,10 +331,11 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
     Hidden are the other seats' hands and the undealt cards (BA-50).  Public
     facts are kept: in a no-trump deal without an exchange the other joker is
     known to be undealt, and a seat never gets a card the play shows it
-    cannot hold (:func:`~cardrules.back_alley.checks.known_absent`), so the variant is a state the same
-    public history could have led to.  Without such inferences the cards are
-    re-dealt uniformly with :func:`cardrules.hand.permute_hidden`; with them,
-    by random tries (not exactly uniform), falling back to ``state`` itself.
+    cannot hold (:func:`~cardrules.back_alley.checks.known_absent`), so the
+    variant is a state the same public history could have led to.  Without
+    such inferences the cards are re-dealt uniformly with
+    :func:`cardrules.hand.permute_hidden`; with them, by random tries (not
+    exactly uniform), falling back to ``state`` itself.
     The card another seat took under BA-13 follows its place in that hand.
 
     >>> import random
@@ -383,9 +383,9 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
                     joker_discard=deal.joker_discard, exchanger=deal.exchanger, taken=taken,
                     undealt=Hand.of_sorted(tuple(CARDS[i] for i in rest)), bids=deal.bids)
     hands = tuple(tuple(sorted(h)) for h in new)
-    return _state(state.settings, state.history, state.phase, state.dealer, new_deal,
-                  state.current_player, state.leader, hands, state._trick, state.tricks_won,
-                  state.tricks, state.trump_played)
+    return GameState(state.settings, state.history, state.phase, state.dealer, new_deal,
+                     state.current_player, state.leader, hands, state._trick, state.tricks_won,
+                     state.tricks, state.trump_played)
 
 
 def probe_actions(state: GameState) -> Iterator[Action]:

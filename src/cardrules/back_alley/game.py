@@ -69,8 +69,6 @@ __all__ = [
     "sample_chance",
 ]
 
-_new = object.__new__
-_set = object.__setattr__
 _TRUMP = 4  # the class of a trump card in the tables of state.TABLES
 _BIG, _LITTLE = 52, 53
 _NO_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_PLAYERS
@@ -84,36 +82,6 @@ _PLAY = Phase.PLAY
 _BID = Phase.BID
 _PHASE_RULE = {Phase.CHOOSE_DEALER: "BA-11", Phase.SHUFFLE: "BA-12", Phase.BID: "BA-20",
                Phase.PLAY: "BA-30", Phase.GAME_OVER: "BA-43"}
-
-
-# The slot setters of GameState, in field order: calling them directly is
-# the cheapest way to fill a new frozen state.
-(_set_settings, _set_history, _set_phase, _set_dealer, _set_deal, _set_current, _set_leader,
- _set_hands, _set_trick, _set_won, _set_tricks, _set_trump_played) = (
-    GameState.__dict__[field.name].__set__ for field in attrs.fields(GameState))
-
-
-def _state(settings: Settings, history: History, phase: Phase, dealer: int | None,
-           deal: Deal | None, current_player: int | None, leader: int | None,
-           hands: tuple[tuple[int, ...], ...], trick: tuple[int, ...],
-           tricks_won: tuple[int, ...], tricks: tuple[Trick, ...],
-           trump_played: bool) -> GameState:
-    """Build a state without ``__init__``: the reducer passes only values of
-    the right types, and this runs on every action."""
-    s = _new(GameState)
-    _set_settings(s, settings)
-    _set_history(s, history)
-    _set_phase(s, phase)
-    _set_dealer(s, dealer)
-    _set_deal(s, deal)
-    _set_current(s, current_player)
-    _set_leader(s, leader)
-    _set_hands(s, hands)
-    _set_trick(s, trick)
-    _set_won(s, tricks_won)
-    _set_tricks(s, tricks)
-    _set_trump_played(s, trump_played)
-    return s
 
 
 def new_game(*, max_hand_size: int = 13) -> GameState:
@@ -134,8 +102,8 @@ def new_game(*, max_hand_size: int = 13) -> GameState:
 
 def _start(settings: Settings) -> GameState:
     history = History(first_dealer=None, throw_ins=0, results=(), scores=(0, 0))
-    return _state(settings, history, Phase.CHOOSE_DEALER, None, None, None, None, _NO_HANDS,
-                  (), _NO_TRICKS, (), False)
+    return GameState(settings, history, Phase.CHOOSE_DEALER, None, None, None, None, _NO_HANDS,
+                     (), _NO_TRICKS, (), False)
 
 
 # -- legal actions -------------------------------------------------------------
@@ -244,11 +212,9 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
         return ChooseDealer(rng.randrange(NUM_PLAYERS))
     if phase is Phase.SHUFFLE:
         # Sorting by independent uniform keys gives a uniform order, faster than
-        # rng.sample; the 54 distinct cards need no checks, so build it directly.
+        # rng.sample.
         draw = rng.random
-        shuffle = _new(Shuffle)
-        _set(shuffle, "order", tuple(sorted(CARDS, key=lambda _: draw())))
-        return shuffle
+        return Shuffle(sorted(CARDS, key=lambda _: draw()))
     raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
 
 
@@ -305,8 +271,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         history = state.history
         history = History(first_dealer=action.seat, throw_ins=0, results=history.results,
                           scores=history.scores)
-        return _state(state.settings, history, Phase.SHUFFLE, action.seat, None, None, None,
-                      _NO_HANDS, (), _NO_TRICKS, (), False)
+        return GameState(state.settings, history, Phase.SHUFFLE, action.seat, None, None, None,
+                         _NO_HANDS, (), _NO_TRICKS, (), False)
     if action.__class__ is not Shuffle:
         _check_type(action)
         raise IllegalActionError("BA-12", "the dealer must shuffle first (a chance action)")
@@ -362,23 +328,9 @@ def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
     deal = Deal(hand_size=size, trump_card=CARDS[turned], joker_discard=discard,
                 exchanger=exchanger, taken=taken,
                 undealt=Hand.of_sorted(tuple(map(CARDS.__getitem__, rest))), bids=_NO_BIDS)
-    return _state(state.settings, state.history, Phase.BID, dealer, deal,
-                  (dealer + 1) % NUM_PLAYERS, None, tuple(map(tuple, map(sorted, hands))), (),
-                  _NO_TRICKS, (), False)
-
-
-def _with_bids(deal: Deal, bids: tuple[BidAction | None, ...]) -> Deal:
-    new = _new(Deal)
-    _set(new, "hand_size", deal.hand_size)
-    _set(new, "trump_card", deal.trump_card)
-    _set(new, "joker_discard", deal.joker_discard)
-    _set(new, "exchanger", deal.exchanger)
-    _set(new, "taken", deal.taken)
-    _set(new, "undealt", deal.undealt)
-    _set(new, "bids", bids)
-    _set(new, "trump", deal.trump)
-    _set(new, "table", deal.table)
-    return new
+    return GameState(state.settings, state.history, Phase.BID, dealer, deal,
+                     (dealer + 1) % NUM_PLAYERS, None, tuple(map(tuple, map(sorted, hands))), (),
+                     _NO_TRICKS, (), False)
 
 
 def _bid(state: GameState, actor: int, action: object) -> GameState:
@@ -402,21 +354,21 @@ def _bid(state: GameState, actor: int, action: object) -> GameState:
             raise IllegalActionError("BA-20", f"no chance event is due: seat {actor} is to bid")
         raise IllegalActionError("BA-20", f"seat {actor} must bid before any card is played")
     bids = (*deal.bids[:actor], bid, *deal.bids[actor + 1:])
-    deal = _with_bids(deal, bids)
+    deal = attrs.evolve(deal, bids=bids)
     dealer = state.dealer
     assert dealer is not None
     if actor != dealer:  # BA-20: clockwise from the dealer's left, the dealer last
-        return _state(state.settings, state.history, Phase.BID, dealer, deal,
-                      (actor + 1) % NUM_PLAYERS, None, state._hands, (), _NO_TRICKS, (), False)
+        return GameState(state.settings, state.history, Phase.BID, dealer, deal,
+                         (actor + 1) % NUM_PLAYERS, None, state._hands, (), _NO_TRICKS, (), False)
     if all(b is PASS for b in bids):  # BA-25: thrown in; the next dealer deals again
         history = state.history
         history = History(first_dealer=history.first_dealer, throw_ins=history.throw_ins + 1,
                           results=history.results, scores=history.scores)
-        return _state(state.settings, history, Phase.SHUFFLE, (dealer + 1) % NUM_PLAYERS, None,
-                      None, None, _NO_HANDS, (), _NO_TRICKS, (), False)
+        return GameState(state.settings, history, Phase.SHUFFLE, (dealer + 1) % NUM_PLAYERS, None,
+                         None, None, _NO_HANDS, (), _NO_TRICKS, (), False)
     leader = first_leader(bids, dealer)
-    return _state(state.settings, state.history, Phase.PLAY, dealer, deal, leader, leader,
-                  state._hands, (), _NO_TRICKS, (), False)
+    return GameState(state.settings, state.history, Phase.PLAY, dealer, deal, leader, leader,
+                     state._hands, (), _NO_TRICKS, (), False)
 
 
 def _may_play(state: GameState, seat: int, card: int) -> bool:
@@ -438,18 +390,6 @@ def _may_play(state: GameState, seat: int, card: int) -> bool:
     if classes[card] != led_class:  # BA-31: only without a card of the class led
         return led_class not in map(classes.__getitem__, hand)
     return led < _BIG or card in _allowed(state, seat)  # BA-33
-
-
-def _new_trick(leader: int, cards: tuple[int, ...], winner: int) -> Trick:
-    trick = _new(Trick)
-    _set_trick_leader(trick, leader)
-    _set_trick_cards(trick, tuple(map(CARDS.__getitem__, cards)))
-    _set_trick_winner(trick, winner)
-    return trick
-
-
-_set_trick_leader, _set_trick_cards, _set_trick_winner = (
-    Trick.__dict__[field.name].__set__ for field in attrs.fields(Trick))
 
 
 def _play(state: GameState, actor: int, card: int) -> GameState:
@@ -478,9 +418,9 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     trick = (*trick, card)
     trump_played = state.trump_played or classes[card] == _TRUMP
     if len(trick) < NUM_PLAYERS:
-        return _state(state.settings, state.history, _PLAY, state.dealer, deal,
-                      (actor + 1) % NUM_PLAYERS, state.leader, hands, trick,
-                      state.tricks_won, state.tricks, trump_played)
+        return GameState(state.settings, state.history, _PLAY, state.dealer, deal,
+                         (actor + 1) % NUM_PLAYERS, state.leader, hands, trick,
+                         state.tricks_won, state.tricks, trump_played)
     # BA-34: the highest trump wins, else the highest card of the suit led.
     led_class = classes[trick[0]]
     best_at, best = 0, -1
@@ -493,10 +433,10 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     winner = (leader + best_at) % NUM_PLAYERS
     won = list(state.tricks_won)
     won[winner] += 1
-    tricks = (*state.tricks, _new_trick(leader, trick, winner))
+    tricks = (*state.tricks, Trick(leader, tuple(map(CARDS.__getitem__, trick)), winner))
     if hands[actor]:
-        return _state(state.settings, state.history, _PLAY, state.dealer, deal, winner,
-                      winner, hands, (), tuple(won), tricks, trump_played)
+        return GameState(state.settings, state.history, _PLAY, state.dealer, deal, winner,
+                         winner, hands, (), tuple(won), tricks, trump_played)
     return _score_deal(state, deal, tuple(won))
 
 
@@ -519,10 +459,10 @@ def _score_deal(state: GameState, deal: Deal, won: tuple[int, ...]) -> GameState
                       results=(*history.results, result), scores=scores)
     settings = state.settings
     if len(history.results) == settings.deals:
-        return _state(settings, history, Phase.GAME_OVER, dealer, None, None, None, _NO_HANDS,
-                      (), _NO_TRICKS, (), False)
-    return _state(settings, history, Phase.SHUFFLE, (dealer + 1) % NUM_PLAYERS, None, None,
-                  None, _NO_HANDS, (), _NO_TRICKS, (), False)
+        return GameState(settings, history, Phase.GAME_OVER, dealer, None, None, None, _NO_HANDS,
+                         (), _NO_TRICKS, (), False)
+    return GameState(settings, history, Phase.SHUFFLE, (dealer + 1) % NUM_PLAYERS, None, None,
+                     None, _NO_HANDS, (), _NO_TRICKS, (), False)
 
 
 def _why_not(state: GameState, actor: int, card: int,

@@ -29,7 +29,6 @@ from cardrules.back_alley.actions import (
     action_to_dict,
 )
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.game import _state
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
     Contract,
@@ -276,7 +275,7 @@ def state_from_dict(data: Mapping[str, object]) -> GameState:
     if len(hands) != NUM_PLAYERS:
         raise ParseError("state: 'hands' must hold one hand per seat", token=repr(hands)[:80])
     trick = f.cards("trick", jokers=True)
-    state = _state(
+    state = GameState(
         settings, _read_history(f.get("history")), f.enum("phase", Phase),
         _opt_seat(f, "dealer"), _read_deal(f.get("deal")),
         _opt_seat(f, "current_player"), _opt_seat(f, "leader"),
