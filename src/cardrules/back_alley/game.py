@@ -58,6 +58,7 @@ from cardrules.back_alley.state import (
     score,
 )
 from cardrules.cards import Card, Joker
+from cardrules.engine.chance import shuffled_by_keys
 from cardrules.errors import IllegalActionError
 from cardrules.hand import Hand
 
@@ -201,7 +202,8 @@ def first_leader(bids: tuple[BidAction | None, ...], dealer: int) -> int:
 
 def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffle:
     """The chance event due now, drawn uniformly from the caller's ``rng``:
-    the first dealer (BA-11) or a shuffle of all 54 cards (BA-12).
+    the first dealer (BA-11) or a shuffle of all 54 cards (BA-12, ordered by
+    :func:`cardrules.engine.chance.shuffled_by_keys`).
 
     >>> s = sample_chance(new_game(), random.Random(1))
     >>> isinstance(s, ChooseDealer) and 0 <= s.seat < 4
@@ -211,10 +213,7 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
     if phase is Phase.CHOOSE_DEALER:
         return ChooseDealer(rng.randrange(NUM_PLAYERS))
     if phase is Phase.SHUFFLE:
-        # Sorting by independent uniform keys gives a uniform order, faster than
-        # rng.sample.
-        draw = rng.random
-        return Shuffle(sorted(CARDS, key=lambda _: draw()))
+        return Shuffle(shuffled_by_keys(CARDS, rng))
     raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
 
 

