@@ -25,8 +25,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from cardrules.back_alley import HeuristicBot, RandomBot, play_game
-from cardrules.engine import Bot
+from cardrules.back_alley import HeuristicBot, play_game
+from cardrules.engine import Bot, RandomBot
 
 BOTS: dict[str, Callable[[int], Bot]] = {
     "heuristic": HeuristicBot,

@@ -21,7 +21,6 @@ from cardrules.back_alley import (
     Pass,
     Phase,
     Play,
-    RandomBot,
     Shuffle,
     apply,
     legal_actions,
@@ -33,7 +32,7 @@ from cardrules.back_alley import (
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.bots import HeuristicBot, expected_tricks, trick_chances
 from cardrules.cards import Card, Joker
-from cardrules.engine import Bot, play
+from cardrules.engine import Bot, RandomBot, play
 
 AnyCard = Card | Joker
 A = TypeVar("A")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 
 import cardrules.back_alley as ba
-from cardrules import DECK, Card, Hand, IllegalActionError, Joker, ParseError, Suit
+from cardrules import DECK, Card, Hand, IllegalActionError, Joker, ParseError, Suit, engine
 from cardrules import parse_card as _parse_card
 from cardrules import parse_cards as _parse_cards
 from cardrules.back_alley import (
@@ -915,3 +915,16 @@ def test_conformance_check_passes() -> None:
 def test_conformance_check_passes_a_full_size_game() -> None:
     report = check_game(ba, games=1, seed=12, settings={"max_hand_size": 13}, max_legal=2)
     assert report.actions > 800
+
+
+def test_engine_names_have_one_import_path() -> None:
+    # RandomBot and GameRecord are the engine's (cardrules.engine); the chance
+    # actions stay importable here because they are part of the Action union.
+    for name in ("RandomBot", "GameRecord", "Bot"):
+        assert not hasattr(ba, name), name
+        assert name not in ba.__all__
+    assert "RandomBot" not in ba.bots.__all__
+    assert ba.ChooseDealer is engine.ChooseDealer
+    assert ba.Shuffle is engine.Shuffle
+    assert {"ChooseDealer", "Shuffle"} <= set(ba.__all__)
+    assert ba.RULES.bots["random"] is RandomBot

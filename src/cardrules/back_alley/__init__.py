@@ -23,7 +23,7 @@ deal all happen inside :func:`apply`.
 Each player sees only their :func:`view`; :data:`RULES` plugs the game into
 the shared engine (records, replay, self-play, conformance checks):
 
->>> from cardrules.engine import GameRecord, RandomBot
+>>> from cardrules.engine import RandomBot
 >>> final = play_game([RandomBot(seed) for seed in range(4)], max_hand_size=2, seed=1)
 >>> final.is_terminal, len(final.results)
 (True, 3)
@@ -68,10 +68,14 @@ from cardrules.back_alley.state import (
     team_of,
 )
 from cardrules.back_alley.views import View, view
-from cardrules.engine.bots import Bot, RandomBot
-from cardrules.engine.records import GameRecord
+from cardrules.engine.bots import Bot as _Bot
+from cardrules.engine.bots import RandomBot as _RandomBot
+from cardrules.engine.records import GameRecord as _GameRecord
 from cardrules.engine.registry import register
 from cardrules.engine.rules import Rules
+
+# The engine's Bot, RandomBot and GameRecord are imported under private names:
+# users import them from cardrules.engine, their one import path.
 
 __all__ = [  # noqa: RUF022 (grouped by purpose)
     # the game
@@ -83,7 +87,7 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "new_game",
     "new_game_from_settings",
     "sample_chance",
-    # actions
+    # actions (ChooseDealer and Shuffle are the engine's chance actions, part of Action)
     "Action",
     "Bid",
     "BidAction",
@@ -118,9 +122,7 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "view",
     "view_to_dict",
     # records, self-play, conformance hooks
-    "GameRecord",
     "HeuristicBot",
-    "RandomBot",
     "check_invariants",
     "hidden_variant",
     "play_game",
@@ -150,12 +152,13 @@ RULES: Rules[GameState, Action] = Rules(
     action_to_dict=action_to_dict, action_from_dict=action_from_dict,
     parse_action=parse_action, check_settings=CHECK_SETTINGS, probe_actions=probe_actions,
     hidden_variant=hidden_variant, check_invariants=check_invariants,
-    bots={"random": RandomBot, "heuristic": HeuristicBot}, summarize=summarize)
+    bots={"random": _RandomBot, "heuristic": HeuristicBot}, summarize=summarize)
 register(RULES)
 
 
 def new_game_from_settings(settings: Mapping[str, int | None]) -> GameState:
-    """:func:`new_game` from a settings mapping, as stored in a :class:`GameRecord`.
+    """:func:`new_game` from a settings mapping, as stored in a
+    :class:`~cardrules.engine.GameRecord`.
 
     >>> new_game_from_settings({"max_hand_size": 4}).settings.deals
     7
@@ -163,8 +166,9 @@ def new_game_from_settings(settings: Mapping[str, int | None]) -> GameState:
     return RULES.new_game_from_settings(settings)
 
 
-def record(state: GameState, actions: Sequence[Action]) -> GameRecord:
-    """A :class:`GameRecord` of ``actions`` played from the settings of ``state``.
+def record(state: GameState, actions: Sequence[Action]) -> _GameRecord:
+    """A :class:`~cardrules.engine.GameRecord` of ``actions`` played from the
+    settings of ``state``.
 
     >>> print(record(new_game(), [ChooseDealer(3)]).to_text())
     # cardrules back_alley
@@ -175,7 +179,7 @@ def record(state: GameState, actions: Sequence[Action]) -> GameRecord:
     return RULES.record(state, actions)
 
 
-def replay(game_record: GameRecord) -> Iterator[GameState]:
+def replay(game_record: _GameRecord) -> Iterator[GameState]:
     """Every state of a recorded Back Alley game, from the first to the last.
 
     >>> r = record(new_game(), [ChooseDealer(1)])
@@ -185,13 +189,14 @@ def replay(game_record: GameRecord) -> Iterator[GameState]:
     return RULES.replay(game_record)
 
 
-def play_game(bots: Sequence[Bot], *, max_hand_size: int = 13,
+def play_game(bots: Sequence[_Bot], *, max_hand_size: int = 13,
               seed: int | None = None) -> GameState:
     """Play a whole game between four ``bots`` (seats 0 to 3); chance from ``seed``.
 
     Each bot sees only its own :func:`view`.  A thin wrapper over
     :func:`cardrules.engine.play`.
 
+    >>> from cardrules.engine import RandomBot
     >>> final = play_game([RandomBot(1), RandomBot(2), RandomBot(3), RandomBot(4)], seed=5)
     >>> final.is_terminal, len(final.results)
     (True, 25)

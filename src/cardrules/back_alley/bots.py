@@ -1,5 +1,5 @@
-"""Back Alley bots: :class:`HeuristicBot` (and the shared
-:class:`~cardrules.engine.RandomBot`).
+"""Back Alley bots: :class:`HeuristicBot` (the shared
+:class:`~cardrules.engine.RandomBot` plays any game).
 
 A bot sees only its seat's :class:`~cardrules.back_alley.View` and the legal
 actions, and returns one of them.  :class:`HeuristicBot` bids from an
@@ -9,6 +9,7 @@ with the usual trick-taking habits; everything it knows comes from the view
 could not follow suit.
 
 >>> from cardrules.back_alley import play_game
+>>> from cardrules.engine import RandomBot
 >>> final = play_game([HeuristicBot(1), RandomBot(2), HeuristicBot(3), RandomBot(4)],
 ...                   max_hand_size=3, seed=7)
 >>> final.is_terminal, len(final.results)
@@ -27,9 +28,8 @@ from cardrules.back_alley.actions import Bid, Board, Pass, Play
 from cardrules.back_alley.state import NUM_PLAYERS, Contract, Phase, contract_of
 from cardrules.back_alley.views import View
 from cardrules.cards import DECK, Card, Joker, Suit
-from cardrules.engine.bots import RandomBot
 
-__all__ = ["HeuristicBot", "RandomBot", "expected_tricks", "trick_chances"]
+__all__ = ["HeuristicBot", "expected_tricks", "trick_chances"]
 
 A = TypeVar("A")
 AnyCard = Card | Joker
