@@ -163,6 +163,12 @@ def test_a_huge_message_is_cut() -> None:
     assert err.message.endswith("...")
 
 
+def test_messages_are_kept_whole_up_to_300_characters() -> None:
+    assert ParseError("m" * 300).message == "m" * 300
+    assert ParseError("m" * 301).message == "m" * 300 + "..."
+    assert str(ParseError("m" * 301, token="x")) == "m" * 300 + "...: 'x'"
+
+
 # ---------------------------------------------------------------------------
 # constructing cards
 
