@@ -84,6 +84,14 @@ def test_jokers_read_in_either_case(text: str, joker: Joker) -> None:
     with pytest.raises(ParseError, match="jokers are not allowed"):
         parse_card(text)
 
+def test_jokers_and_tens_run_together_with_other_cards() -> None:
+    assert parse_cards("BBLBAS", jokers=True) == (Joker.BIG, Joker.LITTLE, parse_card("AS"))
+    assert parse_cards("10HBB9C", jokers=True) == (parse_card("TH"), Joker.BIG, parse_card("9C"))
+    with pytest.raises(ParseError) as info:
+        parse_cards("ASBBKS")
+    assert (info.value.token, info.value.position) == ("BB", 2)
+
+
 
 @pytest.mark.parametrize(("text", "token"), [
     ("KS QH", "KS QH"),

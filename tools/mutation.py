@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -283,8 +284,18 @@ def mutation_points(module: str) -> list[Mutant]:
     lines = source.splitlines()
     finder = _Points()
     finder.visit(ast.parse(source))
-    return [Mutant(module, i, line, text, lines[line - 1].strip())
-            for i, (line, text) in enumerate(finder.points)]
+    # The same change can fit several places of one line (four ``False`` in
+    # ``attrs.field(init=False, eq=False, ...)``): number them, so that one of
+    # them can be judged equivalent without the others.
+    total = Counter(finder.points)
+    seen: Counter[tuple[int, str]] = Counter()
+    mutants = []
+    for i, (line, text) in enumerate(finder.points):
+        seen[line, text] += 1
+        if total[line, text] > 1:
+            text = f"{text} [{seen[line, text]} of {total[line, text]}]"
+        mutants.append(Mutant(module, i, line, text, lines[line - 1].strip()))
+    return mutants
 
 
 def mutated_source(mutant: Mutant) -> str:
