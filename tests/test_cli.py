@@ -160,3 +160,27 @@ def test_broken_pipe_is_quiet() -> None:
     err = proc.stderr.read()
     proc.wait(timeout=120)
     assert err == b""
+
+
+def test_play_help_states_the_games_own_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.down_and_back import RULES
+
+    with pytest.raises(SystemExit) as caught:
+        main(["play", "--help"])
+    assert caught.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())  # as argparse wrapped it
+    defaults = RULES.default_settings
+    assert f"Down and Back: rounds to play (default {defaults['rounds']})" in text
+    assert f"Down and Back: 2 to 5 (default {defaults['num_players']})" in text
+    assert f"Down and Back: chips each round (default {defaults['ante']})" in text
+
+
+@pytest.mark.parametrize(("args", "last_part"), [
+    (["play", "--players", "2", "--rounds", "1", "--bots", "greedy,random"], "\nnet: "),
+    (["play", "back-alley", "--bots", "heuristic,random,random,heuristic"], "\nscores: team 0 "),
+])
+def test_bots_per_seat_may_use_every_kind(args: list[str], last_part: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, *args)
+    assert (status, err) == (0, "")
+    assert last_part in out
