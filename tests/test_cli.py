@@ -184,3 +184,15 @@ def test_bots_per_seat_may_use_every_kind(args: list[str], last_part: str,
     status, out, err = run(capsys, *args)
     assert (status, err) == (0, "")
     assert last_part in out
+
+
+def test_version_prints_one_line_and_exits_with_status_0(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules import __version__
+    from cardrules.down_and_back import ACCELERATED
+
+    with pytest.raises(SystemExit) as caught:
+        main(["--version"])
+    assert caught.value.code == 0
+    kind = "C speed-ups active" if ACCELERATED else "pure-Python evaluators"
+    assert capsys.readouterr() == (f"cardrules {__version__} ({kind})\n", "")
