@@ -383,3 +383,11 @@ def test_parse_chance_reads_both_kinds_with_positions() -> None:
     assert (err.token, err.position) == ("AS", 12)
     err = failure(lambda: parse_chance("shuffle", "AS BB", 8, jokers=False))
     assert (err.message, err.position) == ("jokers are not allowed here", 11)
+
+
+@pytest.mark.parametrize("action", [ChooseDealer(1), Shuffle((AS, KS))])
+def test_chance_actions_are_frozen_and_slotted(action: ChooseDealer | Shuffle) -> None:
+    assert not hasattr(action, "__dict__")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        action.seat = 2  # type: ignore[misc,union-attr]
+    assert hash(action) == hash(type(action)(*attrs.astuple(action, recurse=False)))
