@@ -63,7 +63,9 @@ def _to_cards(value: Sequence[AnyCard]) -> tuple[AnyCard, ...]:
 
 def _check_order(instance: object, attribute: attrs.Attribute[tuple[AnyCard, ...]],
                  value: tuple[AnyCard, ...]) -> None:
-    if not all(isinstance(c, Card | Joker) for c in value):
+    # Checked per distinct type (one or two), not per card: a shuffle is built
+    # before every deal.
+    if not all(issubclass(kind, Card | Joker) for kind in set(map(type, value))):
         raise ValueError("a shuffle orders cards")
     if len(set(value)) != len(value):
         raise ValueError("a shuffle holds each card once")
