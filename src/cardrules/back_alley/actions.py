@@ -123,10 +123,9 @@ class Play:
 
     card: Card | Joker
     # The card's index 0..53 (52 = BB, 53 = LB), for the reducer's tables.
-    _index: int = attrs.field(init=False, eq=False, repr=False, hash=False)
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_index", _index_of(self.card))
+    _index: int = attrs.field(
+        init=False, eq=False, repr=False, hash=False,
+        default=attrs.Factory(lambda play: _index_of(play.card), takes_self=True))
 
     def __str__(self) -> str:
         return f"play {self.card}"

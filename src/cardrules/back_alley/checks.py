@@ -21,7 +21,8 @@ from cardrules.back_alley.actions import BIDS, BOARD, CARDS, PASS, PLAYS, Action
 from cardrules.back_alley.game import (
     _BID_CHOICES,
     _TRUMP,
-    _may_play,
+    _allowed,
+    _trick_winner,
     first_leader,
     legal_actions,
 )
@@ -241,15 +242,13 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
             probe = GameState(state.settings, state.history, Phase.PLAY, dealer, deal, seat, leader,
                               tuple(tuple(h) for h in held), tuple(cards[:k]), tuple(won), (),
                               trump_played)
-            _require(_may_play(probe, seat, index),
+            _require(index in _allowed(probe, seat),
                      f"seat {seat} could not play {CARDS[index]} there (BA-31 to BA-33)")
             held[seat].remove(index)
             trump_played = trump_played or classes[index] == _TRUMP
         if done is None:
             break
-        led = classes[cards[0]]
-        strength = [powers[c] if classes[c] in (_TRUMP, led) else -1 for c in cards]
-        winner = (leader + strength.index(max(strength))) % NUM_PLAYERS
+        winner = _trick_winner(leader, cards, classes, powers)
         _require(done.winner == winner, "a trick goes to its highest card (BA-34)")
         won[winner] += 1
         leader = winner

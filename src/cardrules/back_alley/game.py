@@ -24,10 +24,9 @@ first dealer and each shuffle).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import NoReturn
-
-import attrs
 
 from cardrules._validate import check_seat
 from cardrules.back_alley.actions import (
@@ -79,10 +78,12 @@ _INDEX = attrgetter("index")
 #: Legal bids per hand size (BA-21): pass, 1 to hand size - 1, board.
 _BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
     (PASS, *BIDS[:max(size - 1, 0)], BOARD) for size in range(14))
-_PLAY = Phase.PLAY
-_BID = Phase.BID
-_PHASE_RULE = {Phase.CHOOSE_DEALER: "BA-11", Phase.SHUFFLE: "BA-12", Phase.BID: "BA-20",
-               Phase.PLAY: "BA-30", Phase.GAME_OVER: "BA-43"}
+# The phases as module names: CPython 3.11 reads an enum member through its
+# class with a descriptor call, and the reducer compares phases at every step.
+_CHOOSE_DEALER, _SHUFFLE, _BID, _PLAY, _GAME_OVER = (
+    Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.BID, Phase.PLAY, Phase.GAME_OVER)
+_PHASE_RULE = {_CHOOSE_DEALER: "BA-11", _SHUFFLE: "BA-12", _BID: "BA-20", _PLAY: "BA-30",
+               _GAME_OVER: "BA-43"}
 
 
 def new_game(*, max_hand_size: int = 13) -> GameState:
@@ -103,7 +104,7 @@ def new_game(*, max_hand_size: int = 13) -> GameState:
 
 def _start(settings: Settings) -> GameState:
     history = History(first_dealer=None, throw_ins=0, results=(), scores=(0, 0))
-    return GameState(settings, history, Phase.CHOOSE_DEALER, None, None, None, None, _NO_HANDS,
+    return GameState(settings, history, _CHOOSE_DEALER, None, None, None, None, _NO_HANDS,
                      (), _NO_TRICKS, (), False)
 
 
@@ -122,26 +123,11 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     ['pass', 'bid 1', 'bid 2', 'board']
     """
     phase = state.phase
-    if phase is _PLAY:  # _allowed, inlined: this runs at every step of a playout
+    if phase is _PLAY:
         seat = state.current_player
-        deal = state.deal
         assert seat is not None
-        assert deal is not None
-        hand = state._hands[seat]
-        trick = state._trick
-        classes = deal.table[0]
-        if not trick:
-            if state.trump_played or deal.bids[seat].__class__ is Board:
-                return tuple(map(PLAYS.__getitem__, hand))
-            plain = [i for i in hand if classes[i] != _TRUMP]
-            return tuple(map(PLAYS.__getitem__, plain or hand))
-        led = trick[0]
-        if led < _BIG:
-            led_class = classes[led]
-            follow = [i for i in hand if classes[i] == led_class]
-            return tuple(map(PLAYS.__getitem__, follow or hand))
         return tuple(map(PLAYS.__getitem__, _allowed(state, seat)))
-    if phase is Phase.BID:
+    if phase is _BID:
         deal = state.deal
         assert deal is not None
         return _BID_CHOICES[deal.hand_size]
@@ -210,9 +196,9 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
     True
     """
     phase = state.phase
-    if phase is Phase.CHOOSE_DEALER:
+    if phase is _CHOOSE_DEALER:
         return ChooseDealer(rng.randrange(NUM_PLAYERS))
-    if phase is Phase.SHUFFLE:
+    if phase is _SHUFFLE:
         return Shuffle(shuffled_by_keys(CARDS, rng))
     raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
 
@@ -242,24 +228,24 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         return _bid(state, state.current_player, action)  # type: ignore[arg-type]
     if seat is not None:
         check_seat(seat, NUM_PLAYERS)
-    if phase is Phase.PLAY or phase is Phase.BID:
+    if phase is _PLAY or phase is _BID:
         actor = state.current_player
         assert actor is not None
         if seat is not None and seat != actor:
-            rule, turn = ("BA-20", "bid") if phase is Phase.BID else ("BA-34", "play")
+            rule, turn = ("BA-20", "bid") if phase is _BID else ("BA-34", "play")
             raise IllegalActionError(rule, f"it is seat {actor}'s turn to {turn}, "
                                            f"not seat {seat}'s")
-        if phase is Phase.BID:
+        if phase is _BID:
             return _bid(state, actor, action)
         if action.__class__ is Play:
             return _play(state, actor, action._index)
         _refuse_other(state, action, actor)
-    if phase is Phase.GAME_OVER:
+    if phase is _GAME_OVER:
         raise IllegalActionError("BA-43", f"the game is over after {state.settings.deals} deals")
     if seat is not None:
         raise IllegalActionError(_PHASE_RULE[phase], "a chance event is due, not a player's "
                                                      "action")
-    if phase is Phase.CHOOSE_DEALER:
+    if phase is _CHOOSE_DEALER:
         if action.__class__ is not ChooseDealer:
             _check_type(action)
             raise IllegalActionError("BA-11", "the first dealer must be chosen first "
@@ -270,7 +256,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         history = state.history
         history = History(first_dealer=action.seat, throw_ins=0, results=history.results,
                           scores=history.scores)
-        return GameState(state.settings, history, Phase.SHUFFLE, action.seat, None, None, None,
+        return GameState(state.settings, history, _SHUFFLE, action.seat, None, None, None,
                          _NO_HANDS, (), _NO_TRICKS, (), False)
     if action.__class__ is not Shuffle:
         _check_type(action)
@@ -327,7 +313,7 @@ def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
     deal = Deal(hand_size=size, trump_card=CARDS[turned], joker_discard=discard,
                 exchanger=exchanger, taken=taken,
                 undealt=Hand.of_sorted(tuple(map(CARDS.__getitem__, rest))), bids=_NO_BIDS)
-    return GameState(state.settings, state.history, Phase.BID, dealer, deal,
+    return GameState(state.settings, state.history, _BID, dealer, deal,
                      (dealer + 1) % NUM_PLAYERS, None, tuple(map(tuple, map(sorted, hands))), (),
                      _NO_TRICKS, (), False)
 
@@ -353,25 +339,27 @@ def _bid(state: GameState, actor: int, action: object) -> GameState:
             raise IllegalActionError("BA-20", f"no chance event is due: seat {actor} is to bid")
         raise IllegalActionError("BA-20", f"seat {actor} must bid before any card is played")
     bids = (*deal.bids[:actor], bid, *deal.bids[actor + 1:])
-    deal = attrs.evolve(deal, bids=bids)
+    deal = Deal(deal.hand_size, deal.trump_card, deal.joker_discard, deal.exchanger, deal.taken,
+                deal.undealt, bids)
     dealer = state.dealer
     assert dealer is not None
     if actor != dealer:  # BA-20: clockwise from the dealer's left, the dealer last
-        return GameState(state.settings, state.history, Phase.BID, dealer, deal,
+        return GameState(state.settings, state.history, _BID, dealer, deal,
                          (actor + 1) % NUM_PLAYERS, None, state._hands, (), _NO_TRICKS, (), False)
     if all(b is PASS for b in bids):  # BA-25: thrown in; the next dealer deals again
         history = state.history
         history = History(first_dealer=history.first_dealer, throw_ins=history.throw_ins + 1,
                           results=history.results, scores=history.scores)
-        return GameState(state.settings, history, Phase.SHUFFLE, (dealer + 1) % NUM_PLAYERS, None,
+        return GameState(state.settings, history, _SHUFFLE, (dealer + 1) % NUM_PLAYERS, None,
                          None, None, _NO_HANDS, (), _NO_TRICKS, (), False)
     leader = first_leader(bids, dealer)
-    return GameState(state.settings, state.history, Phase.PLAY, dealer, deal, leader, leader,
+    return GameState(state.settings, state.history, _PLAY, dealer, deal, leader, leader,
                      state._hands, (), _NO_TRICKS, (), False)
 
 
 def _may_play(state: GameState, seat: int, card: int) -> bool:
-    """True when ``seat`` may play ``card`` now: :func:`_allowed` for one card."""
+    """``card in _allowed(state, seat)``, answered without listing every
+    allowed card (BA-31 to BA-33)."""
     hand = state._hands[seat]
     if card not in hand:
         return False
@@ -391,45 +379,46 @@ def _may_play(state: GameState, seat: int, card: int) -> bool:
     return led < _BIG or card in _allowed(state, seat)  # BA-33
 
 
-def _play(state: GameState, actor: int, card: int) -> GameState:
-    # _may_play, inlined: this runs at every step of a playout.
-    hands = state._hands
-    hand = hands[actor]
-    trick = state._trick
-    deal = state.deal
-    assert deal is not None
-    classes, powers = deal.table
-    if card not in hand:
-        legal = False
-    elif not trick:
-        legal = (classes[card] != _TRUMP or state.trump_played
-                 or deal.bids[actor].__class__ is Board
-                 or min(map(classes.__getitem__, hand)) == _TRUMP)
-    elif classes[card] != classes[trick[0]]:
-        legal = classes[trick[0]] not in map(classes.__getitem__, hand)
-    else:
-        legal = trick[0] < _BIG or card in _allowed(state, actor)
-    if not legal:
-        rule, message = _why_not(state, actor, card, _allowed(state, actor))
-        raise IllegalActionError(rule, message)
-    at = hand.index(card)
-    hands = (*hands[:actor], hand[:at] + hand[at + 1:], *hands[actor + 1:])
-    trick = (*trick, card)
-    trump_played = state.trump_played or classes[card] == _TRUMP
-    if len(trick) < NUM_PLAYERS:
-        return GameState(state.settings, state.history, _PLAY, state.dealer, deal,
-                         (actor + 1) % NUM_PLAYERS, state.leader, hands, trick,
-                         state.tricks_won, state.tricks, trump_played)
-    # BA-34: the highest trump wins, else the highest card of the suit led.
+def _trick_winner(leader: int, trick: Sequence[int], classes: Sequence[int],
+                  powers: Sequence[int]) -> int:
+    """The seat that wins ``trick`` (card indexes in play order from ``leader``):
+    the highest trump, else the highest card of the class led (BA-34).
+
+    >>> from cardrules.back_alley.state import TABLES
+    >>> classes, powers = TABLES[0]  # trump spades
+    >>> _trick_winner(3, [CARDS.index(Card.parse(t)) for t in ("KH", "AH", "2S", "QH")],
+    ...               classes, powers)
+    1
+    """
     led_class = classes[trick[0]]
     best_at, best = 0, -1
     for k, index in enumerate(trick):
         cls = classes[index]
         if (cls == _TRUMP or cls == led_class) and powers[index] > best:  # noqa: SIM109
             best_at, best = k, powers[index]
+    return (leader + best_at) % NUM_PLAYERS
+
+
+def _play(state: GameState, actor: int, card: int) -> GameState:
+    if not _may_play(state, actor, card):
+        rule, message = _why_not(state, actor, card, _allowed(state, actor))
+        raise IllegalActionError(rule, message)
+    hands = state._hands
+    hand = hands[actor]
+    deal = state.deal
+    assert deal is not None
+    classes, powers = deal.table
+    at = hand.index(card)
+    hands = (*hands[:actor], hand[:at] + hand[at + 1:], *hands[actor + 1:])
+    trick = (*state._trick, card)
+    trump_played = state.trump_played or classes[card] == _TRUMP
+    if len(trick) < NUM_PLAYERS:
+        return GameState(state.settings, state.history, _PLAY, state.dealer, deal,
+                         (actor + 1) % NUM_PLAYERS, state.leader, hands, trick,
+                         state.tricks_won, state.tricks, trump_played)
     leader = state.leader
     assert leader is not None
-    winner = (leader + best_at) % NUM_PLAYERS
+    winner = _trick_winner(leader, trick, classes, powers)
     won = list(state.tricks_won)
     won[winner] += 1
     tricks = (*state.tricks, Trick(leader, tuple(map(CARDS.__getitem__, trick)), winner))
@@ -458,9 +447,9 @@ def _score_deal(state: GameState, deal: Deal, won: tuple[int, ...]) -> GameState
                       results=(*history.results, result), scores=scores)
     settings = state.settings
     if len(history.results) == settings.deals:
-        return GameState(settings, history, Phase.GAME_OVER, dealer, None, None, None, _NO_HANDS,
+        return GameState(settings, history, _GAME_OVER, dealer, None, None, None, _NO_HANDS,
                          (), _NO_TRICKS, (), False)
-    return GameState(settings, history, Phase.SHUFFLE, (dealer + 1) % NUM_PLAYERS, None, None,
+    return GameState(settings, history, _SHUFFLE, (dealer + 1) % NUM_PLAYERS, None, None,
                      None, _NO_HANDS, (), _NO_TRICKS, (), False)
 
 

@@ -105,6 +105,11 @@ class Phase(enum.Enum):
         return self is Phase.CHOOSE_DEALER or self is Phase.SHUFFLE
 
 
+# The phases read at every step of a game, as module names: CPython 3.11 reads
+# an enum member through its class with a descriptor call.
+_CHOOSE_DEALER, _SHUFFLE, _GAME_OVER = Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER
+
+
 @attrs.frozen(slots=True)
 class Settings:
     """The game's settings; the defaults are the rules (BA-10).
@@ -320,6 +325,11 @@ def _table_of(trump: Suit | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
 TABLES = (*(_table_of(suit) for suit in Suit), _table_of(None))
 
 
+def _trump_of(trump_card: AnyCard) -> Suit | None:
+    """The trump suit a turned card makes: its suit, or None for a joker (BA-13)."""
+    return trump_card.suit if isinstance(trump_card, Card) else None
+
+
 @attrs.frozen(slots=True)
 class Deal:
     """The cards and bids of the deal in progress (BA-12, BA-13, BA-20).
@@ -345,16 +355,14 @@ class Deal:
     taken: Card | None
     undealt: Hand[AnyCard]
     bids: tuple[BidAction | None, ...]
-    trump: Suit | None = attrs.field(init=False)
+    trump: Suit | None = attrs.field(
+        init=False, default=attrs.Factory(lambda deal: _trump_of(deal.trump_card),
+                                          takes_self=True))
     # (classes, powers) for this trump; see TABLES.
     table: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(
-        init=False, eq=False, repr=False, hash=False)
-
-    def __attrs_post_init__(self) -> None:
-        card = self.trump_card
-        trump = card.suit if isinstance(card, Card) else None
-        object.__setattr__(self, "trump", trump)
-        object.__setattr__(self, "table", TABLES[4 if trump is None else trump])
+        init=False, eq=False, repr=False, hash=False,
+        default=attrs.Factory(lambda deal: TABLES[4 if deal.trump is None else deal.trump],
+                              takes_self=True))
 
 
 def _cards_repr(value: tuple[int, ...]) -> str:
@@ -420,7 +428,8 @@ class GameState:
         >>> new_game().is_chance
         True
         """
-        return self.phase is Phase.CHOOSE_DEALER or self.phase is Phase.SHUFFLE
+        phase = self.phase
+        return phase is _CHOOSE_DEALER or phase is _SHUFFLE
 
     @property
     def is_terminal(self) -> bool:
@@ -430,7 +439,7 @@ class GameState:
         >>> new_game().is_terminal
         False
         """
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @staticmethod
     def team_of(seat: int) -> int:
