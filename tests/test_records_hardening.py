@@ -462,3 +462,16 @@ def test_read_reports_errors_of_the_form_it_chose() -> None:
         GameRecord.read('{"game": ')
     with pytest.raises(ParseError, match="line 1: "):
         GameRecord.read("[1, 2]")
+
+
+def test_any_other_complaint_of_the_json_decoder_is_a_parse_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # No JSON text known today makes the decoder raise a plain ValueError, but
+    # a future decoder may: it must still come out as a ParseError.
+    def complain(text: str, **options: Any) -> object:
+        raise ValueError("Exceeds the limit for integer string conversion")
+
+    monkeypatch.setattr(json, "loads", complain)
+    err = json_error(one_action_record([]))
+    assert err.message == "not valid JSON (Exceeds the limit for integer string conversion)"
+    assert err.position is None
