@@ -279,3 +279,13 @@ def test_random_bot_is_seeded_and_reaches_every_choice() -> None:
     picks = Counter(bot.act(None, choices) for _ in range(5000))
     assert set(picks) == set(choices)
     assert all(800 < n < 1200 for n in picks.values()), picks
+
+
+@pytest.mark.parametrize("rules", [db.RULES, ba.RULES])
+def test_rules_objects_are_frozen_slotted_and_compare_by_identity(rules: Any) -> None:
+    assert not hasattr(rules, "__dict__")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        rules.title = "Go Fish"
+    copy = attrs.evolve(rules)
+    assert copy != rules   # the same functions, but another game object
+    assert {rules: 1, copy: 2}[rules] == 1
