@@ -25,39 +25,24 @@ from math import comb, exp
 from typing import Any, TypeVar
 
 from cardrules.back_alley.actions import Bid, Board, Pass, Play
-from cardrules.back_alley.state import NUM_PLAYERS, Contract, Phase, contract_of
+from cardrules.back_alley.state import (
+    NUM_PLAYERS,
+    TABLES,
+    TRUMP_CLASS,
+    Contract,
+    Phase,
+    contract_of,
+)
 from cardrules.back_alley.views import View
-from cardrules.cards import DECK, Card, Joker, Suit
+from cardrules.cards import Card, Joker, Suit
 
 __all__ = ["HeuristicBot", "expected_tricks", "trick_chances"]
 
 A = TypeVar("A")
 AnyCard = Card | Joker
 
-_TRUMP = 4  # the class of a trump card (the four plain suits are classes 0 to 3)
 _BIG, _LITTLE = Joker.BIG.index, Joker.LITTLE.index
-_CARDS: tuple[AnyCard, ...] = (*DECK, Joker.BIG, Joker.LITTLE)
 
-
-def _make_table(trump: Suit | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per card index 0..53: its class (the suit, or 4 for a trump) and its power
-    in a trick: a trump 102 to 116 (BB 116, LB 115, BA-3), else 2 to 14 (ace high)."""
-    classes, powers = [], []
-    for index in range(54):
-        if index >= 52:
-            classes.append(_TRUMP)
-            powers.append(116 if index == _BIG else 115)
-            continue
-        suit, rank = index & 3, index >> 2
-        value = 14 if rank == 0 else rank + 1
-        trump_card = trump is not None and suit == trump
-        classes.append(_TRUMP if trump_card else suit)
-        powers.append(100 + value if trump_card else value)
-    return tuple(classes), tuple(powers)
-
-
-# Indexed by the trump suit's value, and 4 for a no-trump deal.
-_TABLES = (*(_make_table(suit) for suit in Suit), _make_table(None))
 
 # How much a card still counts for when the opponents hold x higher cards of
 # its class and it has g lower cards of its own class beside it: x = 0 wins,
@@ -89,7 +74,7 @@ def _chances(mine: Sequence[int], trump: Suit | None, out: Sequence[int]) -> lis
     size = len(mine)
     if not size:
         return []
-    classes, powers = _TABLES[_TRUMP if trump is None else trump]
+    classes, powers = TABLES[TRUMP_CLASS if trump is None else trump]
     seen = set(mine) | set(out)
     if trump is None:  # BA-13: no joker is in play in a no-trump deal
         seen |= {_BIG, _LITTLE}
@@ -99,7 +84,7 @@ def _chances(mine: Sequence[int], trump: Suit | None, out: Sequence[int]) -> lis
     unknown_count = [0] * 5
     for i in unknown:
         unknown_count[classes[i]] += 1
-    has_trump = 1.0 - (1.0 - share) ** unknown_count[_TRUMP] if trump is not None else 0.0
+    has_trump = 1.0 - (1.0 - share) ** unknown_count[TRUMP_CLASS] if trump is not None else 0.0
     by_class: list[list[int]] = [[], [], [], [], []]
     for i in mine:
         by_class[classes[i]].append(i)
@@ -115,7 +100,7 @@ def _chances(mine: Sequence[int], trump: Suit | None, out: Sequence[int]) -> lis
             p = _binom(higher, 0, opponents)
             for x in range(1, min(higher, guards + 1) + 1):
                 p += _binom(higher, x, opponents) * (_GUARDED if x <= guards else _ONE_SHORT)
-            if cls == _TRUMP:
+            if cls == TRUMP_CLASS:
                 if higher and size >= 8:
                     p *= _TRUMP_PLAY
             else:
@@ -125,7 +110,7 @@ def _chances(mine: Sequence[int], trump: Suit | None, out: Sequence[int]) -> lis
                     p *= (1.0 - short * has_trump) ** 2
                 p *= access
             chance[card] = p
-    trumps = by_class[_TRUMP]
+    trumps = by_class[TRUMP_CLASS]
     if trumps and size >= 3:
         # Spare trumps ruff in short plain suits.
         rounds = 2 if size >= 8 else 1
@@ -238,7 +223,7 @@ class _Table:
 
     def __init__(self, view: View) -> None:
         trump = view.trump
-        self.classes, self.powers = _TABLES[_TRUMP if trump is None else trump]
+        self.classes, self.powers = TABLES[TRUMP_CLASS if trump is None else trump]
         self.seat = view.seat
         self.sizes = view.hand_sizes
         self.opp_seats = ((view.seat + 1) % NUM_PLAYERS, (view.seat + 3) % NUM_PLAYERS)
@@ -278,7 +263,7 @@ class _Table:
             return 0.0
         led_class, cls, power = classes[led], classes[card], powers[card]
         higher = sum(1 for i in self.unknown if classes[i] == cls and powers[i] > power)
-        trumps = self.unknown_count[_TRUMP]
+        trumps = self.unknown_count[TRUMP_CLASS]
         safe = 1.0
         for seat in later:
             if seat & 1 == self.seat & 1:
@@ -289,7 +274,7 @@ class _Table:
             holds_higher = 0.0 if void[cls] else 1.0 - (1.0 - share) ** higher
             if cls == led_class:
                 beat = holds_higher * (1.0 - out_of_led)
-                if cls != _TRUMP and not void[_TRUMP]:
+                if cls != TRUMP_CLASS and not void[TRUMP_CLASS]:
                     beat += out_of_led * (1.0 - (1.0 - share) ** trumps)
             else:  # a trump on a plain lead: over-ruffed by a higher trump
                 beat = out_of_led * holds_higher
@@ -462,7 +447,7 @@ class HeuristicBot:
 
         def key(card: int) -> tuple[bool, bool, int, int]:
             master = table.risk(card, card, later) < _SAFE
-            return classes[card] == _TRUMP, master, powers[card], length[classes[card]]
+            return classes[card] == TRUMP_CLASS, master, powers[card], length[classes[card]]
 
         return self._pick(options, key)
 
@@ -472,12 +457,12 @@ class HeuristicBot:
             later = table.opp_seats
             risks = {c: table.risk(c, c, later) for c in options}
             masters = [c for c in options if risks[c] < _SAFE]
-            trump_masters = [c for c in masters if classes[c] == _TRUMP]
-            opponents_trumps = table.unknown_count[_TRUMP] > 0 and not all(
-                table.void[s][_TRUMP] for s in later)
+            trump_masters = [c for c in masters if classes[c] == TRUMP_CLASS]
+            opponents_trumps = table.unknown_count[TRUMP_CLASS] > 0 and not all(
+                table.void[s][TRUMP_CLASS] for s in later)
             if trump_masters and opponents_trumps:
                 return self._pick(trump_masters, powers.__getitem__)
-            plain = [c for c in masters if classes[c] != _TRUMP]
+            plain = [c for c in masters if classes[c] != TRUMP_CLASS]
             if plain:
                 return self._pick(plain, lambda c: (risks[c], powers[c]))
             if trump_masters:
@@ -485,7 +470,7 @@ class HeuristicBot:
         length = [0] * 5
         for card in view.hand:
             length[classes[card.index]] += 1
-        plain_options = [c for c in options if classes[c] != _TRUMP] or options
+        plain_options = [c for c in options if classes[c] != TRUMP_CLASS] or options
         return self._pick(plain_options, lambda c: (-length[classes[c]], powers[c]))
 
     def _follow(self, view: View, table: _Table, options: list[int], urgent: bool) -> int:
@@ -495,7 +480,7 @@ class HeuristicBot:
         led_class = classes[led]
         best_at = 0
         for k, card in enumerate(trick):
-            if classes[card] in (_TRUMP, led_class) and powers[card] > powers[trick[best_at]]:
+            if classes[card] in (TRUMP_CLASS, led_class) and powers[card] > powers[trick[best_at]]:
                 best_at = k
         leader = view.leader
         assert leader is not None
@@ -503,7 +488,7 @@ class HeuristicBot:
         best_power = powers[trick[best_at]]
         later = [(leader + k) % NUM_PLAYERS for k in range(len(trick) + 1, NUM_PLAYERS)]
         winners = [c for c in options
-                   if classes[c] in (_TRUMP, led_class) and powers[c] > best_power]
+                   if classes[c] in (TRUMP_CLASS, led_class) and powers[c] > best_power]
         safe = [c for c in winners if table.risk(c, led, later) < _SAFE]
         if best_seat & 1 == view.seat & 1:  # the partner is winning
             if table.risk(trick[best_at], led, later) < _SAFE or not urgent or not safe:
@@ -512,7 +497,7 @@ class HeuristicBot:
         if not winners:
             return self._low(view, table, options)
         if not urgent:
-            cheap = [c for c in safe if classes[c] != _TRUMP]
+            cheap = [c for c in safe if classes[c] != TRUMP_CLASS]
             return (self._pick(cheap, powers.__getitem__) if cheap
                     else self._low(view, table, options))
         if safe:

@@ -20,7 +20,6 @@ from cardrules._validate import check_seat
 from cardrules.back_alley.actions import BIDS, BOARD, CARDS, PASS, PLAYS, Action, Bid, Board
 from cardrules.back_alley.game import (
     _BID_CHOICES,
-    _TRUMP,
     _allowed,
     _trick_winner,
     first_leader,
@@ -29,6 +28,7 @@ from cardrules.back_alley.game import (
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
     TABLES,
+    TRUMP_CLASS,
     Deal,
     DealResult,
     GameState,
@@ -245,7 +245,7 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
             _require(index in _allowed(probe, seat),
                      f"seat {seat} could not play {CARDS[index]} there (BA-31 to BA-33)")
             held[seat].remove(index)
-            trump_played = trump_played or classes[index] == _TRUMP
+            trump_played = trump_played or classes[index] == TRUMP_CLASS
         if done is None:
             break
         winner = _trick_winner(leader, cards, classes, powers)
@@ -279,7 +279,7 @@ def known_absent(state: GameState) -> tuple[frozenset[int], ...]:
         return tuple(frozenset(a) for a in absent)
     classes, powers = deal.table
     of_class = [{i for i in range(54) if classes[i] == c} for c in range(5)]
-    plain = set(range(54)) - of_class[_TRUMP]
+    plain = set(range(54)) - of_class[TRUMP_CLASS]
     trump_played = False
     plays = [(t.leader, _indexes(t.cards)) for t in state.tricks]
     plays.append((state.leader, list(state._trick)))
@@ -288,7 +288,7 @@ def known_absent(state: GameState) -> tuple[frozenset[int], ...]:
             continue
         led = cards[0]
         led_class = classes[led]
-        if (led_class == _TRUMP and not trump_played
+        if (led_class == TRUMP_CLASS and not trump_played
                 and deal.bids[leader].__class__ is not Board):
             absent[leader] |= plain
         for k, index in enumerate(cards[1:], start=1):
@@ -296,10 +296,10 @@ def known_absent(state: GameState) -> tuple[frozenset[int], ...]:
             if classes[index] != led_class:
                 absent[seat] |= of_class[led_class]
             elif led == _BIG_INDEX:
-                absent[seat] |= {i for i in of_class[_TRUMP] if powers[i] > powers[index]}
+                absent[seat] |= {i for i in of_class[TRUMP_CLASS] if powers[i] > powers[index]}
             elif led == _LITTLE_INDEX:
-                absent[seat] |= {i for i in of_class[_TRUMP] if powers[i] < powers[index]}
-        trump_played = trump_played or any(classes[i] == _TRUMP for i in cards)
+                absent[seat] |= {i for i in of_class[TRUMP_CLASS] if powers[i] < powers[index]}
+        trump_played = trump_played or any(classes[i] == TRUMP_CLASS for i in cards)
     return tuple(frozenset(a) for a in absent)
 
 

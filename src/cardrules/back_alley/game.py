@@ -46,6 +46,7 @@ from cardrules.back_alley.actions import (
 )
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
+    TRUMP_CLASS,
     Deal,
     DealResult,
     GameState,
@@ -69,7 +70,6 @@ __all__ = [
     "sample_chance",
 ]
 
-_TRUMP = 4  # the class of a trump card in the tables of state.TABLES
 _BIG, _LITTLE = 52, 53
 _NO_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_PLAYERS
 _NO_TRICKS = (0,) * NUM_PLAYERS
@@ -146,7 +146,7 @@ def _allowed(state: GameState, seat: int) -> tuple[int, ...]:
         # unless the leader claimed board or holds nothing but trumps.
         if state.trump_played or deal.bids[seat].__class__ is Board:
             return hand
-        plain = tuple([i for i in hand if classes[i] != _TRUMP])
+        plain = tuple([i for i in hand if classes[i] != TRUMP_CLASS])
         return plain or hand
     led = trick[0]
     led_class = classes[led]
@@ -369,9 +369,9 @@ def _may_play(state: GameState, seat: int, card: int) -> bool:
     trick = state._trick
     if not trick:
         # BA-32; the classes run 0..4 with trumps 4, so min() == 4 means only trumps
-        return (classes[card] != _TRUMP or state.trump_played
+        return (classes[card] != TRUMP_CLASS or state.trump_played
                 or deal.bids[seat].__class__ is Board
-                or min(map(classes.__getitem__, hand)) == _TRUMP)
+                or min(map(classes.__getitem__, hand)) == TRUMP_CLASS)
     led = trick[0]
     led_class = classes[led]
     if classes[card] != led_class:  # BA-31: only without a card of the class led
@@ -394,7 +394,7 @@ def _trick_winner(leader: int, trick: Sequence[int], classes: Sequence[int],
     best_at, best = 0, -1
     for k, index in enumerate(trick):
         cls = classes[index]
-        if (cls == _TRUMP or cls == led_class) and powers[index] > best:  # noqa: SIM109
+        if (cls == TRUMP_CLASS or cls == led_class) and powers[index] > best:  # noqa: SIM109
             best_at, best = k, powers[index]
     return (leader + best_at) % NUM_PLAYERS
 
@@ -411,7 +411,7 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     at = hand.index(card)
     hands = (*hands[:actor], hand[:at] + hand[at + 1:], *hands[actor + 1:])
     trick = (*state._trick, card)
-    trump_played = state.trump_played or classes[card] == _TRUMP
+    trump_played = state.trump_played or classes[card] == TRUMP_CLASS
     if len(trick) < NUM_PLAYERS:
         return GameState(state.settings, state.history, _PLAY, state.dealer, deal,
                          (actor + 1) % NUM_PLAYERS, state.leader, hands, trick,
@@ -470,7 +470,7 @@ def _why_not(state: GameState, actor: int, card: int,
         return "BA-33", (f"{CARDS[led]} was led: seat {actor} must play its {which} trump, "
                          f"{CARDS[allowed[0]]}")
     classes = deal.table[0]
-    if classes[led] == _TRUMP:
+    if classes[led] == TRUMP_CLASS:
         return "BA-31", f"a trump was led: seat {actor} must play a trump, not {shown}"
     suit = CARDS[led]
     assert isinstance(suit, Card)

@@ -304,24 +304,31 @@ class History:
     scores: tuple[int, int]
 
 
+#: The class of a trump card in :data:`TABLES`; the plain suits are classes
+#: 0 to 3 (their :class:`~cardrules.Suit` values).
+TRUMP_CLASS = 4
+
+
 def _table_of(trump: Suit | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per card index 0..53: its class (the suit, or 4 for a trump) and its
-    power in a trick (a trump 102..116, else the rank 2..14 with the ace high)."""
+    """Per card index 0..53: its class (the suit, or :data:`TRUMP_CLASS` for a
+    trump) and its power in a trick: a trump 102 to 116 (BB 116, LB 115, BA-3),
+    else the rank 2 to 14 with the ace high."""
     classes, powers = [], []
     for index in range(54):
         if index >= 52:
-            classes.append(4)
-            powers.append(116 if index == 52 else 115)
+            classes.append(TRUMP_CLASS)
+            powers.append(116 if index == Joker.BIG.index else 115)
             continue
         suit, rank = index & 3, index >> 2
         value = 14 if rank == 0 else rank + 1
         is_trump = trump is not None and suit == trump
-        classes.append(4 if is_trump else suit)
+        classes.append(TRUMP_CLASS if is_trump else suit)
         powers.append(100 + value if is_trump else value)
     return tuple(classes), tuple(powers)
 
 
-#: The tables for trump spades, hearts, diamonds, clubs and for no trump.
+#: Per trump, ``(classes, powers)`` indexed by card index (see :func:`_table_of`):
+#: for trump spades, hearts, diamonds, clubs (the suit's value) and for no trump (4).
 TABLES = (*(_table_of(suit) for suit in Suit), _table_of(None))
 
 
