@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from ba_reference import RefGame
 from cardrules import Card, IllegalActionError, Joker
 from cardrules.back_alley import (
+    RULES,
     Action,
     Bid,
     Board,
@@ -49,25 +50,17 @@ from cardrules.back_alley import (
     hidden_variant,
     legal_actions,
     new_game,
-    sample_chance,
-    state_from_dict,
     state_to_dict,
     view,
     view_to_dict,
 )
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import known_absent
+from gamecheck import cards_within, check_json, check_who_acts, choose
 
 AnyCard = Card | Joker
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 SIZES = st.integers(min_value=1, max_value=7)
-
-
-def choose(state: GameState, rng: random.Random) -> Action:
-    """The next action of a random game: sampled chance, or a uniform legal action."""
-    if state.is_chance:
-        return sample_chance(state, rng)
-    return rng.choice(legal_actions(state))
 
 
 def play(max_hand_size: int, seed: int) -> Iterator[tuple[GameState, Action | None]]:
@@ -75,7 +68,7 @@ def play(max_hand_size: int, seed: int) -> Iterator[tuple[GameState, Action | No
     rng = random.Random(seed)
     state = new_game(max_hand_size=max_hand_size)
     while not state.is_terminal:
-        action = choose(state, rng)
+        action = choose(RULES, state, rng)
         yield state, action
         state = apply(state, action)
     yield state, None
@@ -106,15 +99,6 @@ def check_cards(state: GameState) -> None:
     else:
         assert cards == []
         assert not any(state.hands)
-
-
-def check_who_acts(state: GameState) -> None:
-    if state.is_terminal or state.is_chance:
-        assert state.current_player is None
-        assert legal_actions(state) == ()
-    else:
-        assert state.current_player in range(4)
-        assert legal_actions(state)
 
 
 def illegal_actions(state: GameState) -> Iterator[tuple[Action, int | None]]:
@@ -162,13 +146,6 @@ def check_actions(state: GameState) -> int:
     return refusals
 
 
-def check_json(state: GameState) -> None:
-    text = json.dumps(state_to_dict(state))
-    again = state_from_dict(json.loads(text))
-    assert again == state
-    assert json.dumps(state_to_dict(again)) == text
-
-
 def hidden_cards(state: GameState, seat: int) -> set[AnyCard]:
     """What ``seat`` must not see (BA-50): other hands and the undealt cards."""
     hidden = set(state.undealt)
@@ -179,19 +156,6 @@ def hidden_cards(state: GameState, seat: int) -> set[AnyCard]:
         assert state.deal.taken is not None
         hidden.add(state.deal.taken)   # private even once played
     return hidden
-
-
-def cards_within(value: object) -> Iterator[AnyCard]:
-    """Every card anywhere inside ``value`` (attrs classes, tuples, lists)."""
-    kind = type(value)
-    if isinstance(value, Card | Joker):
-        yield value
-    elif attrs.has(kind):
-        for field in attrs.fields(kind):
-            yield from cards_within(getattr(value, field.name))
-    elif isinstance(value, tuple | list):
-        for item in value:
-            yield from cards_within(item)
 
 
 def visible_cards(seat_view: View) -> set[AnyCard]:
@@ -282,9 +246,9 @@ def run_game(max_hand_size: int, seed: int) -> GameState:
     for state, action in play(max_hand_size, seed):
         check_invariants(state)
         check_cards(state)
-        check_who_acts(state)
+        check_who_acts(RULES, state)
         refusals += check_actions(state)
-        check_json(state)
+        check_json(RULES, state)
         check_views(state, view_rng)
         if previous is not None:
             check_transition(previous[0], previous[1], state)
@@ -338,7 +302,7 @@ def test_hidden_variant_moves_only_hidden_cards(seed: int, steps: int) -> None:
     for _ in range(steps):
         if state.is_terminal:
             break
-        state = apply(state, choose(state, rng))
+        state = apply(state, choose(RULES, state, rng))
     absent = known_absent(state)
     for seat in range(4):
         hidden = hidden_cards(state, seat)
@@ -363,7 +327,7 @@ def test_leak_check_notices_a_leaky_view() -> None:
     rng = random.Random(1)
     state = new_game()
     while state.phase is not Phase.BID:
-        state = apply(state, choose(state, rng))
+        state = apply(state, choose(RULES, state, rng))
     honest = view(state, 0)
     assert visible_cards(honest) & hidden_cards(state, 0) == set()
     secret = state.hands[1][0]
@@ -390,7 +354,7 @@ def test_engine_matches_the_reference_implementation(seed: int) -> None:
         assert {str(a) for a in legal} == ref.legal(), f"step {steps}"
         assert len(legal) == len(ref.legal())
         assert state.current_player == ref.current_player
-        action = choose(state, rng)
+        action = choose(RULES, state, rng)
         state = apply(state, action)
         ref.act(str(action))
         steps += 1

@@ -1,0 +1,74 @@
+"""Checks shared by the random-game property tests of every game.
+
+Each game's property tests (``test_<game>_properties.py``) play random games
+and check every state; what does not depend on the game lives here, written
+against the game's :class:`~cardrules.engine.Rules` object.
+
+>>> import random
+>>> from cardrules import back_alley
+>>> state = back_alley.new_game(max_hand_size=1)
+>>> check_json(back_alley.RULES, state)
+>>> check_who_acts(back_alley.RULES, state)
+>>> type(choose(back_alley.RULES, state, random.Random(1))).__name__
+'ChooseDealer'
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import TypeVar
+
+import attrs
+
+from cardrules import Card, Joker
+from cardrules.engine import Rules
+from cardrules.engine.rules import StateLike
+
+S = TypeVar("S", bound=StateLike)
+A = TypeVar("A")
+
+
+def choose(rules: Rules[S, A], state: S, rng: random.Random) -> A:
+    """The next action of a random game: sampled chance, or a uniform legal action."""
+    if state.is_chance:
+        return rules.sample_chance(state, rng)
+    return rng.choice(rules.legal_actions(state))
+
+
+def check_who_acts(rules: Rules[S, A], state: S) -> None:
+    """Nobody acts at a chance point or at the end; otherwise one seat acts
+    and has a legal action."""
+    if state.is_terminal or state.is_chance:
+        assert state.current_player is None
+        assert rules.legal_actions(state) == ()
+    else:
+        assert state.current_player in range(state.num_players)
+        assert rules.legal_actions(state)
+
+
+def check_json(rules: Rules[S, A], state: S) -> None:
+    """``state`` survives a JSON round trip, and writes the same text again."""
+    text = json.dumps(rules.state_to_dict(state))
+    again = rules.state_from_dict(json.loads(text))
+    assert again == state
+    assert json.dumps(rules.state_to_dict(again)) == text
+
+
+def cards_within(value: object) -> Iterator[Card | Joker]:
+    """Every card and joker anywhere inside ``value`` (attrs classes, tuples, lists).
+
+    >>> from cardrules import parse_cards
+    >>> [str(c) for c in cards_within([parse_cards("AS KD"), (Joker.BIG, 3)])]
+    ['AS', 'KD', 'BB']
+    """
+    kind = type(value)
+    if isinstance(value, Card | Joker):
+        yield value
+    elif attrs.has(kind):
+        for field in attrs.fields(kind):
+            yield from cards_within(getattr(value, field.name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from cards_within(item)
