@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from typing import TypeVar
+from typing import Literal, TypeVar, overload
 
 import attrs
 
@@ -56,19 +56,32 @@ def check_json(rules: Rules[S, A], state: S) -> None:
     assert json.dumps(rules.state_to_dict(again)) == text
 
 
-def cards_within(value: object) -> Iterator[Card | Joker]:
-    """Every card and joker anywhere inside ``value`` (attrs classes, tuples, lists).
+@overload
+def cards_within(value: object, *, jokers: Literal[False] = ...) -> Iterator[Card]: ...
+@overload
+def cards_within(value: object, *, jokers: bool) -> Iterator[Card | Joker]: ...
+def cards_within(value: object, *, jokers: bool = False) -> Iterator[Card | Joker]:
+    """Every card anywhere inside ``value`` (attrs classes, tuples, lists); with
+    ``jokers=True`` the jokers too (a joker found without it fails the test).
 
     >>> from cardrules import parse_cards
-    >>> [str(c) for c in cards_within([parse_cards("AS KD"), (Joker.BIG, 3)])]
+    >>> [str(c) for c in cards_within([parse_cards("AS KD"), (Joker.BIG, 3)], jokers=True)]
     ['AS', 'KD', 'BB']
+    >>> list(cards_within((Joker.BIG,)))
+    Traceback (most recent call last):
+    ...
+    AssertionError: a joker in a game without jokers: BB
     """
     kind = type(value)
-    if isinstance(value, Card | Joker):
+    if isinstance(value, Card):
+        yield value
+    elif isinstance(value, Joker):
+        if not jokers:
+            raise AssertionError(f"a joker in a game without jokers: {value}")
         yield value
     elif attrs.has(kind):
         for field in attrs.fields(kind):
-            yield from cards_within(getattr(value, field.name))
+            yield from cards_within(getattr(value, field.name), jokers=jokers)
     elif isinstance(value, tuple | list):
         for item in value:
-            yield from cards_within(item)
+            yield from cards_within(item, jokers=jokers)

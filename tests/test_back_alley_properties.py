@@ -163,7 +163,7 @@ def visible_cards(seat_view: View) -> set[AnyCard]:
     shown: set[AnyCard] = set()
     for field in attrs.fields(View):
         if field.name not in ("results", "taken", "tricks"):
-            shown |= set(cards_within(getattr(seat_view, field.name)))
+            shown |= set(cards_within(getattr(seat_view, field.name), jokers=True))
     return shown
 
 
