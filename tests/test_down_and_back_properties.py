@@ -17,7 +17,6 @@ picks uniformly among the legal actions.  At every state the tests check:
 from __future__ import annotations
 
 import copy
-import json
 import random
 from collections.abc import Iterator
 
@@ -46,11 +45,11 @@ from cardrules.down_and_back import (
     legal_actions,
     new_game,
     sample_chance,
-    state_from_dict,
     state_to_dict,
     view,
 )
 from cardrules.engine import check_game
+from gamecheck import cards_within, check_json, check_who_acts
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PLAYERS = st.integers(min_value=2, max_value=5)
@@ -89,16 +88,6 @@ def check_cards_and_money(state: GameState) -> None:
     assert set(cards) == set(DECK)
     assert sum(state.net) + state.pot == 0
     assert state.pot >= 0
-
-
-def check_who_acts(state: GameState) -> None:
-    if state.is_terminal or state.is_chance:
-        assert state.current_player is None
-        assert legal_actions(state) == ()
-    else:
-        assert state.current_player is not None
-        assert 0 <= state.current_player < state.num_players
-        assert legal_actions(state)
 
 
 def illegal_actions(state: GameState) -> Iterator[tuple[Action, int | None]]:
@@ -150,13 +139,6 @@ def check_refusals(state: GameState) -> int:
     return refusals
 
 
-def check_json(state: GameState) -> None:
-    text = json.dumps(state_to_dict(state))
-    again = state_from_dict(json.loads(text))
-    assert again == state
-    assert json.dumps(state_to_dict(again)) == text
-
-
 def hidden_cards(state: GameState, seat: int) -> set[Card]:
     """Cards ``seat`` must not be able to see: the stock, and the other hands
     apart from cards seen taken from the discard pile (until splits are revealed)."""
@@ -166,19 +148,6 @@ def hidden_cards(state: GameState, seat: int) -> set[Card]:
             if other != seat:
                 hidden |= set(hand) - set(state.seen[other])
     return hidden
-
-
-def cards_within(value: object) -> Iterator[Card]:
-    """Every card anywhere inside ``value`` (attrs classes, tuples, lists)."""
-    kind = type(value)
-    if isinstance(value, Card):
-        yield value
-    elif attrs.has(kind):
-        for field in attrs.fields(kind):
-            yield from cards_within(getattr(value, field.name))
-    elif isinstance(value, tuple | list):
-        for item in value:
-            yield from cards_within(item)
 
 
 def visible_cards(seat_view: View) -> set[Card]:
@@ -232,9 +201,9 @@ def test_random_games_keep_every_promise(seed: int, num_players: int, rounds: in
     for state, action in play(num_players, rounds, seed):
         check_cards_and_money(state)
         check_invariants(state)
-        check_who_acts(state)
+        check_who_acts(db.RULES, state)
         refusals += check_refusals(state)
-        check_json(state)
+        check_json(db.RULES, state)
         check_views(state, view_rng)
         if states:
             check_turn_order(states[-1], actions[-1], state)
