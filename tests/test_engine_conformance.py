@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 import pytest
 
+import cardrules.back_alley as ba
 import cardrules.down_and_back as db
 from cardrules.engine import check_game
 from cardrules.errors import ConformanceError, IllegalActionError
@@ -112,3 +113,80 @@ def test_apply_refuses_a_seat_acting_out_of_turn() -> None:
     with pytest.raises(IllegalActionError) as caught:
         db.apply(state, db.DrawStock(), seat=wrong)
     assert caught.value.rule == "DB-34"
+
+
+def test_check_game_counts_every_action_it_applies() -> None:
+    steps: list[int] = []
+
+    def counting_legal(state: db.GameState) -> tuple[db.Action, ...]:
+        steps.append(1)
+        return db.legal_actions(state)
+
+    report = check_game(broken(legal_actions=counting_legal), games=2, seed=6,
+                        settings=SETTINGS)
+    assert report.actions == len(steps)   # legal_actions is asked once per step
+    assert report.games == 2
+
+
+def test_check_game_seed_defaults_to_zero() -> None:
+    short = {"max_hand_size": 2}   # the probes refused differ from seed to seed here
+    assert check_game(ba, games=1, settings=short) \
+        == check_game(ba, games=1, seed=0, settings=short)
+    assert check_game(ba, games=1, seed=0, settings=short) \
+        != check_game(ba, games=1, seed=1, settings=short)
+
+
+def test_check_game_names_the_step_that_broke() -> None:
+    seen: list[db.GameState] = []
+
+    def third_state_is_bad(state: db.GameState) -> None:
+        seen.append(state)
+        if len(seen) == 3:
+            raise ValueError("third")
+
+    with pytest.raises(ConformanceError, match=r"\Agame 0, step 2: invariant broken: third\Z"):
+        check_game(broken(check_invariants=third_state_is_bad), games=1, seed=1,
+                   settings=SETTINGS)
+
+
+def test_check_game_catches_a_game_that_replays_differently() -> None:
+    finished: list[bool] = []
+
+    def noting_end(state: db.GameState) -> None:
+        db.check_invariants(state)
+        if state.is_terminal:
+            finished.append(True)
+
+    def forgetful_apply(state: db.GameState, action: db.Action, *,
+                        seat: int | None = None) -> db.GameState:
+        if finished and isinstance(action, db.ChooseDealer):  # differs on the replay
+            action = db.ChooseDealer((action.seat + 1) % state.num_players)
+        return db.apply(state, action, seat=seat)
+
+    with pytest.raises(ConformanceError, match="replaying the actions gave a different state"):
+        check_game(broken(check_invariants=noting_end, apply=forgetful_apply), games=1, seed=2,
+                   settings=SETTINGS)
+
+
+def test_check_game_catches_a_refusal_that_changes_the_state() -> None:
+    # A state that a refused action leaves marked: what a mutable state would do.
+    marks: dict[int, int] = {}
+
+    def marking_apply(state: db.GameState, action: db.Action, *,
+                      seat: int | None = None) -> db.GameState:
+        try:
+            return db.apply(state, action, seat=seat)
+        except IllegalActionError:
+            marks[id(state)] = marks.get(id(state), 0) + 1
+            raise
+
+    def marked_to_dict(state: db.GameState) -> dict[str, object]:
+        return {**db.state_to_dict(state), "marks": marks.get(id(state), 0)}
+
+    def unmarked_from_dict(data: Any) -> db.GameState:
+        return db.state_from_dict({k: v for k, v in data.items() if k != "marks"})
+
+    with pytest.raises(ConformanceError, match=r"applying .* changed the original state"):
+        check_game(broken(apply=marking_apply, state_to_dict=marked_to_dict,
+                          state_from_dict=unmarked_from_dict), games=1, seed=3,
+                   settings=SETTINGS)

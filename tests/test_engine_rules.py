@@ -289,3 +289,10 @@ def test_rules_objects_are_frozen_slotted_and_compare_by_identity(rules: Any) ->
     copy = attrs.evolve(rules)
     assert copy != rules   # the same functions, but another game object
     assert {rules: 1, copy: 2}[rules] == 1
+
+
+def test_a_played_game_is_frozen_and_slotted() -> None:
+    game = play(ba.RULES, [RandomBot(seed) for seed in range(4)], {"max_hand_size": 1}, seed=1)
+    assert not hasattr(game, "__dict__")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        game.state = ba.new_game()  # type: ignore[misc]
