@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
+import attrs
 import pytest
 
 import cardrules.back_alley as ba
+from cardrules import Joker, ParseError, Rank, parse_card, parse_cards
 from cardrules.engine import RandomBot
 
 
@@ -22,3 +26,97 @@ def test_rules_settings_are_the_new_game_keywords() -> None:
     assert ba.new_game_from_settings({"max_hand_size": 4}) == ba.new_game(max_hand_size=4)
     with pytest.raises(ValueError, match="unknown Back Alley setting"):
         ba.new_game_from_settings({"deals": 3})
+
+
+# ---------------------------------------------------------------------------
+# actions
+
+
+ACTIONS: list[ba.Action] = [ba.Pass(), ba.Bid(1), ba.Bid(13), ba.Bid(20), ba.Board(),
+           ba.Play(parse_card("10h")), ba.Play(Joker.BIG), ba.Play(Joker.LITTLE),
+           ba.ChooseDealer(3), ba.Shuffle(parse_cards("AS BB KD", jokers=True))]
+
+
+@pytest.mark.parametrize("action", ACTIONS, ids=str)
+def test_actions_are_frozen_slotted_values(action: ba.Action) -> None:
+    assert not hasattr(action, "__dict__")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        action.tricks = 2  # type: ignore[misc,union-attr]
+    copy = ba.parse_action(str(action))
+    assert copy == action
+    assert hash(copy) == hash(action)
+
+
+@pytest.mark.parametrize("action", ACTIONS, ids=str)
+def test_actions_survive_their_json_form(action: ba.Action) -> None:
+    data = json.loads(json.dumps(ba.action_to_dict(action)))
+    assert ba.action_from_dict(data) == action
+
+
+def test_action_json_forms() -> None:
+    assert [ba.action_to_dict(a) for a in ACTIONS[:6]] == [
+        {"type": "pass"}, {"type": "bid", "tricks": 1}, {"type": "bid", "tricks": 13},
+        {"type": "bid", "tricks": 20}, {"type": "board"}, {"type": "play", "card": "TH"}]
+    with pytest.raises(TypeError, match="not a Back Alley action"):
+        ba.action_to_dict("pass")  # type: ignore[arg-type]
+
+
+def test_readers_hand_out_the_shared_instances() -> None:
+    assert ba.parse_action("bid 13") is ba.parse_action("BID 13")
+    assert ba.parse_action("bid 14") == ba.Bid(14)
+    assert ba.parse_action("play qh") is ba.action_from_dict({"type": "play", "card": "QH"})
+    assert ba.parse_action("pass") is ba.action_from_dict({"type": "pass"})
+    assert ba.parse_action("board") is ba.action_from_dict({"type": "board"})
+    assert ba.action_from_dict({"type": "bid", "tricks": 13}) is ba.parse_action("bid 13")
+    assert ba.action_from_dict({"type": "bid", "tricks": 14}) == ba.Bid(14)
+
+
+@pytest.mark.parametrize(("text", "message", "token", "position"), [
+    ("pass 2", "'pass' takes nothing after it", "2", 5),
+    ("board  now", "'board' takes nothing after it", "now", 7),
+    ("bid 0", "a bid is a whole number of at least 1", "0", 4),
+    ("bid -1", "expected a whole number", "-1", 4),
+    ("bid", "expected a whole number", "", 3),
+    ("play 1X", "not a card", "1X", 5),
+    ("play AS KS", "expected exactly one card", "AS KS", 5),
+    ("  double 2", "unknown action", "double", 2),
+    ("dealer x", "expected a whole number", "x", 7),
+    ("shuffle AS AS", "a shuffle holds each card once", "AS", 11),
+])
+def test_parse_action_errors_say_where(text: str, message: str, token: str,
+                                       position: int) -> None:
+    with pytest.raises(ParseError) as caught:
+        ba.parse_action(text)
+    assert (caught.value.message, caught.value.token, caught.value.position) \
+        == (message, token, position)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"type": "pass", "tricks": 1}, "action: unknown key"),
+    ({"type": "board", "card": "AS"}, "action: unknown key"),
+    ({"type": "bid", "tricks": 2, "board": True}, "action: unknown key"),
+    ({"type": "play", "card": "AS", "seat": 1}, "action: unknown key"),
+    ({"type": "bid", "tricks": 0}, "action: 'tricks' must be at least 1"),
+    ({"type": "bid"}, "action: missing 'tricks'"),
+    ({"type": "play", "card": 5}, "action: 'card' must be a card as text"),
+    ({"type": "double"}, "action: unknown type"),
+    ({"type": 1}, "action: 'type' must be text"),
+    ({"type": "dealer", "seat": "1"}, "action: 'seat' must be a whole number"),
+])
+def test_action_from_dict_is_strict(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        ba.action_from_dict(data)
+    assert caught.value.message == message
+
+
+@pytest.mark.parametrize("value", [True, 1.0, "3", None])
+def test_a_bid_is_a_whole_number(value: object) -> None:
+    with pytest.raises(ValueError, match="a bid must be a whole number of at least 1"):
+        ba.Bid(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("card", ["QH", 5, None, Rank.ACE])
+def test_a_play_is_of_a_card_or_a_joker(card: object) -> None:
+    with pytest.raises(TypeError, match="Play takes a Card or a Joker, not") as caught:
+        ba.Play(card)  # type: ignore[arg-type]
+    assert ("parse_card" in str(caught.value)) == isinstance(card, str)
