@@ -9,6 +9,7 @@ import pytest
 
 import cardrules.back_alley as ba
 from cardrules import Joker, ParseError, Rank, parse_card, parse_cards
+from cardrules.back_alley.actions import CARDS
 from cardrules.engine import RandomBot
 
 
@@ -120,3 +121,32 @@ def test_a_play_is_of_a_card_or_a_joker(card: object) -> None:
     with pytest.raises(TypeError, match="Play takes a Card or a Joker, not") as caught:
         ba.Play(card)  # type: ignore[arg-type]
     assert ("parse_card" in str(caught.value)) == isinstance(card, str)
+
+
+# ---------------------------------------------------------------------------
+# views
+
+
+def bidding_state(dealer: int) -> ba.GameState:
+    """Deal 1 from the unshuffled 54 cards, everyone still to bid."""
+    return ba.apply(ba.apply(ba.new_game(), ba.ChooseDealer(dealer)), ba.Shuffle(CARDS))
+
+
+def test_view_board_levels_count_from_the_dealers_left_even_for_dealer_0() -> None:
+    state = ba.apply(ba.apply(bidding_state(0), ba.Board()), ba.Board())  # seats 1, then 2
+    assert state.board_levels == (0, 1, 2, 0)
+    assert all(ba.view(state, seat).board_levels == (0, 1, 2, 0) for seat in range(4))
+    state = ba.apply(ba.apply(bidding_state(1), ba.Board()), ba.Board())  # seats 2, then 3
+    assert ba.view(state, 0).board_levels == (0, 0, 1, 2)
+
+
+def test_view_text_while_bidding() -> None:
+    state = ba.apply(ba.apply(bidding_state(0), ba.Board()), ba.Bid(3))
+    assert str(ba.view(state, 3)).splitlines() == [
+        "seat 3 (team 1), deal 1 of 25 (13 cards), bid",
+        "turned BB: no trump",
+        "hand: AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+        "bids: 0: -, 1: board, 2: bid 3, 3: -",
+        "tricks won: 0: 0, 1: 0, 2: 0, 3: 0",
+        "seat 3 to act",
+        "scores: team 0 0, team 1 0"]
