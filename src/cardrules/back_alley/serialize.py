@@ -42,7 +42,7 @@ from cardrules.back_alley.state import (
 )
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker
-from cardrules.engine.codec import Fields
+from cardrules.engine.codec import Fields, safe_repr
 from cardrules.engine.encode import JSON, attributes_to_json
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
@@ -145,7 +145,7 @@ def _ints(fields: Fields, key: str, length: int, *, minimum: int | None = None) 
     items = fields.array(key)
     if len(items) != length:
         raise ParseError(f"{fields.what}: {key!r} must list {length} numbers",
-                         token=repr(items)[:80])
+                         token=safe_repr(items))
     holder = Fields({str(k): v for k, v in enumerate(items)}, f"{fields.what}.{key}")
     return tuple(holder.integer(str(k), minimum=minimum) for k in range(length))
 
@@ -162,14 +162,14 @@ def _read_bids(fields: Fields, key: str, *, optional: bool) -> tuple[BidAction |
     items = fields.array(key)
     if len(items) != NUM_PLAYERS:
         raise ParseError(f"{fields.what}: {key!r} must hold one bid per seat",
-                         token=repr(items)[:80])
+                         token=safe_repr(items))
     out: list[BidAction | None] = []
     for seat, item in enumerate(items):
         if item is None and optional:
             out.append(None)
             continue
         if not isinstance(item, Mapping):
-            raise ParseError(f"{fields.what}: {key!r}[{seat}] must be a bid", token=repr(item))
+            raise ParseError(f"{fields.what}: {key!r}[{seat}] must be a bid", token=safe_repr(item))
         bid = action_from_dict(item)
         if not isinstance(bid, Pass | Bid | Board):
             raise ParseError(f"{fields.what}: {key!r}[{seat}] must be a bid", token=str(bid))
@@ -273,7 +273,7 @@ def state_from_dict(data: Mapping[str, object]) -> GameState:
     s.done()
     hands = f.array("hands")
     if len(hands) != NUM_PLAYERS:
-        raise ParseError("state: 'hands' must hold one hand per seat", token=repr(hands)[:80])
+        raise ParseError("state: 'hands' must hold one hand per seat", token=safe_repr(hands))
     trick = f.cards("trick", jokers=True)
     state = GameState(
         settings, _read_history(f.get("history")), f.enum("phase", Phase),

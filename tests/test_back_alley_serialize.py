@@ -1,0 +1,167 @@
+"""Back Alley states and views as JSON: exact forms, and loading that trusts nothing.
+
+Each refusal is checked by its exact message, so that a check which stops
+working cannot hide behind a later one that happens to refuse the same input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import cardrules.back_alley as ba
+from cardrules import ParseError
+from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.serialize import FORMAT, VIEW_FORMAT
+
+JSONDict = dict[str, Any]
+
+
+def exchange_state() -> ba.GameState:
+    """Deal 1, dealer 0: BB turned (no trump, BA-13), seat 1 dealt LB, which it
+    discards to take AS, the last card of the shuffle."""
+    order = (CARDS[53], *CARDS[1:53], CARDS[0])
+    return ba.apply(ba.apply(ba.new_game(), ba.ChooseDealer(0)), ba.Shuffle(order))
+
+
+def played_state() -> ba.GameState:
+    """The first deal of a short game played out (a bid of 1, three passes,
+    then the first legal card each time), waiting for the second shuffle."""
+    state = ba.apply(ba.new_game(max_hand_size=2), ba.ChooseDealer(3))
+    state = ba.apply(state, ba.Shuffle(CARDS))
+    state = ba.apply(state, ba.Bid(1))
+    while not state.results:
+        state = ba.apply(state, ba.legal_actions(state)[0])
+    return state
+
+
+def data_of(state: ba.GameState) -> JSONDict:
+    return json.loads(json.dumps(ba.state_to_dict(state)))  # type: ignore[no-any-return]
+
+
+def refusal(data: JSONDict) -> ParseError:
+    with pytest.raises(ParseError) as caught:
+        ba.state_from_dict(data)
+    return caught.value
+
+
+def deep() -> list[object]:
+    value: list[object] = []
+    for _ in range(100_000):
+        value = [value]
+    return value
+
+
+def test_state_form_of_an_exchange() -> None:
+    data = data_of(exchange_state())
+    assert data["format"] == FORMAT == "cardrules/back_alley/state/1"
+    assert data["deal"] == {"hand_size": 13, "trump_card": "BB", "joker_discard": "LB",
+                            "exchanger": 1, "taken": "AS", "undealt": [],
+                            "bids": [None, None, None, None]}
+    assert data["hands"][1][:3] == ["AS", "2S", "3S"]
+    assert ba.state_from_dict(data) == exchange_state()
+
+
+def test_state_form_after_a_deal() -> None:
+    state = played_state()
+    data = data_of(state)
+    (result,) = data["history"]["results"]
+    assert set(result) == {"deal_number", "dealer", "hand_size", "trump_card", "throw_ins",
+                           "contracts", "tricks", "points", "bids"}
+    assert result["deal_number"] == 1
+    assert result["dealer"] == 3
+    assert all(set(c) == {"tricks", "board"} for c in result["contracts"])
+    assert all(bid["type"] in ("pass", "bid", "board") for bid in result["bids"])
+    assert data["history"]["scores"] == list(state.scores)
+    assert ba.state_from_dict(data) == state
+
+
+def test_view_form_holds_the_seats_own_cards_only() -> None:
+    state = exchange_state()
+    for seat in range(4):
+        data = json.loads(json.dumps(ba.view_to_dict(ba.view(state, seat))))
+        assert data["format"] == VIEW_FORMAT == "cardrules/back_alley/view/1"
+        assert data["seat"] == seat
+        assert data["hand"] == [str(c) for c in state.hands[seat]]
+        assert data["taken"] == ("AS" if seat == 1 else None)
+        assert data["joker_discard"] == "LB"
+        assert data["exchanger"] == 1
+        assert data["bids"] == [None] * 4
+        assert data["hand_sizes"] == [13] * 4
+        others = {str(c) for other in range(4) if other != seat for c in state.hands[other]}
+        assert not others & set(json.dumps(data).replace('"', " ").split())
+
+
+def tampered(change: Callable[[JSONDict], object], state: Callable[[], ba.GameState]
+             = exchange_state) -> JSONDict:
+    data = data_of(state())
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(("change", "message", "token"), [
+    (lambda d: d["deal"].update(taken="LB"), "state.deal: 'taken' cannot be a joker", "LB"),
+    (lambda d: d["deal"].update(joker_discard="AS"),
+     "state.deal: 'joker_discard' must be a joker", "AS"),
+    (lambda d: d["deal"]["bids"].__setitem__(2, ["bid", 3]),
+     "state.deal: 'bids'[2] must be a bid", "['bid', 3]"),
+    (lambda d: d["deal"]["bids"].__setitem__(1, {"type": "play", "card": "AS"}),
+     "state.deal: 'bids'[1] must be a bid", "play AS"),
+    (lambda d: d["deal"]["bids"].append(None), "state.deal: 'bids' must hold one bid per seat",
+     "[None, None, None, None, None]"),
+    (lambda d: d["tricks_won"].pop(), "state: 'tricks_won' must list 4 numbers", "[0, 0, 0]"),
+    (lambda d: d["tricks_won"].__setitem__(3, -1), "state.tricks_won: '3' must be at least 0",
+     "-1"),
+    (lambda d: d["hands"].append([]), "state: 'hands' must hold one hand per seat", ...),
+    (lambda d: d.update(format="cardrules/back_alley/state/2"),
+     "unknown state format (expected 'cardrules/back_alley/state/1')",
+     "'cardrules/back_alley/state/2'"),
+    (lambda d: d["settings"].update(max_hand_size=14),
+     "state.settings: max_hand_size must be a whole number from 1 to 13, not 14", None),
+    (lambda d: d["settings"].update(deals=3), "state.settings: unknown key", "deals"),
+])
+def test_tampered_states_are_refused_by_the_right_check(
+        change: Callable[[JSONDict], object], message: str, token: object) -> None:
+    err = refusal(tampered(change))
+    assert err.message == message
+    if token is not ...:   # ... where the token is checked by another test
+        assert err.token == token
+
+
+def test_repeated_cards_are_named_where_they_are() -> None:
+    err = refusal(tampered(lambda d: d["deal"].update(undealt=["2C", "2C"])))
+    assert err.message == "state.deal: 'undealt': a hand holds each card once; 2C is repeated"
+    err = refusal(tampered(lambda d: d["hands"].__setitem__(2, ["2C", "2C"])))
+    assert err.message == "state.hands[2]: a hand holds each card once; 2C is repeated"
+
+
+def test_results_need_a_bid_from_every_seat() -> None:
+    def no_bid(data: JSONDict) -> None:
+        data["history"]["results"][0]["bids"][0] = None
+
+    err = refusal(tampered(no_bid, played_state))
+    assert err.message == "state.history.results[0]: 'bids'[0] must be a bid"
+    assert err.token == "None"
+
+
+def test_a_long_wrong_list_is_quoted_short_with_its_length() -> None:
+    hands: list[list[str]] = [[] for _ in range(40)]
+    err = refusal(tampered(lambda d: d.update(hands=hands)))
+    assert err.message == "state: 'hands' must hold one hand per seat"
+    assert err.token == repr(hands)[:40] + "..."
+    assert err.token_length == len(repr(hands))
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(hands=[deep()] * 5),
+    lambda d: d.update(tricks_won=[deep()] * 5),
+    lambda d: d["deal"].update(bids=[deep()] * 5),
+    lambda d: d["deal"].update(bids=[None, deep(), None, None]),
+])
+def test_deeply_nested_values_are_parse_errors(change: Callable[[JSONDict], object]) -> None:
+    err = refusal(tampered(change))
+    assert "nested too deeply" in str(err)
+    assert len(str(err)) < 200
