@@ -1,15 +1,21 @@
 /*
- * Optional C speed-ups for the Down and Back evaluators.
+ * Optional C speed-ups for the Down and Back evaluators and the reducer's
+ * 35 legal splits.
  *
  * Same tables, same results and same errors as the pure-Python code in
- * evaluate.py: this module only takes the common path (a tuple or list of
- * Card objects, no repeated card) and hands everything else to the Python
- * functions given to setup(), which raise the proper errors.  The package
- * works without it; see cardrules/down_and_back/_accel.py.
+ * evaluate.py and game.py: this module only takes the common path (a tuple,
+ * a tuple subclass such as cardrules.Hand, or a list of Card objects, no
+ * repeated card) and hands everything else to the Python functions given to
+ * setup(), which raise the proper errors.  The package works without it;
+ * see cardrules/down_and_back/_accel.py.
+ *
+ * Attributes are read and written only through the public C API
+ * (PyObject_GenericGetAttr / PyObject_GenericSetAttr with the attribute's
+ * name), the same path as object.__getattribute__ / object.__setattr__ in
+ * Python: nothing here depends on how CPython lays out slots.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <structmember.h>
 #include <stdint.h>
 
 #define NPAIR 1327
@@ -17,11 +23,13 @@
 
 typedef struct {
     int ready, configured;
-    PyTypeObject *card_type, *combo_type, *option_type;
-    Py_ssize_t col_off, strength_off, cards_off, down_off, back_off;
+    PyTypeObject *card_type, *combo_type, *option_type, *hand_type, *split_type;
+    /* the classes' data descriptors (slots) of the attributes used */
+    PyObject *d_col, *d_strength, *d_cards, *d_option_down, *d_option_back;
+    PyObject *d_split_down, *d_split_back;
     PyObject *loader;
     PyObject *fb_evaluate4, *fb_evaluate3, *fb_strength4, *fb_strength3;
-    PyObject *fb_split_strengths, *fb_best_splits;
+    PyObject *fb_split_strengths, *fb_best_splits, *fb_split_actions, *fb_hand_of_sorted;
     Py_buffer bufs[5];
     const uint16_t *t4, *t3;
     const int32_t *ids, *rows4, *rows3;
@@ -70,22 +78,13 @@ static void build_plans(void)
                 }
 }
 
-#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
-
-static int member_offset(PyTypeObject *type, const char *name, Py_ssize_t *offset)
+/* Set an attribute through its class's data descriptor (a slot), as
+ * object.__setattr__ does; this also works on frozen attrs classes, whose
+ * own __setattr__ is not consulted.  Steals nothing; returns -1 with an
+ * exception set on failure. */
+static int set_attr(PyObject *obj, PyObject *descr, PyObject *value)
 {
-    PyObject *descr = PyDict_GetItemString(type->tp_dict, name);  /* borrowed */
-    if (descr == NULL || !PyObject_TypeCheck(descr, &PyMemberDescr_Type)) {
-        PyErr_Format(PyExc_TypeError, "%s.%s is not a slot", type->tp_name, name);
-        return -1;
-    }
-    PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
-    if (member->type != T_OBJECT_EX && member->type != T_OBJECT) {
-        PyErr_Format(PyExc_TypeError, "%s.%s is not an object slot", type->tp_name, name);
-        return -1;
-    }
-    *offset = member->offset;
-    return 0;
+    return Py_TYPE(descr)->tp_descr_set(descr, obj, value);
 }
 
 static int ensure_ready(void)
@@ -131,25 +130,30 @@ static int ensure_ready(void)
     return 0;
 }
 
-/* The items of an exact tuple or list of length n, or NULL. */
+/* The items of a tuple (or tuple subclass, such as Hand) or an exact list
+ * of length n, or NULL. */
 static PyObject **items_of(PyObject *seq, Py_ssize_t n)
 {
-    if (PyTuple_CheckExact(seq))
+    if (PyTuple_Check(seq))
         return PyTuple_GET_SIZE(seq) == n ? &PyTuple_GET_ITEM(seq, 0) : NULL;
     if (PyList_CheckExact(seq))
         return PyList_GET_SIZE(seq) == n ? ((PyListObject *)seq)->ob_item : NULL;
     return NULL;
 }
 
-/* The index of a Card, or -1 for anything else. */
+/* The index of a Card (its _col attribute), or -1 for anything else. */
 static long card_index(PyObject *obj)
 {
     if (Py_TYPE(obj) != S.card_type)
         return -1;
-    PyObject *value = SLOT(obj, S.col_off);
-    if (value == NULL || !PyLong_CheckExact(value))
+    /* The descriptor protocol, as object.__getattribute__ would use it. */
+    PyObject *value = Py_TYPE(S.d_col)->tp_descr_get(S.d_col, obj, (PyObject *)S.card_type);
+    if (value == NULL) {
+        PyErr_Clear();  /* the Python fallback will explain the problem */
         return -1;
-    long index = PyLong_AsLong(value);
+    }
+    long index = PyLong_CheckExact(value) ? PyLong_AsLong(value) : -1;
+    Py_DECREF(value);
     return (index >= 0 && index < 52) ? index : -1;
 }
 
@@ -175,12 +179,10 @@ static PyObject *make_combo(long strength, PyObject *cards_tuple)
     if (value == NULL)
         return NULL;
     PyObject *combo = S.combo_type->tp_alloc(S.combo_type, 0);
-    if (combo == NULL) {
-        Py_DECREF(value);
-        return NULL;
-    }
-    SLOT(combo, S.strength_off) = value;
-    SLOT(combo, S.cards_off) = Py_NewRef(cards_tuple);
+    if (combo == NULL || set_attr(combo, S.d_strength, value) < 0
+            || set_attr(combo, S.d_cards, cards_tuple) < 0)
+        Py_CLEAR(combo);
+    Py_DECREF(value);
     return combo;
 }
 
@@ -191,7 +193,7 @@ static PyObject *evaluate(PyObject *cards, int size, PyObject *fallback)
     long s = strength_of(cards, size);
     if (s < 0)
         return PyObject_CallOneArg(fallback, cards);
-    if (PyTuple_CheckExact(cards))
+    if (PyTuple_Check(cards))
         return make_combo(s, cards);
     PyObject *tuple = PyList_AsTuple(cards);
     if (tuple == NULL)
@@ -344,8 +346,9 @@ static PyObject *make_option(PyObject **items, int n, unsigned down, unsigned ba
     option = S.option_type->tp_alloc(S.option_type, 0);
     if (option == NULL)
         goto done;
-    SLOT(option, S.down_off) = Py_NewRef(down_combo);
-    SLOT(option, S.back_off) = Py_NewRef(back_combo);
+    if (set_attr(option, S.d_option_down, down_combo) < 0
+            || set_attr(option, S.d_option_back, back_combo) < 0)
+        Py_CLEAR(option);
 done:
     Py_XDECREF(down_cards);
     Py_XDECREF(back_cards);
@@ -409,6 +412,90 @@ static PyObject *py_best_splits(PyObject *Py_UNUSED(module), PyObject *seven)
     return out;
 }
 
+/* A new Hand (a tuple subclass) of the given items: what tuple.__new__(Hand,
+ * items) makes, without the intermediate tuple. */
+static PyObject *new_hand(PyObject **items, const int *positions, int size)
+{
+    PyObject *hand = S.hand_type->tp_alloc(S.hand_type, size);
+    if (hand == NULL)
+        return NULL;
+    for (int i = 0; i < size; i++)
+        PyTuple_SET_ITEM(hand, i, Py_NewRef(items[positions[i]]));
+    return hand;
+}
+
+PyDoc_STRVAR(hand_of_sorted_doc,
+"hand_of_sorted($module, cards, /)\n--\n\n"
+"A Hand of the tuple cards taken as they are, like Hand.of_sorted (C speed-up).\n\n"
+"No checks: the caller guarantees distinct cards in canonical order.\n\n"
+">>> from cardrules import DECK\n"
+">>> hand_of_sorted(DECK[:2])\n"
+"Hand.parse('AS AH')\n");
+
+static PyObject *py_hand_of_sorted(PyObject *Py_UNUSED(module), PyObject *cards)
+{
+    if (!S.configured) {
+        PyErr_SetString(PyExc_RuntimeError, "cardrules._speedups.setup() was not called");
+        return NULL;
+    }
+    if (!PyTuple_Check(cards))
+        return PyObject_CallOneArg(S.fb_hand_of_sorted, cards);
+    Py_ssize_t size = PyTuple_GET_SIZE(cards);
+    PyObject *hand = S.hand_type->tp_alloc(S.hand_type, size);
+    if (hand == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < size; i++)
+        PyTuple_SET_ITEM(hand, i, Py_NewRef(PyTuple_GET_ITEM(cards, i)));
+    return hand;
+}
+
+static PyObject *make_split(PyObject **items, int n)
+{
+    PyObject *down = new_hand(items, DOWN[n], 4);
+    PyObject *back = new_hand(items, BACK[n], 3);
+    PyObject *split = NULL;
+    if (down != NULL && back != NULL)
+        split = S.split_type->tp_alloc(S.split_type, 0);
+    if (split != NULL && (set_attr(split, S.d_split_down, down) < 0
+                          || set_attr(split, S.d_split_back, back) < 0))
+        Py_CLEAR(split);
+    Py_XDECREF(down);
+    Py_XDECREF(back);
+    return split;
+}
+
+PyDoc_STRVAR(split_actions_doc,
+"split_actions($module, hand, /)\n--\n\n"
+"The 35 Split actions of a 7-card Hand, in splits() order (DB-40) (C speed-up).\n\n"
+"The same as the pure-Python split_actions of cardrules.down_and_back.game.\n\n"
+">>> from cardrules import Hand\n"
+">>> str(split_actions(Hand.parse(\"AS 2S 3S 4S 5S 6S 7S\"))[0])\n"
+"'split AS 2S 3S 4S / 5S 6S 7S'\n");
+
+static PyObject *py_split_actions(PyObject *Py_UNUSED(module), PyObject *hand)
+{
+    if (!S.configured) {
+        PyErr_SetString(PyExc_RuntimeError, "cardrules._speedups.setup() was not called");
+        return NULL;
+    }
+    /* Only a Hand of seven cards (distinct, in canonical order by construction). */
+    if (Py_TYPE(hand) != S.hand_type || PyTuple_GET_SIZE(hand) != 7)
+        return PyObject_CallOneArg(S.fb_split_actions, hand);
+    PyObject **items = &PyTuple_GET_ITEM(hand, 0);
+    for (int i = 0; i < 7; i++)
+        if (Py_TYPE(items[i]) != S.card_type)
+            return PyObject_CallOneArg(S.fb_split_actions, hand);
+    PyObject *out = PyTuple_New(35);
+    for (int n = 0; out != NULL && n < 35; n++) {
+        PyObject *split = make_split(items, n);
+        if (split == NULL)
+            Py_CLEAR(out);
+        else
+            PyTuple_SET_ITEM(out, n, split);
+    }
+    return out;
+}
+
 static void release(void)
 {
     if (S.ready)
@@ -417,6 +504,15 @@ static void release(void)
     Py_CLEAR(S.card_type);
     Py_CLEAR(S.combo_type);
     Py_CLEAR(S.option_type);
+    Py_CLEAR(S.hand_type);
+    Py_CLEAR(S.split_type);
+    Py_CLEAR(S.d_col);
+    Py_CLEAR(S.d_strength);
+    Py_CLEAR(S.d_cards);
+    Py_CLEAR(S.d_option_down);
+    Py_CLEAR(S.d_option_back);
+    Py_CLEAR(S.d_split_down);
+    Py_CLEAR(S.d_split_back);
     Py_CLEAR(S.loader);
     Py_CLEAR(S.fb_evaluate4);
     Py_CLEAR(S.fb_evaluate3);
@@ -424,51 +520,93 @@ static void release(void)
     Py_CLEAR(S.fb_strength3);
     Py_CLEAR(S.fb_split_strengths);
     Py_CLEAR(S.fb_best_splits);
+    Py_CLEAR(S.fb_split_actions);
+    Py_CLEAR(S.fb_hand_of_sorted);
     S.ready = S.configured = 0;
 }
 
 PyDoc_STRVAR(setup_doc,
-"setup($module, card_type, combo_type, option_type, loader, fallbacks, /)\n--\n\n"
-"Connect the speed-ups to the package's classes, table loader and Python\n"
-"fallbacks (evaluate4, evaluate3, strength4, strength3, split_strengths,\n"
-"best_splits).  Called once by cardrules.down_and_back._accel.");
+"setup($module, card_type, combo_type, option_type, hand_type, split_type, loader,\n"
+"      fallbacks, /)\n--\n\n"
+"Connect the speed-ups to the package's classes (Card, Combo, SplitOption,\n"
+"Hand, Split), table loader and Python fallbacks (evaluate4, evaluate3,\n"
+"strength4, strength3, split_strengths, best_splits, split_actions,\n"
+"Hand.of_sorted).  Called\n"
+"once by cardrules.down_and_back._accel.");
+
+/* The class's data descriptor (a slot) for attribute ``name``, or NULL with
+ * TypeError set.  Reading and writing through it is what
+ * object.__getattribute__ and object.__setattr__ do. */
+static PyObject *slot_descriptor(PyObject *type, const char *name)
+{
+    PyObject *descr = PyObject_GetAttrString(type, name);
+    if (descr == NULL || Py_TYPE(descr)->tp_descr_get == NULL
+            || Py_TYPE(descr)->tp_descr_set == NULL) {
+        Py_XDECREF(descr);
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s.%s is not a slot",
+                     ((PyTypeObject *)type)->tp_name, name);
+        return NULL;
+    }
+    return descr;
+}
 
 static PyObject *py_setup(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "setup() takes five arguments");
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "setup() takes seven arguments");
         return NULL;
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 5; i++)
         if (!PyType_Check(args[i])) {
-            PyErr_SetString(PyExc_TypeError, "setup() needs the Card, Combo and option types");
+            PyErr_SetString(PyExc_TypeError,
+                            "setup() needs the Card, Combo, SplitOption, Hand and Split types");
             return NULL;
         }
-    PyObject *fallbacks = args[4];
-    if (!PyTuple_Check(fallbacks) || PyTuple_GET_SIZE(fallbacks) != 6
-            || !PyCallable_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "setup() needs a loader and six fallbacks");
+    PyObject *fallbacks = args[6];
+    if (!PyTuple_Check(fallbacks) || PyTuple_GET_SIZE(fallbacks) != 8
+            || !PyCallable_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "setup() needs a loader and eight fallbacks");
         return NULL;
     }
-    PyTypeObject *card = (PyTypeObject *)args[0], *combo = (PyTypeObject *)args[1];
-    PyTypeObject *option = (PyTypeObject *)args[2];
-    if (member_offset(card, "_col", &S.col_off) < 0
-            || member_offset(combo, "_strength", &S.strength_off) < 0
-            || member_offset(combo, "_cards", &S.cards_off) < 0
-            || member_offset(option, "down", &S.down_off) < 0
-            || member_offset(option, "back", &S.back_off) < 0)
+    PyTypeObject *hand = (PyTypeObject *)args[3];
+    if (!PyType_IsSubtype(hand, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "setup() needs Hand to be a tuple subclass");
         return NULL;
+    }
+    PyObject *found[7] = {
+        slot_descriptor(args[0], "_col"), slot_descriptor(args[1], "_strength"),
+        slot_descriptor(args[1], "_cards"), slot_descriptor(args[2], "down"),
+        slot_descriptor(args[2], "back"), slot_descriptor(args[4], "down"),
+        slot_descriptor(args[4], "back")};
+    for (int i = 0; i < 7; i++)
+        if (found[i] == NULL) {
+            for (int j = 0; j < 7; j++)
+                Py_XDECREF(found[j]);
+            return NULL;
+        }
     release();  /* a second setup (a reloaded package) replaces the first */
-    S.card_type = (PyTypeObject *)Py_NewRef(card);
-    S.combo_type = (PyTypeObject *)Py_NewRef(combo);
-    S.option_type = (PyTypeObject *)Py_NewRef(option);
-    S.loader = Py_NewRef(args[3]);
+    S.d_col = found[0];
+    S.d_strength = found[1];
+    S.d_cards = found[2];
+    S.d_option_down = found[3];
+    S.d_option_back = found[4];
+    S.d_split_down = found[5];
+    S.d_split_back = found[6];
+    S.card_type = (PyTypeObject *)Py_NewRef(args[0]);
+    S.combo_type = (PyTypeObject *)Py_NewRef(args[1]);
+    S.option_type = (PyTypeObject *)Py_NewRef(args[2]);
+    S.hand_type = (PyTypeObject *)Py_NewRef(args[3]);
+    S.split_type = (PyTypeObject *)Py_NewRef(args[4]);
+    S.loader = Py_NewRef(args[5]);
     S.fb_evaluate4 = Py_NewRef(PyTuple_GET_ITEM(fallbacks, 0));
     S.fb_evaluate3 = Py_NewRef(PyTuple_GET_ITEM(fallbacks, 1));
     S.fb_strength4 = Py_NewRef(PyTuple_GET_ITEM(fallbacks, 2));
     S.fb_strength3 = Py_NewRef(PyTuple_GET_ITEM(fallbacks, 3));
     S.fb_split_strengths = Py_NewRef(PyTuple_GET_ITEM(fallbacks, 4));
     S.fb_best_splits = Py_NewRef(PyTuple_GET_ITEM(fallbacks, 5));
+    S.fb_split_actions = Py_NewRef(PyTuple_GET_ITEM(fallbacks, 6));
+    S.fb_hand_of_sorted = Py_NewRef(PyTuple_GET_ITEM(fallbacks, 7));
     S.configured = 1;
     Py_RETURN_NONE;
 }
@@ -481,12 +619,14 @@ static PyMethodDef methods[] = {
     {"strength3", py_strength3, METH_O, strength3_doc},
     {"split_strengths", py_split_strengths, METH_O, split_strengths_doc},
     {"best_splits", py_best_splits, METH_O, best_splits_doc},
+    {"split_actions", py_split_actions, METH_O, split_actions_doc},
+    {"hand_of_sorted", py_hand_of_sorted, METH_O, hand_of_sorted_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "cardrules.down_and_back._speedups",
-    "Optional C speed-ups for the Down and Back evaluators.", -1, methods,
+    "Optional C speed-ups for the Down and Back evaluators and legal splits.", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 
