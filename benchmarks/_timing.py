@@ -70,21 +70,22 @@ class Result:
 
 
 def run_interleaved(cases: Sequence[Case], *, repeat: int, number: int = 1,
-                    warmup: bool = True) -> list[Result]:
+                    warmup: bool = True, gc: bool = False) -> list[Result]:
     """Time every case ``repeat`` times, round-robin, keeping each case's best run.
 
     Each round times ``func`` called ``number`` times per case, in order, so
     that slow periods of the machine hit all cases alike.  With ``warmup``
     every case is called once first (untimed), so that lazy loading and
     first-call costs are not measured.  The garbage collector is off while
-    timing (the :mod:`timeit` default).
+    timing (the :mod:`timeit` default) unless ``gc`` is true.
     """
     if repeat < 1 or number < 1:
         raise ValueError("repeat and number must be at least 1")
     if warmup:
         for case in cases:
             case.func()
-    timers = [timeit.Timer(case.func) for case in cases]
+    setup = "import gc; gc.enable()" if gc else "pass"
+    timers = [timeit.Timer(case.func, setup=setup) for case in cases]
     best = [float("inf")] * len(cases)
     for _ in range(repeat):
         for i, timer in enumerate(timers):

@@ -26,13 +26,12 @@ passes on the ones it does not change (the settings, the books) as they are.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
-from functools import lru_cache
 from operator import attrgetter
 
 from cardrules._validate import check_seat, is_int
 from cardrules.cards import DECK, Card
-from cardrules.down_and_back._accel import strength3, strength4
+from cardrules.down_and_back._accel import hand_of_sorted, strength3, strength4
+from cardrules.down_and_back._accel import split_actions as _split_actions
 from cardrules.down_and_back.actions import (
     Action,
     ChooseDealer,
@@ -43,7 +42,6 @@ from cardrules.down_and_back.actions import (
     Shuffle,
     Split,
 )
-from cardrules.down_and_back.evaluate import SPLIT_GETTERS
 from cardrules.down_and_back.state import (
     DEFAULT_ROUNDS,
     HAND_SIZE,
@@ -82,8 +80,12 @@ _CUTS = tuple(Cut(n) for n in range(1, 52))
 _DISCARDS = tuple(Discard(card) for card in DECK)
 _ACTION_TYPES = frozenset({ChooseDealer, Shuffle, Cut, DrawStock, DrawDiscard, Discard, Split})
 _INDEX = attrgetter("index")
+_ALL_52 = frozenset(range(52))
 _EMPTY: Hand[Card] = Hand()
-_of_sorted = Hand.of_sorted
+_of_sorted = hand_of_sorted
+# The phases as module constants: reading ``Phase.DRAW`` goes through the enum
+# class's attribute lookup, which costs more than the rest of a comparison.
+_CHOOSE_DEALER, _SHUFFLE, _CUT, _DRAW, _DISCARD, _RESHUFFLE, _SPLIT, _GAME_OVER = Phase
 
 
 def new_game(num_players: int, *, ante: int = 1,
@@ -106,7 +108,7 @@ def new_game(num_players: int, *, ante: int = 1,
     """
     settings = GameSettings(num_players, ante, rounds)
     n = settings.num_players
-    return GameState(settings, Ledger(1, None, 0, (0,) * n, ()), Phase.CHOOSE_DEALER, None,
+    return GameState(settings, Ledger(1, None, 0, (0,) * n, ()), _CHOOSE_DEALER, None,
                      (_EMPTY,) * n, DECK, (), (_EMPTY,) * n, 0, None, (None,) * n, None)
 
 
@@ -146,33 +148,38 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     ((Cut(count=1), Cut(count=2)), 51)
     """
     phase = state.phase
-    if phase is Phase.DISCARD:
+    if phase is _DISCARD:
         hand = state.hands[state.current_player]  # type: ignore[index]
-        return tuple(map(_DISCARDS.__getitem__, map(_INDEX, hand)))
-    if phase is Phase.DRAW:
+        if len(hand) == HAND_SIZE + 1:  # always, once a card is drawn: spelt out for speed
+            d = _DISCARDS
+            a, b, c, e, f, g, h, i = hand
+            return (d[a.index], d[b.index], d[c.index], d[e.index], d[f.index], d[g.index],
+                    d[h.index], d[i.index])
+        return tuple([_DISCARDS[card.index] for card in hand])
+    if phase is _DRAW:
         return _DRAWS if state.discard else _DRAW_STOCK_ONLY
-    if phase is Phase.CUT:
+    if phase is _CUT:
         return _CUTS
-    if phase is Phase.SPLIT and state.current_player is not None:
+    if phase is _SPLIT and state.current_player is not None:
         return split_actions(state.hands[state.current_player])
     return ()
 
 
-@lru_cache(maxsize=512)
 def split_actions(hand: Hand[Card]) -> tuple[Split, ...]:
     """The 35 :class:`~cardrules.down_and_back.Split` actions of a 7-card hand,
-    in :func:`~cardrules.down_and_back.splits` order (DB-40).
+    in :func:`~cardrules.down_and_back.splits` order (DB-40); each split's
+    sides are in canonical order.
 
-    The tuples are cached per hand (a search that comes back to a hand gets
-    the same tuple); each split's hands are in canonical order.
+    Built by the C speed-ups where they are installed (about 35 times
+    cheaper than 35 Python constructions); not cached, since hashing a hand
+    costs more than building its splits again.
 
     >>> from cardrules import Hand
     >>> actions = split_actions(Hand.parse("AS 2S 3S 4S 5S 6S 7S"))
     >>> len(actions), str(actions[0])
     (35, 'split AS 2S 3S 4S / 5S 6S 7S')
     """
-    return tuple([Split._sorted(_of_sorted(down(hand)), _of_sorted(back(hand)))
-                  for down, back in SPLIT_GETTERS])
+    return _split_actions(hand)
 
 
 # -- chance --------------------------------------------------------------------
@@ -184,11 +191,11 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
     >>> isinstance(s, ChooseDealer) and 0 <= s.seat < 4
     True
     """
-    if state.phase is Phase.CHOOSE_DEALER:
+    if state.phase is _CHOOSE_DEALER:
         return ChooseDealer(rng.randrange(state.settings.num_players))
-    if state.phase is Phase.SHUFFLE:
+    if state.phase is _SHUFFLE:
         return Shuffle(shuffled(DECK, rng))
-    if state.phase is Phase.RESHUFFLE:
+    if state.phase is _RESHUFFLE:
         return Shuffle(shuffled(state.discard, rng))
     raise IllegalActionError(_PHASE_RULES[state.phase], "no chance event is due now")
 
@@ -232,16 +239,16 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     """
     if type(action) not in _ACTION_TYPES and not isinstance(action, _ACTION_CLASSES):
         _not_an_action(action)
+    phase = state.phase
     if seat is not None:
         check_seat(seat, state.settings.num_players)
-    phase = state.phase
-    if phase is Phase.DISCARD:
-        _check_actor(state, seat)
+        if phase is _DISCARD or phase is _DRAW or phase is _CUT:
+            _check_actor(state, seat)
+    if phase is _DISCARD:
         return _discard(state, action)
-    if phase is Phase.DRAW:
-        _check_actor(state, seat)
+    if phase is _DRAW:
         return _draw(state, action)
-    if phase is Phase.GAME_OVER:
+    if phase is _GAME_OVER:
         raise IllegalActionError("DB-44", f"the game is over after {state.rounds} rounds")
     if phase in _CHANCE:
         if seat is not None:
@@ -249,13 +256,12 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         return _apply_chance(state, action)
     if isinstance(action, ChooseDealer | Shuffle):
         raise IllegalActionError(_PHASE_RULES[phase], "no chance event is due now")
-    if phase is Phase.SPLIT:
+    if phase is _SPLIT:
         return _split(state, action, state.current_player if seat is None else seat)
-    _check_actor(state, seat)
     return _cut(state, action)
 
 
-_CHANCE = (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.RESHUFFLE)
+_CHANCE = (_CHOOSE_DEALER, _SHUFFLE, _RESHUFFLE)
 _ACTION_CLASSES = tuple(_ACTION_TYPES)
 
 
@@ -266,37 +272,38 @@ def _not_an_action(action: object) -> None:
     raise TypeError(f"apply() takes a Down and Back action, not {type(action).__name__}")
 
 
-def _check_actor(state: GameState, seat: int | None) -> None:
+def _check_actor(state: GameState, seat: int) -> None:
     """DB-32/DB-34: only the player whose turn it is may act."""
-    if seat is not None and seat != state.current_player:
+    if seat != state.current_player:
         raise IllegalActionError(_PHASE_RULES[state.phase], f"it is seat "
                                  f"{state.current_player}'s turn, not seat {seat}'s")
 
 
 def _apply_chance(state: GameState, action: Action) -> GameState:
     phase = state.phase
-    if phase is Phase.CHOOSE_DEALER:
+    if phase is _CHOOSE_DEALER:
         if not isinstance(action, ChooseDealer):
             raise IllegalActionError("DB-31", "the first dealer must be chosen first")
         if action.seat >= state.settings.num_players:
             raise IllegalActionError("DB-31", f"there is no seat {action.seat}")
         return _start_round(state.settings, state.ledger, state.ledger.round, action.seat)
-    if phase is Phase.SHUFFLE:
+    if phase is _SHUFFLE:
         if not isinstance(action, Shuffle):
             raise IllegalActionError("DB-32", "the dealer must shuffle first (a chance action)")
-        if len(action.order) != 52 or set(action.order) != set(DECK):
+        if len(action.order) != 52 or {card.index for card in action.order} != _ALL_52:
             raise IllegalActionError("DB-32", "the shuffle must order all 52 cards")
         cutter = (_dealer(state) - 1) % state.settings.num_players
-        return GameState(state.settings, state.ledger, Phase.CUT, cutter, state.hands,
+        return GameState(state.settings, state.ledger, _CUT, cutter, state.hands,
                          action.order, (), state.seen, 0, None, state.splits, None)  # type: ignore[arg-type]
     if not isinstance(action, Shuffle):
         raise IllegalActionError("DB-36", "the stock is empty: the discard pile is shuffled")
-    if len(action.order) != len(state.discard) or set(action.order) != set(state.discard):
+    if len(action.order) != len(state.discard) or \
+            {card.index for card in action.order} != {card.index for card in state.discard}:
         raise IllegalActionError("DB-36", "the reshuffle must order exactly the discard pile")
     order: tuple[Card, ...] = action.order  # type: ignore[assignment]
     if state.showdown is not None:
         return _run_showdown(state, state.showdown, order[1:], order[:1])
-    return GameState(state.settings, state.ledger, Phase.DISCARD, turn_seat(state),
+    return GameState(state.settings, state.ledger, _DISCARD, turn_seat(state),
                      state.hands, order[1:], order[:1], state.seen, state.turn, state.drawn,
                      state.splits, None)
 
@@ -314,7 +321,7 @@ def _start_round(settings: GameSettings, ledger: Ledger, round_number: int,
     n, ante = settings.num_players, settings.ante
     books = Ledger(round_number, dealer, ledger.pot + n * ante,
                    tuple(v - ante for v in ledger.net), ledger.results)
-    return GameState(settings, books, Phase.SHUFFLE, None, (_EMPTY,) * n, DECK, (),
+    return GameState(settings, books, _SHUFFLE, None, (_EMPTY,) * n, DECK, (),
                      (_EMPTY,) * n, 0, None, (None,) * n, None)
 
 
@@ -332,46 +339,54 @@ def _cut(state: GameState, action: Action) -> GameState:
     hands: list[Hand[Card]] = [_EMPTY] * n
     for position, seat in enumerate(order):
         hands[seat] = _of_sorted(sorted(deck[position:dealt:n], key=_INDEX))
-    return GameState(state.settings, state.ledger, Phase.DRAW, order[0], tuple(hands),
+    return GameState(state.settings, state.ledger, _DRAW, order[0], tuple(hands),
                      deck[dealt + 1:], (deck[dealt],), state.seen, 0, None, state.splits,
                      None)
 
 
-def _with(hand: Hand[Card], card: Card) -> Hand[Card]:
-    """``hand`` with ``card`` (not in it) added in its place."""
-    place = bisect_left(hand, card.index, key=_INDEX)
-    return _of_sorted((*hand[:place], card, *hand[place:]))
-
-
-def _replace(items: tuple[Hand[Card], ...], seat: int,
-             value: Hand[Card]) -> tuple[Hand[Card], ...]:
-    return (*items[:seat], value, *items[seat + 1:])
+def _place(cards: tuple[Card, ...], key: int) -> int:
+    """Where the card with index ``key`` is, or would go, among ``cards`` (in
+    canonical order).  A plain scan: hands hold at most eight cards."""
+    place = 0
+    for card in cards:
+        if card.index >= key:
+            return place
+        place += 1
+    return place
 
 
 def _draw(state: GameState, action: Action) -> GameState:
     seat: int = state.current_player  # type: ignore[assignment]
     hands = state.hands
-    if type(action) is DrawStock:
+    kind = type(action)
+    if kind is DrawStock:
         stock = state.stock
         card = stock[0]
-        hands = _replace(hands, seat, _with(hands[seat], card))
+        hand = hands[seat]
+        place = _place(hand, card.index)
+        hands = (*hands[:seat], _of_sorted((*hand[:place], card, *hand[place:])),
+                 *hands[seat + 1:])
         if len(stock) > 1:
-            return GameState(state.settings, state.ledger, Phase.DISCARD, seat, hands,
-                             stock[1:], state.discard, state.seen, state.turn, card,
-                             state.splits, None)
+            return GameState(state.settings, state.ledger, _DISCARD, seat, hands, stock[1:],
+                             state.discard, state.seen, state.turn, card, state.splits, None)
         # DB-36: the stock ran out; the dealer reshuffles the discard pile.
-        return GameState(state.settings, state.ledger, Phase.RESHUFFLE, None, hands, (),
+        return GameState(state.settings, state.ledger, _RESHUFFLE, None, hands, (),
                          state.discard, state.seen, state.turn, card, state.splits, None)
-    if type(action) is DrawDiscard:
+    if kind is DrawDiscard:
         discard = state.discard
         if not discard:
             raise IllegalActionError("DB-34", "the discard pile is empty; draw from the stock")
         card = discard[-1]
-        seen = state.seen
-        return GameState(state.settings, state.ledger, Phase.DISCARD, seat,
-                         _replace(hands, seat, _with(hands[seat], card)), state.stock,
-                         discard[:-1], _replace(seen, seat, _with(seen[seat], card)),
-                         state.turn, card, state.splits, None)
+        key = card.index
+        hand, seen = hands[seat], state.seen
+        place = _place(hand, key)
+        hands = (*hands[:seat], _of_sorted((*hand[:place], card, *hand[place:])),
+                 *hands[seat + 1:])
+        own = seen[seat]
+        place = _place(own, key)
+        seen = (*seen[:seat], _of_sorted((*own[:place], card, *own[place:])), *seen[seat + 1:])
+        return GameState(state.settings, state.ledger, _DISCARD, seat, hands, state.stock,
+                         discard[:-1], seen, state.turn, card, state.splits, None)
     raise IllegalActionError("DB-34", "a turn starts by drawing from the stock or the discard pile")
 
 
@@ -381,23 +396,24 @@ def _discard(state: GameState, action: Action) -> GameState:
         raise IllegalActionError("DB-34", "you have drawn; now discard one card")
     card = action.card
     key = card.index
-    hand = state.hands[seat]
-    place = bisect_left(hand, key, key=_INDEX)
+    hands = state.hands
+    hand = hands[seat]
+    place = _place(hand, key)
     if place == len(hand) or hand[place].index != key:
         raise IllegalActionError("DB-34", f"seat {seat} does not hold {card}")
-    hands = _replace(state.hands, seat, _of_sorted(hand[:place] + hand[place + 1:]))
+    hands = (*hands[:seat], _of_sorted((*hand[:place], *hand[place + 1:])), *hands[seat + 1:])
     seen = state.seen
     own = seen[seat]
     if own:  # DB-37: a seen card that leaves the hand is no longer "seen in it"
-        at = bisect_left(own, key, key=_INDEX)
+        at = _place(own, key)
         if at < len(own) and own[at].index == key:
-            seen = _replace(seen, seat, _of_sorted(own[:at] + own[at + 1:]))
+            seen = (*seen[:seat], _of_sorted((*own[:at], *own[at + 1:])), *seen[seat + 1:])
     turn = state.turn + 1
     n = state.settings.num_players
     if turn == TURNS * n:  # DB-35: the dealer's sixth turn is over
-        phase, next_player = Phase.SPLIT, (_dealer(state) + 1) % n
+        phase, next_player = _SPLIT, (_dealer(state) + 1) % n
     else:
-        phase, next_player = Phase.DRAW, (seat + 1) % n
+        phase, next_player = _DRAW, (seat + 1) % n
     return GameState(state.settings, state.ledger, phase, next_player, hands, state.stock,
                      (*state.discard, hand[place]), seen, turn, None, state.splits, None)
 
@@ -409,15 +425,16 @@ def _split(state: GameState, action: Action, seat: int | None) -> GameState:
         raise IllegalActionError("DB-40", f"seat {seat} has no split to make")
     if len(action.down) != 4 or len(action.back) != 3:
         raise IllegalActionError("DB-40", "a split is a 4-card down hand and a 3-card back hand")
-    if sorted(map(_INDEX, action.down + action.back)) != list(map(_INDEX, state.hands[seat])):
+    if sorted([card.index for card in (*action.down, *action.back)]) != \
+            [card.index for card in state.hands[seat]]:
         raise IllegalActionError("DB-40", f"the split must use exactly seat {seat}'s seven cards")
     splits = (*state.splits[:seat], action, *state.splits[seat + 1:])
     waiting = [s for s in seat_order(state) if splits[s] is None]
     if waiting:
-        return GameState(state.settings, state.ledger, Phase.SPLIT, waiting[0], state.hands,
+        return GameState(state.settings, state.ledger, _SPLIT, waiting[0], state.hands,
                          state.stock, state.discard, state.seen, state.turn, None, splits,
                          None)
-    revealed = GameState(state.settings, state.ledger, Phase.SPLIT, None, state.hands,
+    revealed = GameState(state.settings, state.ledger, _SPLIT, None, state.hands,
                          state.stock, state.discard, state.seen, state.turn, None, splits, None)
     start = Showdown(down_winner=None, contenders=(), drawn=(), log=())
     return _run_showdown(revealed, start, state.stock, state.discard)
@@ -498,7 +515,7 @@ def _pause_for_reshuffle(state: GameState, waiting: Showdown,
                          discard: tuple[Card, ...]) -> GameState:
     """DB-36 during a tie-break: the dealer shuffles the discard pile (a chance
     event); the cards of the unfinished pass stay on the table in ``waiting``."""
-    return GameState(state.settings, state.ledger, Phase.RESHUFFLE, None, state.hands, (),
+    return GameState(state.settings, state.ledger, _RESHUFFLE, None, state.hands, (),
                      discard, state.seen, state.turn, None, state.splits, waiting)
 
 
@@ -518,6 +535,6 @@ def _finish_round(state: GameState, down_winner: int, back_winner: int,
                    (*ledger.results, result))
     n = settings.num_players
     if settings.rounds is not None and ledger.round >= settings.rounds:
-        return GameState(settings, books, Phase.GAME_OVER, None, (_EMPTY,) * n, DECK, (),
+        return GameState(settings, books, _GAME_OVER, None, (_EMPTY,) * n, DECK, (),
                          (_EMPTY,) * n, 0, None, (None,) * n, None)
     return _start_round(settings, books, ledger.round + 1, (_dealer(state) + 1) % n)

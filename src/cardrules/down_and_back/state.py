@@ -97,6 +97,7 @@ class Phase(enum.Enum):
 
 
 _CHANCE_PHASES = (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.RESHUFFLE)
+_GAME_OVER = Phase.GAME_OVER  # a module constant is read faster than the enum attribute
 
 
 class Stage(enum.Enum):
@@ -397,7 +398,8 @@ class GameState:
         >>> new_game(2).is_chance
         True
         """
-        return self.phase in _CHANCE_PHASES
+        # Nobody acts exactly at chance points and at the end (an invariant).
+        return self.current_player is None and self.phase is not _GAME_OVER
 
     @property
     def is_terminal(self) -> bool:
@@ -407,7 +409,7 @@ class GameState:
         >>> new_game(2, rounds=1).is_terminal
         False
         """
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def leaders(self) -> tuple[int, ...]:
