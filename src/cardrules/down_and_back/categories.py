@@ -23,7 +23,16 @@ from itertools import combinations, pairwise
 
 from cardrules.cards import Card
 
-__all__ = ["CATEGORIES3", "CATEGORIES4", "Category3", "Category4", "classify3", "classify4"]
+__all__ = [
+    "CATEGORIES3",
+    "CATEGORIES4",
+    "RULE_IDS3",
+    "RULE_IDS4",
+    "Category3",
+    "Category4",
+    "classify3",
+    "classify4",
+]
 
 Key = tuple[int, ...]
 Matcher = Callable[[Sequence[Card]], Key | None]
@@ -32,8 +41,12 @@ Matcher = Callable[[Sequence[Card]], Key | None]
 class Category4(enum.IntEnum):
     """Categories of the 4-card "down" hand; a larger value is stronger.
 
+    ``str()`` gives the name, and :attr:`rule` the rule that defines it.
+
     >>> Category4.PRIAL > Category4.BOUNCER > Category4.RUN
     True
+    >>> str(Category4.TWO_PAIR), f"{Category4.QUAD}", Category4.TWO_PAIR.rule
+    ('TWO_PAIR', 'QUAD', 'DB-15')
     >>> [c.name for c in sorted(Category4, reverse=True)][:3]
     ['QUAD', 'PRIAL', 'BOUNCER']
     """
@@ -54,7 +67,13 @@ class Category4(enum.IntEnum):
         >>> Category4.PRIAL.rule
         'DB-11'
         """
-        return f"DB-{17 - self.value}"
+        return RULE_IDS4[self]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
 
 
 class Category3(enum.IntEnum):
@@ -78,7 +97,40 @@ class Category3(enum.IntEnum):
         >>> Category3.PAIR.rule
         'DB-24'
         """
-        return f"DB-{25 - self.value}"
+        return RULE_IDS3[self]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
+
+
+# The rule (see the rules page) that defines each category, written out.  Two
+# tables, not one: the categories are IntEnums, so Category4.TWO_PAIR and
+# Category3.FLUSH (both 2) would be the same dict key.
+
+#: The rule that defines each 4-card category (DB-10 to DB-17).
+RULE_IDS4: dict[Category4, str] = {
+    Category4.QUAD: "DB-10",
+    Category4.PRIAL: "DB-11",
+    Category4.BOUNCER: "DB-12",
+    Category4.RUN: "DB-13",
+    Category4.FLUSH: "DB-14",
+    Category4.TWO_PAIR: "DB-15",
+    Category4.PAIR: "DB-16",
+    Category4.HIGH_CARD: "DB-17",
+}
+
+#: The rule that defines each 3-card category (DB-20 to DB-25).
+RULE_IDS3: dict[Category3, str] = {
+    Category3.PRIAL: "DB-20",
+    Category3.BOUNCER: "DB-21",
+    Category3.RUN: "DB-22",
+    Category3.FLUSH: "DB-23",
+    Category3.PAIR: "DB-24",
+    Category3.HIGH_CARD: "DB-25",
+}
 
 
 # -- small facts about a hand ------------------------------------------------

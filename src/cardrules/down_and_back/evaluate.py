@@ -153,6 +153,12 @@ class Combo:
 class SplitOption:
     """One way to split seven cards: a 4-card ``down`` and a 3-card ``back`` hand.
 
+    ``str()`` gives both combinations:
+
+    >>> from cardrules import Hand
+    >>> print(best_splits(Hand.parse("8S 8H 8D QH 5C 6C 7C"))[0])
+    prial of eights (8S 8H 8D QH) / bouncer, seven high (5C 6C 7C)
+
     >>> from cardrules import parse_cards
     >>> for option in best_splits(parse_cards("8S 8H 8D 8C 5H 6H 7H")):
     ...     print(option.down.description, "/", option.back.description)
@@ -163,6 +169,9 @@ class SplitOption:
 
     down: Combo
     back: Combo
+
+    def __str__(self) -> str:
+        return f"{self.down} / {self.back}"
 
     def dominates(self, other: SplitOption) -> bool:
         """True if this split is at least as strong in both hands and stronger in one.
@@ -216,8 +225,9 @@ def _make(strength: int, cards: tuple[Card, ...]) -> Combo:
 
 
 def _as_hand(cards: Any) -> tuple[Card, ...]:
-    """``cards`` as a tuple; the checks of the hand itself come later."""
-    if type(cards) is tuple:
+    """``cards`` as a tuple (a :class:`~cardrules.Hand`, or any other tuple, is
+    kept as it is, as the C speed-ups do); the checks of the hand come later."""
+    if isinstance(cards, tuple):
         return cards
     if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
         raise TypeError(f"expected a sequence of cards, not {type(cards).__name__}")
