@@ -347,3 +347,25 @@ def test_acting_leaves_the_state_unchanged() -> None:
     assert isinstance(legal_actions(state)[0], Pass)
     assert Board() in legal_actions(state)
     assert Play(parse_card("AH")) not in legal_actions(state)
+
+
+def test_without_a_back_alley_view_it_picks_uniformly_from_its_own_generator() -> None:
+    legal = [Pass(), Bid(1), Bid(2)]
+    bot = HeuristicBot(seed=5)
+    picks = [bot.act(None, legal) for _ in range(300)]
+    assert {str(p) for p in picks} == {"pass", "bid 1", "bid 2"}
+    assert all(60 < picks.count(a) < 140 for a in legal)
+    again = HeuristicBot(seed=5)
+    assert [again.act(None, legal) for _ in range(300)] == picks
+    assert HeuristicBot(seed=5).act(None, [Bid(3)]) == Bid(3)
+
+
+def test_ba34_third_hand_overtakes_when_the_player_still_to_come_may_beat_the_partner() -> None:
+    # Seat 3 (the partner) led the 4 of diamonds, seat 0 showed out with a
+    # heart.  Seat 1, third, must judge the partner's card against seat 2,
+    # still to play and free to hold any higher diamond, not against seat 0,
+    # which has already played: it wins with the 8 rather than ducking.
+    state = then(dealt(["7H 2H 5S", "3D 7S 8D", "9D 2S 3S", "4D 5D 6S"], "JC"),
+                 "pass", "pass", "pass", "bid 1", "play 4D", "play 7H")
+    assert state.current_player == 1
+    assert choice(state) == "play 8D"
