@@ -26,10 +26,8 @@ from cardrules.down_and_back import (
     Stage,
     TieBreakDraw,
     apply,
-    check_invariants,
     evaluate3,
     evaluate4,
-    hidden_variant,
     legal_actions,
     new_game,
     sample_chance,
@@ -37,6 +35,7 @@ from cardrules.down_and_back import (
     state_to_dict,
     view,
 )
+from cardrules.down_and_back.checks import check_invariants, hidden_variant
 from deals import (
     cards,
     deal_round,

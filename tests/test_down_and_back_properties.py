@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardrules.down_and_back as db
-from cardrules import DECK, Card, IllegalActionError
+from cardrules import DECK, Card, Hand, IllegalActionError
 from cardrules.down_and_back import (
     Action,
     ChooseDealer,
@@ -40,14 +40,13 @@ from cardrules.down_and_back import (
     Split,
     View,
     apply,
-    check_invariants,
-    hidden_variant,
     legal_actions,
     new_game,
     sample_chance,
     state_to_dict,
     view,
 )
+from cardrules.down_and_back.checks import check_invariants, hidden_variant
 from cardrules.engine import check_game
 from gamecheck import cards_within, check_json, check_who_acts
 
@@ -332,7 +331,7 @@ def test_leak_check_notices_a_leaky_view() -> None:
     assert visible_cards(honest) & hidden_cards(state, 0) == set()
     assert set(honest.hand) <= visible_cards(honest)
     secret = state.hands[1][0]
-    for leaky in (attrs.evolve(honest, hand=(*honest.hand, secret)),
+    for leaky in (attrs.evolve(honest, hand=Hand((*honest.hand, secret))),
                   attrs.evolve(honest, discard=(*honest.discard, state.stock[0])),
                   attrs.evolve(honest, drawn=secret),
                   attrs.evolve(honest, splits=(None, Split(state.hands[1][:4],

@@ -59,7 +59,7 @@ def test_check_game_catches_a_lossy_round_trip() -> None:
 
 def test_check_game_catches_a_broken_invariant() -> None:
     def picky(state: db.GameState) -> None:
-        db.check_invariants(state)
+        db.RULES.check_invariants(state)
         if state.phase is db.Phase.SPLIT:
             raise ValueError("no splitting allowed")
 
@@ -153,7 +153,7 @@ def test_check_game_catches_a_game_that_replays_differently() -> None:
     finished: list[bool] = []
 
     def noting_end(state: db.GameState) -> None:
-        db.check_invariants(state)
+        db.RULES.check_invariants(state)
         if state.is_terminal:
             finished.append(True)
 

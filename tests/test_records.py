@@ -21,30 +21,29 @@ import pytest
 
 from cardrules import IllegalActionError, ParseError, parse_card
 from cardrules.down_and_back import (
+    RULES,
     Action,
     ChooseDealer,
     Discard,
     DrawDiscard,
     DrawStock,
-    GameRecord,
     GameState,
     GreedyBot,
     Phase,
-    RandomBot,
     Split,
     apply,
     legal_actions,
     new_game,
     play_game,
-    record,
-    replay,
     sample_chance,
     state_from_dict,
     state_to_dict,
     view,
 )
-from cardrules.engine import Bot
+from cardrules.engine import Bot, GameRecord, RandomBot
 from deals import cards, idle_until_split, start
+
+record, replay = RULES.record, RULES.replay
 
 HEADER = "# cardrules down_and_back\nnum_players 2\nante 1\nrounds 1\n\n"
 
@@ -439,8 +438,8 @@ def test_bots_are_reproducible_from_their_seeds() -> None:
     def table() -> list[Bot]:
         return [GreedyBot(seed=1), RandomBot(seed=2), GreedyBot(seed=3)]
 
-    first = play_game(table(), rounds=2, seed=9)
-    second = play_game(table(), rounds=2, seed=9)
+    first = play_game(table(), rounds=2, seed=9).state
+    second = play_game(table(), rounds=2, seed=9).state
     assert first == second
     assert first.is_terminal
     assert len(first.results) == 2
@@ -492,8 +491,9 @@ def test_greedy_bot_leaves_a_useless_discard() -> None:
 
 def greedy_against_random(seed: int, rounds: int) -> tuple[int, int, int, int]:
     """Two games with the seats swapped: (greedy net, random net, greedy pots, random pots)."""
-    first = play_game([GreedyBot(seed), RandomBot(seed + 1)], rounds=rounds, seed=seed)
-    second = play_game([RandomBot(seed + 2), GreedyBot(seed + 3)], rounds=rounds, seed=seed + 1)
+    first = play_game([GreedyBot(seed), RandomBot(seed + 1)], rounds=rounds, seed=seed).state
+    second = play_game([RandomBot(seed + 2), GreedyBot(seed + 3)], rounds=rounds,
+                       seed=seed + 1).state
     greedy_net = first.net[0] + second.net[1]
     random_net = first.net[1] + second.net[0]
     greedy_pots = (sum(r.pot_winner == 0 for r in first.results)

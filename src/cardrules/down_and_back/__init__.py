@@ -24,8 +24,9 @@ Play a game with a pure reducer (see :mod:`cardrules.down_and_back.game`):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
+from cardrules.down_and_back import checks as _checks
 from cardrules.down_and_back._accel import (
     ACCELERATED,
     best_splits,
@@ -56,7 +57,6 @@ from cardrules.down_and_back.batch import (
 )
 from cardrules.down_and_back.bots import GreedyBot, hand_value
 from cardrules.down_and_back.categories import Category3, Category4
-from cardrules.down_and_back.checks import check_invariants, hidden_variant, probe_actions
 from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
@@ -71,136 +71,138 @@ from cardrules.down_and_back.state import (
     Stage,
     TieBreakDraw,
 )
-from cardrules.down_and_back.summary import summarize
+from cardrules.down_and_back.summary import summarize as _summarize
 from cardrules.down_and_back.views import View, view
-from cardrules.engine.bots import Bot, RandomBot
-from cardrules.engine.records import GameRecord
-from cardrules.engine.registry import register
-from cardrules.engine.rules import Rules
+from cardrules.engine.bots import Bot as _Bot
+from cardrules.engine.bots import RandomBot as _RandomBot
+from cardrules.engine.play import PlayedGame as _PlayedGame
+from cardrules.engine.play import play as _play
+from cardrules.engine.registry import register as _register
+from cardrules.engine.rules import Rules as _Rules
 
-__all__ = [
-    "ACCELERATED",
-    "CHECK_SETTINGS",
-    "DEFAULT_ROUNDS",
-    "NAME",
+# One import path per name.  Engine names (Bot, RandomBot, GameRecord,
+# PlayedGame) come from cardrules.engine; the conformance hooks
+# (check_invariants, hidden_variant, probe_actions) and the record helpers
+# (record, replay, new_game_from_settings) are reached through RULES; the
+# batch evaluators are defined in cardrules.down_and_back.batch and imported
+# from here (numpy is imported only when one is called).
+
+__all__ = [  # noqa: RUF022 (grouped by purpose)
+    # the rules, for the shared engine: records, replay, self-play, conformance
     "RULES",
-    "Action",
+    # evaluating hands (DB-1 to DB-25)
+    "ACCELERATED",
     "Category3",
     "Category4",
-    "ChooseDealer",
     "Combo",
+    "SplitOption",
+    "best_splits",
+    "evaluate3",
+    "evaluate4",
+    "split_strengths",
+    "splits",
+    "strength3",
+    "strength4",
+    # ... many at once, with numpy
+    "best_splits_batch",
+    "evaluate3_batch",
+    "evaluate4_batch",
+    "split_strengths_batch",
+    # playing (DB-30 to DB-44)
+    "DEFAULT_ROUNDS",
+    "apply",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "play_game",
+    "sample_chance",
+    # actions (ChooseDealer and Shuffle are the engine's chance actions, part of Action)
+    "Action",
+    "ChooseDealer",
     "Cut",
     "Discard",
     "DrawDiscard",
     "DrawStock",
-    "GameRecord",
-    "GameSettings",
-    "GameState",
-    "GreedyBot",
-    "Ledger",
-    "Phase",
-    "RandomBot",
-    "RoundResult",
-    "Showdown",
     "Shuffle",
     "Split",
-    "SplitOption",
-    "Stage",
-    "TieBreakDraw",
-    "View",
     "action_from_dict",
     "action_to_dict",
-    "apply",
-    "best_splits",
-    "best_splits_batch",
-    "check_invariants",
-    "evaluate3",
-    "evaluate3_batch",
-    "evaluate4",
-    "evaluate4_batch",
-    "hand_value",
-    "hidden_variant",
-    "legal_actions",
-    "new_game",
-    "new_game_from_settings",
     "parse_action",
-    "play_game",
-    "probe_actions",
-    "record",
-    "replay",
-    "sample_chance",
-    "split_strengths",
-    "split_strengths_batch",
-    "splits",
+    # the state and its parts
+    "GameSettings",
+    "GameState",
+    "Ledger",
+    "Phase",
+    "RoundResult",
+    "Showdown",
+    "Stage",
+    "TieBreakDraw",
+    # what one seat may know, and JSON
+    "View",
     "state_from_dict",
     "state_to_dict",
-    "strength3",
-    "strength4",
     "view",
     "view_to_dict",
+    # bots
+    "GreedyBot",
+    "hand_value",
 ]
-
-#: The game's name in records.
-NAME = "down_and_back"
-#: Settings :func:`cardrules.engine.check_game` cycles through by default.
-CHECK_SETTINGS: tuple[Mapping[str, int | None], ...] = tuple(
-    {"num_players": n, "ante": 1 + n % 2, "rounds": 2} for n in range(2, 6))
 
 
 def _settings_of(state: GameState) -> Mapping[str, int | None]:
     return {"num_players": state.num_players, "ante": state.ante, "rounds": state.rounds}
 
 
-#: Down and Back's rules for the shared engine (records, replay, self-play, conformance).
-RULES: Rules[GameState, Action] = Rules(
-    name=NAME, title="Down and Back", new_game=new_game,
+#: Down and Back's rules for the shared engine: records
+#: (``RULES.record``, ``RULES.replay``), self-play (``RULES.play``), the
+#: command line, and the conformance hooks ``RULES.check_invariants``,
+#: ``RULES.hidden_variant`` and ``RULES.probe_actions`` used by
+#: :func:`cardrules.engine.check_game`.
+RULES: _Rules[GameState, Action] = _Rules(
+    name="down_and_back", title="Down and Back", new_game=new_game,
     default_settings={"num_players": 4, "ante": 1, "rounds": DEFAULT_ROUNDS},
     settings_of=_settings_of, legal_actions=legal_actions, apply=apply,
     sample_chance=sample_chance, view=view, state_to_dict=state_to_dict,
     state_from_dict=state_from_dict, action_to_dict=action_to_dict,
     action_from_dict=action_from_dict, parse_action=parse_action,
-    check_settings=CHECK_SETTINGS, probe_actions=probe_actions,
-    hidden_variant=hidden_variant, check_invariants=check_invariants,
-    bots={"random": RandomBot, "greedy": GreedyBot}, summarize=summarize)
-register(RULES)
+    check_settings=tuple({"num_players": n, "ante": 1 + n % 2, "rounds": 2}
+                         for n in range(2, 6)),
+    probe_actions=_checks.probe_actions, hidden_variant=_checks.hidden_variant,
+    check_invariants=_checks.check_invariants,
+    bots={"random": _RandomBot, "greedy": GreedyBot}, summarize=_summarize)
+_register(RULES)
 
 
-def new_game_from_settings(settings: Mapping[str, int | None]) -> GameState:
-    """:func:`new_game` from a settings mapping, as stored in a :class:`GameRecord`.
+def is_legal(state: GameState, action: Action, *, seat: int | None = None) -> bool:
+    """True when :func:`apply` would accept ``action`` (from ``seat``) in ``state``.
 
-    >>> new_game_from_settings({"num_players": 3, "ante": 2}).ante
-    2
+    Only the game rules are asked: something that is not an action, or a
+    ``seat`` that is not a seat at the table, still raises as in :func:`apply`.
+
+    >>> state = new_game(3)
+    >>> is_legal(state, ChooseDealer(2)), is_legal(state, ChooseDealer(3))
+    (True, False)
+    >>> is_legal(state, Cut(5))   # a cut before the first dealer is chosen (DB-31)
+    False
     """
-    return RULES.new_game_from_settings(settings)
+    return RULES.is_legal(state, action, seat=seat)
 
 
-def record(state: GameState, actions: Sequence[Action]) -> GameRecord:
-    """A :class:`GameRecord` of ``actions`` played from the settings of ``state``.
+def play_game(bots: Sequence[_Bot], *, ante: int = 1, rounds: int = DEFAULT_ROUNDS,
+              seed: int | None = None) -> _PlayedGame[GameState]:
+    """Play a whole game between ``bots`` (one per seat, 2 to 5); chance from ``seed``.
 
-    >>> record(new_game(2, rounds=1), [ChooseDealer(0)]).to_text().splitlines()[-1]
-    'dealer 0'
+    Each bot sees only its own :func:`view`.  Returns the
+    :class:`~cardrules.engine.PlayedGame`: the final ``state`` and the
+    ``record`` that replays to it.  A thin wrapper over
+    :func:`cardrules.engine.play` with :data:`RULES`.
+
+    >>> from cardrules.engine import RandomBot
+    >>> game = play_game([RandomBot(1), RandomBot(2), RandomBot(3)], rounds=3, seed=4)
+    >>> game.state.is_terminal, len(game.state.results), sum(game.state.net) + game.state.pot
+    (True, 3, 0)
+    >>> list(RULES.replay(game.record))[-1] == game.state
+    True
     """
-    return RULES.record(state, actions)
-
-
-def replay(game_record: GameRecord) -> Iterator[GameState]:
-    """Every state of a recorded Down and Back game, from the first to the last.
-
-    >>> r = record(new_game(2), [ChooseDealer(1)])
-    >>> [s.dealer for s in replay(r)]
-    [None, 1]
-    """
-    return RULES.replay(game_record)
-
-
-def play_game(bots: Sequence[Bot], *, ante: int = 1, rounds: int = 1,
-              seed: int | None = None) -> GameState:
-    """Play a whole game between ``bots`` (one per seat); chance from ``seed``.
-
-    Each bot sees only its own :func:`view`.
-
-    >>> final = play_game([RandomBot(1), RandomBot(2), RandomBot(3)], rounds=3, seed=4)
-    >>> final.is_terminal, sum(final.net) + final.pot
-    (True, 0)
-    """
-    return RULES.play(bots, {"ante": ante, "rounds": rounds}, seed=seed).state
+    return _play(RULES, bots, {"num_players": len(bots), "ante": ante, "rounds": rounds},
+                 seed=seed)

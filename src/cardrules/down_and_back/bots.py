@@ -1,12 +1,11 @@
-"""Down and Back bots: :class:`GreedyBot` (and the shared
-:class:`~cardrules.engine.RandomBot`).
+"""Down and Back bots: :class:`GreedyBot` (the shared
+:class:`~cardrules.engine.RandomBot` plays any game).
 
 Bots see only a :class:`~cardrules.down_and_back.View` and the legal actions.
 
->>> import random
 >>> from cardrules.down_and_back import play_game
->>> final = play_game([GreedyBot(seed=1), GreedyBot(seed=2)], rounds=2, seed=9)
->>> len(final.results)
+>>> game = play_game([GreedyBot(seed=1), GreedyBot(seed=2)], rounds=2, seed=9)
+>>> len(game.state.results)
 2
 """
 
@@ -21,9 +20,8 @@ from cardrules.down_and_back._accel import split_strengths
 from cardrules.down_and_back.actions import Cut, Discard, DrawDiscard, DrawStock, Split
 from cardrules.down_and_back.tables import CATEGORY_SHIFT
 from cardrules.down_and_back.views import View
-from cardrules.engine.bots import RandomBot
 
-__all__ = ["GreedyBot", "RandomBot", "hand_value"]
+__all__ = ["GreedyBot", "hand_value"]
 
 A = TypeVar("A")
 
