@@ -40,7 +40,6 @@ from cardrules.down_and_back import (
     Split,
     View,
     apply,
-    check_invariants,
     legal_actions,
     new_game,
     sample_chance,
@@ -50,6 +49,7 @@ from cardrules.down_and_back import (
     view_to_dict,
 )
 from cardrules.down_and_back._accel import strength3, strength4
+from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.serialize import FORMAT, STATE_KEYS, VIEW_FORMAT
 from cardrules.engine.encode import attributes_to_json, to_json
 from deals import hand_of, idle_until_split, showdown_round, start
