@@ -1,13 +1,21 @@
 """The Down and Back round, one or more named tests per rule DB-30 .. DB-44.
 
 Every test builds an exact deal (see ``deals.py``) so that a failure names the
-cards involved.  Rule ids refer to /work/shared/RULES.md, "Down and Back".
+cards involved.  Rule ids are those of the documentation's rules page
+(``docs/rules.rst``), "Down and Back".  The last part checks the library
+surface around the rules: hands as :class:`~cardrules.Hand`, input checks,
+defaults, readable text, the rules object and old records replaying unchanged.
 """
 
 from __future__ import annotations
 
+import inspect
+import json
 import random
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -870,3 +878,327 @@ def test_deal_after_round_one_uses_the_new_dealer() -> None:
     assert state.hands[1] == cards(SPADES)
     assert state.current_player == 1   # left of the new dealer
     assert [r.dealer for r in state.results] == [2]
+
+
+# ---------------------------------------------------------------------------
+# Hands (DB-33, DB-34, DB-37): every hand is a Hand, in canonical order
+
+
+def random_states(num_players: int, seed: int, rounds: int = 1) -> Iterator[GameState]:
+    """Every state of a random game (chance sampled, legal actions chosen uniformly)."""
+    rng = random.Random(seed)
+    state = new_game(num_players, rounds=rounds)
+    yield state
+    while not state.is_terminal:
+        state = apply(state, sample_chance(state, rng) if state.is_chance
+                      else rng.choice(legal_actions(state)))
+        yield state
+
+
+def test_db33_hands_are_dealt_as_hands_in_canonical_order() -> None:
+    # Seat 0 receives its cards in a scrambled order; its hand is sorted by card index.
+    state = start(3, 2, {0: cards("7S 2S AS 6S 3S 5S 4S")})
+    assert type(state.hands[0]) is Hand
+    assert str(state.hands[0]) == "AS 2S 3S 4S 5S 6S 7S"
+    for hand in state.hands:
+        assert [c.index for c in hand] == sorted(c.index for c in hand)
+
+
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_db34_hands_seen_and_views_stay_hands_all_game(num_players: int) -> None:
+    discard_turns = 0
+    for state in random_states(num_players, seed=34 + num_players):
+        for seat in range(num_players):
+            for pile in (state.hands[seat], state.seen[seat], view(state, seat).hand):
+                assert type(pile) is Hand
+                assert [c.index for c in pile] == sorted(c.index for c in pile)
+            assert all(type(seen) is Hand for seen in view(state, seat).seen)
+        if state.phase is Phase.DISCARD:   # discards are listed in the hand's order
+            hand = state.hands[state.current_player or 0]
+            assert legal_actions(state) == tuple(Discard(c) for c in hand)
+            discard_turns += 1
+    assert discard_turns == 6 * num_players
+
+
+def test_db37_cards_seen_taken_are_a_hand_in_canonical_order() -> None:
+    state = apply(three_suits(), DrawDiscard())            # seat 0 takes KC...
+    state = apply(state, Discard(card("AS")))
+    state = idle_turn(idle_turn(state))                    # (AS goes up and down again)
+    state = apply(apply(state, DrawStock()), Discard(card("2S")))
+    state = idle_turn(idle_turn(state))
+    state = apply(apply(state, DrawDiscard()), Discard(card("3S")))   # ...then takes 2S
+    assert type(state.seen[0]) is Hand
+    assert str(state.seen[0]) == "2S KC"                  # not the arrival order KC, 2S
+    assert state.seen[1] == state.seen[2] == Hand()
+
+
+def test_db40_legal_splits_are_those_of_splits_in_order() -> None:
+    from cardrules.down_and_back import splits
+    state = at_split()
+    hand = state.hands[1]
+    legal = [action for action in legal_actions(state) if isinstance(action, Split)]
+    assert len(legal) == 35
+    assert [(s.down, s.back) for s in legal] == [
+        (Hand(o.down.cards), Hand(o.back.cards)) for o in splits(hand)]
+    assert all(type(s.down) is Hand and type(s.back) is Hand for s in legal)
+
+
+# ---------------------------------------------------------------------------
+# Recorded games replay unchanged (DB-30 .. DB-44)
+
+RECORDED = json.loads((Path(__file__).parent / "db_recorded_games.json").read_text())["games"]
+
+
+@pytest.mark.parametrize("game", RECORDED, ids=[g["note"] for g in RECORDED])
+def test_db30_to_db44_games_recorded_before_the_hand_type_replay_unchanged(
+        game: dict[str, Any]) -> None:
+    from cardrules.down_and_back import RULES
+    from cardrules.engine import GameRecord
+    record = GameRecord.from_text(game["record"])
+    *_, final = RULES.replay(record)
+    assert final.is_terminal
+    assert (list(final.net), final.pot) == (game["net"], game["pot"])
+    assert [[r.dealer, r.down_winner, r.back_winner, r.pot, r.pot_winner,
+             [[d.stage.value, d.seat, str(d.card)] for d in r.tiebreaks]]
+            for r in final.results] == game["results"]
+
+
+def test_recorded_games_cover_tie_breaks_and_reshuffles() -> None:
+    texts = [g["record"] for g in RECORDED]
+    assert any(r[5] for g in RECORDED for r in g["results"])          # a tie-break drew
+    assert any(t.count("shuffle") > 2 for t in texts)                 # a mid-round reshuffle
+    assert {t.splitlines()[1] for t in texts} >= {"num_players 2", "num_players 5"}
+
+
+# ---------------------------------------------------------------------------
+# Tie-break stages (DB-41, DB-42) and categories (DB-10 .. DB-25)
+
+
+def test_db42_tie_break_draws_name_their_stage_as_an_enum() -> None:
+    state = apply(new_game(3, rounds=1), ChooseDealer(0))
+    state = showdown_round(state, TIED_BOTH, stock_top=cards("KS 7C 8C JC"))
+    stages = [d.stage for d in state.results[0].tiebreaks]
+    assert stages == [Stage.DOWN, Stage.DOWN, Stage.BACK, Stage.BACK]
+    assert all(type(stage) is Stage for stage in stages)
+    assert [str(stage) for stage in Stage] == ["DOWN", "BACK"]
+    assert str(state.results[0].tiebreaks[0]) == "DOWN: seat 1 drew KS"
+
+
+def test_db10_to_db25_every_category_names_its_own_rule() -> None:
+    from cardrules.down_and_back import Category3, Category4
+    assert {c.name: c.rule for c in Category4} == {
+        "QUAD": "DB-10", "PRIAL": "DB-11", "BOUNCER": "DB-12", "RUN": "DB-13",
+        "FLUSH": "DB-14", "TWO_PAIR": "DB-15", "PAIR": "DB-16", "HIGH_CARD": "DB-17"}
+    assert {c.name: c.rule for c in Category3} == {
+        "PRIAL": "DB-20", "BOUNCER": "DB-21", "RUN": "DB-22", "FLUSH": "DB-23",
+        "PAIR": "DB-24", "HIGH_CARD": "DB-25"}
+    # Equal values in the two enums must not share a rule (TWO_PAIR == FLUSH == 2).
+    two_pair: int = Category4.TWO_PAIR
+    assert two_pair == Category3.FLUSH
+    assert Category4.TWO_PAIR.rule != Category3.FLUSH.rule
+
+
+# ---------------------------------------------------------------------------
+# Input checks: seats and actions (apply as view)
+
+NOT_SEATS: list[Any] = [True, False, 1.0, 0.0, -1, 3, "1", None.__class__]
+
+
+def states_in_every_phase() -> list[GameState]:
+    drawn = apply(three_suits(dealer=0), DrawStock())
+    return [new_game(3), apply(new_game(3), ChooseDealer(0)),
+            apply(apply(new_game(3), ChooseDealer(0)), Shuffle(DECK)), three_suits(dealer=0),
+            drawn, at_split()]
+
+
+@pytest.mark.parametrize("seat", NOT_SEATS)
+def test_apply_checks_the_seat_as_view_does(seat: Any) -> None:
+    for state in states_in_every_phase():
+        before = state_to_dict(state)
+        with pytest.raises(ValueError, match="no seat") as from_view:
+            view(state, seat)
+        for action in (*legal_actions(state)[:2], DrawStock(), ChooseDealer(0)):
+            with pytest.raises(ValueError, match="no seat") as from_apply:
+                apply(state, action, seat=seat)
+            assert not isinstance(from_apply.value, IllegalActionError)
+            assert str(from_apply.value) == str(from_view.value)
+        assert state_to_dict(state) == before
+
+
+def test_db34_a_bool_seat_equal_to_the_player_to_act_is_still_refused() -> None:
+    state = three_suits(dealer=0)          # seat 1 to act; True == 1 in Python
+    assert state.current_player == 1
+    with pytest.raises(ValueError, match="no seat True"):
+        apply(state, DrawStock(), seat=True)
+    assert apply(state, DrawStock(), seat=1).phase is Phase.DISCARD
+
+
+@pytest.mark.parametrize("text", ["cut 5", "draw stock", "discard KS", ""])
+def test_apply_says_text_is_not_an_action(text: str) -> None:
+    for state in states_in_every_phase():
+        before = state_to_dict(state)
+        with pytest.raises(TypeError, match="parse_action") as info:
+            apply(state, text)  # type: ignore[arg-type]
+        assert not isinstance(info.value, IllegalActionError)
+        assert state_to_dict(state) == before
+
+
+@pytest.mark.parametrize("thing", [5, None, ("cut", 5), Card(13, 0)])
+def test_apply_refuses_what_is_not_a_down_and_back_action(thing: Any) -> None:
+    state = apply(apply(new_game(3), ChooseDealer(0)), Shuffle(DECK))
+    with pytest.raises(TypeError, match="Down and Back action"):
+        apply(state, thing)
+
+
+def test_is_legal_agrees_with_apply_and_changes_nothing() -> None:
+    from cardrules.down_and_back import is_legal
+    from cardrules.down_and_back.checks import probe_actions
+    for state in states_in_every_phase():
+        before = state_to_dict(state)
+        for action in probe_actions(state):
+            try:
+                apply(state, action)
+            except IllegalActionError:
+                accepted = False
+            else:
+                accepted = True
+            assert is_legal(state, action) is accepted, (state.phase, action)
+        assert state_to_dict(state) == before
+
+
+# ---------------------------------------------------------------------------
+# Defaults (DB-44): one finite number of rounds; open-ended only when asked
+
+
+def test_db44_one_finite_default_for_new_game_play_game_and_the_command() -> None:
+    from cardrules import cli
+    from cardrules.down_and_back import DEFAULT_ROUNDS, RULES, play_game
+    assert DEFAULT_ROUNDS == 10
+    assert new_game(4).rounds == DEFAULT_ROUNDS
+    assert RULES.default_settings["rounds"] == DEFAULT_ROUNDS
+    assert RULES.new_game_from_settings({"num_players": 3}).rounds == DEFAULT_ROUNDS
+    assert inspect.signature(play_game).parameters["rounds"].default == DEFAULT_ROUNDS
+    assert inspect.signature(new_game).parameters["rounds"].default == DEFAULT_ROUNDS
+    assert cli._DEFAULT_ROUNDS == DEFAULT_ROUNDS
+
+
+def test_db44_the_plain_random_loop_ends_after_the_default_rounds() -> None:
+    from cardrules.down_and_back import DEFAULT_ROUNDS
+    *_, final = random_states(2, seed=44, rounds=DEFAULT_ROUNDS)
+    again = new_game(2)
+    assert again.rounds == DEFAULT_ROUNDS
+    assert final.is_terminal
+    assert len(final.results) == DEFAULT_ROUNDS
+
+
+def test_db44_open_ended_is_asked_for_with_rounds_none() -> None:
+    state = new_game(2, rounds=None)
+    assert state.rounds is None
+    assert "open-ended" in str(state)
+    for bad in (0, -2, True, 2.0, "3"):
+        with pytest.raises(ValueError, match="rounds"):
+            new_game(2, rounds=bad)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------
+# Readable text: states, views, enums, split options
+
+CARD_TOKEN = re.compile(r"\b([A2-9TJQK][SHDC])\b")
+
+
+def test_str_of_a_state_is_a_compact_table() -> None:
+    state = apply(three_suits(dealer=0), DrawDiscard())     # seat 1 takes KC
+    text = str(state)
+    lines = text.splitlines()
+    assert len(lines) == 2 + 3 + 1
+    assert lines[1] == "phase DISCARD, seat 1 to act, pot 3"
+    assert lines[3] == ("seat 1  net -1  turns 0  hand AH 2H 3H 4H 5H 6H 7H KC  drew KC  "
+                        "seen KC")
+    assert lines[-1] == "stock 30 cards, top QC;  discard 0 cards"
+    assert "Card.parse" not in text
+    assert len(text) < 400
+    assert repr(state) == "<GameState round 1, DISCARD, 3 players, pot 3>"
+
+
+def test_db37_str_of_a_view_shows_only_what_the_seat_may_see() -> None:
+    checked = 0
+    for state in random_states(4, seed=37):
+        revealed = all(s is not None for s in state.splits)
+        for seat in range(4):
+            hidden = {str(c) for c in state.stock}
+            if not revealed:
+                for other in range(4):
+                    if other != seat:
+                        hidden |= {str(c) for c in state.hands[other]}
+                        hidden -= {str(c) for c in state.seen[other]}
+            text = str(view(state, seat))
+            shown = set(CARD_TOKEN.findall(text))
+            assert not shown & hidden, (seat, shown & hidden)
+            assert {str(c) for c in state.hands[seat]} <= shown | {"-"}
+            checked += 1
+    assert checked > 200
+
+
+def test_db40_str_of_a_view_hides_unrevealed_splits() -> None:
+    state = at_split()
+    split = Split(state.hands[1][:4], state.hands[1][4:])
+    state = apply(state, split, seat=1)
+    assert str(split)[len("split "):] in str(view(state, 1))
+    other = str(view(state, 0))
+    assert "(has split)" in other
+    assert str(split.down) not in other
+
+
+def test_enums_print_their_names() -> None:
+    from cardrules.down_and_back import Category3, Category4
+    assert (str(Phase.DRAW), f"{Phase.SPLIT}", f"{Phase.CUT:>5}") == ("DRAW", "SPLIT", "  CUT")
+    assert (str(Stage.BACK), f"{Stage.DOWN}") == ("BACK", "DOWN")
+    assert (str(Category4.TWO_PAIR), f"{Category3.FLUSH}") == ("TWO_PAIR", "FLUSH")
+
+
+def test_split_options_print_both_combinations() -> None:
+    from cardrules.down_and_back import best_splits
+    option = best_splits(Hand.parse("8S 8H 8D QH 5C 6C 7C"))[0]
+    assert str(option) == "prial of eights (8S 8H 8D QH) / bouncer, seven high (5C 6C 7C)"
+
+
+# ---------------------------------------------------------------------------
+# The rules object and the user namespace
+
+
+def test_rules_object_holds_the_conformance_hooks() -> None:
+    import cardrules.down_and_back as db
+    from cardrules.down_and_back import checks
+    from cardrules.engine.registry import rules_for
+    from cardrules.engine.rules import Rules
+    assert isinstance(db.RULES, Rules)
+    assert rules_for("down_and_back") is db.RULES
+    assert db.RULES.check_invariants is checks.check_invariants
+    assert db.RULES.hidden_variant is checks.hidden_variant
+    assert db.RULES.probe_actions is checks.probe_actions
+    for name in ("check_invariants", "hidden_variant", "probe_actions", "record", "replay",
+                 "new_game_from_settings", "NAME", "CHECK_SETTINGS", "RandomBot", "GameRecord"):
+        assert not hasattr(db, name), name
+
+
+def test_public_names_are_listed_once_and_exist() -> None:
+    import cardrules.down_and_back as db
+    assert len(db.__all__) == len(set(db.__all__))
+    for name in db.__all__:
+        assert getattr(db, name) is not None
+    # Everything public that the package itself defines or re-exports from
+    # cardrules is listed (imports of other libraries and submodules aside).
+    ours = {n for n, v in vars(db).items() if not n.startswith("_") and not inspect.ismodule(v)
+            and getattr(v, "__module__", "").startswith("cardrules")}
+    assert ours <= set(db.__all__)
+
+
+def test_play_game_gives_the_final_state_and_its_record() -> None:
+    from cardrules.down_and_back import RULES, GreedyBot, play_game
+    from cardrules.engine import PlayedGame, RandomBot
+    game = play_game([GreedyBot(1), RandomBot(2), RandomBot(3)], ante=2, rounds=2, seed=8)
+    assert isinstance(game, PlayedGame)
+    assert game.state.is_terminal
+    assert len(game.state.results) == 2
+    assert game.record.settings_dict == {"num_players": 3, "ante": 2, "rounds": 2}
+    assert list(RULES.replay(game.record))[-1] == game.state

@@ -435,8 +435,8 @@ class GameState:
                 text += f"  drew {self.drawn}"
             shown.append(text)
         stock = self.stock
-        return "\n".join(table_lines(self, None, shown, len(stock),
-                                     stock[0] if stock else None))
+        return "\n".join(table_lines(self, None, shown, len(stock), stock[0] if stock else None,
+                                     tuple(split is not None for split in self.splits)))
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
@@ -449,16 +449,17 @@ def _pile(name: str, size: int, top: Card | None) -> str:
 
 
 def table_lines(facts: GameState | _TableFacts, seat: int | None, shown: list[str],
-                stock_size: int, stock_top: Card | None) -> list[str]:
+                stock_size: int, stock_top: Card | None,
+                split_chosen: tuple[bool, ...]) -> list[str]:
     """The lines of ``str()`` of a state (``seat`` None) or of a seat's view.
 
     ``facts`` is the state or the view (the attributes both have); ``shown``
-    is what the reader may see of each seat's hand.  Cards seen taken from
-    the discard pile (DB-37), splits once revealed (DB-40), the discard pile
-    and the money are public.
+    is what the reader may see of each seat's hand, and ``split_chosen``
+    who has split.  Cards seen taken from the discard pile (DB-37), splits
+    once revealed (DB-40), the discard pile and the money are public.
 
     >>> from cardrules.down_and_back import new_game
-    >>> table_lines(new_game(2), 1, ["-", "-"], 52, None)[-1]
+    >>> table_lines(new_game(2), 1, ["-", "-"], 52, None, (False, False))[-1]
     'stock 52 cards;  discard 0 cards'
     """
     n = facts.num_players
@@ -475,13 +476,12 @@ def table_lines(facts: GameState | _TableFacts, seat: int | None, shown: list[st
     else:
         acting = ""
     lines = [head, f"phase {facts.phase}{acting}, pot {facts.pot}"]
-    revealed = all(split is not None for split in facts.splits)
     for other in range(n):
         text = shown[other]
         split = facts.splits[other]
-        if split is not None and (revealed or other == seat or seat is None):
+        if split is not None:
             text += f"  split {_cards(split.down)} / {_cards(split.back)}"
-        elif split is not None:
+        elif split_chosen[other]:
             text += "  (has split)"
         if facts.seen[other]:
             text += f"  seen {_cards(facts.seen[other])}"

@@ -97,7 +97,8 @@ class View:
             else:
                 text = f"hand {size} card{'' if size == 1 else 's'}"
             shown.append(text)
-        return "\n".join(table_lines(self, self.seat, shown, self.stock_size, None))
+        return "\n".join(table_lines(self, self.seat, shown, self.stock_size, None,
+                                     self.split_chosen))
 
 
 def view(state: GameState, seat: int) -> View:
