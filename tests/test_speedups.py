@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import gc
 import os
+import pathlib
 import random
 import subprocess
 import sys
@@ -146,7 +147,8 @@ def test_no_result_object_is_leaked() -> None:
 
 
 @pytest.mark.parametrize("name", ["evaluate4", "evaluate3", "strength4", "strength3",
-                                  "split_strengths", "best_splits"])
+                                  "split_strengths", "best_splits", "split_actions",
+                                  "hand_of_sorted"])
 def test_c_docstring_examples_run(name: str) -> None:
     function = getattr(_speedups, name)
     finder = doctest.DocTestFinder()
@@ -169,3 +171,97 @@ def test_pure_python_mode_gives_the_same_results() -> None:
                           check=True, env=env)
     assert done.stdout.split() == [
         "False", str(db.evaluate4(DECK[:4]).strength), str(len(db.best_splits(DECK[10:17])))]
+
+
+# -- Hands (issue 6): tuple subclasses on the fast path, split actions, new hands
+
+
+def test_evaluators_take_a_hand_and_keep_it_as_the_cards() -> None:
+    from cardrules import Hand
+    four, three = Hand.parse("QH 8D 8S 8H"), Hand.parse("KC KD 2S")
+    for fast, slow in ((db.evaluate4, python.evaluate4), (db.evaluate3, python.evaluate3)):
+        hand = four if fast is db.evaluate4 else three
+        assert fast(hand).cards is hand
+        assert slow(hand).cards is hand
+        assert fast(hand).strength == slow(hand).strength
+    seven = Hand.parse("8S 8H 8D QH 5C 6C 7C")
+    assert db.split_strengths(seven) == python.split_strengths(seven)
+    assert db.best_splits(seven) == python.best_splits(seven)
+    assert db.strength4(four) == python.strength4(tuple(four))
+
+
+def test_random_hands_give_the_same_split_actions() -> None:
+    from cardrules import Hand
+    from cardrules.down_and_back._accel import python_split_actions
+    rng = random.Random(6)
+    for _ in range(500):
+        hand = Hand(rng.sample(DECK, 7))
+        fast, slow = _speedups.split_actions(hand), python_split_actions(hand)
+        assert fast == slow
+        assert all(type(s.down) is Hand and type(s.back) is Hand for s in fast)
+        assert [str(s) for s in fast] == [str(s) for s in slow]
+
+
+def test_split_actions_hand_other_input_to_python() -> None:
+    from cardrules import Hand
+    from cardrules.down_and_back._accel import python_split_actions
+    hand = Hand(DECK[:7])
+    plain: Any = tuple(hand)   # not a Hand: the Python code answers, with the same splits
+    assert _speedups.split_actions(plain) == python_split_actions(hand)
+    nothing: Any = None
+    with pytest.raises(TypeError):
+        _speedups.split_actions(nothing)
+
+
+def test_hand_of_sorted_makes_the_same_hand() -> None:
+    from cardrules import Hand
+    made = _speedups.hand_of_sorted(DECK[3:9])
+    assert type(made) is Hand
+    assert made == Hand.of_sorted(DECK[3:9])
+    assert made == DECK[3:9]
+    assert type(_speedups.hand_of_sorted([DECK[0], DECK[5]])) is Hand   # a list: Python
+    assert _speedups.hand_of_sorted(()) == Hand()
+
+
+def test_new_functions_leak_nothing() -> None:
+    from cardrules import Hand
+    hand = Hand(DECK[10:17])
+    items = DECK[10:17]
+    before = sys.getrefcount(hand), sys.getrefcount(DECK[10])
+    for _ in range(5_000):
+        _speedups.split_actions(hand)
+        _speedups.hand_of_sorted(items)
+        db.evaluate4(hand[:4])
+    assert (sys.getrefcount(hand), sys.getrefcount(DECK[10])) == before
+
+
+def test_setup_refuses_classes_without_the_slots_and_keeps_working() -> None:
+    from cardrules import Hand
+    from cardrules.down_and_back.actions import Split
+    from cardrules.down_and_back.evaluate import Combo, SplitOption
+
+    class NoSlots:
+        pass
+
+    fallbacks = (python.evaluate4,) * 8
+    setup: Any = _speedups.setup
+    with pytest.raises(TypeError, match="is not a slot"):
+        setup(NoSlots, Combo, SplitOption, Hand, Split, lambda: (), fallbacks)
+    with pytest.raises(TypeError, match="tuple subclass"):
+        setup(type(DECK[0]), Combo, SplitOption, NoSlots, Split, lambda: (), fallbacks)
+    with pytest.raises(TypeError, match="seven arguments"):
+        setup(Combo)
+    assert db.evaluate4(DECK[:4]).strength == python.strength4(DECK[:4])
+
+
+def test_the_c_code_uses_the_public_attribute_protocol() -> None:
+    """No slot offsets read from CPython's member descriptors (issue 6, section 8)."""
+    source = pathlib.Path(python.__file__).with_name("_speedups.c")
+    if not source.exists():
+        pytest.skip("the C source is not installed")
+    text = source.read_text()
+    assert "structmember.h" not in text
+    assert "PyMemberDescr" not in text
+    assert "d_member" not in text
+    assert "tp_descr_set" in text
+    assert "tp_descr_get" in text

@@ -574,15 +574,15 @@ static PyObject *py_setup(PyObject *Py_UNUSED(module), PyObject *const *args, Py
         PyErr_SetString(PyExc_TypeError, "setup() needs Hand to be a tuple subclass");
         return NULL;
     }
-    PyObject *found[7] = {
-        slot_descriptor(args[0], "_col"), slot_descriptor(args[1], "_strength"),
-        slot_descriptor(args[1], "_cards"), slot_descriptor(args[2], "down"),
-        slot_descriptor(args[2], "back"), slot_descriptor(args[4], "down"),
-        slot_descriptor(args[4], "back")};
+    /* One at a time, stopping at the first failure with its error set. */
+    static const int owner[7] = {0, 1, 1, 2, 2, 4, 4};
+    static const char *const name[7] = {"_col", "_strength", "_cards", "down", "back",
+                                         "down", "back"};
+    PyObject *found[7] = {NULL};
     for (int i = 0; i < 7; i++)
-        if (found[i] == NULL) {
-            for (int j = 0; j < 7; j++)
-                Py_XDECREF(found[j]);
+        if ((found[i] = slot_descriptor(args[owner[i]], name[i])) == NULL) {
+            for (int j = 0; j < i; j++)
+                Py_DECREF(found[j]);
             return NULL;
         }
     release();  /* a second setup (a reloaded package) replaces the first */
