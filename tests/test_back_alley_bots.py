@@ -369,3 +369,23 @@ def test_ba34_third_hand_overtakes_when_the_player_still_to_come_may_beat_the_pa
                  "pass", "pass", "pass", "bid 1", "play 4D", "play 7H")
     assert state.current_player == 1
     assert choice(state) == "play 8D"
+
+
+def test_ba31_players_who_followed_suit_are_not_taken_to_be_out_of_it() -> None:
+    # No trump (LB turned).  Everyone followed the king of diamonds, so the
+    # others may still hold diamonds above seat 0's 7: leading the 7 is no
+    # sure winner, and the ten of spades (fewer cards above it) is led instead.
+    state = then(dealt(["7D TS KD", "AH 6D KS", "3D 4D TH", "2D 5H 6H"], "LB"),
+                 "bid 1", "bid 1", "pass", "pass", "play KD", "play 6D", "play 3D", "play 2D")
+    assert state.current_player == 0
+    assert choice(state) == "play TS"
+
+
+def test_duck_when_made_keeps_spending_while_every_trick_is_needed() -> None:
+    # Team 1 (seats 1 and 3) bid 1 + 1 and lost the first trick: it needs both
+    # tricks left, so even with duck_when_made seat 1 ruffs the club lead.
+    state = then(dealt(["AD 7D 7C", "9S JD KD", "AH 4D QC", "5H 6D LB"], "3S"),
+                 "pass", "bid 1", "pass", "bid 1",
+                 "play JD", "play 4D", "play 6D", "play AD", "play 7C")
+    assert state.current_player == 1
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play 9S"
