@@ -105,6 +105,8 @@ TESTS: dict[str, list[str]] = {
     "cardrules/back_alley/game.py": ["tests/test_back_alley_game.py", "tests/test_ba_reference.py",
                                      "src/cardrules/back_alley/game.py"],
     "cardrules/back_alley/state.py": ["tests/test_back_alley_game.py",
+                                      "tests/test_back_alley_rules.py",
+                                      "tests/test_back_alley_serialize.py",
                                       "src/cardrules/back_alley/state.py"],
 }
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
