@@ -932,6 +932,18 @@ def test_db37_cards_seen_taken_are_a_hand_in_canonical_order() -> None:
     assert state.seen[1] == state.seen[2] == Hand()
 
 
+def test_db40_a_split_without_a_seat_is_made_by_the_holder_of_its_cards() -> None:
+    state = at_split()
+    assert state.current_player == 1
+    own = Split(state.hands[2][:4], state.hands[2][4:])     # seat 2's cards, no seat named
+    after = apply(state, own)
+    assert after.splits == (None, None, own)
+    assert after.current_player == 1
+    refused(after, own, "DB-40")                            # seat 2 has split already
+    mixed = Split((*state.hands[0][:3], state.hands[2][0]), state.hands[0][3:6])
+    refused(state, mixed, "DB-40")                          # nobody holds these seven
+
+
 def test_db40_legal_splits_are_those_of_splits_in_order() -> None:
     from cardrules.down_and_back import splits
     state = at_split()
