@@ -1082,7 +1082,8 @@ def test_is_legal_agrees_with_apply_and_changes_nothing() -> None:
 # Defaults (DB-44): one finite number of rounds; open-ended only when asked
 
 
-def test_db44_one_finite_default_for_new_game_play_game_and_the_command() -> None:
+def test_db44_one_finite_default_for_new_game_play_game_and_the_command(
+        capsys: pytest.CaptureFixture[str]) -> None:
     from cardrules import cli
     from cardrules.down_and_back import DEFAULT_ROUNDS, RULES, play_game
     assert DEFAULT_ROUNDS == 10
@@ -1091,7 +1092,11 @@ def test_db44_one_finite_default_for_new_game_play_game_and_the_command() -> Non
     assert RULES.new_game_from_settings({"num_players": 3}).rounds == DEFAULT_ROUNDS
     assert inspect.signature(play_game).parameters["rounds"].default == DEFAULT_ROUNDS
     assert inspect.signature(new_game).parameters["rounds"].default == DEFAULT_ROUNDS
-    assert cli._DEFAULT_ROUNDS == DEFAULT_ROUNDS
+    assert cli._DEFAULT_ROUNDS == DEFAULT_ROUNDS   # the command's help text
+    assert cli.main(["play", "--players", "2", "--seed", "1", "--bots", "random"]) == 0
+    played = [line for line in capsys.readouterr().out.splitlines()
+              if line.startswith("round ")]
+    assert len(played) == DEFAULT_ROUNDS
 
 
 def test_db44_the_plain_random_loop_ends_after_the_default_rounds() -> None:
