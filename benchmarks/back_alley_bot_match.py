@@ -43,7 +43,7 @@ def play_pair(team_a: Callable[[int], Bot], team_b: Callable[[int], Bot], seed: 
     for side in (0, 1):
         bots = [team_a(4 * seed + seat) if seat % 2 == side else team_b(4 * seed + seat)
                 for seat in range(4)]
-        final = play_game(bots, max_hand_size=max_hand_size, seed=seed)
+        final = play_game(bots, max_hand_size=max_hand_size, seed=seed).state
         totals.append((final.scores[side], final.scores[1 - side]))
     return totals
 

@@ -149,7 +149,7 @@ def test_the_heuristic_pair_outscores_the_random_pair() -> None:
         for side in (0, 1):
             bots: list[Bot] = [HeuristicBot(seed * 4 + s) if s % 2 == side
                                else RandomBot(seed * 4 + s) for s in range(4)]
-            final = play_game(bots, seed=100 + seed)
+            final = play_game(bots, seed=100 + seed).state
             heuristic += final.scores[side]
             random_team += final.scores[1 - side]
     assert heuristic > random_team

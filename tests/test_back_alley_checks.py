@@ -33,7 +33,7 @@ def test_hidden_variant_redeals_around_known_absences() -> None:
                 for other in range(4):
                     held = {card.index for card in variant.hands[other]}
                     assert other == seat or not held & absent[other]
-                ba.check_invariants(variant)
+                ba.RULES.check_invariants(variant)
             # The hidden cards really move (not the state handed back as it was).
             if sum(len(h) for s, h in enumerate(state.hands) if s != seat) > 3:
                 assert any(v.hands != state.hands for v in variants), (state, seat)

@@ -31,7 +31,6 @@ from cardrules.back_alley import (
     action_from_dict,
     action_to_dict,
     apply,
-    check_invariants,
     legal_actions,
     new_game,
     parse_action,
@@ -43,6 +42,7 @@ from cardrules.back_alley import (
     view_to_dict,
 )
 from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.checks import check_invariants
 from cardrules.engine import GameRecord, RandomBot, check_game, rules_for
 
 AnyCard = Card | Joker
@@ -895,11 +895,13 @@ def test_record_replays_through_the_registry() -> None:
     assert again == record
     assert list(again.replay())[-1] == game.state
     assert GameRecord.from_text(record.to_text()) == record
-    assert list(ba.replay(record))[-1] == game.state
+    assert list(ba.RULES.replay(record))[-1] == game.state
 
 
 def test_play_game_plays_a_full_game() -> None:
-    final = ba.play_game([RandomBot(s) for s in range(4)], seed=3)
+    game = ba.play_game([RandomBot(s) for s in range(4)], seed=3)
+    final = game.state
+    assert list(game.record.replay())[-1] == final
     assert final.is_terminal
     assert len(final.results) == 25
     assert final.scores == tuple(sum(r.points[t] for r in final.results) for t in (0, 1))

@@ -46,8 +46,6 @@ from cardrules.back_alley import (
     Shuffle,
     View,
     apply,
-    check_invariants,
-    hidden_variant,
     legal_actions,
     new_game,
     state_to_dict,
@@ -55,7 +53,7 @@ from cardrules.back_alley import (
     view_to_dict,
 )
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.checks import known_absent
+from cardrules.back_alley.checks import check_invariants, hidden_variant, known_absent
 from gamecheck import cards_within, check_json, check_who_acts, choose
 
 AnyCard = Card | Joker

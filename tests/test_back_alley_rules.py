@@ -24,9 +24,9 @@ def test_the_conformance_settings_are_games_of_five_and_three_deals() -> None:
 def test_rules_settings_are_the_new_game_keywords() -> None:
     assert ba.RULES.default_settings == {"max_hand_size": 13}
     assert ba.RULES.settings_of(ba.new_game(max_hand_size=4)) == {"max_hand_size": 4}
-    assert ba.new_game_from_settings({"max_hand_size": 4}) == ba.new_game(max_hand_size=4)
+    assert ba.RULES.new_game_from_settings({"max_hand_size": 4}) == ba.new_game(max_hand_size=4)
     with pytest.raises(ValueError, match="unknown Back Alley setting"):
-        ba.new_game_from_settings({"deals": 3})
+        ba.RULES.new_game_from_settings({"deals": 3})
 
 
 # ---------------------------------------------------------------------------

@@ -24,14 +24,14 @@ Each player sees only their :func:`view`; :data:`RULES` plugs the game into
 the shared engine (records, replay, self-play, conformance checks):
 
 >>> from cardrules.engine import RandomBot
->>> final = play_game([RandomBot(seed) for seed in range(4)], max_hand_size=2, seed=1)
->>> final.is_terminal, len(final.results)
-(True, 3)
+>>> game = play_game([RandomBot(seed) for seed in range(4)], max_hand_size=2, seed=1)
+>>> game.state.is_terminal, len(game.state.results), RULES.replay(game.record) is not None
+(True, 3, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from cardrules.back_alley.actions import (
     Action,
@@ -70,22 +70,23 @@ from cardrules.back_alley.state import (
 from cardrules.back_alley.views import View, view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
-from cardrules.engine.records import GameRecord as _GameRecord
+from cardrules.engine.play import PlayedGame as _PlayedGame
 from cardrules.engine.registry import register
 from cardrules.engine.rules import Rules
 
-# The engine's Bot, RandomBot and GameRecord are imported under private names:
-# users import them from cardrules.engine, their one import path.
+# The engine's Bot, RandomBot and PlayedGame are imported under private names:
+# users import them from cardrules.engine, their one import path.  The
+# conformance hooks (check_invariants, hidden_variant, probe_actions) and the
+# record helpers are reached through RULES (or the checks module).
 
 __all__ = [  # noqa: RUF022 (grouped by purpose)
     # the game
-    "NAME",
     "NUM_PLAYERS",
     "RULES",
     "apply",
+    "is_legal",
     "legal_actions",
     "new_game",
-    "new_game_from_settings",
     "sample_chance",
     # actions (ChooseDealer and Shuffle are the engine's chance actions, part of Action)
     "Action",
@@ -121,21 +122,14 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "state_to_dict",
     "view",
     "view_to_dict",
-    # records, self-play, conformance hooks
+    # bots, self-play and summaries
     "HeuristicBot",
-    "check_invariants",
-    "hidden_variant",
     "play_game",
-    "probe_actions",
-    "record",
-    "replay",
     "summarize",
 ]
 
-#: The game's name in records and on the command line.
-NAME = "back_alley"
 #: Short games (5 and 3 deals) for conformance runs; full games are tested apart.
-CHECK_SETTINGS: tuple[Mapping[str, int | None], ...] = (
+_CHECK_SETTINGS: tuple[Mapping[str, int | None], ...] = (
     {"max_hand_size": 3}, {"max_hand_size": 2})
 
 
@@ -145,60 +139,44 @@ def _settings_of(state: GameState) -> Mapping[str, int | None]:
 
 #: Back Alley's rules for the shared engine (records, replay, self-play, conformance).
 RULES: Rules[GameState, Action] = Rules(
-    name=NAME, title="Back Alley", new_game=new_game,
+    name="back_alley", title="Back Alley", new_game=new_game,
     default_settings=Settings().to_dict(), settings_of=_settings_of,
     legal_actions=legal_actions, apply=apply, sample_chance=sample_chance, view=view,
     state_to_dict=state_to_dict, state_from_dict=state_from_dict,
     action_to_dict=action_to_dict, action_from_dict=action_from_dict,
-    parse_action=parse_action, check_settings=CHECK_SETTINGS, probe_actions=probe_actions,
+    parse_action=parse_action, check_settings=_CHECK_SETTINGS, probe_actions=probe_actions,
     hidden_variant=hidden_variant, check_invariants=check_invariants,
     bots={"random": _RandomBot, "heuristic": HeuristicBot}, summarize=summarize)
 register(RULES)
 
 
-def new_game_from_settings(settings: Mapping[str, int | None]) -> GameState:
-    """:func:`new_game` from a settings mapping, as stored in a
-    :class:`~cardrules.engine.GameRecord`.
+def is_legal(state: GameState, action: Action, *, seat: int | None = None) -> bool:
+    """True when :func:`apply` would accept ``action`` (from ``seat``) in ``state``.
 
-    >>> new_game_from_settings({"max_hand_size": 4}).settings.deals
-    7
+    Only the game rules are asked: something that is not an action, or a
+    ``seat`` that is not a seat at the table, still raises as in :func:`apply`.
+
+    >>> state = new_game()
+    >>> is_legal(state, ChooseDealer(3)), is_legal(state, ChooseDealer(4))
+    (True, False)
+    >>> is_legal(state, Pass())   # no bidding before the deal (BA-11)
+    False
     """
-    return RULES.new_game_from_settings(settings)
-
-
-def record(state: GameState, actions: Sequence[Action]) -> _GameRecord:
-    """A :class:`~cardrules.engine.GameRecord` of ``actions`` played from the
-    settings of ``state``.
-
-    >>> print(record(new_game(), [ChooseDealer(3)]).to_text())
-    # cardrules back_alley
-    max_hand_size 13
-    <BLANKLINE>
-    dealer 3
-    """
-    return RULES.record(state, actions)
-
-
-def replay(game_record: _GameRecord) -> Iterator[GameState]:
-    """Every state of a recorded Back Alley game, from the first to the last.
-
-    >>> r = record(new_game(), [ChooseDealer(1)])
-    >>> [s.dealer for s in replay(r)]
-    [None, 1]
-    """
-    return RULES.replay(game_record)
+    return RULES.is_legal(state, action, seat=seat)
 
 
 def play_game(bots: Sequence[_Bot], *, max_hand_size: int = 13,
-              seed: int | None = None) -> GameState:
+              seed: int | None = None) -> _PlayedGame[GameState]:
     """Play a whole game between four ``bots`` (seats 0 to 3); chance from ``seed``.
 
-    Each bot sees only its own :func:`view`.  A thin wrapper over
-    :func:`cardrules.engine.play`.
+    Each bot sees only its own :func:`view`.  Returns the
+    :class:`~cardrules.engine.PlayedGame`: the final ``state`` and the
+    ``record`` that replays to it.  A thin wrapper over
+    :func:`cardrules.engine.play` with :data:`RULES`.
 
     >>> from cardrules.engine import RandomBot
-    >>> final = play_game([RandomBot(1), RandomBot(2), RandomBot(3), RandomBot(4)], seed=5)
-    >>> final.is_terminal, len(final.results)
-    (True, 25)
+    >>> game = play_game([RandomBot(1), RandomBot(2), RandomBot(3), RandomBot(4)], seed=5)
+    >>> game.state.is_terminal, len(game.state.results), len(game.record.actions) > 500
+    (True, 25, True)
     """
-    return RULES.play(bots, {"max_hand_size": max_hand_size}, seed=seed).state
+    return RULES.play(bots, {"max_hand_size": max_hand_size}, seed=seed)

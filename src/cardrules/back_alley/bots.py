@@ -11,7 +11,7 @@ could not follow suit.
 >>> from cardrules.back_alley import play_game
 >>> from cardrules.engine import RandomBot
 >>> final = play_game([HeuristicBot(1), RandomBot(2), HeuristicBot(3), RandomBot(4)],
-...                   max_hand_size=3, seed=7)
+...                   max_hand_size=3, seed=7).state
 >>> final.is_terminal, len(final.results)
 (True, 5)
 """
