@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import attrgetter
 
 import attrs
 
@@ -61,13 +62,16 @@ def _to_cards(value: Sequence[AnyCard]) -> tuple[AnyCard, ...]:
     return tuple(value)
 
 
+_INDEX = attrgetter("index")
+
+
 def _check_order(instance: object, attribute: attrs.Attribute[tuple[AnyCard, ...]],
                  value: tuple[AnyCard, ...]) -> None:
     # Checked per distinct type (one or two), not per card: a shuffle is built
     # before every deal.
     if not all(issubclass(kind, Card | Joker) for kind in set(map(type, value))):
         raise ValueError("a shuffle orders cards")
-    if len(set(value)) != len(value):
+    if len(set(map(_INDEX, value))) != len(value):  # by index: no Python __hash__ per card
         raise ValueError("a shuffle holds each card once")
 
 
