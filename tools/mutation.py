@@ -51,9 +51,9 @@ SRC = ROOT / "src"
 # Which tests guard which module: the test files that exercise it directly plus
 # its own doctests, so that one mutant takes seconds, not the whole suite's
 # minutes.  A module not listed runs the tests named after its package (see
-# _default_tests), else the whole suite.  Down and Back is left to the default
-# for now (its package is still changing).
+# _default_tests), else the whole suite.
 _ENGINE_GAMES = ["tests/test_down_and_back_actions.py", "tests/test_back_alley_game.py"]
+_DB = "tests/test_down_and_back_"
 TESTS: dict[str, list[str]] = {
     "cardrules/__init__.py": ["tests/test_hand.py", "src/cardrules/__init__.py"],
     "cardrules/_validate.py": ["tests/test_validate.py", "tests/test_cards_hardening.py",
@@ -108,6 +108,36 @@ TESTS: dict[str, list[str]] = {
                                       "tests/test_back_alley_rules.py",
                                       "tests/test_back_alley_serialize.py",
                                       "src/cardrules/back_alley/state.py"],
+    # Down and Back (batch.py and the C extension are left to the default).
+    "cardrules/down_and_back/__init__.py": [_DB + "game.py", _DB + "actions.py",
+                                            "src/cardrules/down_and_back/__init__.py"],
+    "cardrules/down_and_back/_accel.py": [_DB + "combos.py", _DB + "actions.py",
+                                          "src/cardrules/down_and_back/_accel.py"],
+    "cardrules/down_and_back/actions.py": [_DB + "actions.py", _DB + "game.py",
+                                           "src/cardrules/down_and_back/actions.py"],
+    "cardrules/down_and_back/bots.py": ["tests/test_records.py", _DB + "game.py",
+                                        "src/cardrules/down_and_back/bots.py"],
+    "cardrules/down_and_back/categories.py": [_DB + "combos.py", "tests/test_combo_properties.py",
+                                              "tests/test_tables.py",
+                                              "src/cardrules/down_and_back/categories.py"],
+    "cardrules/down_and_back/checks.py": [_DB + "loading.py", _DB + "game.py",
+                                          _DB + "properties.py",
+                                          "src/cardrules/down_and_back/checks.py"],
+    "cardrules/down_and_back/evaluate.py": [_DB + "combos.py", "tests/test_combo_properties.py",
+                                            "src/cardrules/down_and_back/evaluate.py"],
+    "cardrules/down_and_back/game.py": [_DB + "game.py", _DB + "actions.py",
+                                        _DB + "properties.py",
+                                        "src/cardrules/down_and_back/game.py"],
+    "cardrules/down_and_back/serialize.py": [_DB + "loading.py",
+                                             "src/cardrules/down_and_back/serialize.py"],
+    "cardrules/down_and_back/state.py": [_DB + "game.py", _DB + "loading.py",
+                                         "src/cardrules/down_and_back/state.py"],
+    "cardrules/down_and_back/summary.py": [_DB + "game.py",
+                                           "src/cardrules/down_and_back/summary.py"],
+    "cardrules/down_and_back/tables.py": ["tests/test_tables.py", _DB + "combos.py",
+                                          "src/cardrules/down_and_back/tables.py"],
+    "cardrules/down_and_back/views.py": [_DB + "game.py", _DB + "properties.py",
+                                         "src/cardrules/down_and_back/views.py"],
 }
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
 
