@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 import cardrules.back_alley as ba
@@ -165,3 +166,51 @@ def test_deeply_nested_values_are_parse_errors(change: Callable[[JSONDict], obje
     err = refusal(tampered(change))
     assert "nested too deeply" in str(err)
     assert len(str(err)) < 200
+
+
+def after_first_trick() -> ba.GameState:
+    """The short game of :func:`played_state` after its first trick."""
+    state = ba.apply(ba.new_game(max_hand_size=2), ba.ChooseDealer(3))
+    state = ba.apply(ba.apply(state, ba.Shuffle(CARDS)), ba.Bid(1))
+    while not state.tricks:
+        state = ba.apply(state, ba.legal_actions(state)[0])
+    return state
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["tricks"][0].update(leader=4), "state.tricks[0]: 'leader' must be at most 3"),
+    (lambda d: d["tricks"][0].update(winner=4), "state.tricks[0]: 'winner' must be at most 3"),
+    (lambda d: d["tricks"][0].update(winner=-1), "state.tricks[0]: 'winner' must be at least 0"),
+    (lambda d: d.update(leader=4), "state: 'leader' must be at most 3"),
+    (lambda d: d.update(current_player=4), "state: 'current_player' must be at most 3"),
+    (lambda d: d.update(dealer=4), "state: 'dealer' must be at most 3"),
+    (lambda d: d["deal"].update(exchanger=4), "state.deal: 'exchanger' must be at most 3"),
+    (lambda d: d["history"].update(first_dealer=4),
+     "state.history: 'first_dealer' must be at most 3"),
+])
+def test_seats_are_0_to_3_everywhere(change: Callable[[JSONDict], object],
+                                     message: str) -> None:
+    err = refusal(tampered(change, after_first_trick))
+    assert (err.message, err.token) == (message, "4" if "most" in message else "-1")
+
+
+def test_a_result_dealer_is_a_seat() -> None:
+    def dealer_4(data: JSONDict) -> None:
+        data["history"]["results"][0]["dealer"] = 4
+
+    err = refusal(tampered(dealer_4, played_state))
+    assert err.message == "state.history.results[0]: 'dealer' must be at most 3"
+
+
+def test_view_text_gives_each_teams_score() -> None:
+    state = played_state()
+    assert state.scores[0] != state.scores[1]
+    last = str(ba.view(state, 1)).splitlines()[-1]
+    assert last == f"scores: team 0 {state.scores[0]}, team 1 {state.scores[1]}"
+
+
+def test_views_are_frozen_and_slotted() -> None:
+    seat_view = ba.view(exchange_state(), 2)
+    assert not hasattr(seat_view, "__dict__")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        seat_view.seat = 1  # type: ignore[misc]

@@ -100,6 +100,7 @@ TESTS: dict[str, list[str]] = {
                                           "tests/test_back_alley_serialize.py",
                                           "src/cardrules/back_alley/serialize.py"],
     "cardrules/back_alley/views.py": ["tests/test_back_alley_rules.py",
+                                      "tests/test_back_alley_serialize.py",
                                       "tests/test_back_alley_game.py",
                                       "src/cardrules/back_alley/views.py"],
     "cardrules/back_alley/game.py": ["tests/test_back_alley_game.py", "tests/test_ba_reference.py",
