@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import attrs
 import pytest
@@ -150,3 +151,66 @@ def test_view_text_while_bidding() -> None:
         "tricks won: 0: 0, 1: 0, 2: 0, 3: 0",
         "seat 3 to act",
         "scores: team 0 0, team 1 0"]
+
+
+# ---------------------------------------------------------------------------
+# state classes and summaries
+
+
+def test_summary_names_the_winner_by_the_scores() -> None:
+    endings = set()
+    for seed in range(12):
+        game = ba.RULES.play([RandomBot(s) for s in range(4)], {"max_hand_size": 1}, seed=seed)
+        s0, s1 = game.state.scores
+        lines = ba.summarize(game.state).splitlines()
+        assert lines[-2] == f"scores: team 0 {s0}, team 1 {s1}"
+        expected = "a draw" if s0 == s1 else "team 0 wins" if s0 > s1 else "team 1 wins"
+        assert lines[-1] == expected
+        endings.add(expected)
+    assert endings >= {"team 0 wins", "team 1 wins"}
+
+
+def test_summary_names_the_leader_during_the_game() -> None:
+    state = ba.apply(ba.apply(ba.new_game(max_hand_size=2), ba.ChooseDealer(3)),
+                     ba.Shuffle(CARDS))
+    assert ba.summarize(state).splitlines()[-1] == "level"
+    state = ba.apply(state, ba.Bid(1))
+    while not state.results:
+        state = ba.apply(state, ba.legal_actions(state)[0])
+    s0, s1 = state.scores
+    assert s0 != s1
+    assert ba.summarize(state).splitlines()[-1] == f"team {0 if s0 > s1 else 1} leads"
+
+
+def test_state_parts_are_frozen_and_slotted() -> None:
+    state = ba.apply(ba.apply(ba.new_game(max_hand_size=2), ba.ChooseDealer(3)),
+                     ba.Shuffle(CARDS))
+    state = ba.apply(state, ba.Bid(1))
+    while not state.results:
+        state = ba.apply(state, ba.legal_actions(state)[0])
+    parts = [state, state.settings, state.history, state.results[0],
+             state.results[0].contracts[0], bidding_state(0).deal]
+    for part in parts:
+        assert not hasattr(part, "__dict__"), type(part)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            part.hand_size = 3  # type: ignore[attr-defined]
+
+
+def test_a_deals_trump_and_tables_follow_from_the_turned_card() -> None:
+    deal = bidding_state(0).deal
+    assert deal is not None
+    assert deal.trump is None   # BB turned: no trump (BA-13)
+    evolve: Any = attrs.evolve   # checked at run time: the fields take no value
+    for derived in ("trump", "table"):
+        with pytest.raises(TypeError):
+            evolve(deal, **{derived: None})
+
+
+def test_probes_include_the_lowest_and_highest_cards_not_held() -> None:
+    state = bidding_state(0)
+    probes = list(ba.RULES.probe_actions(state))
+    held = {card.index for card in state.hands[1]}   # seat 1 bids first
+    outside = [card for card in CARDS if card.index not in held]
+    assert ba.Play(outside[0]) in probes
+    assert ba.Play(outside[-1]) in probes
+    assert ba.Play(Joker.LITTLE) in probes

@@ -214,3 +214,21 @@ def test_views_are_frozen_and_slotted() -> None:
     assert not hasattr(seat_view, "__dict__")
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         seat_view.seat = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(trump_played=True),
+    lambda d: d.update(leader=1),
+    lambda d: d.update(tricks_won=[0, 1, 0, 0]),
+])
+def test_nothing_is_played_while_bidding(change: Callable[[JSONDict], object]) -> None:
+    err = refusal(tampered(change))
+    assert err.message == "inconsistent Back Alley state: no card is played while bidding"
+
+
+def test_a_finished_trick_has_four_cards() -> None:
+    def three_cards(data: JSONDict) -> None:
+        data["trick"].append(data["tricks"][0]["cards"].pop())   # all 54 still in place
+
+    err = refusal(tampered(three_cards, after_first_trick))
+    assert err.message == "inconsistent Back Alley state: a finished trick has four cards"
