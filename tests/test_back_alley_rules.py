@@ -214,3 +214,16 @@ def test_probes_include_the_lowest_and_highest_cards_not_held() -> None:
     assert ba.Play(outside[0]) in probes
     assert ba.Play(outside[-1]) in probes
     assert ba.Play(Joker.LITTLE) in probes
+
+
+def test_state_text_is_a_table_by_seat() -> None:
+    state = ba.apply(bidding_state(0), ba.Board())
+    assert str(state).splitlines() == [
+        "Back Alley, deal 1 of 25 (13 cards), bid, dealer 0, seat 2 to act",
+        "turned BB: no trump",
+        "seat team bid    won hand",
+        "   0    0 -        0 AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+        "   1    1 board 1  0 AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS",
+        "   2    0 -        0 AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
+        "   3    1 -        0 AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+        "scores: team 0 (seats 0, 2) 0, team 1 (seats 1, 3) 0"]
