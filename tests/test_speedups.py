@@ -148,7 +148,7 @@ def test_no_result_object_is_leaked() -> None:
 
 @pytest.mark.parametrize("name", ["evaluate4", "evaluate3", "strength4", "strength3",
                                   "split_strengths", "best_splits", "split_actions",
-                                  "hand_of_sorted"])
+                                  "hand_of_sorted", "batch_strengths"])
 def test_c_docstring_examples_run(name: str) -> None:
     function = getattr(_speedups, name)
     finder = doctest.DocTestFinder()

@@ -1,7 +1,8 @@
 """Chooses the evaluators the package exports: the optional C speed-ups
 (``_speedups``, built from ``_speedups.c`` when a compiler is available at
 install time) or the pure-Python ones in :mod:`cardrules.down_and_back.evaluate`;
-likewise for :func:`split_actions`, the reducer's 35 legal splits.
+likewise for :func:`split_actions`, the reducer's 35 legal splits, and for
+:data:`batch_strengths`, the kernel behind the batch evaluators.
 
 Both give the same results and raise the same errors; the C functions handle
 the common case (a tuple, a :class:`~cardrules.Hand` or a list of
@@ -28,6 +29,7 @@ from cardrules.hand import Hand
 
 __all__ = [
     "ACCELERATED",
+    "batch_strengths",
     "best_splits",
     "evaluate3",
     "evaluate4",
@@ -73,6 +75,11 @@ best_splits: Callable[[Sequence[Card]], tuple[SplitOption, ...]] = _python.best_
 split_actions: Callable[[Hand[Card]], tuple[Split, ...]] = python_split_actions
 hand_of_sorted: Callable[[Sequence[Card]], Hand[Card]] = Hand.of_sorted
 
+#: The C kernel of :mod:`cardrules.down_and_back.batch`, ``batch_strengths(rows,
+#: size, out)`` (see ``_speedups.c``), or None: the batch evaluators then use
+#: numpy alone, with the same results and errors.
+batch_strengths: Callable[[object, int, object], int] | None = None
+
 #: True when the C speed-ups are in use.
 ACCELERATED = False
 
@@ -94,4 +101,5 @@ if not os.environ.get("CARDRULES_PURE_PYTHON"):
         best_splits = _speedups.best_splits
         split_actions = _speedups.split_actions
         hand_of_sorted = _speedups.hand_of_sorted
+        batch_strengths = _speedups.batch_strengths
         ACCELERATED = True

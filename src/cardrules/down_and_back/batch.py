@@ -17,9 +17,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
 
+from cardrules.down_and_back import _accel
 from cardrules.down_and_back.evaluate import PAIR_POSITIONS, SPLIT_POSITIONS
 from cardrules.down_and_back.tables import INVALID, load, pair_offsets
 
@@ -57,9 +59,36 @@ def _tables() -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16], npt.NDArr
 
 def _evaluate(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.int32]:
     _require_numpy()
+    arr = _rows(cards, size)
+    if _accel.batch_strengths is None:
+        return _numpy_strengths(arr, size)
+    return _c_strengths(arr, size, _accel.batch_strengths)
+
+
+def _c_strengths(arr: npt.NDArray[np.integer], size: int,
+                 kernel: Callable[[object, int, object], int]) -> npt.NDArray[np.int32]:
+    """The strengths of checked-shape rows by the C kernel (the GIL released).
+
+    On a bad row the kernel stops and names it; the numpy code then runs
+    from the chunk holding that row (every row before it is valid), so the
+    error and its message are exactly those of :func:`_numpy_strengths`.
+    """
     import numpy as np
 
-    arr = _rows(cards, size)
+    out = np.empty(arr.shape[0], dtype=np.int32)
+    bad = kernel(arr, size, out)
+    if bad < 0:
+        return out
+    _numpy_strengths(arr, size, first=bad - bad % _CHUNK)
+    raise AssertionError(f"the C kernel refused row {bad}, which the numpy code accepts")
+
+
+def _numpy_strengths(arr: npt.NDArray[np.integer], size: int,
+                     first: int = 0) -> npt.NDArray[np.int32]:
+    """The strengths of checked-shape rows by numpy alone, chunk by chunk from
+    row ``first`` (a multiple of the chunk size; rows before it are left out)."""
+    import numpy as np
+
     four, three, ids, rows4, rows3 = _tables()
     table, heads = (four, rows4) if size == 4 else (three, rows3)
     count = arr.shape[0]
@@ -75,7 +104,7 @@ def _evaluate(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.int32]:
     # Checked indices read the same as intp when they have its width (uint64,
     # uintp): a view then spares the ufuncs a cast.
     as_intp = arr.dtype.isnative and arr.dtype.itemsize == np.dtype(np.intp).itemsize
-    for start in range(0, count, _CHUNK):
+    for start in range(first, count, _CHUNK):
         chunk = _in_range(arr[start:start + _CHUNK], start)
         if as_intp:
             chunk = chunk.view(np.intp)
