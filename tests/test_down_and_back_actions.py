@@ -354,3 +354,15 @@ def test_actions_of_random_games_round_trip(num_players: int, seed: int) -> None
         assert parse_action(str(action)) == action
         assert action_from_dict(action_to_dict(action)) == action
         state = apply(state, action)
+
+
+@pytest.mark.parametrize("joker", ["BB", "LB"])
+def test_db32_a_shuffle_with_a_joker_is_refused_in_text_and_dict_form(joker: str) -> None:
+    # Down and Back is played with 52 cards and no jokers.
+    order = [str(c) for c in DECK[:51]] + [joker]
+    with pytest.raises(ParseError, match="jokers are not allowed") as info:
+        action_from_dict({"type": "shuffle", "order": order})
+    assert info.value.token == joker
+    with pytest.raises(ParseError, match="jokers are not allowed") as info:
+        parse_action("shuffle " + " ".join(order))
+    assert info.value.token == joker

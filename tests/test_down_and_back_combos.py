@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cardrules import DECK, Card, Joker, Rank, Suit, parse_card, parse_cards
+from cardrules import DECK, Card, Hand, Joker, Rank, Suit, parse_card, parse_cards
 from cardrules.down_and_back import (
     Category3,
     Category4,
@@ -794,3 +794,56 @@ def test_splitting_rejects_jokers(
     hand.insert(position, parse_card(joker, jokers=True))
     with pytest.raises(ValueError, match=JOKER_MESSAGE):
         split(hand)
+
+
+# ---------------------------------------------------------------------------
+# Which evaluators are in use (found by the sampled mutation run)
+
+
+def _evaluators_in_a_fresh_interpreter(pure: bool) -> list[str]:
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "CARDRULES_PURE_PYTHON"}
+    if pure:
+        env["CARDRULES_PURE_PYTHON"] = "1"
+    code = ("import cardrules.down_and_back as db\n"
+            "from cardrules import DECK, Hand\n"
+            "from cardrules.down_and_back import _accel\n"
+            "seven = DECK[10:17]\n"
+            "print(db.ACCELERATED, db.evaluate4(DECK[:4]).strength,"
+            " db.evaluate3(DECK[4:7]).strength, db.strength4(DECK[:4]),"
+            " db.strength3(DECK[4:7]), len(db.best_splits(seven)),"
+            " sum(map(sum, db.split_strengths(seven))),"
+            " str(_accel.split_actions(Hand(seven))[-1]).replace(' ', '_'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=env)
+    return done.stdout.split()
+
+
+def test_the_c_speed_ups_are_used_unless_pure_python_is_asked_for() -> None:
+    import importlib.util
+
+    from cardrules.down_and_back import _accel
+    built = importlib.util.find_spec("cardrules.down_and_back._speedups") is not None
+    seven = DECK[10:17]
+    expected = [str(evaluate4(DECK[:4]).strength), str(evaluate3(DECK[4:7]).strength),
+                str(evaluate4(DECK[:4]).strength), str(evaluate3(DECK[4:7]).strength),
+                str(len(best_splits(seven))),
+                str(sum(o.down.strength + o.back.strength for o in splits(seven))),
+                str(_accel.python_split_actions(Hand(seven))[-1]).replace(" ", "_")]
+    pure = _evaluators_in_a_fresh_interpreter(pure=True)
+    assert pure == ["False", *expected]
+    fast = _evaluators_in_a_fresh_interpreter(pure=False)
+    assert fast == [str(built), *expected]
+
+
+def test_accelerated_says_whether_the_c_functions_are_in_use() -> None:
+    import os
+
+    import cardrules.down_and_back as db
+    from cardrules.down_and_back import evaluate
+    in_use = db.evaluate4 is not evaluate.evaluate4
+    assert db.ACCELERATED is in_use
+    if os.environ.get("CARDRULES_PURE_PYTHON"):
+        assert not db.ACCELERATED

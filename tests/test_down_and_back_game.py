@@ -1219,3 +1219,150 @@ def test_play_game_gives_the_final_state_and_its_record() -> None:
     assert len(game.state.results) == 2
     assert game.record.settings_dict == {"num_players": 3, "ante": 2, "rounds": 2}
     assert list(RULES.replay(game.record))[-1] == game.state
+
+
+# ---------------------------------------------------------------------------
+# Found by the sampled mutation run (tools/mutation.py): behaviour no test checked
+
+
+def test_rules_object_defaults_are_four_players_ante_one_and_the_default_rounds() -> None:
+    from cardrules.down_and_back import DEFAULT_ROUNDS, RULES, play_game
+    from cardrules.engine import RandomBot
+    state = RULES.new_game_from_settings({})
+    assert (state.num_players, state.ante, state.rounds) == (4, 1, DEFAULT_ROUNDS)
+    assert play_game([RandomBot(1), RandomBot(2)], rounds=1, seed=2).state.ante == 1
+
+
+def test_conformance_settings_cover_every_table_size_and_more_than_one_ante() -> None:
+    from cardrules.down_and_back import RULES
+    settings = RULES.check_settings
+    # Each table size once (DB-30: 2 to 5 players), antes of one and of two
+    # chips alternating, and two rounds each so that the deal passes (DB-31).
+    assert [s["num_players"] for s in settings] == [2, 3, 4, 5]
+    assert [s["ante"] for s in settings] == [1, 2, 1, 2]
+    assert {s["rounds"] for s in settings} == {2}
+    for each in settings:
+        state = RULES.new_game_from_settings(each)
+        assert RULES.settings_of(state) == each
+
+
+def summary_lines(state: GameState) -> list[str]:
+    from cardrules.down_and_back.summary import summarize
+    return summarize(state).splitlines()
+
+
+def test_db43_db44_the_summary_tells_each_round_the_money_and_the_leaders() -> None:
+    from cardrules.down_and_back import play_game
+    from cardrules.engine import RandomBot
+    kinds: set[str] = set()
+    leader_counts: set[int] = set()
+    for seed in range(40):
+        state = play_game([RandomBot(seed), RandomBot(seed + 1), RandomBot(seed + 2)],
+                          rounds=2, seed=seed).state
+        lines = summary_lines(state)
+        assert len(lines) == len(state.results) + 2
+        for line, result in zip(lines, state.results, strict=False):
+            head = (f"round {result.round}: down to seat {result.down_winner}, "
+                    f"back to seat {result.back_winner}; ")
+            if result.pot_winner is not None:   # DB-43: won both showdowns
+                assert line == head + f"seat {result.pot_winner} takes {result.pot}"
+                kinds.add("won")
+            else:
+                assert line == head + f"pot of {result.pot} carries over"
+                kinds.add("carried")
+        net = " ".join(f"{v:+d}" for v in state.net)
+        assert lines[-2] == f"net: {net} (pot {state.pot})"
+        leaders = state.leaders
+        word = "seat" if len(leaders) == 1 else "seats"
+        assert lines[-1] == f"leading: {word} " + ", ".join(map(str, leaders))
+        leader_counts.add(len(leaders))
+    assert kinds == {"won", "carried"}
+    assert {1, 2} <= leader_counts
+
+
+def test_db37_str_of_a_view_shows_the_drawn_card_only_to_the_drawer() -> None:
+    before = three_suits(dealer=0)          # seat 1 to draw; QC on top of the stock
+    for seat in range(3):
+        assert "drew" not in str(view(before, seat))
+    drawn = apply(before, DrawStock())
+    assert drawn.drawn == card("QC")
+    assert "drew QC" in str(view(drawn, 1))
+    for seat in (0, 2):
+        assert "drew" not in str(view(drawn, seat))
+        assert "QC" not in str(view(drawn, seat))
+
+
+def test_repr_of_a_view_is_short() -> None:
+    assert repr(view(new_game(2), 1)) == "<View of seat 1: round 1, CHOOSE_DEALER, hand ->"
+    state = three_suits(dealer=0)
+    assert repr(view(state, 0)) == "<View of seat 0: round 1, DRAW, hand AS 2S 3S 4S 5S 6S 7S>"
+
+
+def test_str_of_a_state_shows_the_drawn_card_on_the_drawer_line_only() -> None:
+    state = apply(three_suits(dealer=0), DrawStock())       # seat 1 draws QC
+    lines = str(state).splitlines()
+    seat_lines = [line for line in lines if line.startswith("seat ")]
+    assert [("drew QC" in line) for line in seat_lines] == [False, True, False]
+    assert "drew" not in str(three_suits(dealer=0))
+
+
+def test_state_parts_and_views_are_frozen_and_slotted() -> None:
+    import attrs
+    state = apply(three_suits(dealer=0), DrawStock())
+    draw = TieBreakDraw(Stage.DOWN, 0, card("KS"))
+    finished = showdown_round(
+        apply(new_game(2), ChooseDealer(0)),
+        {0: ("8S 8H 8D QH", "5C 6C 7C"), 1: ("2S 4H 6D 9C", "3S 5H 7D")})
+    result = finished.results[0]
+    from cardrules.down_and_back import Showdown
+    paused = Showdown(down_winner=None, contenders=(0, 1), drawn=(draw,), log=(draw,))
+    for thing in (state, state.settings, state.ledger, draw, result, paused, view(state, 1)):
+        assert attrs.has(type(thing)), type(thing)
+        assert not hasattr(thing, "__dict__"), type(thing)
+        name = attrs.fields(type(thing))[0].name
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(thing, name, getattr(thing, name))
+
+
+# -- GreedyBot
+
+
+def test_greedy_bot_refuses_an_empty_list_of_actions() -> None:
+    from cardrules.down_and_back import GreedyBot
+    with pytest.raises(ValueError, match="no legal action"):
+        GreedyBot(seed=1).act(view(three_suits(dealer=0), 1), [])
+
+
+def test_greedy_bot_takes_the_only_discard_it_is_offered() -> None:
+    from cardrules.down_and_back import GreedyBot
+    state = apply(three_suits(dealer=0), DrawStock())        # seat 1 holds eight cards
+    only = Discard(state.hands[1][3])
+    assert GreedyBot(seed=1).act(view(state, 1), [only]) == only
+
+
+def test_db34_greedy_bot_takes_the_discard_only_when_it_makes_the_hand_better() -> None:
+    from cardrules.down_and_back import GreedyBot
+    seven = cards("8S 8H 8D QH 5C 6C 7C")      # prial of eights and a bouncer
+    # KH would only stand in for QH as the prial's face card: no better, so the stock.
+    same = start(3, 0, {1: seven}, card("KH"))
+    assert GreedyBot(seed=1).act(view(same, 1), legal_actions(same)) == DrawStock()
+    # 8C makes a quad: take it.
+    better = start(3, 0, {1: seven}, card("8C"))
+    assert GreedyBot(seed=1).act(view(better, 1), legal_actions(better)) == DrawDiscard()
+
+
+def test_hand_value_is_category_plus_a_fraction_for_the_rank_summed_over_the_split() -> None:
+    from cardrules.down_and_back import Combo, hand_value, splits
+
+    def weight(combo: Combo) -> float:
+        fraction = (combo.strength & 0xFFF) / 4096
+        assert 0 <= fraction < 1
+        return int(combo.category) + fraction
+
+    rng = random.Random(7)
+    for _ in range(200):
+        seven = Hand(rng.sample(DECK, 7))
+        weights = [weight(o.down) + weight(o.back) for o in splits(seven)]
+        value, number = hand_value(seven)
+        assert value == max(weights)
+        assert number == weights.index(value)
