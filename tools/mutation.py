@@ -125,6 +125,7 @@ TESTS: dict[str, list[str]] = {
                                           _DB + "properties.py",
                                           "src/cardrules/down_and_back/checks.py"],
     "cardrules/down_and_back/evaluate.py": [_DB + "combos.py", "tests/test_combo_properties.py",
+                                            "tests/test_cards_hardening.py",
                                             "src/cardrules/down_and_back/evaluate.py"],
     "cardrules/down_and_back/game.py": [_DB + "game.py", _DB + "actions.py",
                                         _DB + "properties.py",
