@@ -54,6 +54,11 @@ BATCH4_U8 = "evaluate4_batch, uint8 rows"
 BATCH3 = "evaluate3_batch, int64 rows"
 SPLITS_BATCH = "best_splits_batch, 7-card rows"
 GATHER = "numpy gather table[idx], uint16"
+#: Entries of the gather's table: C(52, 4), one per 4-card hand (as in
+#: bench_batch_gather.py, which times the batch target on 5 million rows).
+GATHER_ENTRIES = 270_725
+#: issue 6: evaluate4_batch on int64 rows at least this share of the gather rate
+BATCH_TARGET = 0.25
 IMPORT = "import cardrules"
 FIRST = "import + first evaluate4"
 ORDER = (EVAL4, STRENGTH4, TREYS, EVAL3, SPLITS, SPLITS_BATCH, BATCH4, BATCH4_U8, BATCH3,
@@ -128,7 +133,7 @@ def distinct_rows(gen: np.random.Generator, count: int, width: int) -> npt.NDArr
 
 
 def numpy_cases(seed: int, sizes: Sizes) -> list[Case]:
-    """The batch evaluators, and a bare gather from a table as large as the 4-card one."""
+    """The batch evaluators, and a bare gather from a table of one entry per 4-card hand."""
     import numpy as np
 
     from cardrules.down_and_back import best_splits_batch, evaluate3_batch, evaluate4_batch
@@ -139,7 +144,7 @@ def numpy_cases(seed: int, sizes: Sizes) -> list[Case]:
     rows3 = np.ascontiguousarray(rows4[:, :3])
     sevens = distinct_rows(gen, max(sizes.rows // 20, 1000), 7)
     # a copy: gathering from the evaluators' own table would warm their caches
-    table = np.frombuffer(load()[0], dtype=np.uint16).copy()
+    table = np.frombuffer(load()[0], dtype=np.uint16)[:GATHER_ENTRIES].copy()
     indices = gen.integers(0, table.size, size=sizes.rows, dtype=np.intp)
     n = sizes.rows
     return [
@@ -166,6 +171,9 @@ class Check:
     met: bool = False
 
 
+BATCH_CHECK = f"evaluate4_batch >= {BATCH_TARGET:.0%} of bare gather"
+
+
 def checks(best: dict[str, Result], startup: dict[str, float]) -> list[Check]:
     """The performance targets, each met or missed (or skipped)."""
     found: list[Check] = []
@@ -179,10 +187,9 @@ def checks(best: dict[str, Result], startup: dict[str, float]) -> list[Check]:
         found.append(Check("(info) strength4 >= 2.5x treys", f"{ratio:.2f}x", ratio >= 2.5))
     if BATCH4 in best and GATHER in best:
         share = best[BATCH4].rate / best[GATHER].rate
-        found.append(Check("evaluate4_batch >= 20% of bare gather", f"{share:.1%}",
-                           share >= 0.2))
+        found.append(Check(BATCH_CHECK, f"{share:.1%}", share >= BATCH_TARGET))
     else:
-        found.append(Check("evaluate4_batch >= 20% of bare gather", None))
+        found.append(Check(BATCH_CHECK, None))
     rate = best[SPLITS].rate
     found.append(Check("best_splits >= 100,000 hands/s", f"{rate:,.0f} hands/s",
                        rate >= 100_000))
