@@ -4,6 +4,16 @@ Rows are hands given as :attr:`cardrules.Card.index` values; the result
 holds, per row, exactly the ``strength`` that :func:`evaluate4` or
 :func:`evaluate3` gives for that hand.
 
+Where the optional C speed-ups are installed
+(:data:`~cardrules.down_and_back.ACCELERATED`), :func:`evaluate4_batch` and
+:func:`evaluate3_batch` read the rows in C, in any integer dtype and memory
+layout, without copying them and with the GIL released: each hand's cards
+are sorted and looked up by their colex number in a table of one strength
+per hand (270,725 for four cards), built from the shipped tables on first
+use.  Otherwise numpy does the work, chunk by chunk, through the pair tables
+of :mod:`cardrules.down_and_back.tables`.  Both give the same strengths and
+raise the same errors; the numpy code words every error.
+
 >>> import numpy as np
 >>> from cardrules import parse_cards
 >>> from cardrules.down_and_back import evaluate4
