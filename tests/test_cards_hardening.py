@@ -338,3 +338,16 @@ def test_evaluators_refuse_a_string(name: str, function: Evaluator, text: str) -
 def test_evaluators_refuse_a_number(name: str, function: Evaluator, text: str) -> None:
     with pytest.raises(TypeError, match="not int"):
         function(5)
+
+
+def test_parse_error_without_a_token_quotes_nothing() -> None:
+    err = ParseError("bad input")
+    assert (err.token, err.token_length, err.position) == (None, None, None)
+    assert str(err) == "bad input"
+    assert str(ParseError("bad input", position=4)) == "bad input at position 4"
+
+
+def test_parse_error_quotes_a_token_that_is_not_text_by_its_repr() -> None:
+    err = ParseError("bad", token=[5])  # type: ignore[arg-type]
+    assert (err.token, err.token_length) == ("[5]", 3)
+    assert str(err) == "bad: '[5]'"

@@ -196,3 +196,17 @@ def test_version_prints_one_line_and_exits_with_status_0(
     assert caught.value.code == 0
     kind = "C speed-ups active" if ACCELERATED else "pure-Python evaluators"
     assert capsys.readouterr() == (f"cardrules {__version__} ({kind})\n", "")
+
+
+def test_record_path_that_cannot_be_written_is_refused_before_playing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Permissions cannot be taken from root, so the permission check itself says no.
+    import cardrules.cli
+
+    monkeypatch.setattr(cardrules.cli.os, "access", lambda path, mode: False)
+    path = tmp_path / "game.json"
+    status, out, err = run(capsys, "play", "--record", str(path))
+    assert (status, out) == (2, "")
+    assert err == f"cardrules: --record {path}: cannot write there\n"
+    assert not path.exists()

@@ -391,3 +391,15 @@ def test_chance_actions_are_frozen_and_slotted(action: ChooseDealer | Shuffle) -
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         action.seat = 2  # type: ignore[misc,union-attr]
     assert hash(action) == hash(type(action)(*attrs.astuple(action, recurse=False)))
+
+
+def test_card_readers_place_errors_inside_the_piece_of_text() -> None:
+    err = failure(lambda: card_at(" KX", 5))
+    assert (err.message, err.token, err.position) == ("not a card", "KX", 6)
+    err = failure(lambda: cards_at("AS KX", 9))
+    assert (err.token, err.position) == ("KX", 12)
+    # An error without a position of its own is placed at the piece's start.
+    err = failure(lambda: card_at(None, 5))  # type: ignore[call-overload]
+    assert (err.message, err.position) == ("expected a string of cards, not NoneType", 5)
+    err = failure(lambda: cards_at(None, 7))  # type: ignore[call-overload]
+    assert (err.message, err.position) == ("expected a string of cards, not NoneType", 7)
