@@ -202,9 +202,7 @@ def test_record_path_that_cannot_be_written_is_refused_before_playing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     # Permissions cannot be taken from root, so the permission check itself says no.
-    import cardrules.cli
-
-    monkeypatch.setattr(cardrules.cli.os, "access", lambda path, mode: False)
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
     path = tmp_path / "game.json"
     status, out, err = run(capsys, "play", "--record", str(path))
     assert (status, out) == (2, "")
