@@ -190,3 +190,34 @@ def test_check_game_catches_a_refusal_that_changes_the_state() -> None:
         check_game(broken(apply=marking_apply, state_to_dict=marked_to_dict,
                           state_from_dict=unmarked_from_dict), games=1, seed=3,
                    settings=SETTINGS)
+
+
+def test_check_game_plays_ten_games_by_default() -> None:
+    report = check_game(ba, settings={"max_hand_size": 1})
+    assert report.games == 10
+
+
+def test_check_game_counts_the_probes_refused() -> None:
+    expected: list[int] = []
+
+    def counted_probes(state: db.GameState) -> list[db.Action]:
+        probes = list(db.RULES.probe_actions(state))
+        for probe in probes:
+            try:
+                db.apply(state, probe)
+            except IllegalActionError:
+                expected.append(1)
+        return probes
+
+    report = check_game(broken(probe_actions=counted_probes), games=1, seed=8,
+                        settings=SETTINGS)
+    assert report.refused == len(expected) > 0
+
+
+def test_check_game_catches_legal_actions_at_a_chance_point() -> None:
+    def always_something(state: db.GameState) -> tuple[db.Action, ...]:
+        return db.legal_actions(state) or (db.DrawStock(),)
+
+    with pytest.raises(ConformanceError,
+                       match=r"\Agame 0, step 0: legal_actions must be empty at a chance point\Z"):
+        check_game(broken(legal_actions=always_something), games=1, seed=1, settings=SETTINGS)

@@ -475,3 +475,17 @@ def test_any_other_complaint_of_the_json_decoder_is_a_parse_error(
     err = json_error(one_action_record([]))
     assert err.message == "not valid JSON (Exceeds the limit for integer string conversion)"
     assert err.position is None
+
+
+@pytest.mark.parametrize("settings", [[("num_players", 2)], "num_players 2", None])
+def test_record_settings_must_be_a_mapping(settings: Any) -> None:
+    with pytest.raises(ParseError, match=r"\Asettings are a mapping of names to whole numbers "
+                                         r"or null, not "):
+        GameRecord("down_and_back", settings, ())
+
+
+def test_a_nineteen_digit_setting_is_too_long() -> None:
+    text = "# cardrules down_and_back\nnum_players " + "1" * 19 + "\n"
+    err = text_error(text)
+    assert err.message == "line 2: number too long (19 digits)"
+    assert (err.position, err.token_length) == (12, 19)
