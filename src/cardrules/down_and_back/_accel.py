@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from array import array
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from cardrules.cards import Card
 from cardrules.down_and_back import evaluate as _python
@@ -29,6 +30,7 @@ from cardrules.hand import Hand
 
 __all__ = [
     "ACCELERATED",
+    "BatchKernel",
     "batch_strengths",
     "best_splits",
     "evaluate3",
@@ -75,10 +77,22 @@ best_splits: Callable[[Sequence[Card]], tuple[SplitOption, ...]] = _python.best_
 split_actions: Callable[[Hand[Card]], tuple[Split, ...]] = python_split_actions
 hand_of_sorted: Callable[[Sequence[Card]], Hand[Card]] = Hand.of_sorted
 
-#: The C kernel of :mod:`cardrules.down_and_back.batch`, ``batch_strengths(rows,
-#: size, out)`` (see ``_speedups.c``), or None: the batch evaluators then use
-#: numpy alone, with the same results and errors.
-batch_strengths: Callable[[object, int, object], int] | None = None
+class BatchKernel(Protocol):
+    """The signature of ``_speedups.batch_strengths``: fills ``out`` with the
+    strengths of ``rows`` (hands of ``size`` cards) and returns -1, or the
+    number of the first bad row.
+
+    >>> batch_strengths is None or callable(batch_strengths)
+    True
+    """
+
+    def __call__(self, rows: object, size: int, out: object, simd: bool = ..., /) -> int: ...
+
+
+#: The C kernel of :mod:`cardrules.down_and_back.batch` (see ``_speedups.c``),
+#: or None: the batch evaluators then use numpy alone, with the same results
+#: and errors.
+batch_strengths: BatchKernel | None = None
 
 #: True when the C speed-ups are in use.
 ACCELERATED = False

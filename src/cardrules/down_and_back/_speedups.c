@@ -531,7 +531,8 @@ static int ensure_colex(void)
         return 0;
     if (ensure_ready() < 0)
         return -1;
-    uint16_t *four = PyMem_Malloc(HANDS4 * sizeof(uint16_t));
+    /* one spare entry: the AVX2 loop reads 4 bytes at an entry's address */
+    uint16_t *four = PyMem_Malloc((HANDS4 + 1) * sizeof(uint16_t));
     uint16_t *three = PyMem_Malloc(HANDS3 * sizeof(uint16_t));
     if (four == NULL || three == NULL) {
         PyMem_Free(four);
@@ -539,6 +540,7 @@ static int ensure_colex(void)
         PyErr_NoMemory();
         return -1;
     }
+    four[HANDS4] = 0;
     for (int d = 3; d < 52; d++)
         for (int c = 2; c < d; c++)
             for (int b = 1; b < c; b++)
@@ -601,6 +603,114 @@ typedef struct {
     Py_ssize_t n, s0, s1;
 } Rows;
 
+/* Contiguous rows of 4 cards (in integers of any width, in the machine's
+ * byte order) also have an AVX2 loop, used where the processor has
+ * AVX2 (checked once, at import) and the compiler can build it: eight rows
+ * at a time, the same checks, sorting network and colex look-up as
+ * row_strength4, in vector registers.  It stops before the first group of
+ * eight rows holding a bad row and before the last few rows, and the plain
+ * loop goes on from there, so the first bad row is found by row_strength4.
+ * It does about half the work of the plain loop per row, and large batches
+ * of int64 rows go about a third faster on the machine where this was
+ * measured. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_AVX2_LOOP 1
+#include <immintrin.h>
+
+static int has_avx2;
+
+__attribute__((target("avx2")))
+static Py_ssize_t avx2_rows4(const char *base, Py_ssize_t n, int itemsize, int32_t *out)
+{
+    const __m256i twelve64 = _mm256_set1_epi64x(12), twelve32 = _mm256_set1_epi32(12);
+    const __m256i high64 = _mm256_set1_epi64x(~(int64_t)63);
+    const __m256i high32 = _mm256_set1_epi32(~63);
+    const __m256i low_words = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i row_order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+    const int *b2 = (const int *)BINOM[2], *b3 = (const int *)BINOM[3];
+    const int *b4 = (const int *)BINOM[4];
+    const Py_ssize_t step = 8 * 4 * (Py_ssize_t)itemsize;  /* bytes of eight rows */
+    /* itemsize is 1, 2, 4 or 8 */
+    const char *end = base + n * 4 * (Py_ssize_t)itemsize;
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const char *p = base + i * 4 * (Py_ssize_t)itemsize;
+        for (Py_ssize_t k = 0; k < step; k += 64)
+            if (end - p > AHEAD + k)
+                PREFETCH(p + AHEAD + k);
+        /* q[k]: rows 2k and 2k + 1 as 32-bit ints, one per 128-bit half, once
+         * every value is known to lie in range(52) (v | (v + 12) < 64) */
+        __m256i q[4], bad = _mm256_setzero_si256();
+        if (itemsize == 8) {
+            __m256i r[8];
+            for (int k = 0; k < 8; k++) {
+                r[k] = _mm256_loadu_si256((const __m256i *)(p + 32 * k));
+                bad = _mm256_or_si256(bad, _mm256_or_si256(
+                    r[k], _mm256_add_epi64(r[k], twelve64)));
+            }
+            if (!_mm256_testz_si256(bad, high64))
+                break;
+            for (int k = 0; k < 4; k++)
+                q[k] = _mm256_permute2x128_si256(
+                    _mm256_permutevar8x32_epi32(r[2 * k], low_words),
+                    _mm256_permutevar8x32_epi32(r[2 * k + 1], low_words), 0x20);
+        }
+        else {
+            /* narrower values are widened unsigned: a negative one becomes a
+             * large one, refused all the same */
+            for (int k = 0; k < 4; k++) {
+                const char *two = p + 2 * 4 * itemsize * k;   /* rows 2k, 2k + 1 */
+                q[k] = itemsize == 4 ? _mm256_loadu_si256((const __m256i *)two)
+                    : itemsize == 2 ? _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)two))
+                    : _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)two));
+                bad = _mm256_or_si256(bad, _mm256_or_si256(
+                    q[k], _mm256_add_epi32(q[k], twelve32)));
+            }
+            if (!_mm256_testz_si256(bad, high32))
+                break;
+        }
+        /* Transpose: a holds the first card of rows 0 2 4 6 1 3 5 7, b the
+         * second, and so on. */
+        __m256i t0 = _mm256_unpacklo_epi32(q[0], q[1]), t1 = _mm256_unpackhi_epi32(q[0], q[1]);
+        __m256i t2 = _mm256_unpacklo_epi32(q[2], q[3]), t3 = _mm256_unpackhi_epi32(q[2], q[3]);
+        __m256i a = _mm256_unpacklo_epi64(t0, t2), b = _mm256_unpackhi_epi64(t0, t2);
+        __m256i c = _mm256_unpacklo_epi64(t1, t3), d = _mm256_unpackhi_epi64(t1, t3);
+        __m256i lo;
+#define VSORT2(x, y) do { lo = _mm256_min_epi32(x, y); y = _mm256_max_epi32(x, y); x = lo; } \
+                     while (0)
+        VSORT2(a, b); VSORT2(c, d); VSORT2(a, c); VSORT2(b, d); VSORT2(b, c);
+#undef VSORT2
+        __m256i same = _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi32(a, b), _mm256_cmpeq_epi32(b, c)),
+            _mm256_cmpeq_epi32(c, d));
+        if (!_mm256_testz_si256(same, same))
+            break;
+        __m256i index = _mm256_add_epi32(
+            _mm256_add_epi32(a, _mm256_i32gather_epi32(b2, b, 4)),
+            _mm256_add_epi32(_mm256_i32gather_epi32(b3, c, 4), _mm256_i32gather_epi32(b4, d, 4)));
+        __m256i strength = _mm256_and_si256(
+            _mm256_i32gather_epi32((const int *)S.colex4, index, 2), low16);
+        _mm256_storeu_si256((__m256i *)(out + i),
+                            _mm256_permutevar8x32_epi32(strength, row_order));
+    }
+    return i;
+}
+#endif
+
+/* The rows of a contiguous 4-card batch that the AVX2 loop did (0 where it
+ * is not available, or not allowed: simd is 0); the plain loop does the rest. */
+static Py_ssize_t simd_rows4(const char *base, Py_ssize_t n, int itemsize, int simd,
+                             int32_t *out)
+{
+#ifdef HAVE_AVX2_LOOP
+    if (simd && has_avx2)
+        return avx2_rows4(base, n, itemsize, out);
+#endif
+    (void)base; (void)n; (void)itemsize; (void)simd; (void)out;
+    return 0;
+}
+
 /* One loop per element type; a negative signed value becomes a huge
  * unsigned one, which the range check refuses.  memcpy reads unaligned
  * elements safely (a plain load on common processors).  NAME##_rows stores
@@ -635,12 +745,17 @@ static inline Py_ssize_t NAME##_rows(Rows r, Py_ssize_t s0, Py_ssize_t s1,      
     }                                                                           \
     return -1;                                                                  \
 }                                                                               \
-static Py_ssize_t NAME##_run(Rows r, int size, int32_t *out)                    \
+static Py_ssize_t NAME##_run(Rows r, int size, int simd, int32_t *out)          \
 {                                                                               \
     const Py_ssize_t item = (Py_ssize_t)sizeof(T);                              \
+    if (r.s1 == item && r.s0 == size * item && size == 4) {                     \
+        Py_ssize_t done = simd_rows4(r.base, r.n, (int)item, simd, out);        \
+        Rows rest = {r.base + done * 4 * item, r.n - done, r.s0, r.s1};         \
+        Py_ssize_t bad = NAME##_rows(rest, 4 * item, item, 4, 1, out + done);   \
+        return bad < 0 ? -1 : done + bad;                                       \
+    }                                                                           \
     if (r.s1 == item && r.s0 == size * item)                                    \
-        return size == 4 ? NAME##_rows(r, 4 * item, item, 4, 1, out)            \
-                         : NAME##_rows(r, 3 * item, item, 3, 1, out);           \
+        return NAME##_rows(r, 3 * item, item, 3, 1, out);                       \
     return size == 4 ? NAME##_rows(r, r.s0, r.s1, 4, 0, out)                    \
                      : NAME##_rows(r, r.s0, r.s1, 3, 0, out);                   \
 }
@@ -711,31 +826,32 @@ static int parse_format(const char *format, int *is_signed, int *swapped)
 }
 
 static Py_ssize_t run_rows(Rows r, int size, int itemsize, int is_signed, int swapped,
-                           int32_t *out)
+                           int simd, int32_t *out)
 {
     if (swapped && itemsize > 1)
         return swapped_rows(r, size, itemsize, is_signed, out);
     switch (itemsize * (is_signed ? -1 : 1)) {
-    case -1: return i8_run(r, size, out);
-    case 1: return u8_run(r, size, out);
-    case -2: return i16_run(r, size, out);
-    case 2: return u16_run(r, size, out);
-    case -4: return i32_run(r, size, out);
-    case 4: return u32_run(r, size, out);
-    case -8: return i64_run(r, size, out);
-    default: return u64_run(r, size, out);
+    case -1: return i8_run(r, size, simd, out);
+    case 1: return u8_run(r, size, simd, out);
+    case -2: return i16_run(r, size, simd, out);
+    case 2: return u16_run(r, size, simd, out);
+    case -4: return i32_run(r, size, simd, out);
+    case 4: return u32_run(r, size, simd, out);
+    case -8: return i64_run(r, size, simd, out);
+    default: return u64_run(r, size, simd, out);
     }
 }
 
 PyDoc_STRVAR(batch_strengths_doc,
-"batch_strengths($module, rows, size, out, /)\n--\n\n"
+"batch_strengths($module, rows, size, out, simd=True, /)\n--\n\n"
 "Strengths of many hands of ``size`` (3 or 4) cards, into ``out``.\n\n"
 "``rows`` exports a buffer of shape (N, size) of integers of any width,\n"
 "signedness, byte order and strides; ``out`` a writable contiguous buffer\n"
 "of N 4-byte ints.  Returns -1 when every row is a valid hand, else the\n"
 "number of the first row that holds an index outside range(52) or a card\n"
 "twice (``out`` is then filled only up to that row).  The GIL is released\n"
-"while the rows are read.  The checks and error messages are\n"
+"while the rows are read.  With ``simd`` false the AVX2 loop is not used\n"
+"(for tests; see BATCH_SIMD).  The checks and error messages are\n"
 "cardrules.down_and_back.batch's.\n\n"
 ">>> from array import array\n"
 ">>> out = array('i', [0])\n"
@@ -747,10 +863,13 @@ PyDoc_STRVAR(batch_strengths_doc,
 static PyObject *py_batch_strengths(PyObject *Py_UNUSED(module), PyObject *const *args,
                                     Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "batch_strengths() takes three arguments");
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "batch_strengths() takes three or four arguments");
         return NULL;
     }
+    int simd = nargs == 4 ? PyObject_IsTrue(args[3]) : 1;
+    if (simd < 0)
+        return NULL;
     long size = PyLong_AsLong(args[1]);
     if (size == -1 && PyErr_Occurred())
         return NULL;
@@ -786,7 +905,7 @@ static PyObject *py_batch_strengths(PyObject *Py_UNUSED(module), PyObject *const
     int itemsize = (int)in.itemsize;
     Py_ssize_t bad;
     Py_BEGIN_ALLOW_THREADS
-    bad = run_rows(r, (int)size, itemsize, is_signed, swapped, out.buf);
+    bad = run_rows(r, (int)size, itemsize, is_signed, swapped, simd, out.buf);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&in);
     PyBuffer_Release(&out);
@@ -935,5 +1054,25 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__speedups(void)
 {
     build_plans();
-    return PyModule_Create(&module);
+#ifdef HAVE_AVX2_LOOP
+    __builtin_cpu_init();
+    has_avx2 = __builtin_cpu_supports("avx2");
+#endif
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    /* The vector loop batch_strengths uses for contiguous 4-card rows, or None. */
+    const char *simd_name = NULL;
+#ifdef HAVE_AVX2_LOOP
+    if (has_avx2)
+        simd_name = "avx2";
+#endif
+    PyObject *simd = simd_name ? PyUnicode_FromString(simd_name) : Py_NewRef(Py_None);
+    if (simd == NULL || PyModule_AddObjectRef(m, "BATCH_SIMD", simd) < 0) {
+        Py_XDECREF(simd);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_DECREF(simd);
+    return m;
 }

@@ -27,7 +27,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -76,7 +75,7 @@ def _evaluate(cards: npt.ArrayLike, size: int) -> npt.NDArray[np.int32]:
 
 
 def _c_strengths(arr: npt.NDArray[np.integer], size: int,
-                 kernel: Callable[[object, int, object], int]) -> npt.NDArray[np.int32]:
+                 kernel: _accel.BatchKernel) -> npt.NDArray[np.int32]:
     """The strengths of checked-shape rows by the C kernel (the GIL released).
 
     On a bad row the kernel stops and names it; the numpy code then runs
