@@ -13,7 +13,11 @@ batch evaluators look up, and the faster (stricter) of the two yardsticks;
 the gather from an ``int64`` table is printed beside it.
 
 The target (issue 6): ``evaluate4_batch`` on int64 rows at least 0.25x the
-rate of the ``uint16`` gather, in the same run.  Each run times every case
+rate of the ``uint16`` gather, in the same run.  With the C speed-ups the
+batch evaluators run a C kernel, whose AVX2 loop (where the processor has
+AVX2) takes contiguous 4-card rows; the same rows through its plain loop and
+through the numpy code alone (the fallback without the speed-ups, also what
+``CARDRULES_PURE_PYTHON=1`` runs) are timed beside it.  Each run times every case
 round-robin and keeps its fastest repeat (see ``_timing.py``); the machine
 is shared and noisy, so the script makes several runs and prints the range.
 """
@@ -27,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 from _timing import Case, Result, format_rate, machine_summary, run_interleaved
 
+from cardrules.down_and_back import _accel
 from cardrules.down_and_back.batch import (
     _numpy_strengths,
     _rows,
@@ -61,16 +66,25 @@ def cases(gen: np.random.Generator, n: int) -> list[Case]:
     table = np.frombuffer(load()[0], dtype=np.uint16)[:GATHER_ENTRIES].copy()
     table64 = table.astype(np.int64)
     positions = gen.integers(0, GATHER_ENTRIES, size=n, dtype=np.intp)
-    return [
+    found = [
         Case(TARGET_CASE, lambda: evaluate4_batch(rows4), n, "rows"),
         Case("evaluate4_batch, uint8 rows", lambda: evaluate4_batch(narrow), n, "rows"),
         Case("evaluate4_batch, uint64 rows", lambda: evaluate4_batch(wide), n, "rows"),
         Case("evaluate3_batch, int64 rows", lambda: evaluate3_batch(rows3), n, "rows"),
         Case("(numpy code alone) evaluate4, int64",
              lambda: _numpy_strengths(_rows(rows4, 4), 4), n, "rows"),
-        Case(GATHER, lambda: table[positions], n, "rows"),
-        Case(GATHER64, lambda: table64[positions], n, "rows"),
     ]
+    kernel = _accel.batch_strengths
+    if kernel is not None:
+        def plain() -> object:
+            assert kernel is not None
+            out = np.empty(n, dtype=np.int32)
+            return kernel(rows4, 4, out, False)
+
+        found.append(Case("(C plain loop) evaluate4, int64", plain, n, "rows"))
+    found.append(Case(GATHER, lambda: table[positions], n, "rows"))
+    found.append(Case(GATHER64, lambda: table64[positions], n, "rows"))
+    return found
 
 
 def print_run(number: int, results: list[Result]) -> float:
@@ -94,6 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     for label, value in machine_summary(["numpy"]):
         print(f"  {label + ':':<12}{value}")
+    if _accel.batch_strengths is not None:
+        from cardrules.down_and_back import _speedups
+
+        print(f"  {'batch loop:':<12}{_speedups.BATCH_SIMD or 'plain C (no AVX2)'}")
     print(f"  {args.rows:,} rows per call; {args.runs} runs, each the best of "
           f"{args.repeat} round-robin repeats\n")
     timed = cases(np.random.default_rng(args.seed), args.rows)
