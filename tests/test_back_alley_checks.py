@@ -4,9 +4,14 @@ keeping what the play has shown (known_absent)."""
 from __future__ import annotations
 
 import random
+from typing import Any
+
+import attrs
+import pytest
 
 import cardrules.back_alley as ba
-from cardrules.back_alley.checks import hidden_variant, known_absent
+from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.checks import _redeal, check_invariants, hidden_variant, known_absent
 
 
 def states_with_inferences(count: int) -> list[ba.GameState]:
@@ -37,3 +42,37 @@ def test_hidden_variant_redeals_around_known_absences() -> None:
             # The hidden cards really move (not the state handed back as it was).
             if sum(len(h) for s, h in enumerate(state.hands) if s != seat) > 3:
                 assert any(v.hands != state.hands for v in variants), (state, seat)
+
+
+def test_a_hand_holds_card_indexes_0_to_53_only() -> None:
+    state = ba.apply(ba.apply(ba.new_game(), ba.ChooseDealer(0)), ba.Shuffle(CARDS))
+    for bad in (54, -1):
+        hands = list(state._hands)
+        hands[0] = (*hands[0][:-1], bad) if bad > 0 else (bad, *hands[0][1:])
+        with pytest.raises(ValueError, match=r"\Ainconsistent Back Alley state: "
+                                             r"a hand holds distinct cards\Z"):
+            check_invariants(attrs.evolve(state, hands=tuple(hands)))
+
+
+class CountingRandom(random.Random):
+    """A generator that counts its shuffles."""
+
+    shuffles = 0
+
+    def shuffle(self, x: Any) -> None:
+        self.shuffles += 1
+        super().shuffle(x)
+
+
+def test_an_impossible_redeal_gives_up_after_40_tries() -> None:
+    # Two cards to deal, but the only pile may hold neither: hidden_variant
+    # falls back to the state itself after a bounded number of tries.
+    rng = CountingRandom(1)
+    assert _redeal([0, 1], [2], [frozenset({0, 1})], rng) is None
+    assert rng.shuffles == 40
+    # A possible one: the first pile can only take card 2.
+    rng = CountingRandom(1)
+    piles = _redeal([0, 1, 2], [1, 2], [frozenset({0, 1}), frozenset()], rng)
+    assert piles is not None
+    assert piles[0] == [2]
+    assert sorted(piles[1]) == [0, 1]

@@ -227,3 +227,11 @@ def test_state_text_is_a_table_by_seat() -> None:
         "   2    0 -        0 AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
         "   3    1 -        0 AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
         "scores: team 0 (seats 0, 2) 0, team 1 (seats 1, 3) 0"]
+
+
+def test_a_play_takes_its_card_only() -> None:
+    make: Any = ba.Play   # checked at run time: the card index is derived
+    with pytest.raises(TypeError):
+        make(parse_card("AS"), 5)
+    with pytest.raises(TypeError):
+        make(parse_card("AS"), index=5)
