@@ -389,3 +389,29 @@ def test_duck_when_made_keeps_spending_while_every_trick_is_needed() -> None:
                  "play JD", "play 4D", "play 6D", "play AD", "play 7C")
     assert state.current_player == 1
     assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play 9S"
+
+
+def _bids_text(bids: Sequence[object]) -> str:
+    return " ".join("-" if isinstance(b, Pass) else "B" if isinstance(b, Board)
+                    else str(b.tricks) if isinstance(b, Bid) else "?" for b in bids)
+
+
+@pytest.mark.parametrize(("size", "seed", "scores", "bids"), [
+    (4, 1, (22, 30), ["1 - 1 -", "- - 1 1", "- - 1 -", "B - - -", "- 1 1 -", "1 - 1 1",
+                      "1 1 - 1"]),
+    (4, 2, (18, 49), ["1 1 - -", "1 1 - 1", "- 1 - -", "- - - B", "- - - 1", "- - 1 1",
+                      "1 - 1 1"]),
+    (6, 3, (79, 43), ["- - 1 1", "1 1 1 -", "1 1 - 1", "- 1 1 -", "- 1 1 -", "B - - -",
+                      "- 1 - 1", "- 1 1 -", "1 - 1 1", "- 1 1 1", "1 1 1 -"]),
+])
+def test_heuristic_self_play_is_pinned(size: int, seed: int, scores: tuple[int, int],
+                                       bids: list[str]) -> None:
+    """A regression pin, not a rule: four heuristic bots on seeded short games
+    bid (per deal, seats 0 to 3; - pass, B board) and score exactly this.  A
+    deliberate retuning of the heuristic updates these lines; any other change
+    of them is an accident (the estimate, the partner model or the card
+    tracking changed)."""
+    bots = [HeuristicBot(seed * 10 + s) for s in range(4)]
+    game = play(RULES, bots, {"max_hand_size": size}, seed=seed)
+    assert [_bids_text(result.bids) for result in game.state.results] == bids
+    assert game.state.scores == scores
