@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 import cardrules.back_alley as ba
-from cardrules import Joker, ParseError, Rank, parse_card, parse_cards
+from cardrules import Joker, ParseError, Rank, Suit, parse_card, parse_cards
 from cardrules.back_alley.actions import CARDS
 from cardrules.engine import RandomBot
 
@@ -189,7 +189,8 @@ def test_state_parts_are_frozen_and_slotted() -> None:
     while not state.results:
         state = ba.apply(state, ba.legal_actions(state)[0])
     parts = [state, state.settings, state.history, state.results[0],
-             state.results[0].contracts[0], bidding_state(0).deal]
+             state.results[0].contracts[0], bidding_state(0).deal,
+             ba.Trick(leader=0, cards=parse_cards("AS KS QS JS"), winner=0)]
     for part in parts:
         assert not hasattr(part, "__dict__"), type(part)
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
@@ -235,3 +236,35 @@ def test_a_play_takes_its_card_only() -> None:
         make(parse_card("AS"), 5)
     with pytest.raises(TypeError):
         make(parse_card("AS"), index=5)
+
+
+def test_state_repr_shows_hands_and_trick_as_card_text() -> None:
+    state = ba.apply(ba.apply(ba.new_game(max_hand_size=1), ba.ChooseDealer(0)),
+                     ba.Shuffle(CARDS))
+    text = repr(state)
+    assert text.startswith("GameState(settings=Settings(max_hand_size=1), ")
+    assert ", _hands=('AC', 'AS', 'AH', 'AD'), _trick='', " in text
+    for bid in (ba.Board(), ba.Pass(), ba.Pass(), ba.Pass()):
+        state = ba.apply(state, bid)
+    state = ba.apply(state, ba.legal_actions(state)[0])
+    assert ", _trick='AS', " in repr(state)
+
+
+def test_trick_tables_give_the_documented_powers() -> None:
+    # Per trump suit (and 4 for no trump): each card's class and power, a
+    # trump 102 to 116 (BB 116, LB 115, BA-3), a plain card 2 to 14, ace high.
+    from cardrules.back_alley.state import TABLES, TRUMP_CLASS
+
+    def power(trump: int, text: str) -> int:
+        return TABLES[trump][1][parse_card(text, jokers=True).index]
+
+    spades = Suit.SPADES
+    assert [power(spades, t) for t in ("2S", "TS", "KS", "AS", "LB", "BB")] \
+        == [102, 110, 113, 114, 115, 116]
+    assert [power(spades, t) for t in ("2H", "9H", "JH", "AH", "2C", "AC")] \
+        == [2, 9, 11, 14, 2, 14]
+    assert [power(4, t) for t in ("2S", "AS", "KD")] == [2, 14, 13]
+    classes = TABLES[Suit.HEARTS][0]
+    assert [classes[parse_card(t, jokers=True).index] for t in ("AS", "AH", "AD", "AC", "BB")] \
+        == [0, TRUMP_CLASS, 2, 3, TRUMP_CLASS]
+    assert TABLES[4][0][parse_card("AH").index] == 1
