@@ -847,3 +847,14 @@ def test_accelerated_says_whether_the_c_functions_are_in_use() -> None:
     assert db.ACCELERATED is in_use
     if os.environ.get("CARDRULES_PURE_PYTHON"):
         assert not db.ACCELERATED
+
+
+def test_pair_tables_refuse_strength_lists_of_the_wrong_length() -> None:
+    from math import comb
+
+    from cardrules.down_and_back.tables import pair_tables
+    # One strength per hand in colex order: 270,725 four-card and 22,100 three-card hands.
+    with pytest.raises(ValueError, match="zip"):
+        pair_tables([0] * 10, [0] * comb(52, 3))
+    with pytest.raises(ValueError, match="zip"):
+        pair_tables([0] * comb(52, 4), [0] * (comb(52, 3) - 1))

@@ -961,3 +961,63 @@ def _nudges(value: Any) -> list[Any]:
             return [value.upper(), value + "x"]
         return [str(DECK[(card.index + 1) % 52]), str(DECK[(card.index + 13) % 52])]
     return []
+
+
+# ---------------------------------------------------------------------------
+# check_invariants on states made past the constructors' own checks (found by
+# the sampled mutation run): each names what is wrong
+
+
+def unchecked_settings(num_players: Any, ante: Any, rounds: Any) -> Any:
+    from cardrules.down_and_back import GameSettings
+    with attrs.validators.disabled():
+        return GameSettings(num_players, ante, rounds)
+
+
+def test_db30_invariants_refuse_a_table_size_outside_two_to_five() -> None:
+    bad = attrs.evolve(new_game(4), settings=unchecked_settings(6, 1, 10))
+    with pytest.raises(ValueError, match="2 to 5 players"):
+        check_invariants(bad)
+
+
+@pytest.mark.parametrize(("ante", "rounds"), [(0, 10), (-2, 10), (True, 10), (1.0, 10),
+                                              (1, 0), (1, True), (1, 2.0)])
+def test_db30_db44_invariants_refuse_bad_antes_and_round_counts(ante: Any, rounds: Any) -> None:
+    bad = attrs.evolve(new_game(2), settings=unchecked_settings(2, ante, rounds))
+    with pytest.raises(ValueError, match="bad settings"):
+        check_invariants(bad)
+
+
+def test_db35_invariants_refuse_a_turn_after_everyone_has_had_six() -> None:
+    state = idle_until_split(start(3, 0, {}))
+    check_invariants(state)
+    # Seat 1 is asked to split first and would also be next in turn order.
+    bad = attrs.evolve(state, phase=Phase.DRAW)
+    with pytest.raises(ValueError, match="turns remain"):
+        check_invariants(bad)
+
+
+def test_db40_invariants_refuse_a_split_that_is_not_the_seat_own_seven_cards() -> None:
+    state = idle_until_split(start(3, 0, {}))
+    own = state.hands[1]
+    state = apply(state, Split(own[:4], own[4:]), seat=1)
+    check_invariants(state)
+    other = state.hands[0]
+    for split in (Split(other[:4], other[4:]),        # right sizes, someone else's cards
+                  Split(own[:5], own[5:])):            # own cards, five and two
+        bad = attrs.evolve(state, splits=(None, split, None))
+        with pytest.raises(ValueError, match="a split uses the player's seven cards"):
+            check_invariants(bad)
+
+
+def test_db40_probes_at_a_split_include_a_right_sized_split_with_a_card_not_held() -> None:
+    from cardrules import IllegalActionError
+    from cardrules.down_and_back.checks import probe_actions
+    state = idle_until_split(start(3, 0, {}))
+    hand = set(state.hands[state.current_player])   # type: ignore[index]
+    odd = [a for a in probe_actions(state) if isinstance(a, Split)
+           and (len(a.down), len(a.back)) == (4, 3) and not {*a.down, *a.back} <= hand]
+    assert odd
+    for split in odd:
+        with pytest.raises(IllegalActionError, match="DB-40"):
+            apply(state, split)
