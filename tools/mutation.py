@@ -352,7 +352,8 @@ def modules() -> Iterator[str]:
 
 
 def _equivalent() -> set[tuple[str, str, str]]:
-    """Mutants judged equivalent: ``module | change | source line  # reason`` per line."""
+    """Mutants judged equivalent: ``module | change | source line  # reason`` per line
+    (the source line without a trailing comment of its own)."""
     if not EQUIVALENT_FILE.exists():
         return set()
     known = set()
@@ -453,7 +454,10 @@ def main(argv: list[str] | None = None) -> int:
                                                                     len(points)))
             killed = counted = same = 0
             for mutant in sample:
-                key = (mutant.module, mutant.description, mutant.code)
+                # The file's lines end in "  # reason", so a source line is
+                # matched without its own trailing comment.
+                key = (mutant.module, mutant.description,
+                       mutant.code.split("  # ", 1)[0].strip())
                 if key in equivalent:
                     print(f"  equivalent {module}:{mutant.line} {mutant.description}")
                     same += 1
