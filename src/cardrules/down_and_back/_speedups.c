@@ -42,7 +42,9 @@ typedef struct {
     Py_buffer bufs[5];
     const uint16_t *t4, *t3;
     const int32_t *ids, *rows4, *rows3;
-    uint16_t *colex4, *colex3;  /* strengths by colex number, built on first batch use */
+    /* strengths by colex number, built on first batch use: a bytes object
+     * holding the 4-card table (and a spare entry), then the 3-card one */
+    PyObject *colex;
 } State;
 
 static State S;
@@ -525,21 +527,21 @@ static PyObject *py_split_actions(PyObject *Py_UNUSED(module), PyObject *hand)
  * colex number of its sorted cards, read from the pair tables (270,725 and
  * 22,100 entries: 541 kB and 44 kB, small enough for the L2 cache, where
  * the 3.5 MB 4-card pair table is not).  Built once, with the GIL held. */
+#define COLEX3_AT (HANDS4 + 1)   /* where the 3-card table starts, in entries */
+
 static int ensure_colex(void)
 {
-    if (S.colex4 != NULL)
+    if (S.colex != NULL)
         return 0;
     if (ensure_ready() < 0)
         return -1;
-    /* one spare entry: the AVX2 loop reads 4 bytes at an entry's address */
-    uint16_t *four = PyMem_Malloc((HANDS4 + 1) * sizeof(uint16_t));
-    uint16_t *three = PyMem_Malloc(HANDS3 * sizeof(uint16_t));
-    if (four == NULL || three == NULL) {
-        PyMem_Free(four);
-        PyMem_Free(three);
-        PyErr_NoMemory();
+    /* one spare entry after the 4-card table: the AVX2 loop reads 4 bytes at
+     * an entry's address */
+    PyObject *tables = PyBytes_FromStringAndSize(
+        NULL, (COLEX3_AT + HANDS3) * (Py_ssize_t)sizeof(uint16_t));
+    if (tables == NULL)
         return -1;
-    }
+    uint16_t *four = (uint16_t *)PyBytes_AS_STRING(tables), *three = four + COLEX3_AT;
     four[HANDS4] = 0;
     for (int d = 3; d < 52; d++)
         for (int c = 2; c < d; c++)
@@ -551,34 +553,36 @@ static int ensure_colex(void)
         for (int b = 1; b < c; b++)
             for (int a = 0; a < b; a++)
                 three[a + BINOM[2][b] + BINOM[3][c]] = S.t3[S.rows3[a * 52 + b] + c];
-    S.colex4 = four;
-    S.colex3 = three;
+    S.colex = tables;
     return 0;
 }
 
 #define SORT2(x, y) do { uint64_t lo_ = (x) < (y) ? (x) : (y); \
                          (y) = (x) < (y) ? (y) : (x); (x) = lo_; } while (0)
 
-/* The strength of one row, or -1 when a card lies outside range(52) or
- * repeats.  The values are checked before any table is read. */
-static inline int32_t row_strength4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+/* The strength of one row by its colex table, or -1 when a card lies
+ * outside range(52) or repeats.  The values are checked before the tables
+ * are read. */
+static inline int32_t row_strength4(uint64_t a, uint64_t b, uint64_t c, uint64_t d,
+                                    const uint16_t *colex4)
 {
     if ((a > 51) | (b > 51) | (c > 51) | (d > 51))
         return -1;
     SORT2(a, b); SORT2(c, d); SORT2(a, c); SORT2(b, d); SORT2(b, c);
     if ((a == b) | (b == c) | (c == d))
         return -1;
-    return S.colex4[a + BINOM[2][b] + BINOM[3][c] + BINOM[4][d]];
+    return colex4[a + BINOM[2][b] + BINOM[3][c] + BINOM[4][d]];
 }
 
-static inline int32_t row_strength3(uint64_t a, uint64_t b, uint64_t c)
+static inline int32_t row_strength3(uint64_t a, uint64_t b, uint64_t c,
+                                    const uint16_t *colex3)
 {
     if ((a > 51) | (b > 51) | (c > 51))
         return -1;
     SORT2(a, b); SORT2(b, c); SORT2(a, b);
     if ((a == b) | (b == c))
         return -1;
-    return S.colex3[a + BINOM[2][b] + BINOM[3][c]];
+    return colex3[a + BINOM[2][b] + BINOM[3][c]];
 }
 
 /* A hint to load the cache line at p ahead of its use.  Large batches are
@@ -597,10 +601,12 @@ static inline int32_t row_strength3(uint64_t a, uint64_t b, uint64_t c)
 /* How far ahead, in bytes of rows: 64 cache lines. */
 #define AHEAD 4096
 
-/* Where the rows are: row i, column j is at base + i * s0 + j * s1. */
+/* Where the rows are: row i, column j is at base + i * s0 + j * s1; and
+ * the colex table of their hand size. */
 typedef struct {
     const char *base;
     Py_ssize_t n, s0, s1;
+    const uint16_t *table;
 } Rows;
 
 /* Contiguous rows of 4 cards (in integers of any width, in the machine's
@@ -620,7 +626,8 @@ typedef struct {
 static int has_avx2;
 
 __attribute__((target("avx2")))
-static Py_ssize_t avx2_rows4(const char *base, Py_ssize_t n, int itemsize, int32_t *out)
+static Py_ssize_t avx2_rows4(const char *base, Py_ssize_t n, int itemsize,
+                             const uint16_t *colex4, int32_t *out)
 {
     const __m256i twelve64 = _mm256_set1_epi64x(12), twelve32 = _mm256_set1_epi32(12);
     const __m256i high64 = _mm256_set1_epi64x(~(int64_t)63);
@@ -690,7 +697,7 @@ static Py_ssize_t avx2_rows4(const char *base, Py_ssize_t n, int itemsize, int32
             _mm256_add_epi32(a, _mm256_i32gather_epi32(b2, b, 4)),
             _mm256_add_epi32(_mm256_i32gather_epi32(b3, c, 4), _mm256_i32gather_epi32(b4, d, 4)));
         __m256i strength = _mm256_and_si256(
-            _mm256_i32gather_epi32((const int *)S.colex4, index, 2), low16);
+            _mm256_i32gather_epi32((const int *)colex4, index, 2), low16);
         _mm256_storeu_si256((__m256i *)(out + i),
                             _mm256_permutevar8x32_epi32(strength, row_order));
     }
@@ -700,14 +707,13 @@ static Py_ssize_t avx2_rows4(const char *base, Py_ssize_t n, int itemsize, int32
 
 /* The rows of a contiguous 4-card batch that the AVX2 loop did (0 where it
  * is not available, or not allowed: simd is 0); the plain loop does the rest. */
-static Py_ssize_t simd_rows4(const char *base, Py_ssize_t n, int itemsize, int simd,
-                             int32_t *out)
+static Py_ssize_t simd_rows4(Rows r, int itemsize, int simd, int32_t *out)
 {
 #ifdef HAVE_AVX2_LOOP
     if (simd && has_avx2)
-        return avx2_rows4(base, n, itemsize, out);
+        return avx2_rows4(r.base, r.n, itemsize, r.table, out);
 #endif
-    (void)base; (void)n; (void)itemsize; (void)simd; (void)out;
+    (void)r; (void)itemsize; (void)simd; (void)out;
     return 0;
 }
 
@@ -736,9 +742,10 @@ static inline Py_ssize_t NAME##_rows(Rows r, Py_ssize_t s0, Py_ssize_t s1,      
                 PREFETCH(p + ahead * s0 + j * s1);                              \
         int32_t s = size == 4                                                   \
             ? row_strength4(NAME##_at(p), NAME##_at(p + s1),                    \
-                            NAME##_at(p + 2 * s1), NAME##_at(p + 3 * s1))       \
+                            NAME##_at(p + 2 * s1), NAME##_at(p + 3 * s1),       \
+                            r.table)                                            \
             : row_strength3(NAME##_at(p), NAME##_at(p + s1),                    \
-                            NAME##_at(p + 2 * s1));                             \
+                            NAME##_at(p + 2 * s1), r.table);                    \
         if (s < 0)                                                              \
             return i;                                                           \
         out[i] = s;                                                             \
@@ -749,8 +756,8 @@ static Py_ssize_t NAME##_run(Rows r, int size, int simd, int32_t *out)          
 {                                                                               \
     const Py_ssize_t item = (Py_ssize_t)sizeof(T);                              \
     if (r.s1 == item && r.s0 == size * item && size == 4) {                     \
-        Py_ssize_t done = simd_rows4(r.base, r.n, (int)item, simd, out);        \
-        Rows rest = {r.base + done * 4 * item, r.n - done, r.s0, r.s1};         \
+        Py_ssize_t done = simd_rows4(r, (int)item, simd, out);                  \
+        Rows rest = {r.base + done * 4 * item, r.n - done, r.s0, r.s1, r.table}; \
         Py_ssize_t bad = NAME##_rows(rest, 4 * item, item, 4, 1, out + done);   \
         return bad < 0 ? -1 : done + bad;                                       \
     }                                                                           \
@@ -790,8 +797,8 @@ static Py_ssize_t swapped_rows(Rows r, int size, int itemsize, int is_signed, in
         uint64_t v[4];
         for (int j = 0; j < size; j++)
             v[j] = swapped_at(p + j * r.s1, itemsize, is_signed);
-        int32_t s = size == 4 ? row_strength4(v[0], v[1], v[2], v[3])
-                              : row_strength3(v[0], v[1], v[2]);
+        int32_t s = size == 4 ? row_strength4(v[0], v[1], v[2], v[3], r.table)
+                              : row_strength3(v[0], v[1], v[2], r.table);
         if (s < 0)
             return i;
         out[i] = s;
@@ -880,8 +887,6 @@ static PyObject *py_batch_strengths(PyObject *Py_UNUSED(module), PyObject *const
         PyErr_SetString(PyExc_ValueError, "batch_strengths() takes hands of 3 or 4 cards");
         return NULL;
     }
-    if (ensure_colex() < 0)
-        return NULL;
     Py_buffer in, out;
     if (PyObject_GetBuffer(args[0], &in, PyBUF_RECORDS_RO) < 0)
         return NULL;
@@ -898,18 +903,25 @@ static PyObject *py_batch_strengths(PyObject *Py_UNUSED(module), PyObject *const
         problem = "rows must hold integers";
     else if (out.itemsize != 4 || out.len != in.shape[0] * 4)
         problem = "out must hold one 4-byte int per row";
-    if (problem != NULL) {
+    if (problem != NULL || ensure_colex() < 0) {
         PyBuffer_Release(&in);
         PyBuffer_Release(&out);
-        PyErr_SetString(PyExc_ValueError, problem);
+        if (problem != NULL)
+            PyErr_SetString(PyExc_ValueError, problem);
         return NULL;
     }
-    Rows r = {in.buf, in.shape[0], in.strides[0], in.strides[1]};
+    /* Hold the tables while the GIL is released: a new setup() (a reloaded
+     * package) in another thread only drops S's reference. */
+    PyObject *tables = Py_NewRef(S.colex);
+    const uint16_t *four = (const uint16_t *)PyBytes_AS_STRING(tables);
+    Rows r = {in.buf, in.shape[0], in.strides[0], in.strides[1],
+              size == 4 ? four : four + COLEX3_AT};
     int itemsize = (int)in.itemsize;
     Py_ssize_t bad;
     Py_BEGIN_ALLOW_THREADS
     bad = run_rows(r, (int)size, itemsize, is_signed, swapped, simd, out.buf);
     Py_END_ALLOW_THREADS
+    Py_DECREF(tables);
     PyBuffer_Release(&in);
     PyBuffer_Release(&out);
     return PyLong_FromSsize_t(bad);
@@ -920,9 +932,7 @@ static void release(void)
     if (S.ready)
         for (int i = 0; i < 5; i++)
             PyBuffer_Release(&S.bufs[i]);
-    PyMem_Free(S.colex4);
-    PyMem_Free(S.colex3);
-    S.colex4 = S.colex3 = NULL;
+    Py_CLEAR(S.colex);
     Py_CLEAR(S.card_type);
     Py_CLEAR(S.combo_type);
     Py_CLEAR(S.option_type);
