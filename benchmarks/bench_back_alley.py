@@ -26,9 +26,8 @@ import cProfile
 import pstats
 import random
 import sys
-from collections.abc import Callable
-from typing import Any
 
+from _spades import load_spades, runner, spiel_playout, spiel_record, spiel_replay
 from _timing import Case, machine_summary, run_interleaved
 
 import cardrules.back_alley as ba
@@ -66,47 +65,6 @@ def _our_replay(games: list[list[ba.Action]]) -> None:
             state = apply(state, action)
 
 
-def _spiel_game(game: Any, rng: random.Random) -> list[int]:
-    state = game.new_initial_state()
-    actions: list[int] = []
-    while not state.is_terminal():
-        action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-        actions.append(action)
-    return actions
-
-
-def _spiel_loop(game: Any, rng: random.Random) -> None:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-
-
-def _spiel_replay(game: Any, games: list[list[int]]) -> None:
-    for actions in games:
-        state = game.new_initial_state()
-        for action in actions:
-            if not state.is_chance_node():
-                state.legal_actions()
-            state.apply_action(action)
-
-
-def _load_spades() -> Any:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    return pyspiel.load_game("spades")
-
-
-def _runner(play: Callable[[random.Random], object], seed: int,
-            count: int) -> Callable[[], None]:
-    def run() -> None:
-        for i in range(count):
-            play(random.Random(seed + i))
-    return run
-
-
 def _profile(seed: int, games: int, top: int) -> None:
     """cProfile of our random loop: where a random game spends its time."""
     profiler = cProfile.Profile()
@@ -134,25 +92,25 @@ def main(argv: list[str] | None = None) -> int:
 
     for key, value in machine_summary(["cardrules", "open-spiel"]):
         print(f"{key:>12}: {value}")
-    spades = _load_spades()
+    spades = load_spades()
 
     ours = [_our_game(random.Random(args.seed + i)) for i in range(games)]
     our_actions = sum(len(a) for a in ours)
     cases = [
-        Case("Back Alley, random 25-deal games", _runner(_our_loop, args.seed, games), games,
+        Case("Back Alley, random 25-deal games", runner(_our_loop, args.seed, games), games,
              "games"),
         Case("Back Alley, apply + legal_actions", lambda: _our_replay(ours), our_actions,
              "actions"),
     ]
     if spades is not None:
-        theirs = [_spiel_game(spades, random.Random(args.seed + i)) for i in range(deals)]
+        theirs = [spiel_record(spades, random.Random(args.seed + i)) for i in range(deals)]
         spiel_actions = sum(len(a) for a in theirs)
         cases += [
             Case("OpenSpiel spades, random deals",
-                 _runner(lambda rng: _spiel_loop(spades, rng), args.seed, deals), deals,
+                 runner(lambda rng: spiel_playout(spades, rng), args.seed, deals), deals,
                  "deals"),
             Case("OpenSpiel spades, apply + legal_actions",
-                 lambda: _spiel_replay(spades, theirs), spiel_actions, "actions"),
+                 lambda: spiel_replay(spades, theirs), spiel_actions, "actions"),
         ]
     results = run_interleaved(cases, repeat=repeat)
     print()

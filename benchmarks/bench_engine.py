@@ -35,8 +35,15 @@ import argparse
 import random
 import sys
 from collections.abc import Callable
-from typing import Any
 
+from _spades import (
+    load_spades,
+    runner,
+    spiel_child_playout,
+    spiel_playout,
+    spiel_record,
+    spiel_replay,
+)
 from _timing import Case, machine_summary, run_interleaved
 
 import cardrules.down_and_back as db
@@ -56,28 +63,6 @@ def our_playout(rng: random.Random) -> int:
             state = apply(state, sample_chance(state, rng))
         else:
             state = apply(state, choice(legal_actions(state)))
-        actions += 1
-    return actions
-
-
-def spiel_playout(game: Any, rng: random.Random) -> int:
-    """One random spades deal with OpenSpiel's minimal loop; returns its actions."""
-    choice = rng.choice
-    state = game.new_initial_state()
-    actions = 0
-    while not state.is_terminal():
-        state.apply_action(choice(state.legal_actions()))
-        actions += 1
-    return actions
-
-
-def spiel_child_playout(game: Any, rng: random.Random) -> int:
-    """The same loop with ``child()``: a new state per action, the old one kept."""
-    choice = rng.choice
-    state = game.new_initial_state()
-    actions = 0
-    while not state.is_terminal():
-        state = state.child(choice(state.legal_actions()))
         actions += 1
     return actions
 
@@ -103,40 +88,6 @@ def _our_replay(games: list[list[db.Action]]) -> None:
             state = apply(state, action)
 
 
-def _spiel_record(game: Any, rng: random.Random) -> list[int]:
-    state = game.new_initial_state()
-    actions: list[int] = []
-    while not state.is_terminal():
-        action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-        actions.append(action)
-    return actions
-
-
-def _spiel_replay(game: Any, games: list[list[int]]) -> None:
-    for actions in games:
-        state = game.new_initial_state()
-        for action in actions:
-            state.legal_actions()
-            state.apply_action(action)
-
-
-def _load_spades() -> Any:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    return pyspiel.load_game("spades")
-
-
-def _runner(play: Callable[[random.Random], int], seed: int,
-            count: int) -> Callable[[], None]:
-    def run() -> None:
-        for i in range(count):
-            play(random.Random(seed + i))
-    return run
-
-
 def _total(play: Callable[[random.Random], int], seed: int, count: int) -> int:
     return sum(play(random.Random(seed + i)) for i in range(count))
 
@@ -156,12 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     for key, value in machine_summary(["cardrules", "open-spiel"]):
         print(f"{key:>12}: {value}")
     print(f"{'gc':>12}: {'on' if args.gc else 'off'} while timing")
-    spades = _load_spades()
+    spades = load_spades()
 
     our_actions = _total(our_playout, args.seed, count)
     ours = [_our_record(random.Random(args.seed + i)) for i in range(count)]
     cases = [
-        Case("Down and Back: minimal random loop", _runner(our_playout, args.seed, count),
+        Case("Down and Back: minimal random loop", runner(our_playout, args.seed, count),
              our_actions, "actions"),
         Case("Down and Back: legal_actions + apply", lambda: _our_replay(ours),
              sum(map(len, ours)), "actions"),
@@ -174,13 +125,13 @@ def main(argv: list[str] | None = None) -> int:
             return spiel_child_playout(spades, rng)
 
         spiel_actions = _total(spiel, args.seed, count)
-        theirs = [_spiel_record(spades, random.Random(args.seed + i)) for i in range(count)]
+        theirs = [spiel_record(spades, random.Random(args.seed + i)) for i in range(count)]
         cases += [
-            Case("OpenSpiel spades: minimal random loop", _runner(spiel, args.seed, count),
+            Case("OpenSpiel spades: minimal random loop", runner(spiel, args.seed, count),
                  spiel_actions, "actions"),
-            Case("OpenSpiel spades: loop with child()", _runner(child, args.seed, count),
+            Case("OpenSpiel spades: loop with child()", runner(child, args.seed, count),
                  spiel_actions, "actions"),
-            Case("OpenSpiel spades: legal_actions + apply", lambda: _spiel_replay(spades, theirs),
+            Case("OpenSpiel spades: legal_actions + apply", lambda: spiel_replay(spades, theirs),
                  sum(map(len, theirs)), "actions"),
         ]
     results = run_interleaved(cases, repeat=repeat, gc=args.gc)
