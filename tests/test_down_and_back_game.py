@@ -1366,3 +1366,11 @@ def test_hand_value_is_category_plus_a_fraction_for_the_rank_summed_over_the_spl
         value, number = hand_value(seven)
         assert value == max(weights)
         assert number == weights.index(value)
+
+
+def test_apply_quotes_only_the_first_40_characters_of_text() -> None:
+    text = "cut " + "9" * 200
+    with pytest.raises(TypeError) as info:
+        apply(new_game(2), text)  # type: ignore[arg-type]
+    assert repr(text[:40]) in str(info.value)
+    assert len(str(info.value)) < 120

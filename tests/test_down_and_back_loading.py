@@ -1021,3 +1021,24 @@ def test_db40_probes_at_a_split_include_a_right_sized_split_with_a_card_not_held
     for split in odd:
         with pytest.raises(IllegalActionError, match="DB-40"):
             apply(state, split)
+
+
+def test_db33_invariants_refuse_hands_that_are_not_hands_in_canonical_order() -> None:
+    state = start(3, 0, {})
+    check_invariants(state)
+    hand = state.hands[1]
+    backwards = Hand.of_sorted(tuple(reversed(hand)))     # trusted: kept as given
+    for bad in (tuple(hand), backwards):
+        hands = (state.hands[0], bad, state.hands[2])
+        with pytest.raises(ValueError, match="Hand objects of distinct cards in canonical"):
+            check_invariants(attrs.evolve(state, hands=hands))
+
+
+def test_db31_a_wrong_result_dealer_is_refused_naming_the_round_and_its_dealer() -> None:
+    state = playout(3, 5, rounds=3)[-1]
+    data = dump(state)
+    right = data["results"][2]["dealer"]
+    wrong = (right + 1) % 3
+    data["results"][2]["dealer"] = wrong
+    refused(data, f"state.results[2].dealer: the deal passes to the left each round (DB-31), "
+                  f"so round 3 is dealt by seat {right}, not seat {wrong}")
