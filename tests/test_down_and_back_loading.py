@@ -1028,6 +1028,7 @@ def test_db33_invariants_refuse_hands_that_are_not_hands_in_canonical_order() ->
     check_invariants(state)
     hand = state.hands[1]
     backwards = Hand.of_sorted(tuple(reversed(hand)))     # trusted: kept as given
+    bad: Any
     for bad in (tuple(hand), backwards):
         hands = (state.hands[0], bad, state.hands[2])
         with pytest.raises(ValueError, match="Hand objects of distinct cards in canonical"):
