@@ -10,6 +10,7 @@ import attrs
 import pytest
 
 import cardrules.back_alley as ba
+from cardrules import Joker
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import _redeal, check_invariants, hidden_variant, known_absent
 
@@ -76,3 +77,13 @@ def test_an_impossible_redeal_gives_up_after_40_tries() -> None:
     assert piles is not None
     assert piles[0] == [2]
     assert sorted(piles[1]) == [0, 1]
+
+
+def test_probes_include_the_lowest_and_highest_cards_not_held() -> None:
+    state = ba.apply(ba.apply(ba.new_game(), ba.ChooseDealer(0)), ba.Shuffle(CARDS))
+    probes = list(ba.RULES.probe_actions(state))
+    held = {card.index for card in state.hands[1]}   # seat 1 bids first
+    outside = [card for card in CARDS if card.index not in held]
+    assert ba.Play(outside[0]) in probes
+    assert ba.Play(outside[-1]) in probes
+    assert ba.Play(Joker.LITTLE) in probes

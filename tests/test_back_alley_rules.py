@@ -207,16 +207,6 @@ def test_a_deals_trump_and_tables_follow_from_the_turned_card() -> None:
             evolve(deal, **{derived: None})
 
 
-def test_probes_include_the_lowest_and_highest_cards_not_held() -> None:
-    state = bidding_state(0)
-    probes = list(ba.RULES.probe_actions(state))
-    held = {card.index for card in state.hands[1]}   # seat 1 bids first
-    outside = [card for card in CARDS if card.index not in held]
-    assert ba.Play(outside[0]) in probes
-    assert ba.Play(outside[-1]) in probes
-    assert ba.Play(Joker.LITTLE) in probes
-
-
 def test_state_text_is_a_table_by_seat() -> None:
     state = ba.apply(bidding_state(0), ba.Board())
     assert str(state).splitlines() == [
