@@ -33,6 +33,7 @@ from cardrules.down_and_back import (
     Action,
     ChooseDealer,
     Discard,
+    DrawDiscard,
     DrawStock,
     GameState,
     Phase,
@@ -1043,3 +1044,67 @@ def test_db31_a_wrong_result_dealer_is_refused_naming_the_round_and_its_dealer()
     data["results"][2]["dealer"] = wrong
     refused(data, f"state.results[2].dealer: the deal passes to the left each round (DB-31), "
                   f"so round 3 is dealt by seat {right}, not seat {wrong}")
+
+
+@pytest.mark.parametrize("phase", [Phase.DRAW, Phase.SPLIT])
+def test_db33_db34_a_draw_or_a_split_with_an_empty_discard_pile_is_refused(phase: Phase) -> None:
+    # The deal turns a card up (DB-33) and every turn ends with a discard
+    # (DB-34): the pile is empty only between taking its top card and discarding.
+    state = start(3, 0, {})
+    if phase is Phase.SPLIT:
+        state = idle_until_split(state)
+    assert state.phase is phase
+    data = dump(state)
+    data["stock"] += data["discard"]
+    data["discard"] = []
+    refused(data, "a card lies face up on the discard pile")
+
+
+def test_db34_after_taking_the_only_discard_the_pile_may_be_empty() -> None:
+    state = apply(start(3, 0, {}), DrawDiscard())
+    assert state.discard == ()
+    assert state_from_dict(dump(state)) == state
+
+
+def test_db31_invariants_refuse_a_dealer_that_is_not_a_seat() -> None:
+    state = start(3, 0, {})
+    bad = attrs.evolve(state, ledger=attrs.evolve(state.ledger, dealer=3))
+    with pytest.raises(ValueError, match="dealer seat"):
+        check_invariants(bad)
+
+
+def test_db40_invariants_refuse_the_wrong_seat_asked_to_split() -> None:
+    state = idle_until_split(start(3, 0, {}))
+    assert state.current_player == 1       # left of the dealer is asked first
+    for seat in (0, 2):
+        with pytest.raises(ValueError, match="who splits next"):
+            check_invariants(attrs.evolve(state, current_player=seat))
+
+
+def test_db32_probes_at_the_cut_include_a_cut_too_small_and_one_too_large() -> None:
+    from cardrules import IllegalActionError
+    from cardrules.down_and_back import Cut
+    from cardrules.down_and_back.checks import probe_actions
+    state = apply(apply(new_game(3), ChooseDealer(0)), Shuffle(DECK))
+    probes = list(probe_actions(state))
+    assert Cut(0) in probes
+    assert Cut(52) in probes
+    for bad in (Cut(0), Cut(52)):
+        with pytest.raises(IllegalActionError, match="DB-32"):
+            apply(state, bad)
+
+
+@pytest.mark.parametrize("winner", ["someone", "nobody"])
+def test_db43_a_wrong_pot_winner_is_refused_saying_who_won_both(winner: str) -> None:
+    state = next(final for final in (playout(3, seed, rounds=1)[-1] for seed in range(40))
+                 if (final.results[0].pot_winner is not None) == (winner == "someone"))
+    result = state.results[0]
+    data = dump(state)
+    if winner == "someone":
+        data["results"][0]["pot_winner"] = None
+        refused(data, f"state.results[0].pot_winner: seat {result.pot_winner} won both "
+                      f"showdowns (DB-43), not None")
+    else:
+        data["results"][0]["pot_winner"] = result.down_winner
+        refused(data, f"state.results[0].pot_winner: nobody won both showdowns, so the pot "
+                      f"carries (DB-43), not {result.down_winner}")

@@ -178,6 +178,10 @@ def _check_dealt(state: GameState) -> None:
     else:
         _require(bool(state.stock), "the stock is never left empty")
         _require(not in_showdown, "a showdown pauses only for a reshuffle")
+    if phase is Phase.DRAW or phase is Phase.SPLIT:
+        # DB-33 turns a card up and every turn ends with a discard (DB-34), so
+        # the pile is empty only between taking its top card and discarding.
+        _require(bool(state.discard), "a card lies face up on the discard pile")
     if phase in (Phase.DRAW, Phase.DISCARD) or drawing:
         _require(total < TURNS * n and all(s is None for s in state.splits), "turns remain")
         if phase is not Phase.RESHUFFLE:
