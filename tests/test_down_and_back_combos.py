@@ -7,6 +7,7 @@ Rule ids refer to /work/shared/RULES.md, section "Down and Back".
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 from typing import Any
@@ -858,3 +859,44 @@ def test_pair_tables_refuse_strength_lists_of_the_wrong_length() -> None:
         pair_tables([0] * 10, [0] * comb(52, 3))
     with pytest.raises(ValueError, match="zip"):
         pair_tables([0] * comb(52, 4), [0] * (comb(52, 3) - 1))
+
+
+def test_split_options_are_frozen_and_slotted() -> None:
+    import attrs
+    option = best_splits(parse_cards("8S 8H 8D QH 5C 6C 7C"))[0]
+    assert not hasattr(option, "__dict__")
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        option.down = option.back  # type: ignore[misc]
+
+
+def test_table_file_encoding_reads_back_as_the_shipped_tables() -> None:
+    import zlib
+    from array import array
+
+    from cardrules.down_and_back import tables
+    four, three = tables.load()
+    data = tables._encode(four, three)    # what regenerating _tables.bin writes
+    assert data.startswith(tables._MAGIC)
+    both = array("H")
+    both.frombytes(zlib.decompress(data[len(tables._MAGIC):]))
+    if sys.byteorder != "little":   # the file is little-endian on every machine
+        both.byteswap()
+    assert both == four + three
+
+
+def test_a_damaged_table_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.down_and_back import tables
+
+    class Damaged:
+        def files(self, package: str) -> Damaged:
+            return self
+
+        def joinpath(self, name: str) -> Damaged:
+            return self
+
+        def read_bytes(self) -> bytes:
+            return b"not the tables"
+
+    monkeypatch.setattr(tables, "resources", Damaged())
+    with pytest.raises(RuntimeError, match="damaged; reinstall"):
+        tables.load.__wrapped__()

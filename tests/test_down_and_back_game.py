@@ -1374,3 +1374,30 @@ def test_apply_quotes_only_the_first_40_characters_of_text() -> None:
         apply(new_game(2), text)  # type: ignore[arg-type]
     assert repr(text[:40]) in str(info.value)
     assert len(str(info.value)) < 120
+
+
+def test_str_of_a_state_counts_one_card_without_a_plural() -> None:
+    state = three_suits(dealer=0)                      # KC turned up (DB-33)
+    assert str(state).splitlines()[-1] == "stock 30 cards, top QC;  discard 1 card, top KC"
+    state = apply(apply(state, DrawStock()), Discard(card("QC")))
+    assert str(state).splitlines()[-1] == "stock 29 cards, top JC;  discard 2 cards, top QC"
+
+
+def test_greedy_bot_offered_only_the_stock_draws_from_it() -> None:
+    from cardrules.down_and_back import GreedyBot
+    state = start(3, 0, {1: cards("8S 8H 8D QH 5C 6C 7C")}, card("8C"))
+    assert GreedyBot(seed=1).act(view(state, 1), [DrawStock()]) == DrawStock()
+
+
+def test_db40_greedy_bot_splits_by_its_hand_value() -> None:
+    from cardrules.down_and_back import GreedyBot, hand_value
+    state = at_split()
+    for _ in range(3):
+        seat = state.current_player
+        assert seat is not None
+        legal = legal_actions(state)
+        choice = GreedyBot(seed=seat).act(view(state, seat), legal)
+        assert choice == legal[hand_value(state.hands[seat])[1]]
+        assert choice in legal
+        state = apply(state, choice)
+    assert state.results
