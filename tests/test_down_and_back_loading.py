@@ -1108,3 +1108,17 @@ def test_db43_a_wrong_pot_winner_is_refused_saying_who_won_both(winner: str) -> 
         data["results"][0]["pot_winner"] = result.down_winner
         refused(data, f"state.results[0].pot_winner: nobody won both showdowns, so the pot "
                       f"carries (DB-43), not {result.down_winner}")
+
+
+def test_db40_probes_at_a_split_include_the_own_seven_cards_in_the_wrong_sizes() -> None:
+    from cardrules import IllegalActionError
+    from cardrules.down_and_back.checks import probe_actions
+    state = idle_until_split(start(3, 0, {}))
+    hand = state.hands[state.current_player]   # type: ignore[index]
+    resized = [a for a in probe_actions(state) if isinstance(a, Split)
+               and sorted((*a.down, *a.back)) == list(hand)
+               and (len(a.down), len(a.back)) != (4, 3)]
+    assert resized
+    for split in resized:
+        with pytest.raises(IllegalActionError, match="DB-40: a split is a 4-card down hand"):
+            apply(state, split)
