@@ -351,3 +351,13 @@ def test_parse_error_quotes_a_token_that_is_not_text_by_its_repr() -> None:
     err = ParseError("bad", token=[5])  # type: ignore[arg-type]
     assert (err.token, err.token_length) == ("[5]", 3)
     assert str(err) == "bad: '[5]'"
+
+
+@pytest.mark.parametrize(("text", "token", "position"), [
+    ("AS K", "K", 3), ("K", "K", 0), ("AS 1", "1", 3), ("10", "10", 0)])
+def test_a_rank_without_a_suit_at_the_end_is_not_a_card(text: str, token: str,
+                                                        position: int) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_cards(text)
+    assert (info.value.message, info.value.token, info.value.position) \
+        == ("not a card", token, position)

@@ -208,3 +208,15 @@ def test_record_path_that_cannot_be_written_is_refused_before_playing(
     assert (status, out) == (2, "")
     assert err == f"cardrules: --record {path}: cannot write there\n"
     assert not path.exists()
+
+
+def test_seat_s_gets_a_bot_seeded_with_seed_plus_s(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.back_alley import RULES
+    from cardrules.engine import RandomBot, play
+
+    path = tmp_path / "g.json"
+    status, _, _ = run(capsys, "play", "back-alley", "--seed", "5", "--record", str(path))
+    assert status == 0
+    expected = play(RULES, [RandomBot(5 + seat) for seat in range(4)], {}, seed=5).record
+    assert GameRecord.load(path) == expected

@@ -403,3 +403,11 @@ def test_card_readers_place_errors_inside_the_piece_of_text() -> None:
     assert (err.message, err.position) == ("expected a string of cards, not NoneType", 5)
     err = failure(lambda: cards_at(None, 7))  # type: ignore[call-overload]
     assert (err.message, err.position) == ("expected a string of cards, not NoneType", 7)
+
+
+def test_card_getters_refuse_jokers_unless_asked() -> None:
+    for getter in ("card", "opt_card"):
+        err = failure(lambda getter=getter: getattr(Fields({"c": "BB"}, "x"), getter)("c"))
+        assert err.message == "x: 'c': jokers are not allowed here"
+    assert Fields({"c": "BB"}, "x").opt_card("c", jokers=True) is Joker.BIG
+    assert Fields({"c": None}, "x").opt_card("c", jokers=True) is None

@@ -221,3 +221,25 @@ def test_check_game_catches_legal_actions_at_a_chance_point() -> None:
     with pytest.raises(ConformanceError,
                        match=r"\Agame 0, step 0: legal_actions must be empty at a chance point\Z"):
         check_game(broken(legal_actions=always_something), games=1, seed=1, settings=SETTINGS)
+
+
+def test_check_game_tries_at_most_eight_legal_actions_per_step_by_default() -> None:
+    calls: dict[int, int] = {}
+    expected: dict[int, int] = {}
+    keep: list[db.GameState] = []   # so that no id is reused during the run
+
+    def counting_apply(state: db.GameState, action: db.Action, *,
+                       seat: int | None = None) -> db.GameState:
+        if id(state) not in expected:
+            keep.append(state)
+            legal = db.legal_actions(state)
+            probes = len(list(db.RULES.probe_actions(state)))
+            # the legal actions tried, the probes, then the move played
+            expected[id(state)] = (min(8, len(legal)) if legal else 0) + probes + 1
+        calls[id(state)] = calls.get(id(state), 0) + 1
+        return db.apply(state, action, seat=seat)
+
+    check_game(broken(apply=counting_apply), games=1, seed=1, settings=SETTINGS)
+    played = [key for key in calls if calls[key] > 1]   # the replay applies once per state
+    assert [calls[key] for key in played] == [expected[key] for key in played]
+    assert any(len(db.legal_actions(state)) > 8 for state in keep)

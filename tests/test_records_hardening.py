@@ -489,3 +489,12 @@ def test_a_nineteen_digit_setting_is_too_long() -> None:
     err = text_error(text)
     assert err.message == "line 2: number too long (19 digits)"
     assert (err.position, err.token_length) == (12, 19)
+
+
+def test_dump_writes_json_indented_by_two_spaces(tmp_path: Path) -> None:
+    record = GameRecord("down_and_back", {"num_players": 2}, (ChooseDealer(1),))
+    path = tmp_path / "game.json"
+    record.dump(path)
+    text = path.read_text(encoding="utf-8")
+    assert text == record.to_json(indent=2) + "\n"
+    assert '\n  "settings": {\n    "num_players": 2\n  },' in text
