@@ -415,3 +415,33 @@ def test_heuristic_self_play_is_pinned(size: int, seed: int, scores: tuple[int, 
     game = play(RULES, bots, {"max_hand_size": size}, seed=seed)
     assert [_bids_text(result.bids) for result in game.state.results] == bids
     assert game.state.scores == scores
+
+
+def test_without_a_view_two_choices_are_both_picked() -> None:
+    bot = HeuristicBot(seed=2)
+    assert {str(bot.act(None, [Pass(), Bid(1)])) for _ in range(60)} == {"pass", "bid 1"}
+
+
+def test_one_void_suit_raises_one_spare_trump_to_a_ruff() -> None:
+    # Six cards, trump spades, no club: one ruff is likely, so the spare trump
+    # least likely to win on its own is valued as a ruff (0.45), and only one.
+    chances = trick_chances(parse_cards("2S 3S 4S AH 6H 7D"), parse_card("TS"))
+    assert [round(p, 3) for p in chances] == [0.45, 0.45, 0.258, 0.33, 0.025, 0.06]
+
+
+def test_duck_when_made_keeps_winning_while_a_board_is_unbeaten() -> None:
+    # Seat 0 claimed board, seat 1 a higher board and leads; no trick lost
+    # yet, so even with duck_when_made seat 0, last to play, ruffs the heart.
+    state = then(dealt(["2S 5D 6D", "QH KC KD", "3H 7C 8C", "4H 9C TC"], "9S"),
+                 "board", "board", "pass", "pass", "play QH", "play 3H", "play 4H")
+    assert state.current_player == 0
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play 2S"
+
+
+def test_duck_when_made_leads_a_winner_while_the_contract_needs_a_trick() -> None:
+    # Team 0 bid 1 + 1 and has taken one trick: one more is needed, so seat 2
+    # leads its master trump rather than a low heart.
+    state = then(dealt(["3S 7H QD", "AC JS KH", "4H 5D TD", "5C QS QH"], "KD"),
+                 "bid 1", "pass", "bid 1", "pass", "play 3S", "play JS", "play 5D", "play QS")
+    assert state.current_player == 2
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play TD"

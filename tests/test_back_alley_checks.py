@@ -87,3 +87,28 @@ def test_probes_include_the_lowest_and_highest_cards_not_held() -> None:
     assert ba.Play(outside[0]) in probes
     assert ba.Play(outside[-1]) in probes
     assert ba.Play(Joker.LITTLE) in probes
+
+
+def test_known_absent_names_real_cards_and_a_trump_leader_holds_only_trumps() -> None:
+    trump_leads = 0
+    rng = random.Random(23)
+    for _ in range(40):
+        state = ba.new_game(max_hand_size=3)
+        while not state.is_terminal:
+            absent = known_absent(state)
+            assert all(0 <= index < 54 for cards in absent for index in cards)
+            deal = state.deal
+            if deal is not None and deal.trump is not None:
+                trumps = {i for i, c in enumerate(deal.table[0]) if c == 4}
+                plain = set(range(54)) - trumps
+                trump_leads += sum(1 for a in absent if a == plain)
+            state = ba.apply(state, ba.sample_chance(state, rng) if state.is_chance
+                             else rng.choice(ba.legal_actions(state)))
+    assert trump_leads > 0   # BA-32: some seat led a trump holding nothing else
+
+
+def test_probes_start_with_two_legal_actions_then_chance_out_of_turn() -> None:
+    state = ba.apply(ba.apply(ba.new_game(), ba.ChooseDealer(0)), ba.Shuffle(CARDS))
+    legal = ba.legal_actions(state)
+    probes = list(ba.RULES.probe_actions(state))
+    assert probes[:3] == [legal[0], legal[1], ba.ChooseDealer(0)]

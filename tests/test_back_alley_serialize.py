@@ -232,3 +232,12 @@ def test_a_finished_trick_has_four_cards() -> None:
 
     err = refusal(tampered(three_cards, after_first_trick))
     assert err.message == "inconsistent Back Alley state: a finished trick has four cards"
+
+
+def test_result_bids_must_be_legal_for_the_deal() -> None:
+    def bid_five(data: JSONDict) -> None:
+        data["history"]["results"][0]["bids"][0] = {"type": "bid", "tricks": 5}
+
+    err = refusal(tampered(bid_five, played_state))
+    assert err.message == ("inconsistent Back Alley state: deal 1: every bid is legal for "
+                           "2 cards (BA-21)")
