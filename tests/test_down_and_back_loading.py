@@ -1122,3 +1122,15 @@ def test_db40_probes_at_a_split_include_the_own_seven_cards_in_the_wrong_sizes()
     for split in resized:
         with pytest.raises(IllegalActionError, match="DB-40: a split is a 4-card down hand"):
             apply(state, split)
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_db31_each_later_result_names_its_own_dealer(seed: int) -> None:
+    state = playout(3, seed, rounds=3)[-1]
+    first = state.results[0].dealer
+    for k in (1, 2):
+        data = dump(state)
+        right = (first + k) % 3               # the deal passes to the left (DB-31)
+        assert data["results"][k]["dealer"] == right
+        data["results"][k]["dealer"] = (right + 1) % 3
+        refused(data, f"so round {k + 1} is dealt by seat {right}, not seat {(right + 1) % 3}")
