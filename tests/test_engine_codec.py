@@ -411,3 +411,10 @@ def test_card_getters_refuse_jokers_unless_asked() -> None:
         assert err.message == "x: 'c': jokers are not allowed here"
     assert Fields({"c": "BB"}, "x").opt_card("c", jokers=True) is Joker.BIG
     assert Fields({"c": None}, "x").opt_card("c", jokers=True) is None
+
+
+def test_text_card_readers_refuse_jokers_unless_asked() -> None:
+    err = failure(lambda: card_at("BB", 4))
+    assert (err.message, err.token, err.position) == ("jokers are not allowed here", "BB", 4)
+    err = failure(lambda: cards_at("AS LB", 4))
+    assert (err.message, err.token, err.position) == ("jokers are not allowed here", "LB", 7)

@@ -243,3 +243,12 @@ def test_check_game_tries_at_most_eight_legal_actions_per_step_by_default() -> N
     played = [key for key in calls if calls[key] > 1]   # the replay applies once per state
     assert [calls[key] for key in played] == [expected[key] for key in played]
     assert any(len(db.legal_actions(state)) > 8 for state in keep)
+
+
+def test_check_game_catches_a_player_with_no_legal_action() -> None:
+    def nothing_to_split(state: db.GameState) -> tuple[db.Action, ...]:
+        return () if state.phase is db.Phase.SPLIT else db.legal_actions(state)
+
+    with pytest.raises(ConformanceError, match=r", step \d+: the player to act has no legal "
+                                               r"action\Z"):
+        check_game(broken(legal_actions=nothing_to_split), games=1, seed=1, settings=SETTINGS)
