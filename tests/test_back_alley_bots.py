@@ -445,3 +445,30 @@ def test_duck_when_made_leads_a_winner_while_the_contract_needs_a_trick() -> Non
                  "bid 1", "pass", "bid 1", "pass", "play 3S", "play JS", "play 5D", "play QS")
     assert state.current_player == 2
     assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play TD"
+
+
+def test_ba30_without_a_sure_winner_it_leads_low_from_its_longest_plain_suit() -> None:
+    # Trumps are clubs and have been played (seat 2 ruffed with the 2).  Seat 2
+    # leads with 3H 3C 9H and no sure winner: the low heart, not its trump.
+    state = then(dealt(["2D 6D TH BB", "3D 9D 9C TS", "2C 3H 3C 9H", "2S 5H JD KS"], "JC"),
+                 "bid 1", "bid 1", "bid 1", "pass", "play 2D", "play 9D", "play 2C", "play JD")
+    assert state.current_player == 2
+    assert choice(state) == "play 3H"
+
+
+def test_ba23_over_an_opponents_board_an_overwhelming_hand_claims_a_higher_one() -> None:
+    # Seat 0 claimed board; seat 1 holds both Bloopers and the top trumps but
+    # one: a board at level 2 is still worth more than any number.
+    state = then(dealt(["2H 3H 4H 5H", "BB LB AS QS", "6H 7H 8H 9H", "2C 3C 4C 5C"], "2S"),
+                 "board")
+    assert choice(state) == "board"
+
+
+def test_duck_when_made_ruffs_to_keep_its_own_board_unbeaten() -> None:
+    # Seat 0 claimed board alone and the partner won the first trick; an
+    # opponent ruffs the second, so seat 0 over-ruffs with the ace.
+    state = then(dealt(["3C AS 2H", "5C 6C 4H", "8C 7C KH", "2C 3S 5H"], "9S"),
+                 "board", "pass", "pass", "pass", "play 3C", "play 5C", "play 8C", "play 2C",
+                 "play 7C", "play 3S")
+    assert state.current_player == 0
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play AS"

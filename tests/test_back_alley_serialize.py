@@ -241,3 +241,10 @@ def test_result_bids_must_be_legal_for_the_deal() -> None:
     err = refusal(tampered(bid_five, played_state))
     assert err.message == ("inconsistent Back Alley state: deal 1: every bid is legal for "
                            "2 cards (BA-21)")
+
+
+def test_a_deals_hand_size_is_1_to_13() -> None:
+    err = refusal(tampered(lambda d: d["deal"].update(hand_size=14)))
+    assert err.message == "state.deal: 'hand_size' must be at most 13"
+    err = refusal(tampered(lambda d: d["deal"].update(hand_size=0)))
+    assert err.message == "state.deal: 'hand_size' must be at least 1"
