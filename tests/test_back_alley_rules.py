@@ -258,3 +258,24 @@ def test_trick_tables_give_the_documented_powers() -> None:
     assert [classes[parse_card(t, jokers=True).index] for t in ("AS", "AH", "AD", "AC", "BB")] \
         == [0, TRUMP_CLASS, 2, 3, TRUMP_CLASS]
     assert TABLES[4][0][parse_card("AH").index] == 1
+
+
+def test_summary_names_team_1_when_it_leads() -> None:
+    state = ba.apply(ba.apply(ba.new_game(max_hand_size=2), ba.ChooseDealer(0)),
+                     ba.Shuffle(CARDS))
+    state = ba.apply(state, ba.Bid(1))   # seat 1, team 1, bids first and makes it
+    while not state.results:
+        state = ba.apply(state, ba.legal_actions(state)[0])
+    assert state.scores[1] > state.scores[0]
+    assert ba.summarize(state).splitlines()[-1] == "team 1 leads"
+
+
+def test_hand_sizes_of_the_shortest_and_the_full_game() -> None:
+    from cardrules.back_alley.state import hand_size_of
+
+    assert hand_size_of(1, 1) == 1
+    assert [hand_size_of(d, 2) for d in (1, 2, 3)] == [2, 1, 2]
+    with pytest.raises(ValueError, match="max_hand_size must be a whole number from 1 to 13"):
+        hand_size_of(1, 0)
+    with pytest.raises(ValueError, match="deal_number must be a whole number from 1 to 25"):
+        hand_size_of(26)
