@@ -1,10 +1,11 @@
 """An independent reference evaluator for Down and Back combinations.
 
-This module is test scaffolding, written straight from ``RULES.md`` (section
-"Down and Back", rules DB-1, DB-2 and DB-10 to DB-25) and deliberately kept
-separate from the library's own category code: it only uses the card types
-from :mod:`cardrules.cards`.  Clarity wins over speed here; each rule is one
-small function whose body reads like the sentence in the rule book.
+This module is test scaffolding, written straight from the rules page
+(``docs/rules.rst``, section "Down and Back", rules DB-1, DB-2 and DB-10 to
+DB-25) and deliberately kept separate from the library's own category
+code: it only uses the card types from :mod:`cardrules.cards`.  Clarity
+wins over speed here; each rule is one small function whose body reads like
+the sentence in the rule book.
 
 A hand is classified into ``(category_name, key)``.  Keys are tuples of plain
 ints (ACE = 1 ... KING = 13) and are only comparable inside one category.
@@ -59,7 +60,7 @@ CATEGORIES4: tuple[str, ...] = (
 #: 3-card categories, weakest first.
 CATEGORIES3: tuple[str, ...] = ("HIGH_CARD", "PAIR", "FLUSH", "RUN", "BOUNCER", "PRIAL")
 
-#: The counts printed in RULES.md under DB-25.
+#: The counts printed on the rules page under DB-25.
 EXPECTED_COUNTS4: dict[str, int] = {
     "QUAD": 13,
     "PRIAL": 1_056,

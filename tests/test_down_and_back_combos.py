@@ -1,7 +1,7 @@
 """Down and Back combinations on hand-picked hands, one or more tests per rule id.
 
 Every hand here is written out in full so that a failure names the exact cards.
-Rule ids refer to /work/shared/RULES.md, section "Down and Back".
+Rule ids are those of the rules page of the documentation (docs/rules.rst), "Down and Back".
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Every 4-card and every 3-card hand, checked against the reference evaluator.
 
-``tests/reference_eval.py`` is an independent, rule-by-rule reading of RULES.md
-(DB-10 to DB-25).  Here the library must agree with it on every one of the
-270,725 down hands and 22,100 back hands:
+``tests/reference_eval.py`` is an independent, rule-by-rule reading of the
+rules page, docs/rules.rst (DB-10 to DB-25).  Here the library must agree
+with it on every one of the 270,725 down hands and 22,100 back hands:
 
-* the category counts are the ones printed in RULES.md (for both evaluators);
+* the category counts are the ones printed on the rules page (for both evaluators);
 * the library's category is the reference category, hand by hand;
 * the library's ``strength`` orders hands exactly as the reference sort key
   does: equal inside a group of tied hands, strictly increasing from one group
