@@ -472,3 +472,20 @@ def test_duck_when_made_ruffs_to_keep_its_own_board_unbeaten() -> None:
                  "play 7C", "play 3S")
     assert state.current_player == 0
     assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play AS"
+
+
+def test_ba25_after_an_opponents_bid_the_dealers_pass_is_no_throw_in() -> None:
+    # Seat 0 bid 1, seats 1 and 2 passed: the dealer's pass is an ordinary
+    # zero contract for its team (BA-25 needs four passes), so with AS KD and
+    # clubs trump it passes rather than bid a trick it may not take.
+    state = then(dealt(["2H 3H", "4H 5H", "6H 7H", "AS KD"], "AC"), "bid 1", "pass", "pass")
+    assert state.current_player == 3
+    assert choice(state) == "pass"
+
+
+def test_ba25_after_three_passes_the_dealer_bids_a_likely_trick_rather_than_throw_in() -> None:
+    # Three passes: the dealer's pass would throw the deal in (worth 0), so
+    # with AS AD and hearts trump it bids 1.
+    state = then(dealt(["2C 3C", "4C 5C", "6C 7C", "AS AD"], "6H"), "pass", "pass", "pass")
+    assert state.current_player == 3
+    assert choice(state) == "bid 1"
