@@ -489,3 +489,11 @@ def test_ba25_after_three_passes_the_dealer_bids_a_likely_trick_rather_than_thro
     state = then(dealt(["2C 3C", "4C 5C", "6C 7C", "AS AD"], "6H"), "pass", "pass", "pass")
     assert state.current_player == 3
     assert choice(state) == "bid 1"
+
+
+def test_from_eight_cards_two_rounds_of_ruffs_are_counted() -> None:
+    # Eight cards (BA-10 deals of 8 and more): a singleton club can be ruffed
+    # twice, so all three low trumps count as ruffs (0.45 each).
+    chances = trick_chances(parse_cards("2S 3S 4S 5H 6H 7D 8D 9C"), parse_card("TS"))
+    assert [round(p, 3) for p in chances] == [0.45, 0.45, 0.45, 0.012, 0.059, 0.026, 0.105,
+                                              0.076]
