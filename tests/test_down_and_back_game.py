@@ -1401,3 +1401,21 @@ def test_db40_greedy_bot_splits_by_its_hand_value() -> None:
         assert choice in legal
         state = apply(state, choice)
     assert state.results
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_db35_turns_count_the_turns_each_seat_has_finished(num_players: int) -> None:
+    rng = random.Random(num_players)
+    for dealer in range(num_players):
+        state = start(num_players, dealer, {})
+        finished = [0] * num_players
+        while state.phase is Phase.DRAW:
+            assert state.turns == tuple(finished), (dealer, finished)
+            seat = state.current_player
+            assert seat is not None
+            state = apply(state, rng.choice(legal_actions(state)))
+            if state.phase is Phase.RESHUFFLE:
+                state = apply(state, sample_chance(state, rng))
+            state = apply(state, rng.choice(legal_actions(state)))
+            finished[seat] += 1
+        assert state.turns == (6,) * num_players    # DB-35

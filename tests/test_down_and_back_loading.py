@@ -1134,3 +1134,12 @@ def test_db31_each_later_result_names_its_own_dealer(seed: int) -> None:
         assert data["results"][k]["dealer"] == right
         data["results"][k]["dealer"] = (right + 1) % 3
         refused(data, f"so round {k + 1} is dealt by seat {right}, not seat {(right + 1) % 3}")
+
+
+def test_db42_str_of_a_paused_showdown_shows_the_draws_on_the_table() -> None:
+    assert str(paused_mid_pass()).splitlines()[-1] == (
+        "tie-break DOWN: seats 2, 4; on the table: DOWN: seat 2 drew 8C")
+    assert str(paused_after_pass()).splitlines()[-1] == (
+        "tie-break DOWN: seats 2, 4; on the table: DOWN: seat 2 drew 5S, DOWN: seat 4 drew 8C")
+    assert str(paused_in_back()).splitlines()[-1] == (
+        "tie-break BACK: seats 2, 4; on the table: BACK: seat 2 drew 7C")
