@@ -1143,3 +1143,33 @@ def test_db42_str_of_a_paused_showdown_shows_the_draws_on_the_table() -> None:
         "tie-break DOWN: seats 2, 4; on the table: DOWN: seat 2 drew 5S, DOWN: seat 4 drew 8C")
     assert str(paused_in_back()).splitlines()[-1] == (
         "tie-break BACK: seats 2, 4; on the table: BACK: seat 2 drew 7C")
+
+
+def test_turns_and_contenders_out_of_range_are_refused_naming_the_range() -> None:
+    data = dump(tied_result())
+    data["turns"][1] = 7                            # six turns each at most (DB-35)
+    refused(data, "state.turns[1] must be from 0 to 6")
+    data = dump(paused_mid_pass())
+    data["showdown"]["contenders"][0] = 5           # five players: seats 0 to 4
+    refused(data, "state.showdown.contenders[0] must be from 0 to 4")
+
+
+@pytest.mark.parametrize("seat", [3, -1, True])
+def test_db43_invariants_refuse_a_pot_winner_that_is_not_a_seat(seat: Any) -> None:
+    state = next(final for final in (playout(3, seed, rounds=1)[-1] for seed in range(40))
+                 if final.results[0].pot_winner is not None)
+    result = attrs.evolve(state.results[0], pot_winner=seat)
+    bad = attrs.evolve(state, ledger=attrs.evolve(state.ledger, results=(result,)))
+    with pytest.raises(ValueError, match="pot winner seat"):
+        check_invariants(bad)
+
+
+@pytest.mark.parametrize("seat", [3, -1, True])
+def test_db42_invariants_refuse_a_tie_break_draw_by_no_seat(seat: Any) -> None:
+    state = tied_result()
+    result = state.results[0]
+    draws = (attrs.evolve(result.tiebreaks[0], seat=seat), *result.tiebreaks[1:])
+    results = (attrs.evolve(result, tiebreaks=draws),)
+    bad = attrs.evolve(state, ledger=attrs.evolve(state.ledger, results=results))
+    with pytest.raises(ValueError, match="tie-break draws name a stage and a seat"):
+        check_invariants(bad)
