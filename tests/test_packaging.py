@@ -231,7 +231,7 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert "License-File: LICENSE" in metadata
     assert license_text == (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert {"cardrules/py.typed", "cardrules/down_and_back/_tables.bin",
-            "cardrules/cli.py"} <= names
+            "cardrules/cli/__init__.py"} <= names
     assert not [name for name in names if name.endswith((".so", ".pyd", ".c"))]
 
     sdists = sorted(out.glob("*.tar.gz"))

@@ -1,0 +1,107 @@
+"""The ``cardrules`` command (also ``python -m cardrules``).
+
+``cardrules eval CARDS...`` prints the Down and Back combination of 3 or 4
+cards, or the best ways (see :func:`~cardrules.down_and_back.best_splits`)
+to split 7 cards into a down and a back hand.
+
+``cardrules play [GAME]`` lets bots play a whole game (Down and Back unless
+``back-alley`` is named) and prints how it went; ``--record FILE`` saves the
+game record (JSON, or text when FILE ends in ``.txt``; the path is checked
+before the game starts) and ``--moves`` lists every move with the seat that
+made it.  ``cardrules replay FILE [--moves]`` replays a saved record of
+either game, prints the same account and says when the record is unfinished.
+
+``cardrules --version`` prints the version and which Down and Back evaluators
+are in use: the C speed-ups, or the pure-Python code (see
+:data:`cardrules.down_and_back.ACCELERATED`).
+
+>>> main(["eval", "8S", "8H", "8D", "QH"])
+prial of eights (8S 8H 8D QH)
+0
+>>> main(["eval", "KS QS"])   # the message goes to standard error
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from cardrules.cli import _common, evaluate, play, replay
+from cardrules.errors import CardRulesError
+
+__all__ = ["main", "run"]
+
+#: The subcommand modules; each has ``register(commands)``, which adds its
+#: parser and sets ``handler`` to the function that runs it.
+_COMMANDS = (evaluate, play, replay)
+#: Kept for callers of the old module layout; the game's own default applies.
+_DEFAULT_ROUNDS = _common.DEFAULT_ROUNDS
+
+
+class _Version(argparse.Action):
+    """``--version``: print the version and the evaluators in use, then exit 0."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from cardrules import __version__
+        from cardrules.down_and_back import ACCELERATED
+
+        kind = "C speed-ups active" if ACCELERATED else "pure-Python evaluators"
+        print(f"cardrules {__version__} ({kind})")
+        parser.exit(0)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the whole command, with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="cardrules", description="Rules engines for Down and Back and Back Alley.")
+    parser.add_argument("--version", action=_Version, default=argparse.SUPPRESS,
+                        help="show the version and whether the C speed-ups are in use")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for command in _COMMANDS:
+        command.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status instead of exiting.
+
+    The status is 0 on success.  Anything refused (bad cards, settings, bots,
+    record paths or records) returns 2 after one line on standard error; a
+    malformed command line makes ``argparse`` print its usage and error there
+    and raise :class:`SystemExit` with status 2, as ``--help`` and
+    ``--version`` raise it with 0.  The commands and options are described
+    in the documentation's command-line page.
+
+    >>> main(["eval", "JH QH KH"])
+    bouncer, king high (JH QH KH)
+    0
+    >>> main(["play", "--players", "2", "--rounds", "1", "--seed", "3"])
+    round 1: down to seat ..., back to seat ...
+    net: ...
+    leading: seat...
+    0
+    >>> main(["play", "--record", ""])   # checked before any game is played
+    2
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.handler(args)
+        return status
+    except BrokenPipeError:  # the reader went away (``cardrules replay F | head``)
+        _common.quiet_stdout()
+        return 1
+    except (CardRulesError, ValueError, OSError) as err:
+        print(f"cardrules: {err}", file=sys.stderr)
+        return 2
+
+
+def run() -> None:
+    """Entry point of the console script: exit with :func:`main`'s status."""
+    sys.exit(main())
