@@ -9,9 +9,14 @@ lives in its own subpackage (:mod:`cardrules.down_and_back`).
 'prial of eights'
 """
 
+from typing import TYPE_CHECKING
+
 from cardrules.cards import DECK, Card, Joker, Rank, Suit, parse_card, parse_cards
 from cardrules.errors import CardRulesError, IllegalActionError, ParseError
 from cardrules.hand import Hand
+
+if TYPE_CHECKING:
+    from cardrules.simulation import simulate
 
 __all__ = [
     "DECK",
@@ -26,6 +31,17 @@ __all__ = [
     "__version__",
     "parse_card",
     "parse_cards",
+    "simulate",
 ]
 
 __version__ = "0.1.0.dev0"
+
+
+def __getattr__(name: str) -> object:
+    # cardrules.simulate is imported on first use, so that importing cardrules
+    # stays light (no worker pools, no optional extras).
+    if name == "simulate":
+        from cardrules.simulation import simulate
+
+        return simulate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

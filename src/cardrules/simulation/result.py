@@ -1,0 +1,549 @@
+"""What a simulation returns: exact integer tallies that merge and compare.
+
+Everything stored is a whole number (counts, sums, sums of squares and the
+count of every final value), so two results of the same games are equal
+with ``==`` whichever way they were computed, and :meth:`SimulationResult.merge`
+adds results exactly.  Means, standard deviations and rates are properties
+computed from the stored numbers.
+
+>>> a = SeatTally.of([3, -1], wins=1, ties=0)
+>>> b = SeatTally.of([-1], wins=0, ties=1)
+>>> m = a.merge(b)
+>>> m.games, m.total, m.total_squares, m.values, m.losses
+(3, 1, 11, ((-1, 2), (3, 1)), 1)
+>>> round(m.mean, 3), round(m.std, 3)
+(0.333, 2.309)
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+import attrs
+
+__all__ = [
+    "BackAlleyTally",
+    "ContractTally",
+    "DownAndBackTally",
+    "SeatTally",
+    "SimulationResult",
+]
+
+_T = TypeVar("_T")
+
+#: The 4-card categories of Down and Back, strongest first (DB-10 to DB-17).
+DOWN_CATEGORIES = ("QUAD", "PRIAL", "BOUNCER", "RUN", "FLUSH", "TWO_PAIR", "PAIR", "HIGH_CARD")
+#: The 3-card categories of Down and Back, strongest first (DB-20 to DB-25).
+BACK_CATEGORIES = ("PRIAL", "BOUNCER", "RUN", "FLUSH", "PAIR", "HIGH_CARD")
+#: Names of the board levels of Back Alley (BA-23).
+BOARD_NAMES = ("board", "double board", "triple board", "quadruple board")
+
+
+def _same(what: str, mine: _T, theirs: _T) -> _T:
+    if mine != theirs:
+        raise ValueError(f"cannot merge simulations with different {what}: "
+                         f"{mine!r} and {theirs!r}")
+    return mine
+
+
+def _int(data: Mapping[str, Any], key: str) -> int:
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{key!r} must be a whole number, not {value!r}")
+    return value
+
+
+@attrs.frozen(slots=True)
+class SeatTally:
+    """One seat's (or one bot kind's) results over many games.
+
+    ``games`` games were counted; the seat won ``wins`` of them outright and
+    shared the best result in ``ties`` (see :func:`~cardrules.simulation.simulate`
+    for what counts as a win).  ``total`` and ``total_squares`` are the sum and
+    the sum of squares of the seat's final value (net chips in Down and Back,
+    its team's points in Back Alley); ``values`` counts every final value, as
+    ``(value, count)`` pairs sorted by value.
+
+    >>> t = SeatTally.of([2, 2, -4], wins=2, ties=0)
+    >>> t.values, t.mean, t.win_rate, t.losses
+    (((-4, 1), (2, 2)), 0.0, 0.6666666666666666, 1)
+    """
+
+    games: int
+    wins: int
+    ties: int
+    total: int
+    total_squares: int
+    values: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def of(cls, values: Iterable[int], *, wins: int, ties: int) -> SeatTally:
+        """The tally of the final ``values`` of some games, with the wins and ties among them.
+
+        >>> SeatTally.of([5], wins=1, ties=0).total_squares
+        25
+        """
+        counted = Counter(values)
+        return cls(games=sum(counted.values()), wins=wins, ties=ties,
+                   total=sum(v * c for v, c in counted.items()),
+                   total_squares=sum(v * v * c for v, c in counted.items()),
+                   values=tuple(sorted(counted.items())))
+
+    @property
+    def losses(self) -> int:
+        """Games neither won nor tied.
+
+        >>> SeatTally.of([1, 0, 0], wins=1, ties=1).losses
+        1
+        """
+        return self.games - self.wins - self.ties
+
+    @property
+    def mean(self) -> float:
+        """The mean final value (0.0 for no games).
+
+        >>> SeatTally.of([1, 2], wins=0, ties=0).mean
+        1.5
+        """
+        return self.total / self.games if self.games else 0.0
+
+    @property
+    def std(self) -> float:
+        """The sample standard deviation of the final value (divisor ``games - 1``;
+        0.0 for fewer than two games), computed from the exact sums.
+
+        >>> SeatTally.of([1, 3], wins=0, ties=0).std
+        1.4142135623730951
+        """
+        n = self.games
+        if n < 2:
+            return 0.0
+        return math.sqrt((n * self.total_squares - self.total * self.total) / (n * (n - 1)))
+
+    @property
+    def win_rate(self) -> float:
+        """The share of games won outright (0.0 for no games).
+
+        >>> SeatTally.of([1, 0], wins=1, ties=0).win_rate
+        0.5
+        """
+        return self.wins / self.games if self.games else 0.0
+
+    def merge(self, other: SeatTally) -> SeatTally:
+        """The tally of both sets of games together.
+
+        >>> SeatTally.of([1], wins=1, ties=0).merge(SeatTally.of([1], wins=0, ties=1)).values
+        ((1, 2),)
+        """
+        counted = Counter(dict(self.values))
+        counted.update(dict(other.values))
+        return SeatTally(self.games + other.games, self.wins + other.wins,
+                         self.ties + other.ties, self.total + other.total,
+                         self.total_squares + other.total_squares,
+                         tuple(sorted(counted.items())))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values: the stored numbers, then the derived ones.
+
+        >>> SeatTally.of([4], wins=1, ties=0).to_dict()["values"]
+        [[4, 1]]
+        """
+        return {"games": self.games, "wins": self.wins, "ties": self.ties,
+                "losses": self.losses, "total": self.total,
+                "total_squares": self.total_squares,
+                "values": [[v, c] for v, c in self.values],
+                "mean": self.mean, "std": self.std, "win_rate": self.win_rate}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatTally:
+        """Read back :meth:`to_dict` (the derived numbers are ignored).
+
+        >>> t = SeatTally.of([4, -2], wins=1, ties=0)
+        >>> SeatTally.from_dict(t.to_dict()) == t
+        True
+        """
+        values = tuple((int(v), int(c)) for v, c in data["values"])
+        return cls(_int(data, "games"), _int(data, "wins"), _int(data, "ties"),
+                   _int(data, "total"), _int(data, "total_squares"), values)
+
+
+def _add_counts(mine: tuple[tuple[str, int], ...],
+                theirs: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    _same("categories", [k for k, _ in mine], [k for k, _ in theirs])
+    return tuple((k, a + b) for (k, a), (_, b) in zip(mine, theirs, strict=True))
+
+
+@attrs.frozen(slots=True)
+class DownAndBackTally:
+    """Down and Back facts over every round of the simulated games.
+
+    ``rounds`` rounds were played; in ``carries`` of them nobody won both
+    showdowns and the pot carried over (DB-43; the last round of a game
+    counts too, though no round follows).  ``down_wins`` and ``back_wins``
+    count, per combination category (strongest first), how often the hand
+    that won the 4-card and the 3-card showdown (DB-41, after any tie-break
+    draw, DB-42) was of that category.
+
+    >>> t = DownAndBackTally.empty()
+    >>> t.rounds, t.carry_rate, t.down_wins[0], t.back_wins[-1]
+    (0, 0.0, ('QUAD', 0), ('HIGH_CARD', 0))
+    """
+
+    rounds: int
+    carries: int
+    down_wins: tuple[tuple[str, int], ...]
+    back_wins: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def empty(cls) -> DownAndBackTally:
+        """No rounds yet: every count zero.
+
+        >>> sum(count for _, count in DownAndBackTally.empty().down_wins)
+        0
+        """
+        return cls(0, 0, tuple((name, 0) for name in DOWN_CATEGORIES),
+                   tuple((name, 0) for name in BACK_CATEGORIES))
+
+    @property
+    def carry_rate(self) -> float:
+        """The share of rounds whose pot carried over (0.0 for no rounds).
+
+        >>> DownAndBackTally(4, 1, (), ()).carry_rate
+        0.25
+        """
+        return self.carries / self.rounds if self.rounds else 0.0
+
+    def merge(self, other: DownAndBackTally) -> DownAndBackTally:
+        """Both tallies together.
+
+        >>> t = DownAndBackTally.empty()
+        >>> t.merge(t) == t
+        True
+        """
+        return DownAndBackTally(self.rounds + other.rounds, self.carries + other.carries,
+                                _add_counts(self.down_wins, other.down_wins),
+                                _add_counts(self.back_wins, other.back_wins))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values.
+
+        >>> DownAndBackTally.empty().to_dict()["down_wins"]["PRIAL"]
+        0
+        """
+        return {"rounds": self.rounds, "carries": self.carries,
+                "carry_rate": self.carry_rate, "down_wins": dict(self.down_wins),
+                "back_wins": dict(self.back_wins)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DownAndBackTally:
+        """Read back :meth:`to_dict`.
+
+        >>> t = DownAndBackTally.empty()
+        >>> DownAndBackTally.from_dict(t.to_dict()) == t
+        True
+        """
+        return cls(_int(data, "rounds"), _int(data, "carries"),
+                   tuple((name, int(data["down_wins"][name])) for name in DOWN_CATEGORIES),
+                   tuple((name, int(data["back_wins"][name])) for name in BACK_CATEGORIES))
+
+
+@attrs.frozen(slots=True)
+class ContractTally:
+    """How one kind of Back Alley contract fared (BA-24, BA-40, BA-41).
+
+    The kind is a numeric contract of ``tricks`` (the partners' bids added,
+    ``board`` 0) or a board at level ``board`` (1 to 4, ``tricks`` 0).  It was
+    the contract of a team ``count`` times, was made ``made`` times (at
+    least ``tricks`` tricks taken; every trick for a board) and scored
+    ``points`` in all.
+
+    >>> c = ContractTally(tricks=0, board=2, count=4, made=1, points=-60)
+    >>> c.kind, c.failed, c.make_rate, c.is_board
+    ('double board', 3, 0.25, True)
+    """
+
+    tricks: int
+    board: int
+    count: int
+    made: int
+    points: int
+
+    @property
+    def kind(self) -> str:
+        """The contract as text: ``"3"`` or ``"board"``, ``"double board"``, ...
+
+        >>> ContractTally(5, 0, 1, 1, 26).kind
+        '5'
+        """
+        return BOARD_NAMES[self.board - 1] if self.board else str(self.tricks)
+
+    @property
+    def is_board(self) -> bool:
+        """True for a board contract.
+
+        >>> ContractTally(5, 0, 1, 1, 26).is_board
+        False
+        """
+        return self.board > 0
+
+    @property
+    def failed(self) -> int:
+        """How often the contract was set (not made).
+
+        >>> ContractTally(5, 0, 3, 1, 0).failed
+        2
+        """
+        return self.count - self.made
+
+    @property
+    def make_rate(self) -> float:
+        """The share of these contracts that were made (0.0 when none).
+
+        >>> ContractTally(1, 0, 2, 1, 0).make_rate
+        0.5
+        """
+        return self.made / self.count if self.count else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values.
+
+        >>> ContractTally(0, 1, 1, 1, 130).to_dict()["kind"]
+        'board'
+        """
+        return {"kind": self.kind, "tricks": self.tricks, "board": self.board,
+                "count": self.count, "made": self.made, "failed": self.failed,
+                "points": self.points, "make_rate": self.make_rate}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ContractTally:
+        """Read back :meth:`to_dict`.
+
+        >>> c = ContractTally(3, 0, 2, 1, 1)
+        >>> ContractTally.from_dict(c.to_dict()) == c
+        True
+        """
+        return cls(_int(data, "tricks"), _int(data, "board"), _int(data, "count"),
+                   _int(data, "made"), _int(data, "points"))
+
+
+@attrs.frozen(slots=True)
+class BackAlleyTally:
+    """Back Alley facts over every deal of the simulated games.
+
+    ``deals`` deals were played (thrown-in deals are not deals, BA-25; they
+    are counted in ``throw_ins``).  ``contracts`` holds one
+    :class:`ContractTally` per kind of contract that occurred, numeric ones
+    by size first, then boards by level; each deal adds two, one per team
+    (BA-42).
+
+    >>> t = BackAlleyTally(1, 0, (ContractTally(2, 0, 1, 1, 10),
+    ...                           ContractTally(0, 1, 1, 0, -130)))
+    >>> [c.kind for c in t.boards], t.contract("2").made
+    (['board'], 1)
+    """
+
+    deals: int
+    throw_ins: int
+    contracts: tuple[ContractTally, ...]
+
+    @property
+    def boards(self) -> tuple[ContractTally, ...]:
+        """The board contracts, by level.
+
+        >>> BackAlleyTally(0, 0, ()).boards
+        ()
+        """
+        return tuple(c for c in self.contracts if c.board)
+
+    def contract(self, kind: str) -> ContractTally:
+        """The tally of contracts of ``kind`` (such as ``"3"`` or ``"board"``);
+        all zero when none occurred.
+
+        >>> BackAlleyTally(0, 0, ()).contract("double board").count
+        0
+        """
+        for tally in self.contracts:
+            if tally.kind == kind:
+                return tally
+        if kind in BOARD_NAMES:
+            return ContractTally(0, BOARD_NAMES.index(kind) + 1, 0, 0, 0)
+        if kind.isdigit():
+            return ContractTally(int(kind), 0, 0, 0, 0)
+        raise ValueError(f"not a kind of contract: {kind!r}")
+
+    def merge(self, other: BackAlleyTally) -> BackAlleyTally:
+        """Both tallies together.
+
+        >>> t = BackAlleyTally(1, 2, (ContractTally(3, 0, 2, 1, 0),))
+        >>> t.merge(t).contracts
+        (ContractTally(tricks=3, board=0, count=4, made=2, points=0),)
+        """
+        kinds: dict[tuple[int, int], list[int]] = {}
+        for tally in (*self.contracts, *other.contracts):
+            sums = kinds.setdefault((tally.board, tally.tricks), [0, 0, 0])
+            sums[0] += tally.count
+            sums[1] += tally.made
+            sums[2] += tally.points
+        return BackAlleyTally(
+            self.deals + other.deals, self.throw_ins + other.throw_ins,
+            tuple(ContractTally(tricks, board, *sums)
+                  for (board, tricks), sums in sorted(kinds.items())))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values.
+
+        >>> BackAlleyTally(3, 1, ()).to_dict()
+        {'deals': 3, 'throw_ins': 1, 'contracts': []}
+        """
+        return {"deals": self.deals, "throw_ins": self.throw_ins,
+                "contracts": [c.to_dict() for c in self.contracts]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BackAlleyTally:
+        """Read back :meth:`to_dict`.
+
+        >>> t = BackAlleyTally(3, 1, (ContractTally(3, 0, 2, 1, 0),))
+        >>> BackAlleyTally.from_dict(t.to_dict()) == t
+        True
+        """
+        return cls(_int(data, "deals"), _int(data, "throw_ins"),
+                   tuple(ContractTally.from_dict(c) for c in data["contracts"]))
+
+
+Details = DownAndBackTally | BackAlleyTally
+
+
+@attrs.frozen(slots=True)
+class SimulationResult:
+    """The outcome of :func:`~cardrules.simulation.simulate`: exact tallies of many games.
+
+    ``game`` is the game's name, ``settings`` every setting the games were
+    played with (as sorted ``(name, value)`` pairs), ``bots`` the bot name of
+    each seat, ``seed`` the master seed (None after merging results of
+    different seeds), ``games`` the number of games, ``seats`` one
+    :class:`SeatTally` per seat and ``details`` the game's own facts
+    (:class:`DownAndBackTally` or :class:`BackAlleyTally`).
+
+    >>> from cardrules.simulation import simulate
+    >>> result = simulate("down-and-back", games=4, seed=1, workers=1,
+    ...                   settings={"num_players": 2, "rounds": 2})
+    >>> result.games, result.bots, result.details.rounds
+    (4, ('random', 'random'), 8)
+    >>> sum(seat.total for seat in result.seats) <= 0   # chips left in the pot
+    True
+    """
+
+    game: str
+    settings: tuple[tuple[str, int | None], ...]
+    bots: tuple[str, ...]
+    seed: int | None
+    games: int
+    seats: tuple[SeatTally, ...]
+    details: Details
+
+    @property
+    def settings_dict(self) -> dict[str, int | None]:
+        """The settings as a dictionary.
+
+        >>> from cardrules.simulation import simulate
+        >>> simulate("back-alley", games=1, workers=1,
+        ...          settings={"max_hand_size": 1}).settings_dict
+        {'max_hand_size': 1}
+        """
+        return dict(self.settings)
+
+    @property
+    def by_bot(self) -> tuple[tuple[str, SeatTally], ...]:
+        """Per bot name (in seat order of first appearance), the tallies of its
+        seats added together; ``games`` then counts seat-games.
+
+        >>> from cardrules.simulation import simulate
+        >>> r = simulate("down-and-back", games=2, seed=3, workers=1, bots=["greedy", "random"],
+        ...              settings={"rounds": 1})
+        >>> [(name, tally.games) for name, tally in r.by_bot]
+        [('greedy', 2), ('random', 2)]
+        """
+        kinds: dict[str, SeatTally] = {}
+        for kind, tally in zip(self.bots, self.seats, strict=True):
+            kinds[kind] = kinds[kind].merge(tally) if kind in kinds else tally
+        return tuple(kinds.items())
+
+    def merge(self, other: SimulationResult) -> SimulationResult:
+        """Both results as one: the counts and sums added.  The game, settings
+        and bots must be the same (:class:`ValueError` otherwise); the seed is
+        kept when both have the same one, else None.  Merging is associative
+        and exact.
+
+        >>> from cardrules.simulation import simulate
+        >>> a = simulate("down-and-back", games=2, seed=1, workers=1, settings={"rounds": 1})
+        >>> b = simulate("down-and-back", games=3, seed=2, workers=1, settings={"rounds": 1})
+        >>> m = a.merge(b)
+        >>> m.games, m.seed, m.seats[0].games
+        (5, None, 5)
+        """
+        game = _same("games", self.game, other.game)
+        settings = _same("settings", self.settings, other.settings)
+        bots = _same("bots", self.bots, other.bots)
+        details: Details
+        if isinstance(self.details, DownAndBackTally) and \
+                isinstance(other.details, DownAndBackTally):  # noqa: SIM114 (two types)
+            details = self.details.merge(other.details)
+        elif isinstance(self.details, BackAlleyTally) and \
+                isinstance(other.details, BackAlleyTally):
+            details = self.details.merge(other.details)
+        else:
+            raise ValueError("cannot merge simulations of different games")
+        return SimulationResult(
+            game, settings, bots, self.seed if self.seed == other.seed else None,
+            self.games + other.games,
+            tuple(a.merge(b) for a, b in zip(self.seats, other.seats, strict=True)), details)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON values (with the derived means, deviations
+        and rates, and the per-bot tallies); :meth:`from_dict` reads it back.
+
+        >>> import json
+        >>> from cardrules.simulation import simulate
+        >>> r = simulate("back-alley", games=2, seed=5, workers=1, settings={"max_hand_size": 2})
+        >>> data = json.loads(json.dumps(r.to_dict()))
+        >>> data["game"], data["games"], data["back_alley"]["deals"]
+        ('back_alley', 2, 6)
+        >>> SimulationResult.from_dict(data) == r
+        True
+        """
+        seats = []
+        for seat, (kind, tally) in enumerate(zip(self.bots, self.seats, strict=True)):
+            seats.append({"seat": seat, "bot": kind, **tally.to_dict()})
+        return {"game": self.game, "settings": dict(self.settings), "bots": list(self.bots),
+                "seed": self.seed, "games": self.games, "seats": seats,
+                "by_bot": {kind: tally.to_dict() for kind, tally in self.by_bot},
+                self.game: self.details.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SimulationResult:
+        """Read back :meth:`to_dict` (derived numbers are recomputed, not read).
+
+        >>> SimulationResult.from_dict({"game": "chess"})
+        Traceback (most recent call last):
+        ...
+        ValueError: not a simulation of Down and Back or Back Alley: 'chess'
+        """
+        game = data.get("game")
+        details: Details
+        if game == "down_and_back":
+            details = DownAndBackTally.from_dict(data[game])
+        elif game == "back_alley":
+            details = BackAlleyTally.from_dict(data[game])
+        else:
+            raise ValueError(f"not a simulation of Down and Back or Back Alley: {game!r}")
+        seed = data["seed"]
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise ValueError(f"'seed' must be a whole number or null, not {seed!r}")
+        settings: Mapping[str, int | None] = data["settings"]
+        seats: Sequence[Mapping[str, Any]] = data["seats"]
+        return cls(game, tuple(sorted(settings.items())), tuple(str(b) for b in data["bots"]),
+                   seed, _int(data, "games"), tuple(SeatTally.from_dict(s) for s in seats),
+                   details)
