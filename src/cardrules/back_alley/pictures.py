@@ -1,0 +1,251 @@
+"""SVG pictures of a Back Alley table, from one seat or from above.
+
+:func:`view_svg` draws what one seat may know (a
+:class:`~cardrules.back_alley.View`, BA-50): its own hand face up, the other
+hands as card backs with a count, and the public table: the turned trump
+card, a joker discarded under BA-13, the current trick and the last finished
+trick with its winner, every bid, the contracts, the tricks taken, the team
+scores, the dealer and whose turn it is.  :func:`state_svg` draws the whole
+table with every hand face up, and the undealt cards.
+
+Notebooks show the pictures by themselves: views and states have
+``_repr_svg_`` and ``_repr_html_`` methods that call these functions.
+
+>>> import xml.etree.ElementTree as ET
+>>> from cardrules.back_alley import new_game, view
+>>> ET.fromstring(view_svg(view(new_game(), 0))).get("viewBox")
+'0 0 760 462'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cardrules.back_alley.actions import Board
+from cardrules.back_alley.state import (
+    NUM_PLAYERS,
+    GameState,
+    Phase,
+    Trick,
+    board_levels,
+    contract_of,
+)
+from cardrules.back_alley.views import View
+from cardrules.cards import Card, Joker
+from cardrules.svg import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    card_group,
+    number,
+    row_group,
+    svg_document,
+    text_element,
+)
+
+__all__ = ["state_html", "state_svg", "view_html", "view_svg"]
+
+AnyCard = Card | Joker
+
+_WIDTH = 760
+_MARGIN = 12
+_SCALE = 0.75
+_CARD_W = CARD_WIDTH * _SCALE
+_CARD_H = CARD_HEIGHT * _SCALE
+_STEP = 26
+_BACK_STEP = 14
+_ROW = 92
+_GREY = "#666666"
+_FELT = "#e8f1e8"
+_BOARDS = ("board", "double board", "triple board", "quadruple board")
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _empty_slot(x: float, y: float) -> str:
+    return (f'<rect x="{number(x)}" y="{number(y)}" width="{number(_CARD_W)}" '
+            f'height="{number(_CARD_H)}" rx="4" fill="none" stroke="{_GREY}" '
+            f'stroke-dasharray="4 3"/>')
+
+
+def _trick_row(cards: Sequence[AnyCard], leader: int, x: float, y: float,
+               winner: int | None) -> list[str]:
+    """A trick's cards in play order, each with its seat below; the
+    winner's card gets a coloured edge."""
+    out = []
+    for i, card in enumerate(cards):
+        seat = (leader + i) % NUM_PLAYERS
+        left = x + i * (_CARD_W + 6)
+        out.append(card_group(card, left, y, scale=_SCALE, highlight=seat == winner))
+        out.append(text_element(left + _CARD_W / 2, y + _CARD_H + 12, f"seat {seat}", size=10,
+                                anchor="middle"))
+    if not cards:
+        out.append(_empty_slot(x, y))
+    return out
+
+
+def _picture(facts: GameState | View, hands: Sequence[Sequence[AnyCard | None]],
+             you: int | None, exchanger: int | None, undealt: Sequence[AnyCard],
+             width: float | None) -> str:
+    body: list[str] = []
+    settings = facts.settings
+    title = (f"Back Alley · deal {facts.deal_number} of {settings.deals} "
+             f"({_plural(facts.hand_size, 'card')})")
+    if you is not None:
+        title += f" · seat {you}'s view (team {you & 1})"
+    head = [f"phase {facts.phase.name}",
+            "no dealer yet" if facts.dealer is None else f"dealer seat {facts.dealer}"]
+    if facts.current_player is not None:
+        head.append(f"seat {facts.current_player} to act")
+    elif facts.phase.is_chance:
+        head.append("chance to act")
+    s0, s1 = facts.scores
+    scores = f"scores: team 0 (seats 0, 2) {s0} · team 1 (seats 1, 3) {s1}"
+    if facts.phase is Phase.GAME_OVER:
+        scores += " · " + ("a draw" if s0 == s1 else f"team {0 if s0 > s1 else 1} wins")
+    body.append(text_element(_MARGIN, 26, title, size=16, weight="bold"))
+    body.append(text_element(_MARGIN, 44, " · ".join(head), size=12))
+    body.append(text_element(_MARGIN, 62, scores, size=12))
+    bids, dealer = facts.bids, facts.dealer
+    levels = board_levels(bids, dealer or 0)
+    contracts = None
+    if dealer is not None and all(b is not None for b in bids):
+        contracts = [contract_of(bids, dealer, team) for team in (0, 1)]
+        won = [facts.tricks_won[t] + facts.tricks_won[t + 2] for t in (0, 1)]
+        body.append(text_element(_MARGIN, 80, f"contracts: team 0 {contracts[0]} (taken "
+                                 f"{won[0]}) · team 1 {contracts[1]} (taken {won[1]})", size=12))
+
+    # The public middle of the table: trump, a discarded joker, the tricks.
+    y: float = 90
+    x: float = _MARGIN
+    trump_card = facts.trump_card
+    if trump_card is not None:
+        trump = facts.trump
+        body.append(text_element(x, y + 14, "turned", size=11, fill=_GREY))
+        body.append(card_group(trump_card, x, y + 20, scale=_SCALE))
+        body.append(text_element(x + _CARD_W / 2, y + 20 + _CARD_H + 12,
+                                 "no trump" if trump is None else f"trump {trump.symbol}",
+                                 size=10, anchor="middle"))
+        x += _CARD_W + 20
+    joker = facts.joker_discard
+    if joker is not None:
+        body.append(text_element(x, y + 14, "discarded", size=11, fill=_GREY))
+        body.append(card_group(joker, x, y + 20, scale=_SCALE))
+        body.append(text_element(x + _CARD_W / 2, y + 20 + _CARD_H + 12, f"by seat {exchanger}",
+                                 size=10, anchor="middle"))
+        x += _CARD_W + 20
+    if facts.leader is not None:
+        body.append(text_element(x, y + 14, f"trick {len(facts.tricks) + 1}, led by seat "
+                                 f"{facts.leader}", size=11, fill=_GREY))
+        body += _trick_row(facts.trick, facts.leader, x, y + 20, None)
+        x += 4 * (_CARD_W + 6) + 14
+    if facts.tricks:
+        last: Trick = facts.tricks[-1]
+        body.append(text_element(x, y + 14, f"last trick, won by seat {last.winner}", size=11,
+                                 fill=_GREY))
+        body += _trick_row(last.cards, last.leader, x, y + 20, last.winner)
+    if trump_card is not None:
+        y += 20 + _CARD_H + 20
+
+    # One row per seat.
+    for seat, hand in enumerate(hands):
+        top = y + seat * _ROW
+        parts = [f"seat {seat}" + (" (you)" if seat == you else ""), f"team {seat & 1}"]
+        if seat == dealer:
+            parts.append("dealer")
+        if seat == facts.current_player:
+            parts.append("to act")
+        bid = bids[seat]
+        if bid is not None:
+            parts.append(_BOARDS[levels[seat] - 1] if isinstance(bid, Board) else str(bid))
+        parts += [f"won {facts.tricks_won[seat]}", _plural(len(hand), "card")]
+        weight = "bold" if seat == you else "normal"
+        body.append(text_element(_MARGIN, top + 14, " · ".join(parts), size=12, weight=weight))
+        if hand:
+            step = _BACK_STEP if all(card is None for card in hand) else _STEP
+            body.append(row_group(hand, _MARGIN, top + 20, scale=_SCALE, step=step))
+        else:
+            body.append(_empty_slot(_MARGIN, top + 20))
+    y += len(hands) * _ROW
+    if undealt:
+        body.append(text_element(_MARGIN, y + 14, f"undealt, out of play: "
+                                 f"{_plural(len(undealt), 'card')}", size=12))
+        room = _WIDTH - 2 * _MARGIN - _CARD_W
+        spread = min(float(_STEP), room / (len(undealt) - 1)) if len(undealt) > 1 else 0.0
+        body.append(row_group(undealt, _MARGIN, y + 20, scale=_SCALE, step=spread))
+        y += _ROW
+    height = y + 4
+    background = (f'<rect x="0" y="0" width="{_WIDTH}" height="{number(height)}" '
+                  f'fill="{_FELT}"/>')
+    label = title if you is None else f"{title} (hidden cards face down)"
+    return svg_document(_WIDTH, height, [background, *body], pixel_width=width, title=label)
+
+
+def view_svg(view: View, *, width: float | None = None) -> str:
+    """The table as ``view``'s seat sees it, as an SVG picture (BA-50).
+
+    Shows the seat's own hand face up and the other hands as backs with a
+    count; the turned trump card, a joker discarded under BA-13, the current
+    trick and the last finished trick (its winner's card has a coloured
+    edge); each seat's bid, board level and tricks taken; the contracts
+    once all have bid, the team scores, the dealer and whose turn it is.
+    No card the seat cannot see is drawn.  ``width`` is the displayed width
+    in pixels (760 by default).
+
+    >>> import random
+    >>> from cardrules.back_alley import new_game, apply, sample_chance, view
+    >>> rng = random.Random(3)
+    >>> s = new_game()
+    >>> s = apply(s, sample_chance(s, rng)); s = apply(s, sample_chance(s, rng))
+    >>> v = view(s, 2)
+    >>> picture = view_svg(v)
+    >>> shown = {str(c) for c in v.hand} | {str(v.trump_card)}
+    >>> picture.count("data-card=") >= 14, all(f'data-card="{c}"' in picture for c in shown)
+    (True, True)
+    """
+    hands: list[Sequence[AnyCard | None]] = [
+        view.hand if seat == view.seat else (None,) * size
+        for seat, size in enumerate(view.hand_sizes)]
+    return _picture(view, hands, view.seat, view.exchanger, (), width)
+
+
+def state_svg(state: GameState, *, width: float | None = None) -> str:
+    """The whole table of ``state``, every hand and the undealt cards face
+    up, as an SVG picture.  ``width`` is the displayed width in pixels.
+
+    >>> import xml.etree.ElementTree as ET
+    >>> import random
+    >>> from cardrules.back_alley import new_game, apply, sample_chance
+    >>> rng = random.Random(3)
+    >>> s = new_game()
+    >>> s = apply(s, sample_chance(s, rng)); s = apply(s, sample_chance(s, rng))
+    >>> len(ET.fromstring(state_svg(s)).findall(".//{*}g[@data-card]"))
+    54
+    """
+    exchanger = None if state.deal is None else state.deal.exchanger
+    return _picture(state, state.hands, None, exchanger, state.undealt, width)
+
+
+def _html(picture: str) -> str:
+    return f'<div class="cardrules-table">{picture}</div>'
+
+
+def view_html(view: View) -> str:
+    """:func:`view_svg` in an HTML ``<div>``: what a notebook shows for a view.
+
+    >>> from cardrules.back_alley import new_game, view
+    >>> view_html(view(new_game(), 1))[:36]
+    '<div class="cardrules-table"><svg xm'
+    """
+    return _html(view_svg(view))
+
+
+def state_html(state: GameState) -> str:
+    """:func:`state_svg` in an HTML ``<div>``: what a notebook shows for a state.
+
+    >>> from cardrules.back_alley import new_game
+    >>> "<svg" in state_html(new_game())
+    True
+    """
+    return _html(state_svg(state))
