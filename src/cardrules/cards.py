@@ -249,6 +249,11 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The card as an SVG picture, for notebooks (:func:`cardrules.svg.card_svg`)."""
+        from cardrules.svg import card_svg  # imported here: importing cardrules stays light
+        return card_svg(self)
+
 
 #: The 52 cards in :attr:`Card.index` order (``DECK[i].index == i``).
 DECK: tuple[Card, ...] = tuple(Card(r, s) for r in Rank for s in Suit)
@@ -275,6 +280,16 @@ class Joker(enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+def _joker_svg(joker: Joker) -> str:
+    """The joker as an SVG picture, for notebooks (:func:`cardrules.svg.card_svg`)."""
+    from cardrules.svg import card_svg  # imported here: importing cardrules stays light
+    return card_svg(joker)
+
+
+# An Enum class body may not define a _sunder_ name, so the notebook hook is added here.
+setattr(Joker, "_repr_svg_", _joker_svg)  # noqa: B010
 
 
 # Every character (and joker pair) the scanner reads, in both cases, spelt out:

@@ -181,6 +181,11 @@ class Hand(_Base[C]):
     def __repr__(self) -> str:
         return f"Hand.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The hand as an SVG picture, for notebooks (:func:`cardrules.svg.hand_svg`)."""
+        from cardrules.svg import hand_svg  # imported here: importing cardrules stays light
+        return hand_svg(self)
+
 
 def permute_hidden(piles: Sequence[Sequence[T]], hidden: Sequence[bool],
                    rng: random.Random) -> list[tuple[T, ...]]:

@@ -613,6 +613,16 @@ class GameState:
     def __str__(self) -> str:
         return describe(self)
 
+    def _repr_svg_(self) -> str:
+        """An SVG picture of the table for notebooks; imports the pictures lazily."""
+        from cardrules.back_alley.pictures import state_svg
+        return state_svg(self)
+
+    def _repr_html_(self) -> str:
+        """The SVG picture in HTML, for notebooks."""
+        from cardrules.back_alley.pictures import state_html
+        return state_html(self)
+
 
 def _turned_line(trump_card: AnyCard, joker_discard: Joker | None, exchanger: int | None,
                 trump_played: bool) -> str:

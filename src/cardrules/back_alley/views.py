@@ -123,6 +123,16 @@ class View:
         lines.append(f"scores: team 0 {self.scores[0]}, team 1 {self.scores[1]}")
         return "\n".join(lines)
 
+    def _repr_svg_(self) -> str:
+        """An SVG picture of the table for notebooks; imports the pictures lazily."""
+        from cardrules.back_alley.pictures import view_svg
+        return view_svg(self)
+
+    def _repr_html_(self) -> str:
+        """The SVG picture in HTML, for notebooks."""
+        from cardrules.back_alley.pictures import view_html
+        return view_html(self)
+
 
 def view(state: GameState, seat: int) -> View:
     """The view of ``state`` from ``seat`` (0 to 3; anything else is a ValueError).

@@ -438,6 +438,16 @@ class GameState:
         return "\n".join(table_lines(self, None, shown, len(stock), stock[0] if stock else None,
                                      tuple(split is not None for split in self.splits)))
 
+    def _repr_svg_(self) -> str:
+        """An SVG picture of the table for notebooks; imports the pictures lazily."""
+        from cardrules.down_and_back.pictures import state_svg
+        return state_svg(self)
+
+    def _repr_html_(self) -> str:
+        """The SVG picture in HTML, for notebooks."""
+        from cardrules.down_and_back.pictures import state_html
+        return state_html(self)
+
 
 def _cards(cards: tuple[Card, ...]) -> str:
     return " ".join(map(str, cards)) or "-"

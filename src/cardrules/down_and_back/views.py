@@ -100,6 +100,16 @@ class View:
         return "\n".join(table_lines(self, self.seat, shown, self.stock_size, None,
                                      self.split_chosen))
 
+    def _repr_svg_(self) -> str:
+        """An SVG picture of the table for notebooks; imports the pictures lazily."""
+        from cardrules.down_and_back.pictures import view_svg
+        return view_svg(self)
+
+    def _repr_html_(self) -> str:
+        """The SVG picture in HTML, for notebooks."""
+        from cardrules.down_and_back.pictures import view_html
+        return view_html(self)
+
 
 def view(state: GameState, seat: int) -> View:
     """The view of ``state`` from ``seat`` (0 to ``num_players - 1``).
