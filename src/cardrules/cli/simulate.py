@@ -1,0 +1,212 @@
+"""``cardrules simulate [GAME]``: bots play many games; the tallies are printed.
+
+With rich installed (``pip install "cardrules[cli]"``) a progress bar runs on
+standard error and the tables are drawn by rich; without it the tables are
+plain text and one line on standard error says what to install.
+``--json`` saves (or prints, with ``-``) :meth:`SimulationResult.to_dict
+<cardrules.simulation.SimulationResult.to_dict>`, and ``--plot`` draws the
+charts of :func:`cardrules.simulation.plot.plot_result`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING, Any
+
+from cardrules.cli import _common
+
+if TYPE_CHECKING:
+    from cardrules.simulation import SimulationResult
+
+#: What to install for the progress bar and the drawn tables.
+RICH_HINT = 'cardrules: for a progress bar and drawn tables: pip install "cardrules[cli]"'
+
+Table = tuple[str, list[str], list[list[str]]]
+#: Columns of names, aligned left (numbers are aligned right).
+_TEXT_COLUMNS = ("seat", "bot", "winning category", "contract")
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``simulate`` subcommand."""
+    parser = commands.add_parser(
+        "simulate", help="let bots play many games; print wins, means and game statistics")
+    parser.add_argument("game", nargs="?", default="down-and-back",
+                        help=f"the game: {' or '.join(_common.GAME_NAMES)} "
+                             "(default down-and-back)")
+    parser.add_argument("--games", type=int, default=100, metavar="N",
+                        help="the number of games (default 100)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="the master seed; each game's seeds derive from it (default 0)")
+    parser.add_argument("--bots", default="random", help=_common.BOTS_HELP + "; default random")
+    parser.add_argument("--workers", type=int, metavar="W",
+                        help="worker processes (default: one per core; 1 plays here)")
+    _common.add_settings_options(parser)
+    parser.add_argument("--max-hand-size", type=int, metavar="N",
+                        help="Back Alley: the first and last hand size, 1 to 13 (default 13)")
+    parser.add_argument("--json", metavar="FILE",
+                        help="save the result as JSON (- prints it instead of the tables)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="draw the charts into a PNG file (needs matplotlib)")
+    parser.set_defaults(handler=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Refuse bad options before any game is played."""
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    if args.plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise ValueError('--plot needs matplotlib: pip install "cardrules[plot]"') from None
+        _common.check_record_path(args.plot, "--plot")
+    if args.json is not None and args.json != "-":
+        _common.check_record_path(args.json, "--json")
+
+
+def _settings(args: argparse.Namespace) -> dict[str, int | None]:
+    rules = _common.game(args.game)
+    settings = _common.settings_of(rules, args)
+    if args.max_hand_size is not None:
+        if "max_hand_size" not in rules.default_settings:
+            raise ValueError(f"{rules.title} has no setting for --max-hand-size")
+        settings["max_hand_size"] = args.max_hand_size
+    if "num_players" in rules.default_settings and "num_players" not in settings \
+            and "," in args.bots:  # one bot per seat sets the table size
+        settings["num_players"] = len(args.bots.split(","))
+    return settings
+
+
+def _rich() -> Any:
+    try:
+        import rich
+    except ImportError:
+        return None
+    return rich
+
+
+def run(args: argparse.Namespace) -> int:
+    """Simulate the games the options describe; print or save the result."""
+    from cardrules.simulation import simulate
+
+    rules = _common.game(args.game)
+    _check(args)
+    settings = _settings(args)
+    seats = rules.new_game_from_settings(settings).num_players
+    kinds = _common.bot_kinds(rules, args.bots, seats)
+    rich = _rich()
+    if rich is None:
+        print(RICH_HINT, file=sys.stderr)
+    bar: AbstractContextManager[Any] = nullcontext()
+    if rich is not None:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        bar = Progress(console=Console(stderr=True), transient=True)
+    with bar as progress:
+        update = None
+        if progress is not None:
+            task = progress.add_task(f"{rules.title}: {args.games} games", total=args.games)
+
+            def update(done: int, total: int) -> None:
+                progress.update(task, completed=done)
+
+        result = simulate(rules, args.games, args.seed, kinds, settings,
+                          workers=args.workers, progress=update)
+    if args.json == "-":
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print_tables(result, rich)
+        if args.json is not None:
+            with open(args.json, "w", encoding="utf-8") as file:
+                json.dump(result.to_dict(), file, indent=2)
+                file.write("\n")
+            print(f"result written to {args.json}")
+    if args.plot is not None:
+        from cardrules.simulation.plot import plot_result
+
+        plot_result(result, args.plot)
+        print(f"charts written to {args.plot}", file=sys.stderr if args.json == "-" else None)
+    return 0
+
+
+def _value(x: float) -> str:
+    return f"{x:+.2f}"
+
+
+def tables(result: SimulationResult) -> list[Table]:
+    """The summary as tables: (title, headers, rows of text)."""
+    from cardrules.simulation import DownAndBackTally
+
+    unit = "net" if result.game == "down_and_back" else "points"
+    headers = ["games", "wins", "ties", "losses", "win %", f"mean {unit}", "std"]
+
+    def cells(tally: Any) -> list[str]:
+        return [str(tally.games), str(tally.wins), str(tally.ties), str(tally.losses),
+                f"{tally.win_rate:.1%}", _value(tally.mean), f"{tally.std:.2f}"]
+
+    found: list[Table] = []
+    title = {"down_and_back": "Down and Back", "back_alley": "Back Alley"}[result.game]
+    settings = ", ".join(f"{k} {v}" for k, v in result.settings)
+    found.append((f"{title}: {result.games} games, seed {result.seed} ({settings})",
+                  ["seat", "bot", *headers],
+                  [[str(s), kind, *cells(t)]
+                   for s, (kind, t) in enumerate(zip(result.bots, result.seats, strict=True))]))
+    if len(result.by_bot) > 1:
+        found.append(("Per bot (seat-games)", ["bot", *headers],
+                      [[kind, *cells(t)] for kind, t in result.by_bot]))
+    details = result.details
+    if isinstance(details, DownAndBackTally):
+        back = dict(details.back_wins)
+        found.append((f"Showdowns: {details.rounds} rounds, pot carried over in "
+                       f"{details.carries} ({details.carry_rate:.1%})",
+                       ["winning category", "down wins", "back wins"],
+                       [[name, str(count), str(back[name]) if name in back else "-"]
+                        for name, count in details.down_wins]))
+    else:
+        found.append((f"Contracts: {details.deals} deals, {details.throw_ins} thrown in",
+                      ["contract", "teams", "made", "set", "made %", "points"],
+                      [[c.kind, str(c.count), str(c.made), str(c.failed),
+                        f"{c.make_rate:.1%}", f"{c.points:+d}"] for c in details.contracts]))
+    return found
+
+
+def plain_table(title: str, headers: list[str], rows: list[list[str]]) -> str:
+    """A table as plain text: a title line, then aligned columns (names to
+    the left, numbers to the right).
+
+    >>> print(plain_table("T", ["bot", "wins"], [["greedy", "2"]]))
+    T
+    bot     wins
+    greedy     2
+    """
+    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
+    lines = [title]
+    for row in [headers, *rows]:
+        lines.append("  ".join(
+            cell.ljust(w) if header in _TEXT_COLUMNS else cell.rjust(w)
+            for cell, w, header in zip(row, widths, headers, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def print_tables(result: SimulationResult, rich: Any = None) -> None:
+    """Print the summary tables, drawn by rich when ``rich`` is the module."""
+    if rich is None:
+        print("\n\n".join(plain_table(*table) for table in tables(result)))
+        return
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    console = Console()
+    for title, headers, rows in tables(result):
+        table = RichTable(title=title, title_justify="left")
+        for header in headers:
+            table.add_column(header, justify="left" if header in _TEXT_COLUMNS else "right")
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)

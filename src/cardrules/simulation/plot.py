@@ -1,0 +1,131 @@
+"""Charts of a simulation (``cardrules simulate --plot``); needs matplotlib.
+
+:func:`plot_result` draws two charts side by side: how the final values
+were spread (net chips in Down and Back, team points in Back Alley), one
+histogram per bot name (per seat, or per team in Back Alley, when every
+seat has the same bot); and the game's own chart: the categories that won
+the down and the back showdowns (Down and Back), or how often each kind of
+contract was made and set (Back Alley).  It draws on a bare matplotlib
+figure with the Agg canvas, so it never opens a window or changes
+matplotlib's global state.  Without matplotlib it raises
+:class:`ImportError` naming ``pip install "cardrules[plot]"``.
+
+>>> from cardrules.simulation import simulate
+>>> result = simulate("down-and-back", games=3, seed=1, workers=1, settings={"rounds": 2})
+>>> figure = plot_result(result)
+>>> [axes.get_title() for axes in figure.axes]
+['Net chips per game', 'Winning categories']
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from cardrules.simulation.result import (
+    BackAlleyTally,
+    DownAndBackTally,
+    SeatTally,
+    SimulationResult,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["INSTALL_HINT", "plot_result"]
+
+#: What to install for the charts.
+INSTALL_HINT = 'pip install "cardrules[plot]"'
+
+
+def _require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ImportError(f"the charts need matplotlib: {INSTALL_HINT}") from None
+
+
+def _groups(result: SimulationResult) -> list[tuple[str, SeatTally]]:
+    by_bot = result.by_bot
+    if len(by_bot) > 1:
+        return [(name, tally) for name, tally in by_bot]
+    if result.game == "back_alley":  # partners share their team's points
+        return [(f"team {t} (seats {t}, {t + 2})", result.seats[t]) for t in (0, 1)]
+    return [(f"seat {s}", tally) for s, tally in enumerate(result.seats)]
+
+
+def _histograms(axes: Axes, result: SimulationResult) -> None:
+    unit = "net chips" if result.game == "down_and_back" else "team points"
+    low = min(v for seat in result.seats for v, _ in seat.values)
+    high = max(v for seat in result.seats for v, _ in seat.values)
+    bins = max(1, min(40, high - low + 1))
+    for label, tally in _groups(result):
+        axes.hist([v for v, _ in tally.values], weights=[c for _, c in tally.values],
+                  bins=bins, range=(low - 0.5, high + 0.5), histtype="step", linewidth=1.5,
+                  label=f"{label}: mean {tally.mean:+.1f}")
+    axes.set_title(f"{unit.capitalize()} per game")
+    axes.set_xlabel(unit)
+    axes.set_ylabel("games")
+    axes.legend(fontsize="small")
+
+
+def _categories(axes: Axes, details: DownAndBackTally) -> None:
+    names = [name for name, _ in details.down_wins]
+    back = dict(details.back_wins)
+    positions = list(range(len(names)))
+    axes.barh([p - 0.2 for p in positions], [count for _, count in details.down_wins],
+              height=0.4, label="down (4 cards)")
+    axes.barh([p + 0.2 for p in positions], [back.get(name, 0) for name in names],
+              height=0.4, label="back (3 cards)")
+    axes.set_yticks(positions, [name.replace("_", " ").lower() for name in names])
+    axes.invert_yaxis()
+    axes.set_title("Winning categories")
+    axes.set_xlabel(f"rounds won (pot carried over in {details.carry_rate:.0%})")
+    axes.legend(fontsize="small")
+
+
+def _contracts(axes: Axes, details: BackAlleyTally) -> None:
+    kinds = [c.kind.replace(" board", "\nboard") for c in details.contracts]
+    made = [c.made for c in details.contracts]
+    axes.bar(kinds, made, label="made")
+    axes.bar(kinds, [c.failed for c in details.contracts], bottom=made, label="set")
+    axes.set_title("Contracts made and set")
+    axes.set_xlabel("contract")
+    axes.set_ylabel("team deals")
+    axes.tick_params(axis="x", labelsize="small")
+    axes.legend(fontsize="small")
+
+
+def plot_result(result: SimulationResult,
+                path: str | os.PathLike[str] | None = None) -> Figure:
+    """Draw the charts of ``result``; save them as a PNG to ``path`` if given.
+
+    Returns the matplotlib figure.
+
+    >>> import io
+    >>> from cardrules.simulation import simulate
+    >>> result = simulate("back-alley", games=2, workers=1, settings={"max_hand_size": 2})
+    >>> figure = plot_result(result)
+    >>> figure.axes[1].get_title()
+    'Contracts made and set'
+    """
+    _require_matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    FigureCanvasAgg(figure)
+    left, right = figure.subplots(1, 2)
+    _histograms(left, result)
+    if isinstance(result.details, DownAndBackTally):
+        _categories(right, result.details)
+    else:
+        _contracts(right, result.details)
+    bots = ", ".join(result.bots)
+    title = {"down_and_back": "Down and Back", "back_alley": "Back Alley"}[result.game]
+    figure.suptitle(f"{title}: {result.games} games, "
+                    f"bots {bots}, seed {result.seed}")
+    if path is not None:
+        figure.savefig(os.fspath(path), format="png", dpi=100)
+    return figure
