@@ -38,12 +38,13 @@ extensions = [
     "sphinx.ext.intersphinx",
     "myst_parser",
     "public_names",  # _ext/public_names.py: links definition paths to public names
+    "charts",  # _ext/charts.py: writes the hand-analysis charts into _generated/
 ]
 # sphinx.ext.napoleon is left out on purpose: the docstrings are plain reST,
 # and napoleon would read a property docstring such as "One-letter form: ..."
 # as "type: description" and render it wrongly.
 
-exclude_patterns = ["_build", "_ext", "_inventories", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_ext", "_generated", "_inventories", "Thumbs.db", ".DS_Store"]
 # The pages are reStructuredText; Markdown (through myst-parser) is only used
 # to include CHANGELOG.md in changelog.rst.
 source_suffix = {".rst": "restructuredtext"}
