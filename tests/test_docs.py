@@ -307,3 +307,119 @@ def test_intersphinx_reads_local_files_only() -> None:
         assert url.startswith("https://")
         assert not inventory.startswith(("http:", "https:"))
         assert (DOCS / inventory).is_file()
+
+
+# -- the table of contents ---------------------------------------------------------------
+
+_TOCTREE = re.compile(r"^\.\. toctree::")
+
+
+def _toctree_entries(text: str) -> list[str]:
+    """The documents listed by the toctree directives of a page, in order."""
+    entries: list[str] = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if not _TOCTREE.match(line):
+            continue
+        for following in lines[i + 1:]:
+            if following.strip() and not following.startswith("   "):
+                break  # the directive's body has ended
+            entry = following.strip()
+            if entry and not entry.startswith(":"):
+                entries.append(entry)
+    return entries
+
+
+def _pages() -> set[str]:
+    """Every page of the documentation, as a document name (``cli``, ``api``)."""
+    return {path.relative_to(DOCS).with_suffix("").as_posix() for path in DOCS.rglob("*.rst")
+            if not any(part.startswith("_") for part in path.relative_to(DOCS).parts)}
+
+
+def test_every_page_is_reached_from_the_index() -> None:
+    pages = _pages()
+    reached, todo = {"index"}, ["index"]
+    while todo:
+        for entry in _toctree_entries((DOCS / f"{todo.pop()}.rst").read_text("utf-8")):
+            assert entry in pages, f"the toctree names a missing page: {entry}"
+            if entry not in reached:
+                reached.add(entry)
+                todo.append(entry)
+    assert pages - reached == set(), f"pages in no toctree: {sorted(pages - reached)}"
+
+
+def test_index_orders_the_pages_for_a_newcomer() -> None:
+    entries = _toctree_entries((DOCS / "index.rst").read_text("utf-8"))
+    wanted = ["installation", "quickstart", "down_and_back_game", "back_alley_game",
+              "hand_analysis", "rules", "cli", "performance", "changelog", "api", "release"]
+    positions = [entries.index(page) for page in wanted]
+    assert positions == sorted(positions), entries
+
+
+def test_toctree_reader_sees_an_orphan() -> None:
+    text = ".. toctree::\n   :maxdepth: 2\n\n   one\n   two\n\nAfter\n   three\n"
+    assert _toctree_entries(text) == ["one", "two"]
+
+
+# -- the generated hand-analysis charts ---------------------------------------------------
+
+
+def _load_charts() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("charts", DOCS / "_ext" / "charts.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_chart_extension_writes_valid_deterministic_svg(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("numpy")
+    import xml.etree.ElementTree as ET
+
+    charts = _load_charts()
+    files = charts.generate(tmp_path / "a", samples=300, seed=1)
+    assert sorted(f.name for f in files) == ["categories3.svg", "categories3.txt",
+                                             "categories4.svg", "categories4.txt"]
+    for path, categories in ((tmp_path / "a" / "categories4.svg", ["QUAD (DB-10)",
+                              "HIGH_CARD (DB-17)"]),
+                             (tmp_path / "a" / "categories3.svg", ["PRIAL (DB-20)",
+                              "HIGH_CARD (DB-25)"])):
+        root = ET.fromstring(path.read_bytes())
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+        text = " ".join(node.text or "" for node in root.iter()
+                        if node.tag == "{http://www.w3.org/2000/svg}text")
+        for label in categories:
+            assert label in text
+        assert b"<dc:date>" not in path.read_bytes()  # no build date in the file
+    again = charts.generate(tmp_path / "b", samples=300, seed=1)
+    assert [f.read_bytes() for f in files] == [f.read_bytes() for f in again]
+
+
+def test_chart_numbers_are_exact_counts_and_sensible_shares() -> None:
+    pytest.importorskip("numpy")
+    from reference_eval import EXPECTED_COUNTS3, EXPECTED_COUNTS4
+
+    charts = _load_charts()
+    for size, expected, hands in ((4, EXPECTED_COUNTS4, 270_725), (3, EXPECTED_COUNTS3, 22_100)):
+        stats = charts.category_stats(size, samples=2_000, seed=7)
+        assert {row.name: row.hands for row in stats} == expected
+        assert sum(row.frequency for row in stats) == pytest.approx(1.0)
+        assert stats[0].hands * 2 > hands  # a high card is the most common hand
+        shares = [row.share for row in stats]  # weakest category first
+        assert all(0 <= s <= 1 for s in shares)
+        assert shares == sorted(shares), shares  # a stronger category wins more often
+        assert shares[0] < 1 / (charts.OPPONENTS + 1) < shares[1]
+        assert all(0 < row.margin < 0.05 for row in stats[:2])
+        table = charts.table(stats, samples=2_000)
+        assert f"{hands:,}" in table
+        assert "2,000 samples" in table
+
+
+def test_pages_show_only_generated_files_that_the_extension_writes() -> None:
+    written = {f"categories{size}.{ext}" for size in (3, 4) for ext in ("svg", "txt")}
+    used = set()
+    for path in DOCS.glob("*.rst"):
+        used.update(re.findall(r"_generated/([\w.]+)", path.read_text("utf-8")))
+    assert used == written
