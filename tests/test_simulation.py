@@ -1,0 +1,309 @@
+"""Tests of cardrules.simulation: reproducible, exact tallies of many games."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+import cardrules
+from cardrules.back_alley import team_of
+from cardrules.down_and_back import evaluate3, evaluate4
+from cardrules.engine.registry import rules_for
+from cardrules.simulation import (
+    BackAlleyTally,
+    ContractTally,
+    DownAndBackTally,
+    SeatTally,
+    SimulationResult,
+    game_seeds,
+    play_chunk,
+    simulate,
+)
+
+#: Short games of both games: (name, settings, bots).
+CASES: list[tuple[str, dict[str, int | None], list[str]]] = [
+    ("down_and_back", {"num_players": 3, "rounds": 3}, ["greedy", "random", "random"]),
+    ("back_alley", {"max_hand_size": 2}, ["heuristic", "random", "random", "heuristic"]),
+]
+IDS = ["down_and_back", "back_alley"]
+
+
+def _run(case: tuple[str, dict[str, int | None], list[str]], games: int = 6,
+         seed: int = 4, **options: Any) -> SimulationResult:
+    game, settings, bots = case
+    return simulate(game, games=games, seed=seed, bots=bots, settings=settings, **options)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_the_same_seed_gives_an_equal_result(case: Any) -> None:
+    assert _run(case, workers=1) == _run(case, workers=1)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_the_result_does_not_depend_on_workers_executor_or_chunks(case: Any) -> None:
+    alone = _run(case, workers=1)
+    assert _run(case, workers=1, chunk_size=1) == alone
+    assert _run(case, workers=2, chunk_size=2) == alone  # a local process pool
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        assert _run(case, executor=pool, chunk_size=1) == alone
+        assert _run(case, executor=pool) == alone
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_different_seeds_give_different_results(case: Any) -> None:
+    results = [_run(case, seed=seed, workers=1) for seed in range(3)]
+    assert len({(r.seats, r.details) for r in results}) == 3  # not just the seed field
+
+
+def test_game_seeds_are_the_documented_sha256_derivation() -> None:
+    import hashlib
+
+    def derive(text: str) -> int:
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+    chance, bots = game_seeds(-12, 345, 3)
+    assert chance == derive("cardrules.simulate:-12:345:chance")
+    assert bots == tuple(derive(f"cardrules.simulate:-12:345:seat{s}") for s in range(3))
+    assert len({chance, *bots}) == 4
+    with pytest.raises(ValueError, match="game index"):
+        game_seeds(0, -1, 2)
+
+
+def _direct(case: Any, games: int, seed: int) -> dict[str, Any]:
+    """Play the same games one by one with rules.play, from the documented seeds."""
+    game, settings, bots = case
+    rules = rules_for(game)
+    values: list[list[int]] = [[] for _ in bots]
+    wins = [0] * len(bots)
+    ties = [0] * len(bots)
+    facts: Counter[Any] = Counter()
+    for index in range(games):
+        chance, seeds = game_seeds(seed, index, len(bots))
+        state = rules.play([rules.bots[b](s) for b, s in zip(bots, seeds, strict=True)],
+                           settings, seed=chance).state
+        if game == "down_and_back":
+            final = list(state.net)
+            for r in state.results:
+                facts["rounds"] += 1
+                facts["carries"] += r.pot_winner is None
+                facts["down", evaluate4(r.splits[r.down_winner].down).category.name] += 1
+                facts["back", evaluate3(r.splits[r.back_winner].back).category.name] += 1
+            best = max(final)
+            for s, v in enumerate(final):
+                if v == best:
+                    if final.count(best) == 1:
+                        wins[s] += 1
+                    else:
+                        ties[s] += 1
+        else:
+            final = [state.scores[team_of(s)] for s in range(4)]
+            for d in state.results:
+                facts["deals"] += 1
+                for team in (0, 1):
+                    c = d.contracts[team]
+                    made = d.tricks[team] == d.hand_size if c.board else \
+                        d.tricks[team] >= c.tricks
+                    facts["contract", str(c), made] += 1
+                    facts["points", str(c)] += d.points[team]
+            for s in range(4):
+                mine, theirs = state.scores[team_of(s)], state.scores[1 - team_of(s)]
+                wins[s] += mine > theirs
+                ties[s] += mine == theirs
+        for s, v in enumerate(final):
+            values[s].append(v)
+    return {"values": values, "wins": wins, "ties": ties, "facts": facts}
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_tallies_equal_the_games_played_directly(case: Any) -> None:
+    result = _run(case, games=5, seed=9, workers=2, chunk_size=2)
+    direct = _direct(case, 5, 9)
+    assert result.games == 5
+    for s, tally in enumerate(result.seats):
+        values = direct["values"][s]
+        assert tally.games == 5
+        assert tally.total == sum(values)
+        assert tally.total_squares == sum(v * v for v in values)
+        assert tally.values == tuple(sorted(Counter(values).items()))
+        assert (tally.wins, tally.ties) == (direct["wins"][s], direct["ties"][s])
+        assert tally.mean == pytest.approx(sum(values) / 5)
+    facts = direct["facts"]
+    details = result.details
+    if isinstance(details, DownAndBackTally):
+        assert details.rounds == facts["rounds"] == 15
+        assert details.carries == facts["carries"]
+        assert dict(details.down_wins) == {k: facts["down", k] for k, _ in details.down_wins}
+        assert dict(details.back_wins) == {k: facts["back", k] for k, _ in details.back_wins}
+        assert sum(dict(details.down_wins).values()) == 15
+    else:
+        assert isinstance(details, BackAlleyTally)
+        assert details.deals == facts["deals"] == 15  # 3 deals a game (BA-10, short game)
+        for c in details.contracts:
+            assert c.made == facts["contract", c.kind, True]
+            assert c.failed == facts["contract", c.kind, False]
+            assert c.points == facts["points", c.kind]
+        assert sum(c.count for c in details.contracts) == 2 * 15  # one per team (BA-42)
+
+
+def test_a_down_and_back_win_is_the_best_net_alone_and_a_tie_shares_it() -> None:
+    # DB-44: the leader has the largest net; equal nets share the lead.
+    r = simulate("down-and-back", games=30, seed=1, workers=1, settings={"rounds": 1})
+    assert sum(s.wins for s in r.seats) <= 30
+    direct = _direct(("down_and_back", {"rounds": 1}, ["random"] * 4), 30, 1)
+    assert [s.wins for s in r.seats] == direct["wins"]
+    assert [s.ties for s in r.seats] == direct["ties"]
+    assert sum(s.ties for s in r.seats) > 0  # one round: many games end level
+    # each game has either exactly one outright winner or at least two tied seats
+    assert sum(s.wins for s in r.seats) + sum(s.ties for s in r.seats) >= 30
+
+
+def test_a_back_alley_win_is_the_team_s_and_a_draw_ties_all_four() -> None:
+    # BA-43: the team with the higher total wins; equal totals are a draw.
+    r = simulate("back_alley", games=8, seed=2, workers=1, settings={"max_hand_size": 1})
+    s0, s1, s2, s3 = r.seats
+    assert (s0.wins, s0.ties, s0.total) == (s2.wins, s2.ties, s2.total)
+    assert (s1.wins, s1.ties, s1.total) == (s3.wins, s3.ties, s3.total)
+    assert s0.ties == s1.ties
+    assert s0.wins + s1.wins + s0.ties == 8
+
+
+def test_by_bot_adds_the_seats_of_each_bot() -> None:
+    r = _run(CASES[0], workers=1)
+    by_bot = dict(r.by_bot)
+    assert list(by_bot) == ["greedy", "random"]
+    assert by_bot["greedy"] == r.seats[0]
+    assert by_bot["random"] == r.seats[1].merge(r.seats[2])
+    assert by_bot["random"].games == 2 * r.games
+
+
+def test_merging_chunks_gives_the_whole_and_is_associative() -> None:
+    game, settings, bots = CASES[0]
+    full = dict(rules_for(game).default_settings) | settings
+    a, b, c = (play_chunk(game, full, bots, 5, start, stop)
+               for start, stop in ((0, 2), (2, 3), (3, 6)))
+    whole = simulate(game, games=6, seed=5, bots=bots, settings=settings, workers=1)
+    assert a.merge(b).merge(c) == a.merge(b.merge(c)) == whole
+    other = simulate(game, games=2, seed=6, bots=bots, settings=settings, workers=1)
+    merged = whole.merge(other)
+    assert merged.seed is None
+    assert merged.games == 8
+    assert merged.seats[0].total == whole.seats[0].total + other.seats[0].total
+    assert merged.merge(a).seed is None
+    with pytest.raises(ValueError, match="different bots"):
+        whole.merge(simulate(game, games=1, seed=5, settings=settings, workers=1,
+                             bots=["random"] * 3))
+    with pytest.raises(ValueError, match="different games"):
+        whole.merge(_run(CASES[1], games=1, workers=1))
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_to_dict_is_json_and_reads_back(case: Any) -> None:
+    r = _run(case, games=4, workers=1)
+    data = json.loads(json.dumps(r.to_dict()))
+    assert SimulationResult.from_dict(data) == r
+    assert data["games"] == 4
+    assert data["seed"] == 4
+    assert data["bots"] == case[2]
+    seat0 = data["seats"][0]
+    assert seat0["total"] == r.seats[0].total
+    assert seat0["wins"] == r.seats[0].wins
+    assert seat0["mean"] == pytest.approx(r.seats[0].mean)
+    assert seat0["std"] == pytest.approx(r.seats[0].std)
+    assert data["by_bot"][case[2][0]]["games"] == dict(r.by_bot)[case[2][0]].games
+    if case[0] == "down_and_back":
+        assert data["down_and_back"]["rounds"] == 12
+        assert data["down_and_back"]["down_wins"] == dict(r.details.down_wins)  # type: ignore[union-attr]
+    else:
+        kinds = [c["kind"] for c in data["back_alley"]["contracts"]]
+        assert kinds == [c.kind for c in r.details.contracts]  # type: ignore[union-attr]
+
+
+def test_the_standard_deviation_is_the_sample_one() -> None:
+    tally = SeatTally.of([1, 2, 3, 10], wins=1, ties=0)
+    assert tally.mean == 4.0
+    assert tally.std == pytest.approx(((9 + 4 + 1 + 36) / 3) ** 0.5)
+    assert SeatTally.of([7], wins=1, ties=0).std == 0.0
+
+
+def test_contract_kinds_are_ordered_numbers_then_boards() -> None:
+    a = BackAlleyTally(1, 0, (ContractTally(3, 0, 1, 1, 16), ContractTally(0, 2, 1, 0, -40)))
+    b = BackAlleyTally(1, 1, (ContractTally(0, 1, 1, 1, 20), ContractTally(1, 0, 1, 0, -5)))
+    merged = a.merge(b)
+    assert [c.kind for c in merged.contracts] == ["1", "3", "board", "double board"]
+    assert merged.throw_ins == 1
+    assert merged.contract("7").count == 0
+    with pytest.raises(ValueError, match="not a kind"):
+        merged.contract("lots")
+
+
+def test_a_random_seed_is_recorded_and_replays() -> None:
+    first = simulate("down-and-back", games=2, workers=1, settings={"rounds": 1})
+    assert isinstance(first.seed, int)
+    again = simulate("down-and-back", games=2, seed=first.seed, workers=1,
+                     settings={"rounds": 1})
+    assert again == first
+
+
+def test_progress_reports_every_chunk_up_to_the_total() -> None:
+    seen: list[tuple[int, int]] = []
+    simulate("down-and-back", games=5, seed=1, workers=1, chunk_size=2,
+             settings={"rounds": 1}, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(2, 5), (4, 5), (5, 5)]
+    seen.clear()
+    with ThreadPoolExecutor(2) as pool:
+        simulate("down-and-back", games=5, seed=1, executor=pool, chunk_size=2,
+                 settings={"rounds": 1},
+                 progress=lambda done, total: seen.append((done, total)))
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    assert seen[-1] == (5, 5)
+    assert len(seen) == 3
+
+
+def test_a_rules_object_and_bots_list_set_the_table() -> None:
+    from cardrules.down_and_back import RULES
+
+    r = simulate(RULES, games=2, seed=1, bots=["random", "greedy"], workers=1,
+                 settings={"rounds": 1})
+    assert r.settings_dict == {"ante": 1, "num_players": 2, "rounds": 1}
+    assert r.bots == ("random", "greedy")
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"game": "go-fish"}, "unknown game 'go-fish'"),
+    ({"game": "down-and-back", "games": 0}, "games must be a whole number of at least 1"),
+    ({"game": "down-and-back", "games": 2.5}, "games must be a whole number"),
+    ({"game": "down-and-back", "bots": "clever"}, "unknown Down and Back bot 'clever'"),
+    ({"game": "down-and-back", "bots": ["random"]}, "2 to 5 players, not 1"),
+    ({"game": "down-and-back", "bots": [], "settings": {"num_players": 2}}, "give a bot name"),
+    ({"game": "back-alley", "bots": ["random"] * 3}, "has 4 seats here"),
+    ({"game": "back-alley", "settings": {"rounds": 3}}, "unknown Back Alley setting 'rounds'"),
+    ({"game": "down-and-back", "settings": {"ante": 0}}, "ante must be"),
+    ({"game": "down-and-back", "workers": 0}, "workers must be a whole number of at least 1"),
+    ({"game": "down-and-back", "chunk_size": 0}, "chunk_size must be"),
+    ({"game": "down-and-back", "seed": "7"}, "seed must be a whole number"),
+    ({"game": "down-and-back", "workers": 2, "executor": ThreadPoolExecutor(1)},
+     "workers or an executor, not both"),
+])
+def test_bad_arguments_are_refused(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        simulate(**kwargs)
+
+
+def test_cardrules_simulate_is_lazy_and_the_same_function() -> None:
+    assert cardrules.simulate is simulate
+    assert "simulate" in cardrules.__all__
+    with pytest.raises(AttributeError, match="no attribute 'simulatte'"):
+        cardrules.simulatte  # noqa: B018
+    code = ("import sys, cardrules; heavy = ('concurrent.futures.process', 'rich', 'dask', "
+            "'distributed', 'numpy', 'matplotlib', 'cardrules.simulation'); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy "
+            "or m in heavy))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
