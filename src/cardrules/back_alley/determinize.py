@@ -1,0 +1,299 @@
+"""Full Back Alley states drawn from what one seat knows (determinization).
+
+A seat's :class:`~cardrules.back_alley.View` leaves hidden the other three
+hands and the undealt cards (BA-50).  :func:`determinize` draws a complete
+:class:`~cardrules.back_alley.GameState` uniformly at random among all the
+states that give that seat exactly this view, so that an analysis or a
+search bot can play the rest of the deal out.
+
+The draw respects everything the table has shown:
+
+* the cards in the seat's hand, the cards played, the turned card and a
+  joker discarded under BA-13 are out of the unknown pool; in a no-trump
+  deal no joker is in play, and the other joker is known to be undealt
+  unless someone discarded it (BA-13);
+* a seat that did not follow the class led (a plain suit, or trumps, a
+  joker counting as a trump, BA-31) holds none of it; a seat that answered
+  a Big (Little) Blooper with a trump holds no higher (lower) trump (BA-33);
+  a seat that led a trump while BA-32 allowed that only to a hand of
+  trumps holds only trumps (the inferences of
+  :func:`~cardrules.back_alley.checks.known_absent`);
+* the card another seat took under BA-13 is one of the cards it was dealt,
+  each equally likely.
+
+The draw is exact, not approximate: the cards some seat is known not to
+hold are placed one at a time, each with probability proportional to the
+number of ways to complete the deal from there (counted once per view by a
+small dynamic programme over the cards still needed per seat); the other
+cards are then shared out by a plain shuffle.  Bids carry no hard facts
+about the hands, so they do not shape the draw.
+
+>>> import random
+>>> from cardrules.back_alley import apply, new_game, sample_chance, view
+>>> rng = random.Random(2)
+>>> state = new_game(max_hand_size=4)
+>>> for _ in range(2):   # the first dealer and the shuffle
+...     state = apply(state, sample_chance(state, rng))
+>>> mine = view(state, 1)
+>>> guess = determinize(mine, random.Random(0))
+>>> view(guess, 1) == mine, guess.hands[1] == state.hands[1]
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from math import factorial
+
+from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.checks import known_absent
+from cardrules.back_alley.state import (
+    NUM_PLAYERS,
+    Deal,
+    GameState,
+    History,
+    Phase,
+)
+from cardrules.back_alley.views import View
+from cardrules.cards import Card, Joker
+from cardrules.hand import Hand
+
+__all__ = ["Determinizer", "determinize"]
+
+_BIG, _LITTLE = Joker.BIG.index, Joker.LITTLE.index
+
+
+class Determinizer:
+    """Draws full states consistent with one :class:`~cardrules.back_alley.View`.
+
+    The counting work is done once, in the constructor; :meth:`sample` then
+    draws as many states as wanted (each uniform among the consistent
+    states, see :mod:`cardrules.back_alley.determinize`).  :attr:`count` is
+    the number of ways the hidden cards can lie: the number of distinct
+    states the view allows.  Only bidding and play views can be
+    determinized; any other phase is a :class:`ValueError`.
+
+    >>> import random
+    >>> from cardrules.back_alley import apply, new_game, sample_chance, view
+    >>> rng = random.Random(5)
+    >>> state = new_game(max_hand_size=1)
+    >>> for _ in range(2):   # the first dealer and the shuffle
+    ...     state = apply(state, sample_chance(state, rng))
+    >>> sampler = Determinizer(view(state, 0))
+    >>> sampler.count == 52 * 51 * 50   # 1-card hands for seats 1, 2 and 3 from 52 unseen
+    True
+    >>> sampler.sample(random.Random(1)).hands[0] == state.hands[0]
+    True
+    """
+
+    __slots__ = ("_constrained", "_free", "_others", "_skeleton", "_strides", "_tables",
+                 "_view", "count")
+
+    def __init__(self, view: View) -> None:
+        if view.phase is not Phase.BID and view.phase is not Phase.PLAY:
+            raise ValueError(f"only a view of the bidding or the play can be determinized, "
+                             f"not of the {view.phase.value} phase")
+        self._view = view
+        seat = view.seat
+        skeleton = _skeleton(view)
+        self._skeleton = skeleton
+        absent = known_absent(skeleton)
+        deal = skeleton.deal
+        assert deal is not None
+        known = {c.index for c in view.hand}
+        known.update(c.index for t in view.tricks for c in t.cards)
+        known.update(c.index for c in view.trick)
+        known.add(deal.trump_card.index)
+        if deal.trump is None:  # BA-13: no joker is in play without trump
+            known.update((_BIG, _LITTLE))
+        pool = [i for i in range(54) if i not in known]
+        self._others = tuple(s for s in range(NUM_PLAYERS) if s != seat)
+        needs = tuple(view.hand_sizes[s] for s in self._others)
+        if sum(needs) > len(pool):
+            raise ValueError("the view's hand sizes do not fit the unseen cards")
+        # Cards some other seat is known not to hold, each with the positions
+        # (0 to 2 in self._others) that may take it; the rest are free.
+        constrained: list[tuple[int, tuple[int, ...]]] = []
+        free: list[int] = []
+        for card in pool:
+            allowed = tuple(k for k, s in enumerate(self._others) if card not in absent[s])
+            if len(allowed) == len(self._others):
+                free.append(card)
+            else:
+                constrained.append((card, allowed))
+        self._constrained = tuple(constrained)
+        self._free = tuple(free)
+        dims = [n + 1 for n in needs]
+        self._strides = (dims[1] * dims[2], dims[2], 1)
+        self._tables = _count_tables(needs, self._strides, constrained, len(free))
+        self.count = self._tables[0][_flat(needs, self._strides)]
+        if self.count == 0:
+            raise ValueError("no deal of the unseen cards fits this view")
+
+    def sample(self, rng: random.Random) -> GameState:
+        """One full state drawn uniformly among those consistent with the view.
+
+        Only ``rng`` is drawn from, so a seeded generator gives a
+        reproducible state.
+
+        >>> import random
+        >>> from cardrules.back_alley import apply, new_game, sample_chance, view
+        >>> rng = random.Random(8)
+        >>> state = new_game(max_hand_size=2)
+        >>> for _ in range(2):   # the first dealer and the shuffle
+        ...     state = apply(state, sample_chance(state, rng))
+        >>> sampler = Determinizer(view(state, 3))
+        >>> sampler.sample(random.Random(4)) == sampler.sample(random.Random(4))
+        True
+        """
+        view = self._view
+        strides = self._strides
+        tables = self._tables
+        needs = [view.hand_sizes[s] for s in self._others]
+        piles: list[list[int]] = [[], [], []]
+        undealt: list[int] = []
+        for j, (card, allowed) in enumerate(self._constrained):
+            following = tables[j + 1]
+            at = _flat(needs, strides)
+            pick = rng.randrange(tables[j][at])
+            weight = following[at]  # the card stays undealt
+            if pick < weight:
+                undealt.append(card)
+                continue
+            for k in allowed:
+                if needs[k]:
+                    weight += following[at - strides[k]]
+                    if pick < weight:
+                        piles[k].append(card)
+                        needs[k] -= 1
+                        break
+            else:  # pragma: no cover - the weights add up to the table entry
+                raise AssertionError("determinize: inconsistent counts")
+        free = list(self._free)
+        rng.shuffle(free)
+        start = 0
+        for k in range(len(piles)):
+            piles[k].extend(free[start:start + needs[k]])
+            start += needs[k]
+        undealt.extend(free[start:])
+        return self._build(piles, undealt, rng)
+
+    def _build(self, piles: list[list[int]], undealt: list[int],
+               rng: random.Random) -> GameState:
+        skeleton, view = self._skeleton, self._view
+        deal = skeleton.deal
+        assert deal is not None
+        hands: list[tuple[int, ...]] = [(), (), (), ()]
+        hands[view.seat] = tuple(c.index for c in view.hand)
+        for k, s in enumerate(self._others):
+            hands[s] = tuple(sorted(piles[k]))
+        if deal.trump is None:  # BA-13: the other joker is undealt unless discarded
+            other = _BIG + _LITTLE - deal.trump_card.index
+            if deal.joker_discard is None:
+                undealt.append(other)
+        taken = deal.taken
+        exchanger = deal.exchanger
+        if exchanger is not None and exchanger != view.seat:
+            # The card taken is equally likely any card that seat was dealt.
+            dealt = list(hands[exchanger])
+            dealt.extend(c.index for t in view.tricks for k, c in enumerate(t.cards)
+                         if (t.leader + k) % NUM_PLAYERS == exchanger)
+            dealt.extend(c.index for k, c in enumerate(view.trick)
+                         if ((view.leader or 0) + k) % NUM_PLAYERS == exchanger)
+            card = CARDS[rng.choice(sorted(dealt))]
+            assert isinstance(card, Card)
+            taken = card
+        new_deal = Deal(hand_size=deal.hand_size, trump_card=deal.trump_card,
+                        joker_discard=deal.joker_discard, exchanger=exchanger, taken=taken,
+                        undealt=Hand.of_sorted(tuple(CARDS[i] for i in sorted(undealt))),
+                        bids=deal.bids)
+        return GameState(skeleton.settings, skeleton.history, skeleton.phase, skeleton.dealer,
+                         new_deal, skeleton.current_player, skeleton.leader, tuple(hands),
+                         skeleton._trick, skeleton.tricks_won, skeleton.tricks,
+                         skeleton.trump_played)
+
+
+def determinize(view: View, rng: random.Random) -> GameState:
+    """A full state drawn uniformly among those that give ``view`` to its seat.
+
+    The seat's own cards, every public fact and every void the play has
+    shown are kept (see :mod:`cardrules.back_alley.determinize`); only
+    ``rng`` is drawn from.  To draw many states from one view, build a
+    :class:`Determinizer` once and call its :meth:`~Determinizer.sample`.
+
+    >>> import random
+    >>> from cardrules.back_alley import apply, legal_actions, new_game, sample_chance, view
+    >>> rng = random.Random(11)
+    >>> state = new_game(max_hand_size=3)
+    >>> for _ in range(2):   # the first dealer and the shuffle
+    ...     state = apply(state, sample_chance(state, rng))
+    >>> while state.phase.value == "bid" or len(state.tricks) < 2:
+    ...     state = apply(state, legal_actions(state)[-1])
+    >>> seat = state.current_player
+    >>> guess = determinize(view(state, seat), random.Random(3))
+    >>> view(guess, seat) == view(state, seat), legal_actions(guess) == legal_actions(state)
+    (True, True)
+    """
+    return Determinizer(view).sample(rng)
+
+
+def _flat(needs: tuple[int, ...] | list[int], strides: tuple[int, ...]) -> int:
+    return needs[0] * strides[0] + needs[1] * strides[1] + needs[2] * strides[2]
+
+
+def _count_tables(needs: tuple[int, ...], strides: tuple[int, int, int],
+                  constrained: list[tuple[int, tuple[int, ...]]],
+                  free: int) -> list[list[int]]:
+    """``tables[j][r]``: the number of ways to place the constrained cards j, j+1,
+    ... and then the ``free`` cards so that the three seats get exactly ``r``
+    (flattened) more cards, the rest staying undealt."""
+    n0, n1, n2 = needs
+    size = (n0 + 1) * strides[0]
+    fact = [factorial(k) for k in range(free + 1)]
+    last = [0] * size
+    for a in range(n0 + 1):
+        for b in range(n1 + 1):
+            for c in range(n2 + 1):
+                rest = free - a - b - c
+                if rest >= 0:
+                    last[a * strides[0] + b * strides[1] + c] = (
+                        fact[free] // (fact[a] * fact[b] * fact[c] * fact[rest]))
+    tables = [last]
+    for _card, allowed in reversed(constrained):
+        following = tables[-1]
+        table = following[:]
+        for k in allowed:
+            step = strides[k]
+            for at in range(size):
+                if (at // step) % (needs[k] + 1):  # this seat still needs a card
+                    table[at] += following[at - step]
+        tables.append(table)
+    tables.reverse()
+    return tables
+
+
+def _skeleton(view: View) -> GameState:
+    """The public part of ``view`` as a state: every seat's hand empty but
+    the viewer's, nothing undealt."""
+    trump_card = view.trump_card
+    dealer = view.dealer
+    assert trump_card is not None
+    assert dealer is not None
+    results = view.results
+    # The view does not show the first dealer nor how often this deal was
+    # thrown in; take the fewest throw-ins that bring the deal to this dealer.
+    if results:
+        first = (results[0].dealer - results[0].throw_ins) % NUM_PLAYERS
+        throw_ins = (dealer - results[-1].dealer - 1) % NUM_PLAYERS
+        history = History(first_dealer=first, throw_ins=throw_ins, results=results,
+                          scores=view.scores)
+    else:
+        history = History(first_dealer=dealer, throw_ins=0, results=(), scores=view.scores)
+    deal = Deal(hand_size=view.hand_size, trump_card=trump_card,
+                joker_discard=view.joker_discard, exchanger=view.exchanger,
+                taken=view.taken, undealt=Hand(), bids=view.bids)
+    hands: list[tuple[int, ...]] = [(), (), (), ()]
+    hands[view.seat] = tuple(c.index for c in view.hand)
+    return GameState(view.settings, history, view.phase, dealer, deal, view.current_player,
+                     view.leader, tuple(hands), tuple(c.index for c in view.trick),
+                     view.tricks_won, view.tricks, view.trump_played)
