@@ -49,10 +49,14 @@ def test_play_then_replay_gives_the_same_account(
     assert played.endswith(f"record written to {path}\n")
     record = GameRecord.load(path)
     assert record.game == game.replace("-", "_")
-    status, replayed, _ = run(capsys, "replay", str(path))
+    status, replayed, _ = run(capsys, "replay", str(path), "--summary")
     assert status == 0
     assert played.startswith(replayed)
     assert "unfinished" not in replayed
+    status, moves, _ = run(capsys, "replay", str(path))  # move by move by default
+    assert status == 0
+    assert moves.endswith(replayed)
+    assert len(moves.splitlines()) == len(record.actions) + len(replayed.splitlines())
 
 
 def test_play_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -220,3 +224,90 @@ def test_seat_s_gets_a_bot_seeded_with_seed_plus_s(
     assert status == 0
     expected = play(RULES, [RandomBot(5 + seat) for seat in range(4)], {}, seed=5).record
     assert GameRecord.load(path) == expected
+
+
+def test_eval_json_gives_category_rule_and_description(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "eval", "--json", "8S 8H 8D QH")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert set(data) == {"cards", "category", "rule", "description", "strength"}
+    assert data["cards"] == ["8S", "8H", "8D", "QH"]
+    assert (data["category"], data["rule"], data["description"]) == (
+        "PRIAL", "DB-11", "prial of eights")
+    three = json.loads(run(capsys, "eval", "JH", "QH", "KH", "--json")[1])
+    assert (three["category"], three["rule"]) == ("BOUNCER", "DB-21")
+    weaker = json.loads(run(capsys, "eval", "--json", "7S 7H 7D QH")[1])
+    assert weaker["strength"] < data["strength"]
+
+
+def test_eval_json_of_seven_cards_lists_the_best_splits(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules import parse_cards
+    from cardrules.down_and_back import best_splits
+
+    status, out, _ = run(capsys, "eval", "--json", "8S 8H 8D QH 5C 6C 7C")
+    assert status == 0
+    data = json.loads(out)
+    assert set(data) == {"cards", "best_splits"}
+    expected = best_splits(parse_cards("8S 8H 8D QH 5C 6C 7C"))
+    assert len(data["best_splits"]) == len(expected)
+    first = data["best_splits"][0]
+    assert first["down"]["description"] == expected[0].down.description == "prial of eights"
+    assert first["back"]["rule"] == "DB-21"
+    assert first["back"]["cards"] == ["5C", "6C", "7C"]
+
+
+def test_eval_json_errors_stay_on_standard_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "eval", "--json", "KS QS") == (
+        2, "", "cardrules: give 3, 4 or 7 cards, not 2\n")
+
+
+def test_replay_moves_is_the_default_and_summary_leaves_them_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.txt"
+    run(capsys, "play", "--players", "2", "--rounds", "1", "--seed", "1", "--record", str(path))
+    default = run(capsys, "replay", str(path))
+    assert run(capsys, "replay", str(path), "--moves") == default  # the old spelling
+    status, summary, _ = run(capsys, "replay", "--summary", str(path))
+    assert status == 0
+    assert summary.startswith("round 1: ")
+    assert default[1].endswith(summary)
+    assert default[1].splitlines()[0].split()[:2] == ["1", "chance"]
+
+
+def test_replay_summary_and_moves_together_are_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["replay", "x.json", "--summary", "--moves"])
+    assert caught.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_ctrl_c_exits_130_with_one_line(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import replay
+
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(replay, "run", interrupted)
+    assert run(capsys, "replay", "x.json") == (130, "", "cardrules: interrupted\n")
+
+
+@pytest.mark.parametrize("command", ["eval", "play", "replay"])
+def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main([command, "--help"])
+    assert caught.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: cardrules {command}")
+
+
+def test_back_alley_short_game_and_the_option_down_and_back_refuses(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "play", "back-alley", "--max-hand-size", "2", "--seed", "2")
+    assert status == 0
+    assert [line.split()[:2] for line in out.splitlines()[:3]] == [
+        ["deal", "1"], ["deal", "2"], ["deal", "3"]]
+    assert run(capsys, "play", "--max-hand-size", "2") == (
+        2, "", "cardrules: Down and Back has no setting for --max-hand-size\n")

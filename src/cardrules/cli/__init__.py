@@ -5,11 +5,14 @@ cards, or the best ways (see :func:`~cardrules.down_and_back.best_splits`)
 to split 7 cards into a down and a back hand.
 
 ``cardrules play [GAME]`` lets bots play a whole game (Down and Back unless
-``back-alley`` is named) and prints how it went; ``--record FILE`` saves the
-game record (JSON, or text when FILE ends in ``.txt``; the path is checked
-before the game starts) and ``--moves`` lists every move with the seat that
-made it.  ``cardrules replay FILE [--moves]`` replays a saved record of
-either game, prints the same account and says when the record is unfinished.
+``back-alley`` is named) and prints how it went; ``--human SEAT`` puts a
+person in that seat, who plays by typing moves (see
+:mod:`cardrules.cli.human`); ``--record FILE`` saves the game record (JSON,
+or text when FILE ends in ``.txt``; the path is checked before the game
+starts) and ``--moves`` lists every move with the seat that made it.
+``cardrules replay FILE [--summary]`` replays a saved record of either game
+move by move, prints the same account and says when the record is
+unfinished.
 
 ``cardrules --version`` prints the version and which Down and Back evaluators
 are in use: the C speed-ups, or the pure-Python code (see
@@ -76,8 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     record paths or records) returns 2 after one line on standard error; a
     malformed command line makes ``argparse`` print its usage and error there
     and raise :class:`SystemExit` with status 2, as ``--help`` and
-    ``--version`` raise it with 0.  The commands and options are described
-    in the documentation's command-line page.
+    ``--version`` raise it with 0.  Ctrl-C (:class:`KeyboardInterrupt`)
+    returns 130 after one line on standard error.  The commands and options
+    are described in the documentation's command-line page.
 
     >>> main(["eval", "JH QH KH"])
     bouncer, king high (JH QH KH)
@@ -97,6 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``cardrules replay F | head``)
         _common.quiet_stdout()
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's status
+        print("cardrules: interrupted", file=sys.stderr)
+        return 130
     except (CardRulesError, ValueError, OSError) as err:
         print(f"cardrules: {err}", file=sys.stderr)
         return 2

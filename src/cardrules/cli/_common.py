@@ -43,6 +43,14 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ante", type=int, help="Down and Back: chips each round (default 1)")
 
 
+def add_hand_size_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--max-hand-size`` (Back Alley's short games) to a subcommand."""
+    parser.add_argument("--max-hand-size", type=int, metavar="N",
+                        help="Back Alley: cards in the first and last deal, 1 to 13 "
+                             "(default 13: the full 25 deals); a smaller N is a short game "
+                             "of 2N-1 deals")
+
+
 def check_record_path(path: str, option: str = "--record") -> None:
     """Refuse a path that could not be written, before any game is played."""
     if not path.strip():
@@ -60,25 +68,34 @@ def check_record_path(path: str, option: str = "--record") -> None:
 
 def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, int | None]:
     """The game settings named by the options that were given."""
-    given = {"num_players": args.players, "rounds": args.rounds, "ante": args.ante}
+    given = {"num_players": args.players, "rounds": args.rounds, "ante": args.ante,
+             "max_hand_size": getattr(args, "max_hand_size", None)}
     settings: dict[str, int | None] = {}
     for key, value in given.items():
         if value is None:
             continue
         if key not in rules.default_settings:
-            option = {"num_players": "--players"}.get(key, f"--{key}")
+            option = {"num_players": "--players"}.get(key, "--" + key.replace("_", "-"))
             raise ValueError(f"{rules.title} has no setting for {option}")
         settings[key] = value
     return settings
 
 
-def bot_kinds(rules: Rules[Any, Any], spec: str, seats: int) -> list[str]:
-    """One bot name per seat from ``--bots`` (one name, or one per seat)."""
+def bot_kinds(rules: Rules[Any, Any], spec: str, seats: int,
+              human: int | None = None) -> list[str]:
+    """One bot name per seat from ``--bots`` (one name, or one per seat).
+
+    With a person at seat ``human`` that seat's entry is not used (it may
+    be written ``human``).
+    """
     kinds = spec.split(",")
     if len(kinds) == 1:
         kinds *= seats
     names = ", ".join(rules.bots)
-    if len(kinds) != seats or not set(kinds) <= set(rules.bots):
+    allowed = set(rules.bots)
+    if len(kinds) != seats or not all(
+            kind in allowed or (seat == human and kind == "human")
+            for seat, kind in enumerate(kinds)):
         raise ValueError(f"--bots is one of {names}, or one name per seat "
                          f"({seats} seats), separated by commas")
     return kinds
@@ -88,6 +105,21 @@ def bots(rules: Rules[Any, Any], spec: str, seats: int, seed: int) -> list[Bot]:
     """Seeded bots for every seat from ``--bots``."""
     return [rules.bots[kind](seed + seat)
             for seat, kind in enumerate(bot_kinds(rules, spec, seats))]
+
+
+#: The bots that sit with a person (``play --human``) when ``--bots`` is not
+#: given: each game's strongest simple bot.
+HUMAN_OPPONENTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
+
+
+def bots_around(rules: Rules[Any, Any], spec: str | None, seats: int, seed: int,
+                human: int) -> dict[int, Bot]:
+    """Seeded bots for every seat but ``human``'s; seat ``s`` gets seed ``seed + s``."""
+    if spec is None:
+        spec = HUMAN_OPPONENTS.get(rules.name, "random")
+    kinds = bot_kinds(rules, spec, seats, human)
+    return {seat: rules.bots[kind](seed + seat)
+            for seat, kind in enumerate(kinds) if seat != human}
 
 
 def print_moves(rules: Rules[Any, Any], record: GameRecord) -> None:

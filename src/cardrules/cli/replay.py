@@ -1,4 +1,9 @@
-"""``cardrules replay FILE``: replay a saved record of either game."""
+"""``cardrules replay FILE``: replay a saved record of either game.
+
+By default every move is listed (number, who made it, the action), then the
+summary; ``--summary`` prints the summary alone.  ``--moves`` is still
+accepted: it asks for the default.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +15,24 @@ from cardrules.engine.records import GameRecord
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``replay`` subcommand."""
-    parser = commands.add_parser("replay", help="replay a saved game record")
-    parser.add_argument("file", help="a record written by 'cardrules play --record'")
-    parser.add_argument("--moves", action="store_true", help="list every move with its seat")
+    parser = commands.add_parser("replay", help="replay a saved game record move by move")
+    parser.add_argument("file", help="a record written by 'cardrules play --record' or "
+                                     "by 'save FILE' during a game")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--summary", action="store_true",
+                       help="print only the summary, not every move")
+    shown.add_argument("--moves", action="store_true",
+                       help="list every move with its seat, then the summary (the default)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay the record and print its summary."""
+    """Replay the record; print its moves (unless ``--summary``) and its summary."""
     record = GameRecord.load(args.file)
     rules = record.rules
-    if args.moves:
+    *_, final = rules.replay(record)  # refuses a bad record before anything is printed
+    if not args.summary:
         _common.print_moves(rules, record)
-    *_, final = rules.replay(record)
     print(rules.summarize(final))
     if not final.is_terminal:
         print(f"the record is unfinished: {len(record.actions)} actions, "
