@@ -1,0 +1,6 @@
+"""Bridges from cardrules to other game and learning libraries.
+
+Each integration is its own module, imported on purpose, and needs its extra:
+:mod:`cardrules.integrations.openspiel` (``pip install "cardrules[openspiel]"``)
+registers both games with OpenSpiel.  Importing this package imports none of them.
+"""

@@ -1,0 +1,904 @@
+"""Down and Back and Back Alley as OpenSpiel games (needs ``cardrules[openspiel]``).
+
+Importing this module registers two Python games with OpenSpiel, so that
+``pyspiel.load_game`` and every OpenSpiel algorithm that works on Python
+games can use them:
+
+- ``cardrules_down_and_back`` (:data:`DOWN_AND_BACK`), parameters ``players``
+  (2 to 5, default 4), ``ante`` (default 1) and ``rounds`` (default 10: an
+  OpenSpiel game must end, so there is no open-ended game here, DB-44);
+- ``cardrules_back_alley`` (:data:`BACK_ALLEY`), always 4 players, parameters
+  ``max_hand_size`` (13 by the rules, BA-10; smaller for short games) and
+  ``max_throw_ins`` (default 50, see below).
+
+The rules are the library's: each OpenSpiel state holds a cardrules state and
+every step goes through the game's ``apply``.  Player actions are numbered by
+the game's ``encoding`` module (:data:`cardrules.down_and_back.encoding.NUM_ACTIONS`,
+:data:`cardrules.back_alley.encoding.NUM_ACTIONS`).
+
+**Chance.**  OpenSpiel lists the outcomes of a chance node, so a shuffle of
+52 or 54 cards is split into card-by-card steps: each step picks the next
+card of the pile (from the top) among the cards left, each with probability
+``1 / cards left``; the outcome's number is the card's index
+(:attr:`cardrules.Card.index`, 52 and 53 for Back Alley's jokers).  The last
+card is forced and taken without a step, so a pile of ``k`` cards takes
+``k - 1`` chance steps; then the whole order is applied as one
+:class:`~cardrules.engine.Shuffle`.  Down and Back's reshuffles of the
+discard pile (DB-36) work the same way.  The first dealer (DB-31, BA-11) is
+one step whose outcome is the seat, each with probability ``1 / players``.
+This is exactly the distribution of the games' ``sample_chance`` (a uniform
+dealer, a uniform order).  Chance outcome numbers and player action numbers
+are separate ranges in OpenSpiel (``max_chance_outcomes()`` and
+``num_distinct_actions()``), so they may overlap.
+
+**Returns.**  Down and Back pays net chips (winnings minus antes, DB-44);
+Back Alley gives each player the points of their team (BA-40 to BA-43).
+Both are general-sum: in Down and Back a pot not won by the end stays
+unpaid (DB-43), and in Back Alley both teams can score.  ``rewards()`` is
+the change of the returns since the previous player decision (so antes
+taken at a chance step count in the reward of the decision that follows).
+
+**Length.**  Player decisions per game are bounded exactly in Down and Back
+(a round is always ``13 * players + 1`` decisions).  Two rules can in
+principle repeat without end: Back Alley's throw-ins (BA-25) and Down and
+Back's tie-break draws (DB-42) with their reshuffles.  To keep the game
+finite, a Back Alley game with more than ``max_throw_ins`` throw-ins, and a
+Down and Back game whose chance steps would pass ``max_chance_nodes_in_history()``
+(room for every shuffle plus two whole-deck reshuffles of tie-break draws per
+round), ends there, with the returns as they stand.  Neither happens in
+ordinary play.
+
+**Information.**  ``observation_string`` and ``observation_tensor`` describe
+the seat's :func:`~cardrules.down_and_back.view` (the encoding module's
+``observation_string`` and ``observation_tensor``).  ``information_state_string``
+adds everything the seat has seen since the start, in order: every public
+action, its own dealt hands, its own stock draws and splits.
+``resample_from_infostate`` deals out what the seat cannot see afresh (the
+game's ``RULES.hidden_variant``), so OpenSpiel's information-set MCTS works.
+
+>>> import pyspiel
+>>> from cardrules.integrations import openspiel
+>>> game = pyspiel.load_game("cardrules_down_and_back", {"players": 3, "rounds": 1})
+>>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
+(3, 140, 52)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), state.chance_outcomes()[0]
+(True, (0, 0.3333333333333333))
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as _error:  # pragma: no cover - depends on the installation
+    raise ImportError('cardrules.integrations.openspiel needs OpenSpiel and numpy: '
+                      'pip install "cardrules[openspiel]"') from _error
+
+from cardrules import back_alley as _ba
+from cardrules import down_and_back as _db
+from cardrules.back_alley import encoding as _ba_encoding
+from cardrules.back_alley.actions import CARDS as _BA_CARDS
+from cardrules.cards import DECK, Card, Joker
+from cardrules.down_and_back import encoding as _db_encoding
+from cardrules.engine.chance import ChooseDealer, Shuffle
+from cardrules.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+__all__ = [
+    "BACK_ALLEY",
+    "DOWN_AND_BACK",
+    "BackAlleyGame",
+    "CardrulesState",
+    "DownAndBackGame",
+]
+
+#: The OpenSpiel name of Down and Back.
+DOWN_AND_BACK = "cardrules_down_and_back"
+#: The OpenSpiel name of Back Alley.
+BACK_ALLEY = "cardrules_back_alley"
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+S = TypeVar("S", _db.GameState, _ba.GameState)
+A = TypeVar("A", _db.Action, _ba.Action)
+AnyCard = Card | Joker
+#: Text pieces of one logged event, joined with spaces when shown.
+_Parts = tuple[object, ...]
+
+
+class _Entry:
+    """One event of the log of a game, as a persistent list (newest first).
+
+    ``owner`` is the seat the event is private to, or None for a public event;
+    ``public`` is what everyone else learns (None: nothing), ``private`` what
+    the owner learns.
+    """
+
+    __slots__ = ("owner", "prev", "private", "public")
+
+    def __init__(self, prev: _Entry | None, owner: int | None, public: _Parts | None,
+                 private: _Parts | None) -> None:
+        self.prev, self.owner, self.public, self.private = prev, owner, public, private
+
+    def entries(self) -> list[_Entry]:
+        """Every entry up to this one, oldest first."""
+        out: list[_Entry] = []
+        entry: _Entry | None = self
+        while entry is not None:
+            out.append(entry)
+            entry = entry.prev
+        out.reverse()
+        return out
+
+
+def _text(parts: _Parts | None) -> str | None:
+    return None if parts is None else " ".join(map(str, parts))
+
+
+# -- the two games -------------------------------------------------------------
+
+class _Spec(Generic[S, A]):
+    """What the adapter needs from one game with given settings."""
+
+    name: str
+    num_players: int
+    #: Cards by chance outcome number (their index).
+    cards: tuple[AnyCard, ...]
+    max_chance_nodes: int
+    settings: dict[str, int]
+
+    def new_state(self) -> S:
+        raise NotImplementedError
+
+    def apply(self, state: S, action: A) -> S:
+        raise NotImplementedError
+
+    def pile(self, state: S) -> tuple[AnyCard, ...] | None:
+        """The pile to shuffle at a chance point; None for the choice of dealer."""
+        raise NotImplementedError
+
+    def returns(self, state: S) -> tuple[float, ...]:
+        raise NotImplementedError
+
+    def legal_ids(self, state: S) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def action_of(self, state: S, number: int) -> A:
+        raise NotImplementedError
+
+    def events(self, before: S, action: A, after: S) -> list[tuple[int | None, _Parts | None,
+                                                                   _Parts | None]]:
+        raise NotImplementedError
+
+    def is_throw_in(self, before: S, after: S) -> bool:
+        return False
+
+    def observation_string(self, state: S, seat: int) -> str:
+        raise NotImplementedError
+
+    def observation_tensor(self, state: S, seat: int) -> npt.NDArray[np.float32]:
+        raise NotImplementedError
+
+    def hidden_variant(self, state: S, seat: int, rng: random.Random) -> S:
+        raise NotImplementedError
+
+    def state_to_json(self, state: S) -> object:
+        raise NotImplementedError
+
+    def state_from_json(self, data: Mapping[str, object]) -> S:
+        raise NotImplementedError
+
+    observation_size: int
+    game_info: pyspiel.GameInfo
+
+
+class _DownAndBack(_Spec[_db.GameState, _db.Action]):
+    name = DOWN_AND_BACK
+    cards = DECK
+
+    def __init__(self, players: int, ante: int, rounds: int) -> None:
+        _db.new_game(players, ante=ante, rounds=rounds)  # checks the settings
+        if rounds is None:
+            raise ValueError("an OpenSpiel game needs a number of rounds")
+        self.settings = {"players": players, "ante": ante, "rounds": rounds}
+        self.num_players, self.ante, self.rounds = players, ante, rounds
+        # Per round: the deal's shuffle (51 steps), reshuffles while playing (at
+        # most the stock draws plus one stock: 6n + 52) and room for two
+        # whole-deck reshuffles of tie-break draws (DB-42).
+        self.max_chance_nodes = 1 + rounds * (51 + 6 * players + 52 + 2 * 51)
+        self.observation_size = _db_encoding.OBSERVATION_SIZE
+        self.game_info = pyspiel.GameInfo(
+            num_distinct_actions=_db_encoding.NUM_ACTIONS, max_chance_outcomes=52,
+            num_players=players, min_utility=float(-ante * rounds),
+            max_utility=float((players - 1) * ante * rounds), utility_sum=None,
+            max_game_length=rounds * (13 * players + 1))
+
+    def new_state(self) -> _db.GameState:
+        return _db.new_game(self.num_players, ante=self.ante, rounds=self.rounds)
+
+    def apply(self, state: _db.GameState, action: _db.Action) -> _db.GameState:
+        return _db.apply(state, action)
+
+    def pile(self, state: _db.GameState) -> tuple[AnyCard, ...] | None:
+        phase = state.phase
+        if phase is _db.Phase.SHUFFLE:
+            return DECK
+        if phase is _db.Phase.RESHUFFLE:
+            return state.discard
+        return None
+
+    def returns(self, state: _db.GameState) -> tuple[float, ...]:
+        return tuple(map(float, state.net))
+
+    def legal_ids(self, state: _db.GameState) -> tuple[int, ...]:
+        return _db_encoding.legal_action_ids(state)
+
+    def action_of(self, state: _db.GameState, number: int) -> _db.Action:
+        return _db_encoding.action_from_id(state, number)
+
+    def events(self, before: _db.GameState, action: _db.Action, after: _db.GameState
+               ) -> list[tuple[int | None, _Parts | None, _Parts | None]]:
+        kind = type(action)
+        if kind is ChooseDealer:
+            return [(None, ("dealer", cast(ChooseDealer, action).seat), None)]
+        if kind is Shuffle:
+            return [(None, ("shuffle" if before.phase is _db.Phase.SHUFFLE else "reshuffle",),
+                     None)]
+        seat = before.current_player
+        if kind is _db.Discard:
+            return [(None, ("seat", seat, "discards", cast(_db.Discard, action).card), None)]
+        if kind is _db.DrawStock:
+            return [(seat, ("seat", seat, "draws from the stock"),
+                     ("seat", seat, "draws", after.drawn, "from the stock"))]
+        if kind is _db.DrawDiscard:
+            return [(None, ("seat", seat, "takes", before.discard[-1]), None)]
+        if kind is _db.Split:
+            return [(seat, ("seat", seat, "splits"), ("seat", seat, action))]
+        assert isinstance(action, _db.Cut)
+        dealt: list[tuple[int | None, _Parts | None, _Parts | None]] = [
+            (None, ("seat", seat, action, "turned", after.discard[-1]), None)]
+        dealt.extend((other, None, ("seat", other, "dealt", after.hands[other]))
+                     for other in range(self.num_players))
+        return dealt
+
+    def observation_string(self, state: _db.GameState, seat: int) -> str:
+        return _db_encoding.observation_string(_db.view(state, seat))
+
+    def observation_tensor(self, state: _db.GameState, seat: int) -> npt.NDArray[np.float32]:
+        return _db_encoding.observation_tensor(_db.view(state, seat))
+
+    def hidden_variant(self, state: _db.GameState, seat: int,
+                       rng: random.Random) -> _db.GameState:
+        return _db.RULES.hidden_variant(state, seat, rng)
+
+    def state_to_json(self, state: _db.GameState) -> object:
+        return _db.state_to_dict(state)
+
+    def state_from_json(self, data: Mapping[str, object]) -> _db.GameState:
+        return _db.state_from_dict(data)
+
+
+class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
+    name = BACK_ALLEY
+    num_players = _ba.NUM_PLAYERS
+    cards = _BA_CARDS
+
+    def __init__(self, max_hand_size: int, max_throw_ins: int) -> None:
+        settings = _ba.Settings(max_hand_size=max_hand_size)  # checks the value
+        if type(max_throw_ins) is not int or max_throw_ins < 0:
+            raise ValueError(f"max_throw_ins must be a whole number of at least 0, "
+                             f"not {max_throw_ins!r}")
+        self.settings = {"max_hand_size": max_hand_size, "max_throw_ins": max_throw_ins}
+        self.max_hand_size, self.max_throw_ins = max_hand_size, max_throw_ins
+        deals = settings.deals
+        sizes = [_ba.hand_size_of(d, max_hand_size) for d in range(1, deals + 1)]
+        # One step for the dealer, 53 per shuffle of 54 cards, one shuffle per
+        # deal and per throw-in allowed.
+        self.max_chance_nodes = 1 + 53 * (deals + max_throw_ins)
+        # A deal scores at most +-40 points per card (a made or failed quadruple
+        # board, BA-41); the hand sizes add up to max_hand_size ** 2.
+        bound = 40.0 * sum(sizes)
+        self.observation_size = _ba_encoding.OBSERVATION_SIZE
+        self.game_info = pyspiel.GameInfo(
+            num_distinct_actions=_ba_encoding.NUM_ACTIONS, max_chance_outcomes=54,
+            num_players=4, min_utility=-bound, max_utility=bound, utility_sum=None,
+            max_game_length=sum(4 + 4 * size for size in sizes) + 4 * (max_throw_ins + 1))
+
+    def new_state(self) -> _ba.GameState:
+        return _ba.new_game(max_hand_size=self.max_hand_size)
+
+    def apply(self, state: _ba.GameState, action: _ba.Action) -> _ba.GameState:
+        return _ba.apply(state, action)
+
+    def pile(self, state: _ba.GameState) -> tuple[AnyCard, ...] | None:
+        return _BA_CARDS if state.phase is _ba.Phase.SHUFFLE else None
+
+    def returns(self, state: _ba.GameState) -> tuple[float, ...]:
+        first, second = state.scores
+        return (float(first), float(second), float(first), float(second))
+
+    def legal_ids(self, state: _ba.GameState) -> tuple[int, ...]:
+        return _ba_encoding.legal_action_ids(state)
+
+    def action_of(self, state: _ba.GameState, number: int) -> _ba.Action:
+        return _ba_encoding.action_from_id(state, number)
+
+    def is_throw_in(self, before: _ba.GameState, after: _ba.GameState) -> bool:
+        return before.phase is _ba.Phase.BID and after.phase is _ba.Phase.SHUFFLE
+
+    def events(self, before: _ba.GameState, action: _ba.Action, after: _ba.GameState
+               ) -> list[tuple[int | None, _Parts | None, _Parts | None]]:
+        kind = type(action)
+        if kind is ChooseDealer:
+            return [(None, ("dealer", cast(ChooseDealer, action).seat), None)]
+        if kind is not Shuffle:
+            return [(None, ("seat", before.current_player, action), None)]
+        deal = after.deal
+        assert deal is not None
+        public: _Parts = ("deal by", after.dealer, "turned", deal.trump_card)
+        if deal.joker_discard is not None:
+            public += ("seat", deal.exchanger, "discards", deal.joker_discard)
+        dealt: list[tuple[int | None, _Parts | None, _Parts | None]] = [(None, public, None)]
+        hands = after.hands
+        for seat in range(4):
+            private: _Parts = ("seat", seat, "dealt", hands[seat])
+            if seat == deal.exchanger:
+                private += ("took", deal.taken)
+            dealt.append((seat, None, private))
+        return dealt
+
+    def observation_string(self, state: _ba.GameState, seat: int) -> str:
+        return _ba_encoding.observation_string(_ba.view(state, seat))
+
+    def observation_tensor(self, state: _ba.GameState, seat: int) -> npt.NDArray[np.float32]:
+        return _ba_encoding.observation_tensor(_ba.view(state, seat))
+
+    def hidden_variant(self, state: _ba.GameState, seat: int,
+                       rng: random.Random) -> _ba.GameState:
+        return _ba.RULES.hidden_variant(state, seat, rng)
+
+    def state_to_json(self, state: _ba.GameState) -> object:
+        return _ba.state_to_dict(state)
+
+    def state_from_json(self, data: Mapping[str, object]) -> _ba.GameState:
+        return _ba.state_from_dict(data)
+
+
+_SPECS: dict[tuple[str, tuple[tuple[str, int], ...]], _Spec[_db.GameState, _db.Action]
+             | _Spec[_ba.GameState, _ba.Action]] = {}
+
+
+def _spec(name: str, settings: Mapping[str, int]
+          ) -> _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]:
+    """The (cached) game description for ``name`` with ``settings``."""
+    key = (name, tuple(sorted(settings.items())))
+    spec = _SPECS.get(key)
+    if spec is None:
+        if name == DOWN_AND_BACK:
+            spec = _DownAndBack(settings["players"], settings["ante"], settings["rounds"])
+        else:
+            spec = _BackAlley(settings["max_hand_size"], settings["max_throw_ins"])
+        _SPECS[key] = spec
+    return spec
+
+
+# -- the state's data ------------------------------------------------------------
+
+class _Core:
+    """Everything an OpenSpiel state holds, in one object.
+
+    OpenSpiel copies a Python state by deep-copying each attribute and
+    serializes it by pickling them; this object copies itself cheaply (its
+    parts are immutable) and pickles as JSON text (the library's state form).
+    """
+
+    __slots__ = ("base", "chance_steps", "log", "picked", "remaining", "spec", "state",
+                 "throw_ins", "truncated")
+
+    spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
+    state: _db.GameState | _ba.GameState
+    #: Card indexes of the shuffle in progress: drawn so far (top first), and left.
+    picked: tuple[int, ...]
+    remaining: tuple[int, ...]
+    log: _Entry | None
+    #: The returns when the last player decision was made (for rewards()).
+    base: tuple[float, ...]
+    chance_steps: int
+    throw_ins: int
+    truncated: bool
+
+    def copy(self) -> _Core:
+        other = _Core.__new__(_Core)
+        for name in _Core.__slots__:
+            setattr(other, name, getattr(self, name))
+        return other
+
+    def __copy__(self) -> _Core:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Core:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Callable[[str], _Core], tuple[str]]:
+        return _core_from_json, (self.to_json(),)
+
+    # -- chance ---------------------------------------------------------------------
+
+    def enter(self) -> None:
+        """Set up the chance point the state is at, if any (a new shuffle)."""
+        state, spec = self.state, self.spec
+        if not state.is_chance:
+            return
+        pile = spec.pile(state)  # type: ignore[arg-type]
+        if pile is None:
+            return
+        if self.chance_steps + len(pile) - 1 > spec.max_chance_nodes:
+            self.truncated = True
+            return
+        self.picked = ()
+        self.remaining = tuple(sorted(card.index for card in pile))
+        if len(self.remaining) <= 1:
+            self.finish_shuffle()
+
+    def finish_shuffle(self) -> None:
+        order = (*self.picked, *self.remaining)
+        cards = self.spec.cards
+        self.picked, self.remaining = (), ()
+        self.step(Shuffle(tuple(cards[i] for i in order)))
+
+    def apply_chance(self, number: int) -> None:
+        state = self.state
+        if not state.is_chance:
+            raise ValueError("not a chance node")
+        self.chance_steps += 1
+        if not self.remaining:  # the first dealer
+            if not 0 <= number < state.num_players:
+                raise ValueError(f"chance outcome {number}: the dealer is a seat, 0 to "
+                                 f"{state.num_players - 1}")
+            self.step(ChooseDealer(number))
+            return
+        if number not in self.remaining:
+            raise ValueError(f"chance outcome {number} is not a card left in the shuffle")
+        self.picked = (*self.picked, number)
+        self.remaining = tuple(i for i in self.remaining if i != number)
+        if len(self.remaining) == 1:
+            self.finish_shuffle()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        remaining = self.remaining
+        if remaining:
+            chance = 1.0 / len(remaining)
+            return [(i, chance) for i in remaining]
+        n = self.state.num_players
+        return [(seat, 1.0 / n) for seat in range(n)]
+
+    # -- steps ------------------------------------------------------------------------
+
+    def apply_player(self, number: int) -> None:
+        state = self.state
+        if state.is_chance or state.is_terminal or self.truncated:
+            raise ValueError("no player is to act")
+        action = self.spec.action_of(state, number)  # type: ignore[arg-type]
+        self.base = self.spec.returns(state)  # type: ignore[arg-type]
+        self.step(action)
+
+    def step(self, action: _db.Action | _ba.Action) -> None:
+        """Apply ``action`` to the cardrules state, log what each seat learns,
+        count throw-ins and set up the next chance point."""
+        spec, before = self.spec, self.state
+        after = spec.apply(before, action)  # type: ignore[arg-type]
+        self.state = after
+        log = self.log
+        for owner, public, private in spec.events(before, action, after):  # type: ignore[arg-type]
+            log = _Entry(log, owner, public, private)
+        self.log = log
+        if spec.is_throw_in(before, after):  # type: ignore[arg-type]
+            self.throw_ins += 1
+            if self.throw_ins > cast(_BackAlley, spec).max_throw_ins:
+                self.truncated = True
+                return
+        self.enter()
+
+    # -- what the players see --------------------------------------------------------
+
+    def information_string(self, seat: int) -> str:
+        lines = [f"seat {seat}"]
+        if self.log is not None:
+            for entry in self.log.entries():
+                text = _text(entry.private if entry.owner == seat else entry.public)
+                if text is not None:
+                    lines.append(text)
+        lines.append(self.spec.observation_string(self.state, seat))  # type: ignore[arg-type]
+        return "\n".join(lines)
+
+    def forget_others(self, seat: int) -> None:
+        """Keep only ``seat``'s private events: the others' become their public part."""
+        log: _Entry | None = None
+        for entry in ([] if self.log is None else self.log.entries()):
+            if entry.owner is None or entry.owner == seat:
+                log = _Entry(log, entry.owner, entry.public, entry.private)
+            elif entry.public is not None:
+                log = _Entry(log, entry.owner, entry.public, entry.public)
+        self.log = log
+
+    # -- JSON ---------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        spec = self.spec
+        entries = [] if self.log is None else self.log.entries()
+        return json.dumps({
+            "game": spec.name, "settings": spec.settings,
+            "state": spec.state_to_json(self.state),  # type: ignore[arg-type]
+            "picked": list(self.picked), "remaining": list(self.remaining),
+            "log": [[e.owner, _text(e.public), _text(e.private)] for e in entries],
+            "base": list(self.base), "chance_steps": self.chance_steps,
+            "throw_ins": self.throw_ins, "truncated": self.truncated,
+        }, separators=(",", ":"))
+
+
+def _new_core(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
+              ) -> _Core:
+    core = _Core.__new__(_Core)
+    core.spec, core.state = spec, spec.new_state()
+    core.picked = core.remaining = ()
+    core.log = None
+    core.base = (0.0,) * spec.num_players
+    core.chance_steps = core.throw_ins = 0
+    core.truncated = False
+    return core
+
+
+def _core_from_json(text: str) -> _Core:
+    """Read back :meth:`_Core.to_json` (what unpickling a state calls)."""
+    data = json.loads(text)
+    spec = _spec(data["game"], data["settings"])
+    core = _new_core(spec)
+    core.state = spec.state_from_json(data["state"])
+    core.picked = tuple(data["picked"])
+    core.remaining = tuple(data["remaining"])
+    log: _Entry | None = None
+    for owner, public, private in data["log"]:
+        log = _Entry(log, owner, None if public is None else (public,),
+                     None if private is None else (private,))
+    core.log = log
+    core.base = tuple(data["base"])
+    core.chance_steps, core.throw_ins = data["chance_steps"], data["throw_ins"]
+    core.truncated = data["truncated"]
+    return core
+
+
+# -- OpenSpiel classes ---------------------------------------------------------------
+
+class CardrulesState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state of either game, wrapping a cardrules state.
+
+    Use it as any OpenSpiel state; :attr:`cardrules_state` is the library's
+    own state underneath (complete only between the card-by-card steps of a
+    shuffle: mid-shuffle it is the state before the shuffle).
+
+    >>> import pyspiel
+    >>> from cardrules.integrations import openspiel
+    >>> state = pyspiel.load_game("cardrules_back_alley").new_initial_state()
+    >>> state.apply_action(2)                      # chance: seat 2 deals first
+    >>> state.cardrules_state.dealer, len(state.chance_outcomes())
+    (2, 54)
+    """
+
+    def __init__(self, game: CardrulesGame, core: _Core | None = None) -> None:
+        super().__init__(game)
+        self._core = core if core is not None else _new_core(game._spec)
+
+    @property
+    def cardrules_state(self) -> _db.GameState | _ba.GameState:
+        """The cardrules state underneath (see the class).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_down_and_back", {"players": 2})
+        >>> game.new_initial_state().cardrules_state.phase
+        <Phase.CHOOSE_DEALER: 'choose_dealer'>
+        """
+        return self._core.state
+
+    def current_player(self) -> int:
+        """The seat to act, or OpenSpiel's chance or terminal player id.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> pyspiel.load_game("cardrules_back_alley").new_initial_state().current_player()
+        -1
+        """
+        core = self._core
+        state = core.state
+        if core.truncated or state.is_terminal:
+            return _TERMINAL
+        player = state.current_player
+        return _CHANCE if player is None else player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        core = self._core
+        if player != self.current_player() or player < 0:
+            return []
+        return list(core.spec.legal_ids(core.state))  # type: ignore[arg-type]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance outcomes here with their probabilities (see the module).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> state = pyspiel.load_game("cardrules_back_alley").new_initial_state()
+        >>> state.apply_action(0)
+        >>> outcomes = state.chance_outcomes()
+        >>> len(outcomes), outcomes[-1], round(sum(p for _, p in outcomes), 12)
+        (54, (53, 0.018518518518518517), 1.0)
+        """
+        if not self.is_chance_node():
+            return []
+        return self._core.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        if core.state.is_chance and not core.truncated:
+            core.apply_chance(int(action))
+        else:
+            core.apply_player(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        core = self._core
+        if player == _CHANCE:
+            if core.remaining or core.state.phase.value != "choose_dealer":
+                return f"card {core.spec.cards[action]}"
+            return f"dealer {action}"
+        try:
+            return str(core.spec.action_of(core.state, int(action)))  # type: ignore[arg-type]
+        except (IllegalActionError, ValueError):
+            return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        """True when the game is over (or cut short, see the module).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> pyspiel.load_game("cardrules_back_alley").new_initial_state().is_terminal()
+        False
+        """
+        core = self._core
+        return core.truncated or core.state.is_terminal
+
+    def returns(self) -> list[float]:
+        """Each player's total so far: net chips (Down and Back) or the team's
+        points (Back Alley).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> state = pyspiel.load_game("cardrules_down_and_back", {"players": 2}).new_initial_state()
+        >>> state.apply_action(1)                  # seat 1 deals: both ante 1 (DB-30)
+        >>> state.returns()
+        [-1.0, -1.0]
+        """
+        core = self._core
+        return list(core.spec.returns(core.state))  # type: ignore[arg-type]
+
+    def rewards(self) -> list[float]:
+        """The change of :meth:`returns` since the last player decision.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> state = pyspiel.load_game("cardrules_down_and_back", {"players": 2}).new_initial_state()
+        >>> state.apply_action(1)
+        >>> state.rewards()
+        [-1.0, -1.0]
+        """
+        core = self._core
+        now = core.spec.returns(core.state)  # type: ignore[arg-type]
+        return [a - b for a, b in zip(now, core.base, strict=True)]
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Callable[[], float]) -> CardrulesState:
+        """A state ``player_id`` cannot tell from this one, drawn at random.
+
+        The cards the seat cannot see are dealt out afresh with the game's
+        ``RULES.hidden_variant`` (seeded from ``probability_sampler()``); a
+        shuffle in progress is redrawn.  The other seats keep only the public
+        part of their earlier private events; ``history()`` stays this
+        state's (OpenSpiel keeps it as a record only).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> state = pyspiel.load_game("cardrules_back_alley").new_initial_state()
+        >>> for outcome in [0, *range(53)]:
+        ...     state.apply_action(outcome)
+        >>> other = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0., 1.))
+        >>> other.information_state_string(1) == state.information_state_string(1)
+        True
+        """
+        rng = random.Random(int(probability_sampler() * 2 ** 52))
+        clone = cast(CardrulesState, self.clone())
+        core = clone._core.copy()
+        spec = core.spec
+        core.state = spec.hidden_variant(core.state, player_id, rng)  # type: ignore[arg-type]
+        core.forget_others(player_id)
+        if core.picked:
+            pile = [*core.picked, *core.remaining]
+            rng.shuffle(pile)
+            core.picked = tuple(pile[:len(core.picked)])
+            core.remaining = tuple(sorted(pile[len(core.picked):]))
+        clone._core = core
+        return clone
+
+    def __str__(self) -> str:
+        core = self._core
+        text = str(core.state)
+        if core.picked:
+            text += "\nshuffle so far: " + " ".join(str(core.spec.cards[i]) for i in core.picked)
+        if core.truncated:
+            text += "\ncut short (see cardrules.integrations.openspiel)"
+        return text
+
+
+class _Observer:
+    """OpenSpiel's Python observer: a seat's observation, or its information state."""
+
+    def __init__(self, spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action],
+                 iig_obs_type: object, params: Mapping[str, object] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {dict(params)}")
+        perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
+        if iig_obs_type is not None and (
+                not getattr(iig_obs_type, "public_info", True)
+                or getattr(iig_obs_type, "private_info", None)
+                != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError("only a single player's observation (public and own private "
+                             "information) is supported")
+        self.perfect_recall = perfect_recall
+        self.tensor: npt.NDArray[np.float32] | None
+        if perfect_recall:
+            self.tensor, self.dict = None, {}
+        else:
+            self.tensor = np.zeros(spec.observation_size, np.float32)
+            self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: CardrulesState, player: int) -> None:
+        if self.tensor is not None:
+            core = state._core
+            self.tensor[:] = core.spec.observation_tensor(core.state, player)  # type: ignore[arg-type]
+
+    def string_from(self, state: CardrulesState, player: int) -> str:
+        core = state._core
+        if self.perfect_recall:
+            return core.information_string(player)
+        return core.spec.observation_string(core.state, player)  # type: ignore[arg-type]
+
+
+class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
+    """The OpenSpiel game of either cardrules game (see :class:`DownAndBackGame`
+    and :class:`BackAlleyGame`).
+
+    >>> import pyspiel
+    >>> from cardrules.integrations import openspiel
+    >>> isinstance(pyspiel.load_game("cardrules_back_alley"), openspiel.CardrulesGame)
+    True
+    """
+
+    _spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
+
+    def __init__(self, game_type: pyspiel.GameType,
+                 spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action],
+                 params: Mapping[str, int]) -> None:
+        super().__init__(game_type, spec.game_info, dict(params))
+        self._spec = spec
+
+    def new_initial_state(self) -> CardrulesState:
+        """The state before the first dealer is chosen (a chance node).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> pyspiel.load_game("cardrules_back_alley").new_initial_state().is_chance_node()
+        True
+        """
+        return CardrulesState(self)
+
+    def make_py_observer(self, iig_obs_type: object = None,
+                         params: Mapping[str, object] | None = None) -> _Observer:
+        """OpenSpiel's hook for observations and information states.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley")
+        >>> game.make_py_observer().tensor.shape == (game.observation_tensor_size(),)
+        True
+        """
+        if isinstance(iig_obs_type, Mapping):  # called as make_py_observer(params)
+            iig_obs_type, params = None, iig_obs_type
+        return _Observer(self._spec, iig_obs_type, params)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The most chance steps a game can have (see the module on length).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley",
+        ...                          {"max_hand_size": 1, "max_throw_ins": 0})
+        >>> game.max_chance_nodes_in_history()
+        54
+        """
+        return self._spec.max_chance_nodes
+
+
+def _game_type(short_name: str, long_name: str, players: tuple[int, int],
+               parameters: Mapping[str, int]) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name, long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=players[1], min_num_players=players[0],
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=dict(parameters))
+
+
+_DB_DEFAULTS = {"players": 4, "ante": 1, "rounds": _db.DEFAULT_ROUNDS}
+_BA_DEFAULTS = {"max_hand_size": 13, "max_throw_ins": 50}
+_DB_TYPE = _game_type(DOWN_AND_BACK, "cardrules Down and Back", (2, 5), _DB_DEFAULTS)
+_BA_TYPE = _game_type(BACK_ALLEY, "cardrules Back Alley", (4, 4), _BA_DEFAULTS)
+
+
+def _settings(params: Mapping[str, object] | None, defaults: Mapping[str, int]
+              ) -> dict[str, int]:
+    values = dict(defaults)
+    for key, value in (params or {}).items():
+        if key not in values:
+            raise ValueError(f"unknown parameter {key!r} (known: {', '.join(defaults)})")
+        if type(value) is not int:
+            raise ValueError(f"parameter {key!r} must be a whole number, not {value!r}")
+        values[key] = value
+    return values
+
+
+class DownAndBackGame(CardrulesGame):
+    """Down and Back for OpenSpiel: ``pyspiel.load_game("cardrules_down_and_back",
+    {"players": 4, "ante": 1, "rounds": 10})`` (these are the defaults).
+
+    >>> game = DownAndBackGame({"players": 2, "rounds": 3})
+    >>> game.max_game_length(), game.min_utility(), game.max_utility()
+    (81, -3.0, 3.0)
+    """
+
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+        settings = _settings(params, _DB_DEFAULTS)
+        super().__init__(_DB_TYPE, _spec(DOWN_AND_BACK, settings), settings)
+
+
+class BackAlleyGame(CardrulesGame):
+    """Back Alley for OpenSpiel: ``pyspiel.load_game("cardrules_back_alley",
+    {"max_hand_size": 13, "max_throw_ins": 50})`` (these are the defaults).
+
+    >>> game = BackAlleyGame({"max_hand_size": 2})
+    >>> game.num_players(), game.max_utility(), game.max_game_length()
+    (4, 200.0, 236)
+    """
+
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+        settings = _settings(params, _BA_DEFAULTS)
+        super().__init__(_BA_TYPE, _spec(BACK_ALLEY, settings), settings)
+
+
+def _register(game_type: pyspiel.GameType, creator: Callable[..., CardrulesGame]) -> None:
+    if game_type.short_name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, creator)
+
+
+_register(_DB_TYPE, DownAndBackGame)
+_register(_BA_TYPE, BackAlleyGame)
