@@ -143,8 +143,8 @@ def tables(result: SimulationResult) -> list[Table]:
     """The summary as tables: (title, headers, rows of text)."""
     from cardrules.simulation import DownAndBackTally
 
-    unit = "net" if result.game == "down_and_back" else "points"
-    headers = ["games", "wins", "ties", "losses", "win %", f"mean {unit}", "std"]
+    unit = "net chips" if result.game == "down_and_back" else "team points"
+    headers = ["games", "wins", "ties", "losses", "win %", "mean", "std"]
 
     def cells(tally: Any) -> list[str]:
         return [str(tally.games), str(tally.wins), str(tally.ties), str(tally.losses),
@@ -153,7 +153,8 @@ def tables(result: SimulationResult) -> list[Table]:
     found: list[Table] = []
     title = {"down_and_back": "Down and Back", "back_alley": "Back Alley"}[result.game]
     settings = ", ".join(f"{k} {v}" for k, v in result.settings)
-    found.append((f"{title}: {result.games} games, seed {result.seed} ({settings})",
+    found.append((f"{title}: {result.games} games, seed {result.seed} ({settings}); "
+                   f"mean and std of {unit}",
                   ["seat", "bot", *headers],
                   [[str(s), kind, *cells(t)]
                    for s, (kind, t) in enumerate(zip(result.bots, result.seats, strict=True))]))

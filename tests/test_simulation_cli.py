@@ -1,0 +1,160 @@
+"""Tests of ``cardrules simulate``: tables, JSON, charts and refusals."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardrules.cli import main
+from cardrules.simulation import BackAlleyTally, DownAndBackTally, SimulationResult, simulate
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+DB_ARGS = ["simulate", "--games", "4", "--seed", "7", "--rounds", "2", "--workers", "1",
+           "--bots", "greedy,random,random"]
+BA_ARGS = ["simulate", "back-alley", "--games", "3", "--seed", "2", "--max-hand-size", "2",
+           "--workers", "1", "--bots", "heuristic"]
+
+
+def _expected_db() -> SimulationResult:
+    return simulate("down-and-back", games=4, seed=7, bots=["greedy", "random", "random"],
+                    settings={"rounds": 2}, workers=1)
+
+
+def _without(monkeypatch: pytest.MonkeyPatch, *modules: str) -> None:
+    """Make ``import module`` fail, as if the extra were not installed."""
+    for module in modules:
+        for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
+            monkeypatch.delitem(sys.modules, name)
+        monkeypatch.setitem(sys.modules, module, None)
+
+
+@pytest.mark.parametrize("rich", [True, False], ids=["rich", "plain"])
+def test_the_tables_show_the_result(rich: bool, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    if not rich:
+        _without(monkeypatch, "rich")
+    assert main(DB_ARGS) == 0
+    out, err = capsys.readouterr()
+    result = _expected_db()
+    details = result.details
+    assert isinstance(details, DownAndBackTally)
+    assert "Down and Back: 4 games, seed 7" in out
+    assert "net chips" in out
+    for seat, tally in enumerate(result.seats):
+        row = next(line for line in out.splitlines()
+                   if re.match(rf"\W*{seat}\W+{result.bots[seat]}\W", line))
+        numbers = re.findall(r"[-+]?\d+(?:\.\d+)?%?", row)
+        assert numbers[1:6] == [str(tally.games), str(tally.wins), str(tally.ties),
+                                str(tally.losses), f"{tally.win_rate:.1%}"]
+        assert f"{tally.mean:+.2f}" in row
+        assert f"{tally.std:.2f}" in row
+    assert f"{details.rounds} rounds, pot carried over in {details.carries}" in out
+    run_row = next(line for line in out.splitlines() if "RUN" in line)
+    assert re.findall(r"\d+", run_row) == [str(dict(details.down_wins)["RUN"]),
+                                            str(dict(details.back_wins)["RUN"])]
+    assert "Per bot" in out
+    hint = 'pip install "cardrules[cli]"'
+    if rich:
+        assert hint not in err
+        assert "┃" in out  # drawn by rich
+    else:
+        assert err.count(hint) == 1
+        assert "┃" not in out
+
+
+def test_back_alley_tables_show_the_contracts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(BA_ARGS) == 0
+    out = capsys.readouterr().out
+    result = simulate("back-alley", games=3, seed=2, bots="heuristic",
+                      settings={"max_hand_size": 2}, workers=1)
+    details = result.details
+    assert isinstance(details, BackAlleyTally)
+    assert f"Contracts: {details.deals} deals, {details.throw_ins} thrown in" in out
+    contracts = out[out.index("Contracts:"):].splitlines()
+    for contract in details.contracts:
+        row = next(line for line in contracts if re.match(rf"\W*{contract.kind}\W", line))
+        assert re.findall(r"[-+]?\d+(?:\.\d+)?%?", row)[-5:] == [
+            str(contract.count), str(contract.made), str(contract.failed),
+            f"{contract.make_rate:.1%}", f"{contract.points:+d}"]
+    assert "mean and std of team points" in out
+
+
+def test_json_to_a_file_and_to_standard_output(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "result.json"
+    assert main([*DB_ARGS, "--json", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert f"result written to {target}" in out
+    data = json.loads(target.read_text("utf-8"))
+    assert SimulationResult.from_dict(data) == _expected_db()
+    assert data["seats"][0]["bot"] == "greedy"
+
+    assert main([*DB_ARGS, "--json", "-"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out) == data  # only the JSON on standard output
+
+
+def test_plot_writes_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "charts.png"
+    assert main([*BA_ARGS, "--plot", str(target)]) == 0
+    assert target.read_bytes()[:8] == PNG_MAGIC
+    assert f"charts written to {target}" in capsys.readouterr().out
+
+
+def test_plot_without_matplotlib_is_refused_before_simulating(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _without(monkeypatch, "matplotlib")
+    played: list[object] = []
+    monkeypatch.setattr("cardrules.simulation.simulate",
+                        lambda *a, **k: played.append(a))  # must not be reached
+    target = tmp_path / "charts.png"
+    assert main([*DB_ARGS, "--plot", str(target)]) == 2
+    out, err = capsys.readouterr()
+    assert err.strip().splitlines() == [
+        'cardrules: --plot needs matplotlib: pip install "cardrules[plot]"']
+    assert out == ""
+    assert played == []
+    assert not target.exists()
+
+
+def test_plot_result_without_matplotlib_names_the_extra(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.simulation.plot import plot_result
+
+    _without(monkeypatch, "matplotlib")
+    with pytest.raises(ImportError, match=re.escape('pip install "cardrules[plot]"')):
+        plot_result(_expected_db())
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["simulate", "--games", "0"], "--games must be at least 1, not 0"),
+    (["simulate", "--workers", "0"], "--workers must be at least 1, not 0"),
+    (["simulate", "go-fish"], "unknown game"),
+    (["simulate", "--bots", "clever"], "--bots is one of random, greedy"),
+    (["simulate", "back-alley", "--rounds", "3"], "Back Alley has no setting for --rounds"),
+    (["simulate", "--max-hand-size", "3"], "Down and Back has no setting for --max-hand-size"),
+    (["simulate", "back-alley", "--max-hand-size", "14"], "max_hand_size must be"),
+    (["simulate", "--players", "6"], "2 to 5 players, not 6"),
+    (["simulate", "--json", ""], "--json needs a file name"),
+    (["simulate", "--plot", "/no/such/folder/x.png"], "--plot /no/such/folder/x.png: the folder"),
+])
+def test_bad_options_print_one_line_and_exit_2(args: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*args, "--workers", "1"] if "--workers" not in args else args) == 2
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if "cardrules[cli]" not in line]
+    assert len(lines) == 1
+    assert message in lines[0]
+    assert out == ""
+
+
+def test_a_malformed_number_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", "--games", "many"])
+    assert stop.value.code == 2
+    assert "invalid int value: 'many'" in capsys.readouterr().err
