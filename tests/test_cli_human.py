@@ -1,0 +1,320 @@
+"""cardrules play --human: whole games of both games driven through standard input."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardrules.cli import main
+from cardrules.engine import GameRecord, play
+from cardrules.engine.rules import Rules
+
+#: Short games of each game: (command-line arguments, the person's seat).
+GAMES = {
+    "down-and-back": ["down-and-back", "--players", "3", "--rounds", "1", "--seed", "7"],
+    "back-alley": ["back-alley", "--max-hand-size", "2", "--seed", "3"],
+}
+CARD = re.compile(r"\b(?:[A2-9TJQK][SHDC]|BB|LB)\b")
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, answers: str,
+        *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def play_ones(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+              game: str, seat: int, path: Path) -> tuple[int, str, str]:
+    """Play a whole game answering "1" at every prompt; record it at ``path``."""
+    return run(capsys, monkeypatch, "1\n" * 400, "play", *GAMES[game], "--human", str(seat),
+               "--record", str(path))
+
+
+def prompts(out: str) -> list[str]:
+    """The answers as echoed after each prompt."""
+    return [line.removeprefix("move> ") for line in out.splitlines()
+            if line.startswith("move> ")]
+
+
+class FirstMove:
+    """A bot that always takes the first legal move (what typing 1 does)."""
+
+    def act(self, view: object, legal: Sequence[Any]) -> Any:
+        return legal[0]
+
+
+# -- whole games ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("game", "seat"), [("down-and-back", 0), ("down-and-back", 2),
+                                            ("back-alley", 1)])
+def test_typing_1_plays_the_game_to_the_end_like_replaying_its_record(
+        game: str, seat: int, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.json"
+    status, out, err = play_ones(capsys, monkeypatch, game, seat, path)
+    assert (status, err) == (0, "")
+    assert out.endswith(f"record written to {path}\n")
+    record = GameRecord.load(path)
+    *_, final = record.rules.replay(record)
+    assert final.is_terminal
+    status, summary, _ = run(capsys, monkeypatch, "", "replay", "--summary", str(path))
+    assert status == 0
+    assert f"game over\n{summary}" in out  # the final result is the record's
+    # Every prompt was answered, and each answer was one of the person's moves.
+    states = list(record.rules.replay(record))
+    mine = [s for s in states[:-1] if not s.is_chance and s.current_player == seat]
+    assert prompts(out) == ["1"] * len(mine)
+    assert out.count("\nmoves:\n") == len(mine)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_default_bots_and_seeds_with_a_person(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat s gets the game's stronger bot seeded seed + s; chance is seeded as without
+    --human, so the game equals a self-play game with a first-move bot in the seat."""
+    path = tmp_path / "game.json"
+    assert play_ones(capsys, monkeypatch, game, 1, path)[0] == 0
+    record = GameRecord.load(path)
+    rules: Rules[Any, Any] = record.rules
+    seed = int(GAMES[game][-1])
+    kind = {"down-and-back": "greedy", "back-alley": "heuristic"}[game]
+    seats = rules.new_game_from_settings(record.settings_dict).num_players
+    bots = [FirstMove() if s == 1 else rules.bots[kind](seed + s) for s in range(seats)]
+    assert play(rules, bots, record.settings_dict, seed=seed).record == record
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_moves_typed_in_text_notation_play_the_same_game(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    first = tmp_path / "numbers.json"
+    play_ones(capsys, monkeypatch, game, 0, first)
+    record = GameRecord.load(first)
+    states = list(record.rules.replay(record))
+    typed = [str(action).upper() if k % 2 else str(action)
+             for k, (state, action) in enumerate(zip(states, record.actions, strict=False))
+             if not state.is_chance and state.current_player == 0]
+    second = tmp_path / "text.json"
+    status, out, _ = run(capsys, monkeypatch, "\n".join(typed) + "\n", "play", *GAMES[game],
+                         "--human", "0", "--record", str(second))
+    assert status == 0
+    assert prompts(out) == typed
+    assert GameRecord.load(second) == record
+
+
+def test_the_transcript_tells_the_public_moves_and_results(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, _ = play_ones(capsys, monkeypatch, "down-and-back", 1, tmp_path / "g.json")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "Down and Back: 3 players, you are seat 1; type 'help' for help"
+    assert re.fullmatch(r"chance: seat \d deals first \(DB-31\)", lines[1])
+    assert any(re.fullmatch(r"seat [02] discards [A2-9TJQK][SHDC]", line) for line in lines)
+    assert any(re.fullmatch(r"you discard [A2-9TJQK][SHDC]", line) for line in lines)
+    assert "round 1 showdown (DB-40 to DB-43):" in lines
+    assert any(line.startswith("  net: ") for line in lines)
+    assert "best splits (no other split is as strong in both hands):" in lines
+    assert re.search(r"^you \(seat 1\) finish with net [+-]\d+: you (win|lose|share the lead)$",
+                     out, flags=re.MULTILINE)
+
+
+# -- what the person may see ----------------------------------------------------------------
+
+def _hidden(rules: Rules[Any, Any], state: Any, seat: int) -> set[str]:
+    """The cards at the table that ``seat`` may not see in ``state``."""
+    if rules.name == "down_and_back":
+        hidden = {str(c) for other, hand in enumerate(state.hands) if other != seat
+                  for c in hand if c not in state.seen[other]}
+        return hidden | {str(c) for c in state.stock}
+    hidden = {str(c) for other, hand in enumerate(state.hands) if other != seat for c in hand}
+    return hidden | {str(c) for c in state.undealt}
+
+
+@pytest.mark.parametrize(("game", "seat"), [("down-and-back", 0), ("back-alley", 2)])
+def test_the_table_never_shows_a_card_the_person_cannot_see(
+        game: str, seat: int, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.json"
+    status, out, _ = play_ones(capsys, monkeypatch, game, seat, path)
+    assert status == 0
+    record = GameRecord.load(path)
+    rules: Rules[Any, Any] = record.rules
+    states = list(rules.replay(record))
+    at_prompt = [s for s in states[:-1] if not s.is_chance and s.current_player == seat]
+    # Each table runs from its "==" line to its "moves:" line, one per prompt.
+    tables = re.findall(r"^== .*?^moves:$", out, flags=re.MULTILINE | re.DOTALL)
+    assert len(tables) == len(at_prompt) > 5
+    for table, state in zip(tables, at_prompt, strict=True):
+        shown = set(CARD.findall(table))
+        assert not shown & _hidden(rules, state, seat), table
+        own = {str(c) for c in state.hands[seat]}
+        assert own <= shown  # the person's whole hand is on the table
+    # Between prompts, no bot's private card and no shuffled order is told.
+    assert "shuffle " not in out
+    for line in out.splitlines():
+        if "from the stock" in line and not line.startswith("you "):
+            assert not CARD.search(line), line
+        if line.startswith("seat ") and " has split" in line:
+            assert not CARD.search(line), line
+
+
+# -- answers that are not moves -------------------------------------------------------------
+
+def test_bad_answers_get_one_line_and_a_new_prompt(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = ["", "flurb 3", "99", "0", "discard 7H", "split AS KS", "draw"]
+    status, out, err = run(capsys, monkeypatch, "\n".join([*answers, "quit"]) + "\n",
+                           "play", *GAMES["down-and-back"], "--human", "2")
+    assert (status, err) == (0, "")
+    assert prompts(out) == [*answers, "quit"]
+    after = out.split("move> ")[1:]
+    replies = [chunk.splitlines()[1] for chunk in after[:-1]]
+    assert replies[0] == "type a move or its number (1 to 2); 'help' lists the commands"
+    assert replies[1] == "not a move: unknown action: 'flurb' at position 0 " \
+                         "(type 'help' for the notation)"
+    assert replies[2] == "no move numbered 99: choose 1 to 2"
+    assert replies[3] == "no move numbered 0: choose 1 to 2"
+    assert replies[4].startswith("not allowed now: DB-34: ")
+    assert replies[5].startswith("not a move: a split needs '/' between the down and back")
+    assert replies[6].startswith("not a move: draw from 'stock' or 'discard'")
+    assert all(len(chunk.splitlines()) == 2 for chunk in after[:-1])  # one line each
+    assert "Traceback" not in out
+    assert out.splitlines()[-1].startswith("quit: you left the game unfinished after ")
+
+
+def test_help_explains_the_notation_and_table_shows_the_table_again(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, _ = run(capsys, monkeypatch, "help\ntable\nquit\n",
+                         "play", *GAMES["back-alley"], "--human", "1")
+    assert status == 0
+    helped = out.split("move> help\n")[1].split("move> ")[0]
+    for text in ("bid 3", "play QH", "board", "pass", "save FILE", "quit", "table",
+                 "10 also works"):
+        assert text in helped
+    first, again = re.findall(r"^== .*?^moves:\n.*?(?=^move> )", out,
+                              flags=re.MULTILINE | re.DOTALL)
+    assert first == again
+
+
+def test_save_writes_the_record_so_far_and_it_replays(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    saved = tmp_path / "so_far.txt"
+    answers = f"1\n1\nsave {saved}\nsave\nsave {tmp_path}\n1\nquit\n"
+    status, out, _ = run(capsys, monkeypatch, answers, "play", *GAMES["down-and-back"],
+                         "--human", "0")
+    assert status == 0
+    assert re.search(rf"^record so far \((\d+) actions\) written to {re.escape(str(saved))}$",
+                     out, flags=re.MULTILINE)
+    assert "save needs a file name, such as: save game.json" in out
+    assert f"cannot save: save {tmp_path}: that is a folder, not a file" in out
+    record = GameRecord.load(saved)
+    full = tmp_path / "full.json"
+    play_ones(capsys, monkeypatch, "down-and-back", 0, full)
+    assert GameRecord.load(full).actions[:len(record.actions)] == record.actions
+    status, replayed, _ = run(capsys, monkeypatch, "", "replay", str(saved))
+    assert status == 0
+    assert replayed.splitlines()[-1] == (
+        f"the record is unfinished: {len(record.actions)} actions, and the game goes on")
+    assert len(replayed.splitlines()) > len(record.actions)  # the moves, then the summary
+
+
+def test_quit_leaves_the_game_and_writes_the_record_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "left.json"
+    status, out, err = run(capsys, monkeypatch, "1\nquit\n1\n", "play", *GAMES["back-alley"],
+                           "--human", "0", "--record", str(path))
+    assert (status, err) == (0, "")
+    record = GameRecord.load(path)
+    assert out.endswith(f"\nquit: you left the game unfinished after {len(record.actions)} "
+                        f"actions\nrecord written to {path}\n")
+    *_, last = record.rules.replay(record)
+    assert not last.is_terminal
+    assert last.current_player == 0
+    assert prompts(out) == ["1", "quit"]
+    assert "game over" not in out
+
+
+@pytest.mark.parametrize("answers", ["", "1\n"])
+def test_end_of_input_leaves_the_game_cleanly(
+        answers: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, err = run(capsys, monkeypatch, answers, "play", *GAMES["down-and-back"],
+                           "--human", "1")
+    assert (status, err) == (0, "")
+    assert re.search(r"\nend of input: you left the game unfinished after \d+ actions\n$", out)
+    assert prompts(out) == [*answers.split(), ""]  # the last prompt met the end
+
+
+def test_ctrl_c_at_the_prompt_exits_130(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupt(prompt: str = "") -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupt)
+    status = main(["play", *GAMES["back-alley"], "--human", "0"])
+    out, err = capsys.readouterr()
+    assert (status, err) == (130, "cardrules: interrupted\n")
+    assert "Traceback" not in out
+
+
+# -- options ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["back-alley", "--human", "4"], "cardrules: --human is a seat from 0 to 3, not 4\n"),
+    (["--players", "2", "--human", "-1"], "cardrules: --human is a seat from 0 to 1, not -1\n"),
+    (["--players", "2", "--human", "0", "--bots", "human,greedy,random"],
+     "cardrules: --bots is one of random, greedy"),
+    (["--players", "2", "--human", "1", "--bots", "human,greedy"],
+     "cardrules: --bots is one of random, greedy"),
+])
+def test_bad_seats_and_bots_are_refused_before_the_game(
+        args: list[str], message: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, err = run(capsys, monkeypatch, "1\n" * 5, "play", *args)
+    assert (status, out) == (2, "")
+    assert err.startswith(message)
+    assert err.count("\n") == 1
+
+
+def test_bots_per_seat_may_name_the_persons_seat_human(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.json"
+    status, _, err = run(capsys, monkeypatch, "1\n" * 60, "play", "--players", "2",
+                         "--rounds", "1", "--seed", "4", "--human", "1", "--bots",
+                         "random,human", "--record", str(path))
+    assert (status, err) == (0, "")
+    record = GameRecord.load(path)
+    from cardrules.engine import RandomBot
+
+    assert play(record.rules, [RandomBot(4), FirstMove()], record.settings_dict,
+                seed=4).record == record
+
+
+def test_a_piped_game_end_to_end(tmp_path: Path) -> None:
+    """``python -m cardrules play back-alley --human 0 < answers``."""
+    answers = tmp_path / "answers.txt"
+    answers.write_text("1\n" * 40, encoding="utf-8")
+    with answers.open(encoding="utf-8") as stdin:
+        proc = subprocess.run(
+            [sys.executable, "-m", "cardrules", "play", "back-alley", "--human", "0",
+             "--max-hand-size", "2", "--seed", "5"],
+            stdin=stdin, capture_output=True, text=True, timeout=120, check=False)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.startswith("Back Alley: you are seat 0 (team 0, with seat 2)")
+    assert "\ngame over\n" in proc.stdout
+    assert re.search(r"^your team \(team 0\) (wins|loses|draws), -?\d+ to -?\d+$",
+                     proc.stdout, flags=re.MULTILINE)
