@@ -96,7 +96,7 @@ def _python() -> list[Entry]:
                  "Generator", "Mapping", "MutableMapping", "MutableSequence", "Reversible",
                  "Sequence", "Set", "Sized"):
         entries.append((f"collections.abc.{name}", "py:class", "library/collections.abc.html#$"))
-    for name in ("Generic", "NamedTuple", "Protocol", "TextIO", "TypeVar"):
+    for name in ("Generic", "NamedTuple", "Protocol", "SupportsIndex", "TextIO", "TypeVar"):
         entries.append((f"typing.{name}", "py:class", "library/typing.html#$"))
     for name in ("Any", "ClassVar", "Final", "Literal", "Never", "NoReturn", "Optional",
                  "Self", "TYPE_CHECKING", "TypeAlias", "Union"):
@@ -138,7 +138,7 @@ def _numpy() -> list[Entry]:
     # Scalar types are described together on the "Scalars" page.
     for name in ("bool", "bool_", "generic", "integer", "signedinteger", "unsignedinteger",
                  "int8", "int16", "int32", "int64", "intp", "uint8", "uint16", "uint32",
-                 "uint64", "uintp"):
+                 "uint64", "uintp", "floating", "float32", "float64"):
         entries.append((f"numpy.{name}", "py:class", "reference/arrays.scalars.html#$"))
     return entries
 

@@ -48,6 +48,16 @@ from cardrules.back_alley.actions import (
 )
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.checks import check_invariants, hidden_variant, probe_actions
+from cardrules.back_alley.encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    action_from_id,
+    action_id,
+    legal_action_ids,
+    observation_string,
+    observation_tensor,
+)
 from cardrules.back_alley.game import apply, first_leader, legal_actions, new_game, sample_chance
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.back_alley.state import (
@@ -122,6 +132,15 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "state_to_dict",
     "view",
     "view_to_dict",
+    # numbers and tensors for learning libraries (OpenSpiel, PettingZoo, ...)
+    "NUM_ACTIONS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "action_from_id",
+    "action_id",
+    "legal_action_ids",
+    "observation_string",
+    "observation_tensor",
     # bots, self-play and summaries
     "HeuristicBot",
     "play_game",

@@ -57,6 +57,16 @@ from cardrules.down_and_back.batch import (
 )
 from cardrules.down_and_back.bots import GreedyBot, hand_value
 from cardrules.down_and_back.categories import Category3, Category4
+from cardrules.down_and_back.encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    action_from_id,
+    action_id,
+    legal_action_ids,
+    observation_string,
+    observation_tensor,
+)
 from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
@@ -143,6 +153,15 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "state_to_dict",
     "view",
     "view_to_dict",
+    # numbers and tensors for learning libraries (OpenSpiel, PettingZoo, ...)
+    "NUM_ACTIONS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "action_from_id",
+    "action_id",
+    "legal_action_ids",
+    "observation_string",
+    "observation_tensor",
     # bots
     "GreedyBot",
     "hand_value",

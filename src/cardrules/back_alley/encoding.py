@@ -1,0 +1,380 @@
+"""Numbers for actions and tensors for views: Back Alley for learning libraries.
+
+Reinforcement-learning frameworks (OpenSpiel, PettingZoo, ...) want each
+player action as a whole number in ``range(NUM_ACTIONS)`` and each
+observation as a flat vector of floats.  This module gives both, with no
+dependency beyond numpy for the tensor (imported only when
+:func:`observation_tensor` is called).
+
+**Action numbers.**  Only player actions are numbered; chance actions
+(:class:`~cardrules.back_alley.ChooseDealer`,
+:class:`~cardrules.back_alley.Shuffle`) are not.  :data:`NUM_ACTIONS` is 68:
+
+=========  ==============================  ==============================
+ids        action                          number
+=========  ==============================  ==============================
+0          ``Pass()`` (BA-21)              0
+1 - 12     ``Bid(tricks)`` (BA-21)         ``tricks``
+13         ``Board()`` (BA-21, BA-23)      13
+14 - 67    ``Play(card)`` (BA-31)          ``14 + card.index``
+=========  ==============================  ==============================
+
+``card.index`` is :attr:`cardrules.Card.index` for the 52 cards (AS 0, AH 1,
+AD 2, AC 3, 2S 4, ..., KC 51) and :attr:`cardrules.Joker.index` for the
+jokers (BB 52, LB 53).  A bid is at most 12 (hand size - 1 in a 13-card deal),
+so ``Bid(13)`` and above have no number.
+
+>>> from cardrules import Joker, parse_card
+>>> from cardrules.back_alley import Bid, Board, Pass, Play
+>>> [action_id(a) for a in (Pass(), Bid(3), Board(), Play(parse_card("AS")), Play(Joker.LITTLE))]
+[0, 3, 13, 14, 67]
+
+**Observations.**  :func:`observation_tensor` turns a seat's
+:class:`~cardrules.back_alley.View` (never the full state) into a flat
+float32 vector of :data:`OBSERVATION_SIZE` numbers, so it cannot hold a card
+the seat may not see (BA-50).  Seats are written relative to the viewer:
+position ``p`` is seat ``(view.seat + p) % 4``, so position 0 is the viewer
+and position 2 the partner.  Card planes have 54 entries, one per card index
+(the taken card, never a joker, has 52).  :data:`OBSERVATION_LAYOUT` lists the
+slices as ``(name, start, length)``:
+
+==============  ======  ==================================================================
+slice           length  content
+==============  ======  ==================================================================
+phase           5       one-hot :class:`~cardrules.back_alley.Phase`, in its order
+deal            3       the deal number, the number of deals, the hand size of this deal
+dealer          4       one-hot position of the dealer (zero before the first is chosen)
+current_player  4       one-hot position of the player to act (zero at chance points)
+trump_card      54      the turned card (BA-12)
+trump_suit      5       one-hot trump suit (spades, hearts, diamonds, clubs), or the
+                        fifth entry for a deal without trump (BA-13)
+joker_discard   2       the joker discarded under BA-13: BB, LB
+exchanger       4       one-hot position of the player who made the BA-13 exchange
+hand            54      the viewer's cards
+taken           52      the card the viewer took under BA-13
+hand_sizes      4       per position, cards in hand
+bids            4 x 15  per position, one-hot: no bid yet, pass, bid 1 to 12, board
+board_levels    4       per position, the level of its board claim (BA-23), or 0
+leader          4       one-hot position of the leader of the current trick
+trick           4 x 54  per position, the card it played to the current trick
+played          4 x 54  per position, the cards it played to the finished tricks of this deal
+tricks_won      4       per position, tricks won this deal
+trump_played    1       1 once trump has been played to a trick of this deal (BA-32)
+scores          2       the viewer's team's score, then the other team's
+==============  ======  ==================================================================
+
+Counts and scores are plain numbers (not scaled).  :func:`observation_string`
+is the text of the same view.
+
+>>> OBSERVATION_SIZE, NUM_ACTIONS
+(698, 68)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, SupportsIndex
+
+from cardrules.back_alley.actions import (
+    BIDS,
+    BOARD,
+    CARDS,
+    PASS,
+    PLAYS,
+    Action,
+    Bid,
+    Board,
+    ChooseDealer,
+    Pass,
+    Play,
+    Shuffle,
+)
+from cardrules.back_alley.game import _PHASE_RULE, apply, legal_actions
+from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
+from cardrules.back_alley.views import View
+from cardrules.cards import Card, Joker, Suit
+from cardrules.errors import IllegalActionError, shorten
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "NUM_ACTIONS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "action_from_id",
+    "action_id",
+    "legal_action_ids",
+    "observation_string",
+    "observation_tensor",
+]
+
+_PASS, _BOARD, _PLAY = 0, 13, 14
+_MAX_BID = 12
+#: The number of player action ids: every id is in ``range(NUM_ACTIONS)``.
+NUM_ACTIONS = 68
+
+_NO_NUMPY = 'observation_tensor needs numpy: pip install "cardrules[numpy]"'
+
+
+def action_id(action: Action, state: GameState | None = None) -> int:
+    """The number of a player action (see the table of the module).
+
+    Chance actions and bids no deal allows (``Bid(13)`` and above, BA-21)
+    have no number: :class:`ValueError`; something that is not a Back Alley
+    action is a :class:`TypeError`.  With ``state``, the action must also be
+    legal for the player to act there, else
+    :class:`~cardrules.IllegalActionError` (the error
+    :func:`~cardrules.back_alley.apply` would raise).
+
+    >>> from cardrules.back_alley import Bid, ChooseDealer, new_game
+    >>> action_id(Bid(12))
+    12
+    >>> action_id(Bid(13))
+    Traceback (most recent call last):
+    ...
+    ValueError: a bid is 1 to 12 tricks (BA-21), so Bid(tricks=13) has no number
+    >>> action_id(ChooseDealer(0))
+    Traceback (most recent call last):
+    ...
+    ValueError: chance actions have no number: ChooseDealer(seat=0)
+    >>> action_id(Bid(2), new_game())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.IllegalActionError: BA-11: the first dealer must be chosen first ...
+    """
+    number = _number(action)
+    if state is not None and number not in legal_action_ids(state):
+        _refuse(state, number, action)
+    return number
+
+
+def _number(action: Action) -> int:
+    kind = type(action)
+    if kind is Play:
+        assert isinstance(action, Play)
+        return _PLAY + action.card.index
+    if kind is Bid:
+        assert isinstance(action, Bid)
+        if action.tricks > _MAX_BID:
+            raise ValueError(f"a bid is 1 to {_MAX_BID} tricks (BA-21), so {action!r} "
+                             "has no number")
+        return action.tricks
+    if kind is Pass:
+        return _PASS
+    if kind is Board:
+        return _BOARD
+    if kind is ChooseDealer or kind is Shuffle:
+        raise ValueError(f"chance actions have no number: {shorten(repr(action))}")
+    raise TypeError(f"not a Back Alley action: {shorten(repr(action))}")
+
+
+def legal_action_ids(state: GameState) -> tuple[int, ...]:
+    """The numbers of :func:`~cardrules.back_alley.legal_actions`, in increasing order.
+
+    Empty at chance points and at the end.
+
+    >>> from cardrules.back_alley import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> state = apply(apply(new_game(max_hand_size=3), ChooseDealer(0)), Shuffle(CARDS))
+    >>> legal_action_ids(state)
+    (0, 1, 2, 13)
+    """
+    return tuple(sorted(_number(action) for action in legal_actions(state)))
+
+
+def action_from_id(state: GameState, number: SupportsIndex) -> Action:
+    """The legal action of the player to act in ``state`` whose number is ``number``.
+
+    The inverse of :func:`action_id`.  ``number`` must be an ``int`` or
+    an integer numpy scalar (:class:`TypeError` otherwise) in ``range(NUM_ACTIONS)``
+    (:class:`ValueError` otherwise); a number whose action is not legal now
+    raises :class:`~cardrules.IllegalActionError` (a ``ValueError`` too).
+
+    >>> from cardrules.back_alley import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> state = apply(apply(new_game(max_hand_size=3), ChooseDealer(0)), Shuffle(CARDS))
+    >>> action_from_id(state, 13)
+    Board()
+    >>> action_from_id(state, 3)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.IllegalActionError: BA-21: a bid is 1 to 2 with 3 cards, not 3
+    >>> action_from_id(state, -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: action ids are 0 to 67, not -1
+    """
+    number = _as_id(number)
+    if not 0 <= number < NUM_ACTIONS:
+        raise ValueError(f"action ids are 0 to {NUM_ACTIONS - 1}, not {number}")
+    action: Action
+    if number >= _PLAY:
+        action = PLAYS[number - _PLAY]
+    elif number == _BOARD:
+        action = BOARD
+    elif number == _PASS:
+        action = PASS
+    else:
+        action = BIDS[number - 1]
+    if number not in legal_action_ids(state):
+        _refuse(state, number, action)
+    return action
+
+
+def _as_id(number: object) -> int:
+    """``number`` as a plain int: an ``int`` or an integer numpy scalar, not a bool."""
+    if type(number) is int:
+        return number
+    if not isinstance(number, bool):
+        try:
+            return operator.index(number)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise TypeError(f"an action id is an int, not {type(number).__name__}")
+
+
+def _refuse(state: GameState, number: int, action: Action) -> None:
+    """Raise the :class:`~cardrules.IllegalActionError` for an action id not legal now."""
+    # apply() words the error with the rule broken; the state is not changed.
+    apply(state, action, seat=state.current_player)
+    raise IllegalActionError(_PHASE_RULE[state.phase],
+                             f"action id {number} is not legal now (phase {state.phase.value})")
+
+
+# -- observations ------------------------------------------------------------------
+
+_BID_SLOTS = _MAX_BID + 3  # no bid yet, pass, 1 to 12, board
+_SPEC: tuple[tuple[str, int], ...] = (
+    ("phase", len(Phase)),
+    ("deal", 3),
+    ("dealer", NUM_PLAYERS),
+    ("current_player", NUM_PLAYERS),
+    ("trump_card", 54),
+    ("trump_suit", 5),
+    ("joker_discard", 2),
+    ("exchanger", NUM_PLAYERS),
+    ("hand", 54),
+    ("taken", 52),
+    ("hand_sizes", NUM_PLAYERS),
+    ("bids", NUM_PLAYERS * _BID_SLOTS),
+    ("board_levels", NUM_PLAYERS),
+    ("leader", NUM_PLAYERS),
+    ("trick", NUM_PLAYERS * 54),
+    ("played", NUM_PLAYERS * 54),
+    ("tricks_won", NUM_PLAYERS),
+    ("trump_played", 1),
+    ("scores", 2),
+)
+
+
+def _layout(spec: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, int], ...]:
+    slices, start = [], 0
+    for name, length in spec:
+        slices.append((name, start, length))
+        start += length
+    return tuple(slices)
+
+
+#: The slices of :func:`observation_tensor` as ``(name, start, length)``, in order
+#: (described in the table of the module).
+OBSERVATION_LAYOUT: tuple[tuple[str, int, int], ...] = _layout(_SPEC)
+#: The length of :func:`observation_tensor`'s vector.
+OBSERVATION_SIZE: int = sum(length for _, length in _SPEC)
+_AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
+_PHASES = tuple(Phase)
+_SUITS = tuple(Suit)
+assert len(CARDS) == 54
+
+
+def observation_tensor(view: View) -> npt.NDArray[np.float32]:
+    """A flat float32 vector of :data:`OBSERVATION_SIZE` numbers describing ``view``.
+
+    The layout is :data:`OBSERVATION_LAYOUT` (see the module's table); only
+    the view is read, so the vector holds nothing the seat may not know.
+    Needs numpy (``pip install "cardrules[numpy]"``).
+
+    >>> from cardrules.back_alley import new_game, view
+    >>> tensor = observation_tensor(view(new_game(), 0))
+    >>> tensor.shape, str(tensor.dtype)
+    ((698,), 'float32')
+    >>> start = dict((name, start) for name, start, _ in OBSERVATION_LAYOUT)
+    >>> tensor[start["deal"]:start["deal"] + 3].tolist()
+    [1.0, 25.0, 13.0]
+    """
+    try:
+        import numpy as np
+    except ImportError:
+        raise ImportError(_NO_NUMPY) from None
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    at = _AT
+    seat = view.seat
+
+    def position(other: int) -> int:
+        return (other - seat) % NUM_PLAYERS
+
+    out[at["phase"] + _PHASES.index(view.phase)] = 1
+    deal = at["deal"]
+    out[deal] = view.deal_number
+    out[deal + 1] = view.settings.deals
+    out[deal + 2] = view.hand_size
+    if view.dealer is not None:
+        out[at["dealer"] + position(view.dealer)] = 1
+    if view.current_player is not None:
+        out[at["current_player"] + position(view.current_player)] = 1
+    if view.trump_card is not None:
+        out[at["trump_card"] + view.trump_card.index] = 1
+        suit = 4 if view.trump is None else _SUITS.index(view.trump)
+        out[at["trump_suit"] + suit] = 1
+    if view.joker_discard is not None:
+        out[at["joker_discard"] + (view.joker_discard is Joker.LITTLE)] = 1
+    if view.exchanger is not None:
+        out[at["exchanger"] + position(view.exchanger)] = 1
+    _cards(out, at["hand"], view.hand)
+    if view.taken is not None:
+        out[at["taken"] + view.taken.index] = 1
+    for other in range(NUM_PLAYERS):
+        p = position(other)
+        out[at["hand_sizes"] + p] = view.hand_sizes[other]
+        out[at["bids"] + _BID_SLOTS * p + _bid_slot(view.bids[other])] = 1
+        out[at["tricks_won"] + p] = view.tricks_won[other]
+    for other, level in enumerate(view.board_levels):
+        out[at["board_levels"] + position(other)] = level
+    if view.leader is not None:
+        out[at["leader"] + position(view.leader)] = 1
+        for k, card in enumerate(view.trick):
+            out[at["trick"] + 54 * position(view.leader + k) + card.index] = 1
+    for trick in view.tricks:
+        for k, card in enumerate(trick.cards):
+            out[at["played"] + 54 * position(trick.leader + k) + card.index] = 1
+    out[at["trump_played"]] = view.trump_played
+    team = view.team
+    out[at["scores"]] = view.scores[team]
+    out[at["scores"] + 1] = view.scores[1 - team]
+    return out
+
+
+def _bid_slot(bid: Pass | Bid | Board | None) -> int:
+    if bid is None:
+        return 0
+    if isinstance(bid, Bid):
+        return 1 + bid.tricks
+    return 1 if isinstance(bid, Pass) else _BID_SLOTS - 1
+
+
+def _cards(out: npt.NDArray[np.float32], start: int, cards: Iterable[Card | Joker]) -> None:
+    for card in cards:
+        out[start + card.index] = 1
+
+
+def observation_string(view: View) -> str:
+    """A readable text of ``view``: the table as its seat sees it (``str(view)``).
+
+    >>> from cardrules.back_alley import new_game, view
+    >>> print(observation_string(view(new_game(), 3)))
+    seat 3 (team 1), deal 1 of 25 (13 cards), choose_dealer
+    scores: team 0 0, team 1 0
+    """
+    return str(view)

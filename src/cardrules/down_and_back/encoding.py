@@ -1,0 +1,394 @@
+"""Numbers for actions and tensors for views: Down and Back for learning libraries.
+
+Reinforcement-learning frameworks (OpenSpiel, PettingZoo, ...) want each
+player action as a whole number in ``range(NUM_ACTIONS)`` and each
+observation as a flat vector of floats.  This module gives both, with no
+dependency beyond numpy for the tensor (imported only when
+:func:`observation_tensor` is called).
+
+**Action numbers.**  Only player actions are numbered; chance actions
+(:class:`~cardrules.down_and_back.ChooseDealer`,
+:class:`~cardrules.down_and_back.Shuffle`) are not.  :data:`NUM_ACTIONS` is 140:
+
+=========  =====================================  ==========================================
+ids        action                                 number
+=========  =====================================  ==========================================
+0 - 50     ``Cut(count)`` (DB-32)                 ``count - 1``
+51         ``DrawStock()`` (DB-34)                51
+52         ``DrawDiscard()`` (DB-34)              52
+53 - 104   ``Discard(card)`` (DB-34)              ``53 + card.index``
+105 - 139  ``Split(down, back)`` (DB-40)          ``105 + k``
+=========  =====================================  ==========================================
+
+``card.index`` is :attr:`cardrules.Card.index` (AS 0, AH 1, AD 2, AC 3,
+2S 4, ..., KC 51).  A split's number ``k`` (0 to 34) is found from its own
+cards: put the seven cards of the split in canonical order (by
+``card.index``, the order of a :class:`~cardrules.Hand`), number their
+positions 0 to 6, and ``k`` is the place of the down hand's four positions
+among the 35 sets of four positions listed in lexicographic order
+(``itertools.combinations(range(7), 4)``): ``(0, 1, 2, 3)`` is 0,
+``(0, 1, 2, 4)`` is 1, ..., ``(3, 4, 5, 6)`` is 34.  This is also the order of
+the splits in :func:`~cardrules.down_and_back.legal_actions`.  So
+:func:`action_id` needs no state, while :func:`action_from_id` reads the
+hand of the player to act.
+
+>>> from cardrules import Hand, parse_card
+>>> from cardrules.down_and_back import Cut, Discard, Split
+>>> action_id(Cut(1)), action_id(Discard(parse_card("KC")))
+(0, 104)
+>>> hand = Hand.parse("AS 2S 3S 4S 5S 6S 7S")
+>>> action_id(Split(hand[:4], hand[4:])), action_id(Split(hand[3:], hand[:3]))
+(105, 139)
+
+**Observations.**  :func:`observation_tensor` turns a seat's
+:class:`~cardrules.down_and_back.View` (never the full state) into a flat
+float32 vector of :data:`OBSERVATION_SIZE` numbers, so it cannot hold a card
+the seat may not see (DB-37, DB-40).  Seats are written relative to the
+viewer: position ``p`` is seat ``(view.seat + p) % num_players``, so position
+0 is always the viewer; positions from ``num_players`` to 4 stay zero.  Card
+planes have 52 entries, one per ``card.index``.  :data:`OBSERVATION_LAYOUT`
+lists the slices as ``(name, start, length)``:
+
+==============  ======  ==================================================================
+slice           length  content
+==============  ======  ==================================================================
+num_players     4       one-hot: 2, 3, 4 or 5 players
+phase           8       one-hot :class:`~cardrules.down_and_back.Phase`, in its order
+dealer          5       one-hot position of the dealer (zero before the first is chosen)
+current_player  5       one-hot position of the player to act (zero at chance points)
+round           1       the round being played (1, 2, ...)
+rounds          1       the number of rounds of the game (0 for an open-ended game)
+ante            1       the ante, in chips
+pot             1       the chips in the pot
+net             5       per position, net winnings in chips
+hand            52      the viewer's cards
+drawn           52      the card the viewer drew this turn (until the discard)
+hand_sizes      5       per position, cards in hand
+stock_size      1       cards in the stock
+discard         52      the cards in the discard pile
+discard_top     52      the top card of the discard pile
+seen            5 x 52  per position, cards seen taken from the discard pile (DB-37)
+turns           5       per position, turns finished this round (DB-35)
+split_chosen    5       per position, 1 once that player has split
+split_down      5 x 52  per position, the down hand of a split the viewer may see (DB-40)
+split_back      5 x 52  per position, the back hand of that split
+tiebreak        52      tie-break cards lying on the table while a showdown waits (DB-42)
+==============  ======  ==================================================================
+
+Counts and chips are plain numbers (not scaled).  :func:`observation_string`
+is the text of the same view.
+
+>>> OBSERVATION_SIZE, NUM_ACTIONS
+(1087, 140)
+"""
+
+from __future__ import annotations
+
+import operator
+from itertools import combinations
+from typing import TYPE_CHECKING, SupportsIndex
+
+from cardrules.cards import DECK, Card
+from cardrules.down_and_back.actions import (
+    Action,
+    ChooseDealer,
+    Cut,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Shuffle,
+    Split,
+)
+from cardrules.down_and_back.game import _PHASE_RULES, apply, legal_actions, split_actions
+from cardrules.down_and_back.state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase
+from cardrules.down_and_back.views import View
+from cardrules.errors import IllegalActionError, shorten
+from cardrules.hand import Hand
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "NUM_ACTIONS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "action_from_id",
+    "action_id",
+    "legal_action_ids",
+    "observation_string",
+    "observation_tensor",
+]
+
+_CUT, _DRAW_STOCK, _DRAW_DISCARD, _DISCARD, _SPLIT = 0, 51, 52, 53, 105
+#: The number of player action ids: every id is in ``range(NUM_ACTIONS)``.
+NUM_ACTIONS = 140
+
+#: The sets of four positions (of seven) a split's down hand can take, in
+#: lexicographic order: the split with number ``k`` takes ``_DOWN_POSITIONS[k]``.
+_DOWN_POSITIONS: tuple[tuple[int, ...], ...] = tuple(combinations(range(7), 4))
+_SPLIT_NUMBER = {positions: k for k, positions in enumerate(_DOWN_POSITIONS)}
+
+_NO_NUMPY = 'observation_tensor needs numpy: pip install "cardrules[numpy]"'
+
+
+def action_id(action: Action, state: GameState | None = None) -> int:
+    """The number of a player action (see the table of the module).
+
+    The number depends on the action alone: a split's number comes from its
+    own seven cards.  Chance actions and actions no rule allows in any state
+    (``Cut(0)``, a split of other than 4 and 3 cards) have no number:
+    :class:`ValueError`; something that is not a Down and Back action is a
+    :class:`TypeError`.  With ``state``, the action must also be legal for
+    the player to act there, else :class:`~cardrules.IllegalActionError`
+    (the error :func:`~cardrules.down_and_back.apply` would raise).
+
+    >>> from cardrules.down_and_back import DrawStock, ChooseDealer, new_game
+    >>> action_id(DrawStock())
+    51
+    >>> action_id(ChooseDealer(1))
+    Traceback (most recent call last):
+    ...
+    ValueError: chance actions have no number: ChooseDealer(seat=1)
+    >>> action_id(DrawStock(), new_game(2))
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.IllegalActionError: DB-31: the first dealer must be chosen first
+    """
+    number = _number(action)
+    if state is not None and number not in legal_action_ids(state):
+        _refuse(state, number, action)
+    return number
+
+
+def _number(action: Action) -> int:
+    kind = type(action)
+    if kind is Discard:
+        return _DISCARD + action.card.index  # type: ignore[union-attr]
+    if kind is DrawStock:
+        return _DRAW_STOCK
+    if kind is DrawDiscard:
+        return _DRAW_DISCARD
+    if kind is Cut:
+        count: int = action.count  # type: ignore[union-attr]
+        if not 1 <= count <= 51:
+            raise ValueError(f"a cut lifts 1 to 51 cards (DB-32), so {action!r} has no number")
+        return _CUT + count - 1
+    if kind is Split:
+        assert isinstance(action, Split)
+        down, back = action.down, action.back
+        if len(down) != 4 or len(back) != 3 or set(down) & set(back):
+            raise ValueError(f"a split is 4 and 3 different cards (DB-40): {action}")
+        cards = sorted((*down, *back), key=_index)
+        positions = tuple(cards.index(card) for card in down)
+        return _SPLIT + _SPLIT_NUMBER[positions]
+    if kind is ChooseDealer or kind is Shuffle:
+        raise ValueError(f"chance actions have no number: {shorten(repr(action))}")
+    raise TypeError(f"not a Down and Back action: {shorten(repr(action))}")
+
+
+def _index(card: Card) -> int:
+    return card.index
+
+
+def legal_action_ids(state: GameState) -> tuple[int, ...]:
+    """The numbers of :func:`~cardrules.down_and_back.legal_actions`, in increasing order.
+
+    Empty at chance points and at the end.
+
+    >>> from cardrules.down_and_back import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules import DECK
+    >>> state = apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK))
+    >>> ids = legal_action_ids(state)
+    >>> len(ids), ids[0], ids[-1]
+    (51, 0, 50)
+    """
+    phase = state.phase
+    if phase is Phase.SPLIT and state.current_player is not None:
+        return tuple(range(_SPLIT, _SPLIT + len(_DOWN_POSITIONS)))
+    return tuple(_number(action) for action in legal_actions(state))
+
+
+def action_from_id(state: GameState, number: SupportsIndex) -> Action:
+    """The legal action of the player to act in ``state`` whose number is ``number``.
+
+    The inverse of :func:`action_id`: a split's number is read against the
+    hand of the player to act.  ``number`` must be an ``int`` or
+    an integer numpy scalar (:class:`TypeError` otherwise) in ``range(NUM_ACTIONS)``
+    (:class:`ValueError` otherwise); a number whose action is not legal now
+    raises :class:`~cardrules.IllegalActionError` (a ``ValueError`` too).
+
+    >>> from cardrules.down_and_back import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules import DECK
+    >>> state = apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK))
+    >>> action_from_id(state, 19)
+    Cut(count=20)
+    >>> action_from_id(state, 51)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.IllegalActionError: DB-32: seat 1 must cut the deck
+    >>> action_from_id(state, 140)
+    Traceback (most recent call last):
+    ...
+    ValueError: action ids are 0 to 139, not 140
+    """
+    number = _as_id(number)
+    if not 0 <= number < NUM_ACTIONS:
+        raise ValueError(f"action ids are 0 to {NUM_ACTIONS - 1}, not {number}")
+    action: Action | None
+    if number >= _SPLIT:
+        action = None
+        if state.phase is Phase.SPLIT and state.current_player is not None:
+            action = split_actions(state.hands[state.current_player])[number - _SPLIT]
+    elif number >= _DISCARD:
+        action = Discard(DECK[number - _DISCARD])
+    elif number == _DRAW_DISCARD:
+        action = DrawDiscard()
+    elif number == _DRAW_STOCK:
+        action = DrawStock()
+    else:
+        action = Cut(number - _CUT + 1)
+    if action is None or number not in legal_action_ids(state):
+        _refuse(state, number, action)
+    assert action is not None
+    return action
+
+
+def _as_id(number: object) -> int:
+    """``number`` as a plain int: an ``int`` or an integer numpy scalar, not a bool."""
+    if type(number) is int:
+        return number
+    if not isinstance(number, bool):
+        try:
+            return operator.index(number)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise TypeError(f"an action id is an int, not {type(number).__name__}")
+
+
+def _refuse(state: GameState, number: int, action: Action | None) -> None:
+    """Raise the :class:`~cardrules.IllegalActionError` for an action id not legal now."""
+    if action is not None:
+        # apply() words the error with the rule broken; the state is not changed.
+        apply(state, action, seat=state.current_player)
+    raise IllegalActionError(_PHASE_RULES[state.phase],
+                             f"action id {number} is not legal now (phase {state.phase})")
+
+
+# -- observations ------------------------------------------------------------------
+
+_SPEC: tuple[tuple[str, int], ...] = (
+    ("num_players", MAX_PLAYERS - MIN_PLAYERS + 1),
+    ("phase", len(Phase)),
+    ("dealer", MAX_PLAYERS),
+    ("current_player", MAX_PLAYERS),
+    ("round", 1),
+    ("rounds", 1),
+    ("ante", 1),
+    ("pot", 1),
+    ("net", MAX_PLAYERS),
+    ("hand", 52),
+    ("drawn", 52),
+    ("hand_sizes", MAX_PLAYERS),
+    ("stock_size", 1),
+    ("discard", 52),
+    ("discard_top", 52),
+    ("seen", MAX_PLAYERS * 52),
+    ("turns", MAX_PLAYERS),
+    ("split_chosen", MAX_PLAYERS),
+    ("split_down", MAX_PLAYERS * 52),
+    ("split_back", MAX_PLAYERS * 52),
+    ("tiebreak", 52),
+)
+
+
+def _layout(spec: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, int], ...]:
+    slices, start = [], 0
+    for name, length in spec:
+        slices.append((name, start, length))
+        start += length
+    return tuple(slices)
+
+
+#: The slices of :func:`observation_tensor` as ``(name, start, length)``, in order
+#: (described in the table of the module).
+OBSERVATION_LAYOUT: tuple[tuple[str, int, int], ...] = _layout(_SPEC)
+#: The length of :func:`observation_tensor`'s vector.
+OBSERVATION_SIZE: int = sum(length for _, length in _SPEC)
+_AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
+_PHASES = tuple(Phase)
+
+
+def observation_tensor(view: View) -> npt.NDArray[np.float32]:
+    """A flat float32 vector of :data:`OBSERVATION_SIZE` numbers describing ``view``.
+
+    The layout is :data:`OBSERVATION_LAYOUT` (see the module's table); only
+    the view is read, so the vector holds nothing the seat may not know.
+    Needs numpy (``pip install "cardrules[numpy]"``).
+
+    >>> from cardrules.down_and_back import new_game, view
+    >>> tensor = observation_tensor(view(new_game(3), 0))
+    >>> tensor.shape, str(tensor.dtype)
+    ((1087,), 'float32')
+    >>> start = dict((name, start) for name, start, _ in OBSERVATION_LAYOUT)
+    >>> tensor[start["num_players"]:start["num_players"] + 4].tolist()
+    [0.0, 1.0, 0.0, 0.0]
+    """
+    try:
+        import numpy as np
+    except ImportError:
+        raise ImportError(_NO_NUMPY) from None
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    at = _AT
+    n, seat = view.num_players, view.seat
+
+    def position(other: int) -> int:
+        return (other - seat) % n
+
+    out[at["num_players"] + n - MIN_PLAYERS] = 1
+    out[at["phase"] + _PHASES.index(view.phase)] = 1
+    if view.dealer is not None:
+        out[at["dealer"] + position(view.dealer)] = 1
+    if view.current_player is not None:
+        out[at["current_player"] + position(view.current_player)] = 1
+    out[at["round"]] = view.round
+    out[at["rounds"]] = view.rounds or 0
+    out[at["ante"]] = view.ante
+    out[at["pot"]] = view.pot
+    _cards(out, at["hand"], view.hand)
+    if view.drawn is not None:
+        out[at["drawn"] + view.drawn.index] = 1
+    out[at["stock_size"]] = view.stock_size
+    _cards(out, at["discard"], view.discard)
+    if view.discard:
+        out[at["discard_top"] + view.discard[-1].index] = 1
+    if view.showdown is not None:
+        _cards(out, at["tiebreak"], [draw.card for draw in view.showdown.drawn])
+    for other in range(n):
+        p = position(other)
+        out[at["net"] + p] = view.net[other]
+        out[at["hand_sizes"] + p] = view.hand_sizes[other]
+        out[at["turns"] + p] = view.turns[other]
+        out[at["split_chosen"] + p] = view.split_chosen[other]
+        _cards(out, at["seen"] + 52 * p, view.seen[other])
+        split = view.splits[other]
+        if split is not None:
+            _cards(out, at["split_down"] + 52 * p, split.down)
+            _cards(out, at["split_back"] + 52 * p, split.back)
+    return out
+
+
+def _cards(out: npt.NDArray[np.float32], start: int,
+           cards: Hand[Card] | tuple[Card, ...] | list[Card]) -> None:
+    for card in cards:
+        out[start + card.index] = 1
+
+
+def observation_string(view: View) -> str:
+    """A readable text of ``view``: the table as its seat sees it (``str(view)``).
+
+    >>> from cardrules.down_and_back import new_game, view
+    >>> observation_string(view(new_game(2), 1)).splitlines()[0]
+    'Down and Back: 2 players, ante 1, round 1 of 10, no dealer yet; you are seat 1'
+    """
+    return str(view)
