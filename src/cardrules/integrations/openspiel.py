@@ -251,8 +251,10 @@ class _DownAndBack(_Spec[_db.GameState, _db.Action]):
         if kind is ChooseDealer:
             return [(None, ("dealer", cast(ChooseDealer, action).seat), None)]
         if kind is Shuffle:
-            return [(None, ("shuffle" if before.phase is _db.Phase.SHUFFLE else "reshuffle",),
-                     None)]
+            if before.phase is _db.Phase.SHUFFLE:
+                return [(None, ("shuffle",), None)]
+            # DB-36: the top card of the reshuffled pile is turned face up.
+            return [(None, ("reshuffle, turned", cast(Shuffle, action).order[0]), None)]
         seat = before.current_player
         if kind is _db.Discard:
             return [(None, ("seat", seat, "discards", cast(_db.Discard, action).card), None)]
