@@ -69,6 +69,7 @@ from cardrules.down_and_back.encoding import (
 )
 from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
+from cardrules.down_and_back.search import SearchBot
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.down_and_back.state import (
     DEFAULT_ROUNDS,
@@ -164,6 +165,7 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "observation_tensor",
     # bots
     "GreedyBot",
+    "SearchBot",
     "hand_value",
 ]
 
@@ -188,7 +190,7 @@ RULES: _Rules[GameState, Action] = _Rules(
                          for n in range(2, 6)),
     probe_actions=_checks.probe_actions, hidden_variant=_checks.hidden_variant,
     check_invariants=_checks.check_invariants,
-    bots={"random": _RandomBot, "greedy": GreedyBot}, summarize=_summarize)
+    bots={"random": _RandomBot, "greedy": GreedyBot, "search": SearchBot}, summarize=_summarize)
 _register(RULES)
 
 

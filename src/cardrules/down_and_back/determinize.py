@@ -1,0 +1,124 @@
+"""Determinization: a full Down and Back state drawn to fit what one seat knows.
+
+:func:`determinize` turns a seat's :class:`~cardrules.down_and_back.View`
+into a :class:`~cardrules.down_and_back.GameState` that gives exactly that
+view, with everything the seat cannot see (the other hands' unseen cards,
+the order of the stock) dealt at random.  Search bots and
+:func:`~cardrules.down_and_back.analysis.discard_advice` play on from such
+states.
+
+>>> import random
+>>> from cardrules.down_and_back import new_game, apply, sample_chance, view, Cut
+>>> rng = random.Random(2)
+>>> s = new_game(3)
+>>> s = apply(s, sample_chance(s, rng))
+>>> s = apply(apply(s, sample_chance(s, rng)), Cut(11))
+>>> v = view(s, 0)
+>>> guess = determinize(v, random.Random(7))
+>>> view(guess, 0) == v, guess.hands[0] == s.hands[0]
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from cardrules.cards import DECK, Card
+from cardrules.down_and_back._accel import split_actions
+from cardrules.down_and_back.actions import Split
+from cardrules.down_and_back.checks import hidden_variant
+from cardrules.down_and_back.state import GameSettings, GameState, Ledger, Phase
+from cardrules.down_and_back.views import View
+from cardrules.hand import Hand
+
+__all__ = ["determinize"]
+
+_EMPTY: Hand[Card] = Hand()
+
+
+def determinize(view: View, rng: random.Random, *,
+                split: Callable[[Hand[Card]], Split] | None = None) -> GameState:
+    """A state drawn uniformly from those in which ``view``'s seat sees ``view``.
+
+    Known cards stay where the seat knows them to be: its own hand, the
+    discard pile, the cards each player was seen taking from the discard
+    pile (DB-37), splits once revealed (DB-40) and tie-break draws on the
+    table (DB-42).  Every other card (the rest of the other hands and the
+    stock) is dealt among those places uniformly at random with ``rng``:
+    a state with the seat's own cards is built, then
+    :func:`~cardrules.down_and_back.checks.hidden_variant` (a uniform
+    shuffle of the hidden cards among their places) deals it afresh.
+
+    What the view cannot tell is filled in as follows: a player who has
+    split but whose split is not yet revealed gets ``split(hand)`` (by
+    default one of the 35 splits uniformly at random); the card drawn by
+    another player in the middle of their turn is a uniformly random one of
+    their unseen cards.  The view keeps no history, so the state is uniform
+    among those matching the view, not weighted by how likely the players'
+    past choices made it.
+
+    >>> import random
+    >>> from cardrules.down_and_back import new_game, view
+    >>> determinize(view(new_game(2), 1), random.Random(0)) == new_game(2)
+    True
+    """
+    n = view.num_players
+    settings = GameSettings(n, view.ante, view.rounds)
+    ledger = Ledger(view.round, view.dealer, view.pot, view.net, view.results)
+    phase = view.phase
+    if phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER):
+        return GameState(settings, ledger, phase, view.current_player, (_EMPTY,) * n, DECK,
+                         (), (_EMPTY,) * n, 0, None, (None,) * n, None)
+    if phase is Phase.CUT:
+        order = list(DECK)
+        rng.shuffle(order)
+        return GameState(settings, ledger, phase, view.current_player, (_EMPTY,) * n,
+                         tuple(order), (), (_EMPTY,) * n, 0, None, (None,) * n, None)
+    seat = view.seat
+    revealed = all(s is not None for s in view.splits)
+    known: set[Card] = {*view.hand, *view.discard}
+    for seen in view.seen:
+        known.update(seen)
+    if view.showdown is not None:
+        known.update(d.card for d in view.showdown.drawn)
+    if revealed:
+        for s in view.splits:
+            assert s is not None
+            known.update((*s.down, *s.back))
+    pool = [c for c in DECK if c not in known]
+    hands: list[Hand[Card]] = []
+    for other in range(n):
+        if other == seat:
+            hands.append(view.hand)
+        elif revealed:
+            own = view.splits[other]
+            assert own is not None
+            hands.append(Hand((*own.down, *own.back)))
+        else:
+            missing = view.hand_sizes[other] - len(view.seen[other])
+            hands.append(Hand((*view.seen[other], *pool[:missing])))
+            del pool[:missing]
+    if len(pool) != view.stock_size:
+        raise ValueError(f"the view does not add up: {len(pool)} unseen cards are left "
+                         f"for a stock of {view.stock_size}")
+    turn = sum(view.turns)
+    drawn = view.drawn
+    mid_turn = phase is Phase.DISCARD or (phase is Phase.RESHUFFLE and view.showdown is None)
+    mover = ((view.dealer or 0) + 1 + turn) % n
+    if drawn is None and mid_turn:
+        # Another player is between drawing and discarding; which card came
+        # last is hidden from this seat, so any unseen card of theirs will do.
+        drawn = next(c for c in hands[mover] if c not in view.seen[mover])
+    splits = list(view.splits)
+    base = GameState(settings, ledger, phase, view.current_player, tuple(hands), tuple(pool),
+                     view.discard, view.seen, turn, drawn, tuple(splits), view.showdown)
+    state = hidden_variant(base, seat, rng)
+    if revealed or not any(view.split_chosen):
+        return state
+    choose = split if split is not None else (lambda hand: rng.choice(split_actions(hand)))
+    chosen = tuple(choose(state.hands[o]) if made and o != seat else state.splits[o]
+                   for o, made in enumerate(view.split_chosen))
+    return GameState(state.settings, state.ledger, state.phase, state.current_player,
+                     state.hands, state.stock, state.discard, state.seen, state.turn,
+                     state.drawn, chosen, state.showdown)

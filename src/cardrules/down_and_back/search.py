@@ -1,0 +1,255 @@
+"""A determinized Monte Carlo search bot for Down and Back: :class:`SearchBot`.
+
+For each decision it draws states that fit its view
+(:func:`~cardrules.down_and_back.determinize.determinize`), tries each
+candidate action in every one of them, plays the round out with greedy
+players (:class:`~cardrules.down_and_back.GreedyBot`'s choices) and keeps
+the action that took the pot (DB-43) most often.  It sees only its view.
+
+>>> from cardrules.down_and_back import GreedyBot, play_game
+>>> game = play_game([SearchBot(seed=1, rollouts=4), GreedyBot(seed=2)], rounds=1, seed=3)
+>>> game.state.is_terminal
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import starmap
+from operator import add
+from typing import TypeVar
+
+from cardrules.cards import Card
+from cardrules.down_and_back._accel import split_actions, split_strengths, strength3, strength4
+from cardrules.down_and_back.actions import Action, Discard, DrawDiscard, DrawStock, Split
+from cardrules.down_and_back.analysis import _SHARE, _greedy_index, _pareto, greedy_split
+from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.game import apply, legal_actions, sample_chance
+from cardrules.down_and_back.state import GameState, Phase, RoundResult
+from cardrules.down_and_back.views import View, view
+from cardrules.engine.bots import Bot
+
+__all__ = ["SearchBot", "greedy_action", "legal_options", "play_out"]
+
+A = TypeVar("A")
+
+
+def _best(cards: Sequence[Card]) -> int:
+    """GreedyBot's measure of seven cards, as a whole number: the largest sum
+    of down and back strengths over the 35 splits (4096 times its
+    :func:`~cardrules.down_and_back.hand_value`)."""
+    best: int = max(starmap(add, split_strengths(cards)))
+    return best
+
+
+def _without(hand: Sequence[Card]) -> list[list[Card]]:
+    """``hand`` less each of its cards in turn, in the hand's order."""
+    cards = list(hand)
+    return [cards[:n] + cards[n + 1:] for n in range(len(cards))]
+
+
+def _greedy_discard(hand: Sequence[Card]) -> Card:
+    best, choice = -1, hand[0]
+    for card, rest in zip(hand, _without(hand), strict=True):
+        value = _best(rest)
+        if value > best:
+            best, choice = value, card
+    return choice
+
+
+def _takes_discard(hand: Sequence[Card], top: Card) -> bool:
+    """GreedyBot's draw: take ``top`` when some seven with it beat ``hand``."""
+    now = _best(hand)
+    return any(_best([*rest, top]) > now for rest in _without(hand))
+
+
+def greedy_action(state: GameState) -> Action:
+    """What :class:`~cardrules.down_and_back.GreedyBot` does in ``state`` (not a
+    cut), read straight from the state: the fast policy of rollouts.
+
+    It takes the discard pile's top card when that makes a better hand,
+    discards the card whose loss hurts least and splits to maximise the sum
+    of the two hands' strengths; the measure is exactly GreedyBot's.
+
+    >>> import random
+    >>> from cardrules.down_and_back import new_game, apply, sample_chance, Cut
+    >>> rng = random.Random(1)
+    >>> s = new_game(2)
+    >>> s = apply(s, sample_chance(s, rng))
+    >>> s = apply(apply(s, sample_chance(s, rng)), Cut(9))
+    >>> greedy_action(s) in (DrawStock(), DrawDiscard())
+    True
+    """
+    seat = state.current_player
+    if seat is None:
+        raise ValueError("nobody is to act (a chance point or the end of the game)")
+    hand = state.hands[seat]
+    phase = state.phase
+    if phase is Phase.DRAW:
+        if not state.discard:
+            return DrawStock()
+        return DrawDiscard() if _takes_discard(hand, state.discard[-1]) else DrawStock()
+    if phase is Phase.DISCARD:
+        return Discard(_greedy_discard(hand))
+    if phase is Phase.SPLIT:
+        return split_actions(hand)[_greedy_index(split_strengths(hand))]
+    raise ValueError(f"greedy_action plays draws, discards and splits, not {phase}")
+
+
+def legal_options(view: View) -> tuple[DrawStock | DrawDiscard | Discard, ...]:
+    """The legal draws (DB-34: stock, or the discard pile's top card when there
+    is one) or discards (any card held) of the view's seat, in
+    :func:`~cardrules.down_and_back.legal_actions` order.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> legal_options(view(new_game(2), 0))
+    Traceback (most recent call last):
+    ...
+    ValueError: seat 0 has no draw or discard to make in CHOOSE_DEALER
+    """
+    if view.current_player == view.seat and view.phase is Phase.DRAW:
+        return (DrawStock(), DrawDiscard()) if view.discard else (DrawStock(),)
+    if view.current_player == view.seat and view.phase is Phase.DISCARD:
+        return tuple(Discard(c) for c in view.hand)
+    raise ValueError(f"seat {view.seat} has no draw or discard to make in {view.phase}")
+
+
+def play_out(state: GameState, action: Action, rng: random.Random, *,
+             bot: Callable[[int | None], Bot] | None = None,
+             bot_seed: int = 0) -> RoundResult:
+    """Apply ``action`` for the player to act, then play to the end of the round.
+
+    Every seat then plays with bots made by ``bot(bot_seed + seat)``, each
+    seeing its own view, or, by default, with :func:`greedy_action`;
+    chance events (reshuffles, DB-36) come from ``rng``.  Returns the
+    round's :class:`~cardrules.down_and_back.RoundResult`.
+
+    >>> import random
+    >>> from cardrules.down_and_back import new_game, apply, sample_chance, Cut
+    >>> rng = random.Random(4)
+    >>> s = new_game(3)
+    >>> s = apply(s, sample_chance(s, rng))
+    >>> s = apply(apply(s, sample_chance(s, rng)), Cut(30))
+    >>> result = play_out(s, DrawStock(), rng)
+    >>> result.round, result.pot
+    (1, 3)
+    """
+    done = len(state.results)
+    state = apply(state, action, seat=state.current_player)
+    bots = None if bot is None else [bot(bot_seed + seat) for seat in range(state.num_players)]
+    while len(state.results) == done:
+        if state.is_chance:
+            state = apply(state, sample_chance(state, rng))
+        elif bots is None:
+            state = apply(state, greedy_action(state))
+        else:
+            seat = state.current_player
+            assert seat is not None
+            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)),
+                          seat=seat)
+    return state.results[done]
+
+
+class SearchBot:
+    """Determinized Monte Carlo search (perfect-information Monte Carlo).
+
+    For a draw or a discard it takes the candidates (both draws; the
+    ``width`` discards :class:`~cardrules.down_and_back.GreedyBot` rates
+    best), and for each of ``rollouts`` states drawn to fit its view plays
+    every candidate and then the round out with greedy players
+    (:func:`play_out`), the same state and chance for every candidate.  It
+    keeps the candidate that won the pot most often; on a tie the greedy
+    choice.  To split it rates every split no other beats in both hands
+    against the hands of ``rollouts`` such states, each opponent splitting
+    greedily (:func:`~cardrules.down_and_back.analysis.greedy_split`), and
+    keeps the one with the largest share of pots (ties count as in
+    :func:`~cardrules.down_and_back.analysis.split_odds`).  Cuts are random.
+
+    ``seed`` seeds its own generator, so a seed and a game give the same
+    choices.  It implements the engine's ``Bot`` protocol and is registered
+    as ``"search"`` in ``RULES.bots``.
+
+    >>> from cardrules.down_and_back import Cut
+    >>> bot = SearchBot(seed=0, rollouts=8)
+    >>> bot.act(None, [Cut(5)])
+    Cut(count=5)
+    """
+
+    def __init__(self, seed: int | None = None, *, rollouts: int = 16, width: int = 3,
+                 split_samples: int = 200) -> None:
+        if rollouts < 0 or width < 1 or split_samples < 1:
+            raise ValueError("rollouts must be at least 0, width and split_samples at least 1")
+        self.rng = random.Random(seed)
+        self.rollouts = rollouts
+        self.width = width
+        self.split_samples = split_samples
+
+    def act(self, view: object, legal: Sequence[A]) -> A:
+        """Choose one of ``legal`` for the seat that ``view`` belongs to.
+
+        >>> SearchBot(seed=1).act(None, ["a"])
+        'a'
+        """
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if not isinstance(view, View) or len(legal) == 1:
+            return self.rng.choice(legal)
+        first = legal[0]
+        if isinstance(first, Split):
+            return self._split(view, legal)
+        if isinstance(first, DrawStock | DrawDiscard | Discard):
+            return self._play(view, legal)
+        return self.rng.choice(legal)
+
+    def _candidates(self, view: View, legal: Sequence[A]) -> list[A]:
+        if isinstance(legal[0], Discard):
+            # legal discards come in the hand's order
+            values = [_best(rest) for rest in _without(view.hand)]
+            ranked = sorted(range(len(legal)), key=lambda n: -values[n])
+            return [legal[n] for n in ranked[:self.width]]
+        greedy = DrawDiscard() if view.discard and _takes_discard(view.hand, view.discard[-1]) \
+            else DrawStock()
+        return sorted(legal, key=lambda a: a != greedy)
+
+    def _play(self, view: View, legal: Sequence[A]) -> A:
+        candidates = self._candidates(view, legal)
+        if len(candidates) == 1 or not self.rollouts:
+            return candidates[0]
+        wins = [0] * len(candidates)
+        rng = self.rng
+        for _ in range(self.rollouts):
+            state = determinize(view, rng, split=greedy_split)
+            chance = rng.getrandbits(32)
+            for n, action in enumerate(candidates):
+                result = play_out(state, action, random.Random(chance))  # type: ignore[arg-type]
+                wins[n] += result.pot_winner == view.seat
+        best = max(wins)
+        return candidates[wins.index(best)]
+
+    def _split(self, view: View, legal: Sequence[A]) -> A:
+        scores = split_strengths(view.hand)   # legal splits come in this order
+        numbers = _pareto(scores)
+        if len(numbers) == 1:
+            return legal[numbers[0]]
+        shares = [0] * len(numbers)
+        seat = view.seat
+        for _ in range(self.split_samples):
+            state = determinize(view, self.rng, split=greedy_split)
+            downs, backs = [], []
+            for other in range(view.num_players):
+                if other == seat:
+                    continue
+                chosen = state.splits[other] or greedy_split(state.hands[other])
+                downs.append(strength4(chosen.down))
+                backs.append(strength3(chosen.back))
+            top_d, top_b = max(downs), max(backs)
+            for k, n in enumerate(numbers):
+                d, b = scores[n]
+                sd = _SHARE if d > top_d else _SHARE // (downs.count(d) + 1) if d == top_d else 0
+                sb = _SHARE if b > top_b else _SHARE // (backs.count(b) + 1) if b == top_b else 0
+                shares[k] += sd * sb
+        # On equal shares, the greedy measure (sum of strengths) decides.
+        best = max(range(len(numbers)),
+                   key=lambda k: (shares[k], sum(scores[numbers[k]]), -numbers[k]))
+        return legal[numbers[best]]
