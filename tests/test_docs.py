@@ -423,3 +423,17 @@ def test_pages_show_only_generated_files_that_the_extension_writes() -> None:
     for path in DOCS.glob("*.rst"):
         used.update(re.findall(r"_generated/([\w.]+)", path.read_text("utf-8")))
     assert used == written
+
+
+def test_chart_table_shows_a_share_near_certainty_without_rounding_it_up() -> None:
+    charts = _load_charts()
+    row = charts.CategoryStats
+    table = charts.table([row("HIGH_CARD", "DB-25", 3, 0.75, 0.25, 0.01),
+                          row("PAIR", "DB-24", 1, 0.25, 0.99986, 0.0001),
+                          row("PRIAL", "DB-20", 1, 0.001, 1.0, 0.0)], samples=10)
+    lines = [line.strip() for line in table.splitlines()]
+    assert "- 25.0% (24.0% to 26.0%)" in lines
+    assert "- 99.99% (99.98% to 100.00%)" in lines
+    assert "- 100.0% (every sample scored the same)" in lines
+    assert "- 0.10%" in lines  # a small share keeps two significant digits
+    assert lines.index("* - ``PRIAL``") < lines.index("* - ``HIGH_CARD``")  # strongest first

@@ -135,12 +135,20 @@ def table(stats: list[CategoryStats], samples: int = SAMPLES) -> str:
              f"     - Showdown share (95% interval, {samples:,} samples)"]
     for row in reversed(stats):
         low, high = max(0.0, row.share - row.margin), min(1.0, row.share + row.margin)
+        digits = _digits(row)
+        interval = (f"{low:.{digits}%} to {high:.{digits}%}" if row.margin > 0
+                    else "every sample scored the same")
         lines += [f"   * - ``{row.name}``", f"     - {row.rule}", f"     - {row.hands:,}",
                   f"     - {_percent(row.frequency)}",
-                  f"     - {row.share:.1%} ({low:.1%} to {high:.1%})"]
+                  f"     - {row.share:.{digits}%} ({interval})"]
     total = sum(row.hands for row in stats)
     lines += ["   * - all", "     -", f"     - {total:,}", "     - 100%", "     -", ""]
     return "\n".join(lines)
+
+
+def _digits(row: CategoryStats) -> int:
+    """Decimals of a showdown share: two where one would round it to 100%."""
+    return 2 if row.share + row.margin >= 0.9995 and row.share < 1 else 1
 
 
 def _percent(value: float) -> str:
@@ -165,7 +173,7 @@ def chart(stats: list[CategoryStats], title: str) -> bytes:
         occurs, wins = figure.subplots(1, 2, sharey=True)
         occurs.barh(positions, [100 * row.frequency for row in rows], color="#4c72b0")
         occurs.set_xscale("log")
-        occurs.set_xlim(0.001, 300)
+        occurs.set_xlim(0.001, 2000)
         occurs.set_yticks(positions, labels)
         occurs.set_xlabel("share of all hands, % (log scale)")
         for y, row in zip(positions, rows, strict=True):
@@ -174,14 +182,14 @@ def chart(stats: list[CategoryStats], title: str) -> bytes:
         wins.barh(positions, [100 * row.share for row in rows],
                   xerr=[100 * row.margin for row in rows], color="#dd8452")
         wins.axvline(100 / (OPPONENTS + 1), color="#555555", linestyle="--", linewidth=1)
-        wins.annotate(f"even share, 1 in {OPPONENTS + 1}", (100 / (OPPONENTS + 1), -0.6),
-                      xytext=(3, 0), textcoords="offset points", va="center", fontsize=7,
-                      color="#555555")
+        wins.text(100 / (OPPONENTS + 1), 1.01, f"even share, 1 in {OPPONENTS + 1}",
+                  transform=wins.get_xaxis_transform(), ha="center", va="bottom",
+                  fontsize=7, color="#555555")
         wins.set_xlim(0, 115)
         wins.set_xlabel(f"showdown share against {OPPONENTS} random hands, %")
         for y, row in zip(positions, rows, strict=True):
-            wins.annotate(f"{row.share:.1%}", (100 * (row.share + row.margin), y), xytext=(4, 0),
-                          textcoords="offset points", va="center", fontsize=8)
+            wins.annotate(f"{row.share:.{_digits(row)}%}", (100 * (row.share + row.margin), y),
+                          xytext=(4, 0), textcoords="offset points", va="center", fontsize=8)
         figure.suptitle(title)
         out = io.BytesIO()
         figure.savefig(out, format="svg", metadata={"Date": None})
