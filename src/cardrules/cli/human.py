@@ -16,21 +16,19 @@ Between the person's turns one line tells each bot move (``seat 2 discards
 7H``) and each chance event (the deal, a reshuffle), and the result of every
 round or deal is printed when it ends.
 
->>> import io, sys
 >>> from cardrules.back_alley import RULES
 >>> from cardrules.engine import RandomBot
->>> sys.stdin = io.StringIO("1\\n" * 20)
 >>> bots = {seat: RandomBot(seat) for seat in (1, 2, 3)}
->>> play_human(RULES, {"max_hand_size": 1}, 0, bots, seed=4)  # doctest: +ELLIPSIS
+>>> play_human(RULES, {"max_hand_size": 1}, 0, bots, seed=4,
+...            read=lambda prompt: "1")  # doctest: +ELLIPSIS
 Back Alley: you are seat 0 (team 0, with seat 2); type 'help' for help
-chance: seat ... deals first
+chance: seat 1 deals first (BA-11)
 ...
 game over
 deal 1 (1 cards, ...
 scores: team 0 ..., team 1 ...
 ...
 0
->>> sys.stdin = sys.__stdin__
 """
 
 from __future__ import annotations
@@ -176,7 +174,12 @@ class DownAndBackTable:
                 "type 'help' for help")
 
     def table(self, view: down_and_back.View) -> list[str]:
-        """The table: money, turns, what everyone saw, the piles, your hand (DB-37)."""
+        """The table: money, turns, what everyone saw, the piles, your hand (DB-37).
+
+        >>> from cardrules.down_and_back import new_game, view
+        >>> DownAndBackTable(0).table(view(new_game(3), 0))[-1]
+        'your hand: -'
+        """
         rounds = "open-ended" if view.rounds is None else f"of {view.rounds}"
         dealer = "no dealer yet" if view.dealer is None else f"dealer seat {view.dealer}"
         lines = [f"== Down and Back: round {view.round} {rounds}, {dealer}, pot {view.pot} "
@@ -203,7 +206,18 @@ class DownAndBackTable:
         return lines
 
     def moves(self, view: down_and_back.View, legal: Sequence[Any]) -> list[str]:
-        """The numbered moves; cuts in one line, splits with the best ones named."""
+        """The numbered moves; cuts in one line, splits with the best ones named.
+
+        >>> from cardrules import DECK
+        >>> from cardrules.down_and_back import (ChooseDealer, Shuffle, apply, legal_actions,
+        ...                                      new_game, view)
+        >>> s = apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK))
+        >>> for line in DownAndBackTable(1).moves(view(s, 1), legal_actions(s)):
+        ...     print(line)
+        your turn: cut the deck (DB-32)
+        moves:
+         1-51) cut 1 ... cut 51: the number is how many cards you lift
+        """
         from cardrules.down_and_back import Cut, Split, best_splits
 
         phase = {"CUT": "cut the deck (DB-32)", "DRAW": "draw a card (DB-34)",
@@ -232,7 +246,17 @@ class DownAndBackTable:
 
     def narrate(self, actor: int | None, action: Any,
                 before: down_and_back.View, after: down_and_back.View) -> list[str]:
-        """One line for the move, as the table saw it, then what it ended."""
+        """One line for the move, as the table saw it, then what it ended.
+
+        ``actor`` is None for chance; ``before`` and ``after`` are the
+        person's views around the move.
+
+        >>> from cardrules.down_and_back import ChooseDealer, apply, new_game, view
+        >>> s = new_game(2)
+        >>> DownAndBackTable(0).narrate(None, ChooseDealer(1), view(s, 0),
+        ...                             view(apply(s, ChooseDealer(1)), 0))
+        ['chance: seat 1 deals first (DB-31)']
+        """
         from cardrules.down_and_back import (
             ChooseDealer,
             Cut,
@@ -301,7 +325,12 @@ class DownAndBackTable:
         return lines
 
     def outcome(self, view: down_and_back.View) -> list[str]:
-        """Your net winnings and whether you lead (DB-44)."""
+        """Your net winnings and whether you lead (DB-44).
+
+        >>> from cardrules.down_and_back import new_game, view
+        >>> DownAndBackTable(0).outcome(view(new_game(2), 0))
+        ['you (seat 0) finish with net +0: you share the lead']
+        """
         best = max(view.net)
         leaders = [seat for seat, value in enumerate(view.net) if value == best]
         mine = view.net[self.you]
@@ -376,7 +405,21 @@ class BackAlleyTable:
         return " | ".join(shown) or "-"
 
     def table(self, view: back_alley.View) -> list[str]:
-        """The table: trump, bids, tricks, the trick on the table, scores, your hand."""
+        """The table: trump, bids, tricks, the trick on the table, scores, your hand.
+
+        >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, view
+        >>> from cardrules.back_alley.actions import CARDS
+        >>> s = apply(apply(new_game(max_hand_size=1), ChooseDealer(3)), Shuffle(CARDS))
+        >>> print("\\n".join(BackAlleyTable(0).table(view(s, 0))))
+        == Back Alley: deal 1 of 1 (1 card each), dealer seat 3 ==
+        turned 2S: trump spades; trump not played yet
+        seat 0 (you)   team 0  no bid yet        tricks 0  1 card
+        seat 1         team 1  no bid yet        tricks 0  1 card
+        seat 2         team 0  no bid yet        tricks 0  1 card
+        seat 3         team 1  no bid yet        tricks 0  1 card
+        scores: team 0 (yours) 0, team 1 0
+        your hand: AS
+        """
         from cardrules.back_alley.state import contract_of
 
         dealer = "no dealer yet" if view.dealer is None else f"dealer seat {view.dealer}"
@@ -432,14 +475,30 @@ class BackAlleyTable:
         return line
 
     def moves(self, view: back_alley.View, legal: Sequence[Any]) -> list[str]:
-        """The numbered moves (bids or cards)."""
+        """The numbered moves (bids or cards).
+
+        >>> from cardrules.back_alley import (ChooseDealer, Shuffle, apply, legal_actions,
+        ...                                   new_game, view)
+        >>> from cardrules.back_alley.actions import CARDS
+        >>> s = apply(apply(new_game(max_hand_size=1), ChooseDealer(3)), Shuffle(CARDS))
+        >>> BackAlleyTable(0).moves(view(s, 0), legal_actions(s))
+        ['your turn: bid (BA-20, BA-21)', 'moves:', ' 1) pass    2) board']
+        """
         doing = "bid (BA-20, BA-21)" if view.phase.value == "bid" else \
             "play a card (BA-31 to BA-33)"
         return [f"your turn: {doing}", "moves:", *numbered([str(a) for a in legal])]
 
     def narrate(self, actor: int | None, action: Any,
                 before: back_alley.View, after: back_alley.View) -> list[str]:
-        """One line for the move, then a finished trick, bidding or deal."""
+        """One line for the move, then a finished trick, bidding or deal.
+
+        >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, view
+        >>> from cardrules.back_alley.actions import CARDS
+        >>> s = apply(new_game(max_hand_size=1), ChooseDealer(3))
+        >>> BackAlleyTable(0).narrate(None, Shuffle(CARDS), view(s, 0),
+        ...                           view(apply(s, Shuffle(CARDS)), 0))
+        ['deal 1 of 1: seat 3 deals 1 card each; turned 2S: trump spades (BA-12, BA-13)']
+        """
         from cardrules.back_alley import Bid, Board, ChooseDealer, Pass, Play
         from cardrules.back_alley.state import Contract, contract_of
 
@@ -491,7 +550,12 @@ class BackAlleyTable:
         return lines
 
     def outcome(self, view: back_alley.View) -> list[str]:
-        """Your team's result (BA-43)."""
+        """Your team's result (BA-43).
+
+        >>> from cardrules.back_alley import new_game, view
+        >>> BackAlleyTable(1).outcome(view(new_game(), 1))
+        ['your team (team 1) draws, 0 to 0']
+        """
         mine, theirs = view.scores[view.team], view.scores[1 - view.team]
         verdict = "wins" if mine > theirs else "loses" if mine < theirs else "draws"
         return [f"your team (team {view.team}) {verdict}, {mine} to {theirs}"]
