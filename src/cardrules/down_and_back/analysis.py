@@ -19,8 +19,7 @@ True
 by rolling the round out to its end from states drawn with
 :func:`~cardrules.down_and_back.determinize.determinize`.
 
-The model
----------
+The model behind the odds:
 
 * Each opponent's seven cards are drawn uniformly from the cards the player
   cannot see: the 52 cards less the player's own seven and the ``dead``
