@@ -20,7 +20,7 @@ matplotlib's global state.  Without matplotlib it raises
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardrules.simulation.result import (
     BackAlleyTally,
@@ -31,7 +31,6 @@ from cardrules.simulation.result import (
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
 
 __all__ = ["INSTALL_HINT", "plot_result"]
 
@@ -98,10 +97,11 @@ def _contracts(axes: Axes, details: BackAlleyTally) -> None:
 
 
 def plot_result(result: SimulationResult,
-                path: str | os.PathLike[str] | None = None) -> Figure:
+                path: str | os.PathLike[str] | None = None) -> Any:
     """Draw the charts of ``result``; save them as a PNG to ``path`` if given.
 
-    Returns the matplotlib figure.
+    Returns the ``matplotlib.figure.Figure`` (typed ``Any``, so that
+    matplotlib is needed only by those who draw).
 
     >>> import io
     >>> from cardrules.simulation import simulate

@@ -413,9 +413,6 @@ class BackAlleyTally:
                    tuple(ContractTally.from_dict(c) for c in data["contracts"]))
 
 
-Details = DownAndBackTally | BackAlleyTally
-
-
 @attrs.frozen(slots=True)
 class SimulationResult:
     """The outcome of :func:`~cardrules.simulation.simulate`: exact tallies of many games.
@@ -442,7 +439,7 @@ class SimulationResult:
     seed: int | None
     games: int
     seats: tuple[SeatTally, ...]
-    details: Details
+    details: DownAndBackTally | BackAlleyTally
 
     @property
     def settings_dict(self) -> dict[str, int | None]:
@@ -487,7 +484,7 @@ class SimulationResult:
         game = _same("games", self.game, other.game)
         settings = _same("settings", self.settings, other.settings)
         bots = _same("bots", self.bots, other.bots)
-        details: Details
+        details: DownAndBackTally | BackAlleyTally
         if isinstance(self.details, DownAndBackTally) and \
                 isinstance(other.details, DownAndBackTally):  # noqa: SIM114 (two types)
             details = self.details.merge(other.details)
@@ -532,7 +529,7 @@ class SimulationResult:
         ValueError: not a simulation of Down and Back or Back Alley: 'chess'
         """
         game = data.get("game")
-        details: Details
+        details: DownAndBackTally | BackAlleyTally
         if game == "down_and_back":
             details = DownAndBackTally.from_dict(data[game])
         elif game == "back_alley":
