@@ -119,7 +119,8 @@ def test_the_transcript_tells_the_public_moves_and_results(
     assert status == 0
     lines = out.splitlines()
     assert lines[0] == "Down and Back: 3 players, you are seat 1; type 'help' for help"
-    assert re.fullmatch(r"chance: seat \d deals first \(DB-31\)", lines[1])
+    assert lines[1] == "the other seats: seat 0 GreedyBot, seat 2 GreedyBot"
+    assert re.fullmatch(r"chance: seat \d deals first \(DB-31\)", lines[2])
     assert any(re.fullmatch(r"seat [02] discards [A2-9TJQK][SHDC]", line) for line in lines)
     assert any(re.fullmatch(r"you discard [A2-9TJQK][SHDC]", line) for line in lines)
     assert "round 1 showdown (DB-40 to DB-43):" in lines

@@ -22,6 +22,7 @@ round or deal is printed when it ends.
 >>> play_human(RULES, {"max_hand_size": 1}, 0, bots, seed=4,
 ...            read=lambda prompt: "1")  # doctest: +ELLIPSIS
 Back Alley: you are seat 0 (team 0, with seat 2); type 'help' for help
+the other seats: seat 1 RandomBot, seat 2 RandomBot, seat 3 RandomBot
 chance: seat 1 deals first (BA-11)
 ...
 game over
@@ -33,6 +34,7 @@ scores: team 0 ..., team 1 ...
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -65,7 +67,7 @@ Commands:
   table      show the table and your moves again
   save FILE  write the record of the game so far (text if FILE ends in .txt,
              JSON otherwise); 'cardrules replay FILE' replays it
-  quit       leave the game unfinished (also the end of the input)"""
+  quit       leave the game unfinished (also 'exit', or the end of the input)"""
 
 
 def _who(actor: int, you: int) -> str:
@@ -633,6 +635,8 @@ def play_human(rules: Rules[Any, Any], settings: Settings, you: int,
     start, rng = state, random.Random(seed)
     actions: list[Any] = []
     print(show.intro(rules.view(state, you)))
+    print("the other seats: " + ", ".join(f"seat {seat} {type(bot).__name__}"
+                                          for seat, bot in sorted(bots.items())))
     try:
         while not state.is_terminal:
             actor = None if state.is_chance else state.current_player
@@ -734,6 +738,7 @@ def _save(rules: Rules[Any, Any], start: Any, actions: Sequence[Any], path: str)
     if not path:
         print("save needs a file name, such as: save game.json")
         return
+    path = os.path.expanduser(path)
     try:
         _common.check_record_path(path, "save")
         rules.record(start, actions).dump(path)
