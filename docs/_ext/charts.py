@@ -121,7 +121,7 @@ def category_stats(size: int, samples: int = SAMPLES, seed: int = SEED) -> list[
 
     hands = all_hands(size)
     counts = np.bincount(_evaluator(size)(hands) >> 12)
-    kinds: list[Category3] | list[Category4] = list(Category4 if size == 4 else Category3)
+    kinds: list[Category3 | Category4] = [*Category4] if size == 4 else [*Category3]
     shares = showdown_shares(size, samples, seed)
     return [CategoryStats(kind.name, kind.rule, int(counts[kind]), int(counts[kind]) / len(hands),
                           share, margin)
@@ -165,9 +165,8 @@ def chart(stats: list[CategoryStats], title: str) -> bytes:
     rows = list(reversed(stats))  # strongest at the top
     labels = [f"{row.name} ({row.rule})" for row in rows]
     positions = list(range(len(rows)))[::-1]
-    settings: dict[str, Any] = {"svg.hashsalt": "cardrules-docs", "svg.fonttype": "none",
-                                "font.family": "DejaVu Sans", "font.size": 9}
-    with matplotlib.rc_context(settings):
+    with matplotlib.rc_context({"svg.hashsalt": "cardrules-docs", "svg.fonttype": "none",
+                                "font.family": "DejaVu Sans", "font.size": 9}):
         figure = Figure(figsize=(8.0, 0.42 * len(rows) + 1.3), layout="constrained")
         FigureCanvasAgg(figure)
         occurs, wins = figure.subplots(1, 2, sharey=True)
