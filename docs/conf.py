@@ -40,6 +40,7 @@ extensions = [
     "public_names",  # _ext/public_names.py: links definition paths to public names
     "charts",  # _ext/charts.py: writes the hand-analysis charts into _generated/
     "split_chart",  # _ext/split_chart.py: the chart of analysis.rst, into _generated/
+    "svg_pictures",  # _ext/svg_pictures.py: the cardrules-svg directive (pictures.rst)
 ]
 # sphinx.ext.napoleon is left out on purpose: the docstrings are plain reST,
 # and napoleon would read a property docstring such as "One-letter form: ..."

@@ -44,8 +44,9 @@ __all__ = [
     "text_element",
 ]
 
-#: The size of one card in picture units (the ``viewBox`` of :func:`card_svg`).
+#: The width of one card in picture units (the ``viewBox`` of :func:`card_svg`).
 CARD_WIDTH = 60
+#: The height of one card in picture units.
 CARD_HEIGHT = 84
 #: The ink of hearts and diamonds (and of the Big Blooper).
 RED = "#c8102e"
