@@ -1,0 +1,145 @@
+"""``cardrules advise GAME CARDS...``: how to play a hand.
+
+Down and Back: the odds of each split of seven cards (see
+:func:`cardrules.down_and_back.analysis.split_odds`), as a table (drawn with
+``rich`` when it is installed) or as JSON.  Back Alley: the options of
+``cardrules.cli.advise_back_alley``, which handles that game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from cardrules.cli._common import GAME_NAMES
+
+if TYPE_CHECKING:
+    from cardrules.down_and_back.analysis import SplitOdds
+
+#: The options only Down and Back uses, with their defaults.
+_DB_DEFAULTS = {"opponents": None, "dead": None, "all": False}
+
+
+def _back_alley() -> ModuleType | None:
+    """The Back Alley half of the command, if it is installed."""
+    try:
+        return importlib.import_module("cardrules.cli.advise_back_alley")
+    except ModuleNotFoundError as err:
+        if err.name != "cardrules.cli.advise_back_alley":
+            raise
+        return None
+
+
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``advise`` subcommand."""
+    parser = commands.add_parser(
+        "advise", help="odds of each split of seven cards (Down and Back) or of each bid "
+                       "(Back Alley)")
+    parser.add_argument("game", choices=GAME_NAMES, help="the game: down-and-back or back-alley")
+    parser.add_argument("cards", nargs="+", help="your cards, such as 8S 8H 8D QH 5C 6C 7C")
+    parser.add_argument("--trials", type=int, metavar="N",
+                        help="deals (Down and Back, default 10000) or rollouts to sample")
+    parser.add_argument("--seed", type=int, metavar="S", help="seed of the sampling")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--opponents", type=int, metavar="N",
+                        help="Down and Back: opponents at the table, 1 to 4 (default 3)")
+    parser.add_argument("--dead", metavar="CARDS",
+                        help="Down and Back: cards known to be out of play, such as "
+                             "'2S 9H KD'")
+    parser.add_argument("--all", action="store_true",
+                        help="Down and Back: all 35 splits, not only the undominated ones")
+    other = _back_alley()
+    if other is not None:
+        other.add_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the advice for the game named on the command line."""
+    if args.game == "back-alley":
+        given = [f"--{name}" for name, default in _DB_DEFAULTS.items()
+                 if getattr(args, name, default) != default]
+        if given:
+            raise ValueError(f"{', '.join(given)}: Down and Back options, not for back-alley")
+        other = _back_alley()
+        if other is None:
+            print("cardrules: advise back-alley is not available yet", file=sys.stderr)
+            return 2
+        status: int = other.run(args)
+        return status
+    return _down_and_back(args)
+
+
+#: Options of the Back Alley half; refused for Down and Back when given.
+_BA_OPTIONS = ("trump", "bids", "seat", "dealer", "exchanger")
+
+
+def _down_and_back(args: argparse.Namespace) -> int:
+    from cardrules.down_and_back.analysis import DEFAULT_TRIALS, split_odds
+
+    given = [f"--{name}" for name in _BA_OPTIONS if getattr(args, name, None) is not None]
+    if given:
+        raise ValueError(f"{', '.join(given)}: Back Alley options, not for down-and-back")
+    opponents = 3 if args.opponents is None else args.opponents
+    trials = DEFAULT_TRIALS if args.trials is None else args.trials
+    odds = split_odds(" ".join(args.cards), opponents, dead=args.dead or "", trials=trials,
+                      seed=args.seed, pareto=not args.all)
+    if args.json:
+        print(json.dumps(_as_json(odds, opponents, args.seed), indent=2))
+        return 0
+    first = odds[0]
+    how = (f"every one of {first.trials} deals listed (exact)" if first.exact
+           else f"{first.trials} deals sampled" +
+           ("" if args.seed is None else f", seed {args.seed}"))
+    title = (f"{'All' if args.all else 'Undominated'} splits against {opponents} "
+             f"opponent{'s' if opponents != 1 else ''}, best first; {how}")
+    _table(title, odds)
+    return 0
+
+
+def _as_json(odds: Sequence[SplitOdds], opponents: int,
+             seed: int | None) -> dict[str, object]:
+    return {
+        "game": "down-and-back", "opponents": opponents, "seed": seed,
+        "trials": odds[0].trials, "exact": odds[0].exact,
+        "splits": [{"down": [str(c) for c in o.split.down],
+                    "back": [str(c) for c in o.split.back],
+                    "down_hand": o.down.description, "back_hand": o.back.description,
+                    "p_down": o.p_down, "p_back": o.p_back, "p_both": o.p_both,
+                    "se_down": o.se_down, "se_back": o.se_back, "se_both": o.se_both}
+                   for o in odds],
+    }
+
+
+def _cell(p: float, se: float, exact: bool) -> str:
+    return f"{p:.3f}" if exact else f"{p:.3f} ± {se:.3f}"
+
+
+def _table(title: str, odds: Sequence[SplitOdds]) -> None:
+    headers = ("#", "down hand", "back hand", "down wins", "back wins", "pot (both)")
+    rows = [(str(n), str(o.down), str(o.back), _cell(o.p_down, o.se_down, o.exact),
+             _cell(o.p_back, o.se_back, o.exact), _cell(o.p_both, o.se_both, o.exact))
+            for n, o in enumerate(odds, 1)]
+    if sys.stdout.isatty() and importlib.util.find_spec("rich") is not None:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title)
+        for k, header in enumerate(headers):
+            table.add_column(header, justify="right" if k in (0, 3, 4, 5) else "left")
+        for row in rows:
+            table.add_row(*row)
+        Console().print(table)
+        return
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(headers)]
+    print(title)
+    for line in (headers, *rows):
+        cells = [c.rjust(w) if k in (0, 3, 4, 5) else c.ljust(w)
+                 for k, (c, w) in enumerate(zip(line, widths, strict=True))]
+        print("  ".join(cells).rstrip())
