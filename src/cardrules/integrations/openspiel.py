@@ -13,8 +13,8 @@ games can use them:
 
 The rules are the library's: each OpenSpiel state holds a cardrules state and
 every step goes through the game's ``apply``.  Player actions are numbered by
-the game's ``encoding`` module (:data:`cardrules.down_and_back.encoding.NUM_ACTIONS`,
-:data:`cardrules.back_alley.encoding.NUM_ACTIONS`).
+the game's ``encoding`` module (:data:`cardrules.down_and_back.NUM_ACTIONS`,
+:data:`cardrules.back_alley.NUM_ACTIONS`).
 
 **Chance.**  OpenSpiel lists the outcomes of a chance node, so a shuffle of
 52 or 54 cards is split into card-by-card steps: each step picks the next
@@ -96,6 +96,7 @@ __all__ = [
     "BACK_ALLEY",
     "DOWN_AND_BACK",
     "BackAlleyGame",
+    "CardrulesGame",
     "CardrulesState",
     "DownAndBackGame",
 ]
@@ -595,9 +596,9 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
     (2, 54)
     """
 
-    def __init__(self, game: CardrulesGame, core: _Core | None = None) -> None:
+    def __init__(self, game: CardrulesGame) -> None:
         super().__init__(game)
-        self._core = core if core is not None else _new_core(game._spec)
+        self._core = _new_core(game._spec)
 
     @property
     def cardrules_state(self) -> _db.GameState | _ba.GameState:
@@ -782,8 +783,8 @@ class _Observer:
 
 
 class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
-    """The OpenSpiel game of either cardrules game (see :class:`DownAndBackGame`
-    and :class:`BackAlleyGame`).
+    """The OpenSpiel game of either cardrules game: the base class of
+    :class:`DownAndBackGame` and :class:`BackAlleyGame`.
 
     >>> import pyspiel
     >>> from cardrules.integrations import openspiel
@@ -792,11 +793,15 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
     """
 
     _spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
+    #: Set by each game: its OpenSpiel name, type and parameter defaults.
+    _name: str
+    _game_type: pyspiel.GameType
+    _defaults: Mapping[str, int]
 
-    def __init__(self, game_type: pyspiel.GameType,
-                 spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action],
-                 params: Mapping[str, int]) -> None:
-        super().__init__(game_type, spec.game_info, dict(params))
+    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+        settings = _settings(params, self._defaults)
+        spec = _spec(self._name, settings)
+        super().__init__(self._game_type, spec.game_info, settings)
         self._spec = spec
 
     def new_initial_state(self) -> CardrulesState:
@@ -878,9 +883,7 @@ class DownAndBackGame(CardrulesGame):
     (81, -3.0, 3.0)
     """
 
-    def __init__(self, params: Mapping[str, object] | None = None) -> None:
-        settings = _settings(params, _DB_DEFAULTS)
-        super().__init__(_DB_TYPE, _spec(DOWN_AND_BACK, settings), settings)
+    _name, _game_type, _defaults = DOWN_AND_BACK, _DB_TYPE, _DB_DEFAULTS
 
 
 class BackAlleyGame(CardrulesGame):
@@ -892,9 +895,7 @@ class BackAlleyGame(CardrulesGame):
     (4, 200.0, 236)
     """
 
-    def __init__(self, params: Mapping[str, object] | None = None) -> None:
-        settings = _settings(params, _BA_DEFAULTS)
-        super().__init__(_BA_TYPE, _spec(BACK_ALLEY, settings), settings)
+    _name, _game_type, _defaults = BACK_ALLEY, _BA_TYPE, _BA_DEFAULTS
 
 
 def _register(game_type: pyspiel.GameType, creator: Callable[..., CardrulesGame]) -> None:
