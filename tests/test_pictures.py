@@ -10,6 +10,7 @@ from the full state rather than from the view.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import subprocess
@@ -17,6 +18,7 @@ import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -525,3 +527,38 @@ def test_ba_picture_writes_out_bids_contracts_tricks_and_scores() -> None:
         assert bid is not None
         assert f"won {state.tricks_won[seat]}" in text
     assert "seat 3 (you)" in text
+
+
+# ---------------------------------------------------------------------------
+# The documentation's cardrules-svg directive (docs/_ext/svg_pictures.py)
+
+
+def _directive_module() -> Any:
+    pytest.importorskip("docutils")
+    path = Path(__file__).resolve().parent.parent / "docs" / "_ext" / "svg_pictures.py"
+    spec = importlib.util.spec_from_file_location("svg_pictures", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docs_directive_draws_the_value_of_the_last_line() -> None:
+    picture_of = _directive_module()._picture_of
+    code = "from cardrules import Hand\nhand = Hand.parse('AS KD')\nhand"
+    assert picture_of(code, "test") == hand_svg(Hand.parse("AS KD"))
+    assert picture_of("from cardrules.svg import card_svg\ncard_svg(None)", "test") == \
+        card_svg(None)
+
+
+@pytest.mark.parametrize(("code", "message"), [
+    ("x = 1", "last line must be an expression"),
+    ("", "last line must be an expression"),
+    ("1 + 1", "gave int, not SVG text"),
+    ("'<div></div>'", "gave str, not SVG text"),
+])
+def test_docs_directive_refuses_code_that_gives_no_picture(code: str, message: str) -> None:
+    picture_of = _directive_module()._picture_of
+    with pytest.raises(ValueError, match=message):
+        picture_of(code, "test")
