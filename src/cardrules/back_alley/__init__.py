@@ -46,8 +46,10 @@ from cardrules.back_alley.actions import (
     action_to_dict,
     parse_action,
 )
+from cardrules.back_alley.analysis import BidValue, TrickEstimate, trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.checks import check_invariants, hidden_variant, probe_actions
+from cardrules.back_alley.determinize import Determinizer, determinize
 from cardrules.back_alley.encoding import (
     NUM_ACTIONS,
     OBSERVATION_LAYOUT,
@@ -59,6 +61,7 @@ from cardrules.back_alley.encoding import (
     observation_tensor,
 )
 from cardrules.back_alley.game import apply, first_leader, legal_actions, new_game, sample_chance
+from cardrules.back_alley.search import SearchBot
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
@@ -143,8 +146,15 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "observation_tensor",
     # bots, self-play and summaries
     "HeuristicBot",
+    "SearchBot",
     "play_game",
     "summarize",
+    # analysis (issue 10)
+    "BidValue",
+    "Determinizer",
+    "TrickEstimate",
+    "determinize",
+    "trick_estimate",
 ]
 
 #: Short games (5 and 3 deals) for conformance runs; full games are tested apart.
@@ -165,7 +175,8 @@ RULES: Rules[GameState, Action] = Rules(
     action_to_dict=action_to_dict, action_from_dict=action_from_dict,
     parse_action=parse_action, check_settings=_CHECK_SETTINGS, probe_actions=probe_actions,
     hidden_variant=hidden_variant, check_invariants=check_invariants,
-    bots={"random": _RandomBot, "heuristic": HeuristicBot}, summarize=summarize)
+    bots={"random": _RandomBot, "heuristic": HeuristicBot, "search": SearchBot},
+    summarize=summarize)
 register(RULES)
 
 

@@ -1,0 +1,102 @@
+"""The Back Alley search bot (issue 10): legal, seeded, view-only, registered."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardrules.back_alley import (
+    RULES,
+    GameState,
+    HeuristicBot,
+    Pass,
+    Phase,
+    SearchBot,
+    apply,
+    legal_actions,
+    new_game,
+    play_game,
+    sample_chance,
+    view,
+)
+from cardrules.back_alley.checks import check_invariants
+from cardrules.engine import Bot, rules_for
+
+
+def _dealt(max_hand_size: int, seed: int) -> GameState:
+    rng = random.Random(seed)
+    state = new_game(max_hand_size=max_hand_size)
+    for _ in range(2):
+        state = apply(state, sample_chance(state, rng))
+    return state
+
+
+def test_search_bot_is_registered_as_search() -> None:
+    assert RULES.bots["search"] is SearchBot
+    assert rules_for("back_alley").bots["search"] is SearchBot
+
+
+def test_search_bot_finishes_games_with_legal_actions() -> None:
+    bots: list[Bot] = [SearchBot(seed=1, samples=3), HeuristicBot(2),
+                       SearchBot(seed=3, samples=3, bid_samples=4), HeuristicBot(4)]
+    game = play_game(bots, max_hand_size=3, seed=9)
+    assert game.state.is_terminal
+    assert len(game.state.results) == 5
+    assert list(RULES.replay(game.record))[-1] == game.state   # every action was legal
+
+
+def test_search_bot_returns_a_legal_play_every_turn() -> None:
+    state = _dealt(5, 4)
+    heuristic = [HeuristicBot(s) for s in range(4)]
+    searcher = SearchBot(seed=0, samples=2)
+    while state.phase in (Phase.BID, Phase.PLAY):
+        seat = state.current_player
+        assert seat is not None
+        legal = legal_actions(state)
+        choice = searcher.act(view(state, seat), legal)
+        assert choice in legal
+        state = apply(state, heuristic[seat].act(view(state, seat), legal))
+    check_invariants(state)
+
+
+def test_search_bot_is_seeded_and_sees_only_its_view() -> None:
+    state = _dealt(6, 7)
+    while state.phase is Phase.BID:
+        state = apply(state, legal_actions(state)[1])
+    heuristic = [HeuristicBot(s) for s in range(4)]
+    for _ in range(5):   # into the play, so that some cards are known
+        seat = state.current_player
+        assert seat is not None
+        state = apply(state, heuristic[seat].act(view(state, seat), legal_actions(state)))
+    while len(legal_actions(state)) == 1:
+        seat = state.current_player
+        assert seat is not None
+        state = apply(state, heuristic[seat].act(view(state, seat), legal_actions(state)))
+    seat = state.current_player
+    assert seat is not None
+    legal = legal_actions(state)
+    choices = [SearchBot(seed=s, samples=4).act(view(state, seat), legal) for s in range(3)]
+    for s in range(3):
+        other = RULES.hidden_variant(state, seat, random.Random(s))
+        assert view(other, seat) == view(state, seat)
+        assert SearchBot(seed=s, samples=4).act(view(other, seat), legal) == choices[s]
+
+
+def test_search_bot_bids_legally() -> None:
+    state = _dealt(4, 3)
+    for bid_samples in (0, 5):
+        seat = state.current_player
+        assert seat is not None
+        bot = SearchBot(seed=2, samples=2, bid_samples=bid_samples)
+        assert bot.act(view(state, seat), legal_actions(state)) in legal_actions(state)
+
+
+def test_search_bot_refuses_bad_budgets_and_empty_choices() -> None:
+    with pytest.raises(ValueError, match="samples"):
+        SearchBot(samples=0)
+    with pytest.raises(ValueError, match="bid_samples"):
+        SearchBot(bid_samples=-1)
+    with pytest.raises(ValueError, match="no legal action"):
+        SearchBot(seed=0).act(None, [])
+    assert SearchBot(seed=0).act(None, [Pass()]) == Pass()
