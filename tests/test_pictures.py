@@ -529,6 +529,17 @@ def test_ba_picture_writes_out_bids_contracts_tricks_and_scores() -> None:
     assert "seat 3 (you)" in text
 
 
+def test_ba_picture_sums_up_the_last_finished_deal() -> None:
+    rng = random.Random(6)
+    for state in ba_states(ba.new_game(max_hand_size=2), rng):
+        if state.results:
+            break
+    text = " ".join(t.text or "" for t in parse(ba_pictures.view_svg(ba.view(state, 0)))
+                    .iter(f"{SVG}text"))
+    assert f"last {state.results[-1]}" in text
+    assert "last deal 1 (2 cards" in text
+
+
 # ---------------------------------------------------------------------------
 # The documentation's cardrules-svg directive (docs/_ext/svg_pictures.py)
 

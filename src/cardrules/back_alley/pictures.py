@@ -5,7 +5,8 @@
 hands as card backs with a count, and the public table: the turned trump
 card, a joker discarded under BA-13, the current trick and the last finished
 trick with its winner, every bid, the contracts, the tricks taken, the team
-scores, the dealer and whose turn it is.  :func:`state_svg` draws the whole
+scores, the last finished deal, the dealer and whose turn it is.
+:func:`state_svg` draws the whole
 table with every hand face up, and the undealt cards.
 
 Notebooks show the pictures by themselves: views and states have
@@ -175,6 +176,10 @@ def _picture(facts: GameState | View, hands: Sequence[Sequence[AnyCard | None]],
         spread = min(float(_STEP), room / (len(undealt) - 1)) if len(undealt) > 1 else 0.0
         body.append(row_group(undealt, _MARGIN, y + 20, scale=_SCALE, step=spread))
         y += _ROW
+    if facts.results:
+        body.append(text_element(_MARGIN, y + 12, f"last {facts.results[-1]}", size=11,
+                                 fill=_GREY))
+        y += 20
     height = y + 4
     background = (f'<rect x="0" y="0" width="{_WIDTH}" height="{number(height)}" '
                   f'fill="{_FELT}"/>')
@@ -189,8 +194,8 @@ def view_svg(view: View, *, width: float | None = None) -> str:
     count; the turned trump card, a joker discarded under BA-13, the current
     trick and the last finished trick (its winner's card has a coloured
     edge); each seat's bid, board level and tricks taken; the contracts
-    once all have bid, the team scores, the dealer and whose turn it is.
-    No card the seat cannot see is drawn.  ``width`` is the displayed width
+    once all have bid, the team scores, the last finished deal, the dealer
+    and whose turn it is.  No card the seat cannot see is drawn.  ``width`` is the displayed width
     in pixels (760 by default).
 
     >>> import random
