@@ -44,8 +44,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--workers", type=int, metavar="W",
                         help="worker processes (default: one per core; 1 plays here)")
     _common.add_settings_options(parser)
-    parser.add_argument("--max-hand-size", type=int, metavar="N",
-                        help="Back Alley: the first and last hand size, 1 to 13 (default 13)")
+    _common.add_hand_size_option(parser)
     parser.add_argument("--json", metavar="FILE",
                         help="save the result as JSON (- prints it instead of the tables)")
     parser.add_argument("--plot", metavar="FILE",
@@ -72,10 +71,6 @@ def _check(args: argparse.Namespace) -> None:
 def _settings(args: argparse.Namespace) -> dict[str, int | None]:
     rules = _common.game(args.game)
     settings = _common.settings_of(rules, args)
-    if args.max_hand_size is not None:
-        if "max_hand_size" not in rules.default_settings:
-            raise ValueError(f"{rules.title} has no setting for --max-hand-size")
-        settings["max_hand_size"] = args.max_hand_size
     if "num_players" in rules.default_settings and "num_players" not in settings \
             and "," in args.bots:  # one bot per seat sets the table size
         settings["num_players"] = len(args.bots.split(","))
