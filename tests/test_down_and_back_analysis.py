@@ -411,3 +411,58 @@ def test_discard_advice_refuses_other_phases_and_seats() -> None:
         discard_advice(view(state, (seat + 1) % 3), rollouts=4)
     with pytest.raises(ValueError, match="seat to act"):
         discard_advice(view(new_game(3), 0), rollouts=4)
+
+
+# -- the command ----------------------------------------------------------------------
+
+
+def test_cli_advise_prints_the_undominated_splits(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    status = main(["advise", "down-and-back", "8S", "8H", "8D", "QH", "5C", "6C", "7C",
+                   "--opponents", "3", "--trials", "300", "--seed", "1"])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert out[0] == ("Undominated splits against 3 opponents, best first; 300 deals "
+                      "sampled, seed 1")
+    assert "pot (both)" in out[1]
+    assert out[2].startswith("1  prial of eights (8S 8H 8D QH)  bouncer, seven high")
+    assert len(out) == 2 + len(best_splits(HAND))
+    odds = split_odds(HAND, 3, trials=300, seed=1, pareto=True)
+    assert f"{odds[0].p_both:.3f} ± {odds[0].se_both:.3f}" in out[2]
+
+
+def test_cli_advise_json_all_and_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from cardrules.cli import main
+
+    dead = " ".join(map(str, SMALL_DEAD))
+    status = main(["advise", "down-and-back", "AS 2S 3S 4S 5H 6H 7H", "--opponents", "1",
+                   "--dead", dead, "--all", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert data["exact"] is True
+    assert data["trials"] == 3432
+    assert len(data["splits"]) == 35
+    first = split_odds(SMALL_HAND, 1, dead=SMALL_DEAD)[0]
+    assert data["splits"][0]["p_both"] == first.p_both
+    assert data["splits"][0]["down"] == [str(c) for c in first.split.down]
+    assert main(["advise", "down-and-back", "AS 2S 3S 4S 5H 6H 7H", "--opponents", "1",
+                 "--dead", dead]) == 0
+    assert "every one of 3432 deals listed (exact)" in capsys.readouterr().out
+
+
+def test_cli_advise_refusals(capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.cli import advise, main
+
+    assert main(["advise", "down-and-back", "8S", "8H", "8D"]) == 2
+    assert "7 cards, not 3" in capsys.readouterr().err
+    assert main(["advise", "down-and-back", *map(str, HAND), "--opponents", "5"]) == 2
+    assert "1 to 4 opponents" in capsys.readouterr().err
+    assert main(["advise", "back-alley", "AS", "KS", "--opponents", "2"]) == 2
+    assert "--opponents: Down and Back options" in capsys.readouterr().err
+    monkeypatch.setattr(advise, "_back_alley", lambda: None)
+    assert main(["advise", "back-alley", "AS", "KS"]) == 2
+    assert "not available yet" in capsys.readouterr().err

@@ -156,15 +156,20 @@ class SearchBot:
 
     For a draw or a discard it takes the candidates (both draws; the
     ``width`` discards :class:`~cardrules.down_and_back.GreedyBot` rates
-    best), and for each of ``rollouts`` states drawn to fit its view plays
+    best).  For each of ``rollouts`` states drawn to fit its view it plays
     every candidate and then the round out with greedy players
-    (:func:`play_out`), the same state and chance for every candidate.  It
-    keeps the candidate that won the pot most often; on a tie the greedy
-    choice.  To split it rates every split no other beats in both hands
-    against the hands of ``rollouts`` such states, each opponent splitting
-    greedily (:func:`~cardrules.down_and_back.analysis.greedy_split`), and
-    keeps the one with the largest share of pots (ties count as in
-    :func:`~cardrules.down_and_back.analysis.split_odds`).  Cuts are random.
+    (:func:`~cardrules.down_and_back.search.play_out`), with the same state
+    and chance for every candidate, and keeps the candidate that won the pot
+    (DB-43) most often; on a tie, the greedy choice.  ``rollouts=0`` leaves
+    draws and discards to the greedy choice.
+
+    To split (DB-40) it rates every split no other split beats in both hands
+    against the opponents' hands in ``split_samples`` states drawn to fit its
+    view, each opponent splitting greedily
+    (:func:`~cardrules.down_and_back.analysis.greedy_split`), and keeps the
+    one with the largest share of pots (ties shared as in
+    :func:`~cardrules.down_and_back.analysis.split_odds`; on equal shares
+    the larger sum of strengths).  Cuts are random.
 
     ``seed`` seeds its own generator, so a seed and a game give the same
     choices.  It implements the engine's ``Bot`` protocol and is registered

@@ -1,0 +1,147 @@
+"""SearchBot and its rollouts: legal choices, whole games, seeds, and no peeking
+at hidden cards (DB-37, DB-40)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardrules.down_and_back import (
+    RULES,
+    Cut,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    GameState,
+    GreedyBot,
+    Phase,
+    SearchBot,
+    Split,
+    apply,
+    best_splits,
+    legal_actions,
+    new_game,
+    play_game,
+    sample_chance,
+    view,
+)
+from cardrules.down_and_back.search import greedy_action, legal_options, play_out
+
+
+def _until(phase: Phase, *, players: int, seed: int, turn: int = 0) -> GameState:
+    rng = random.Random(seed)
+    bots = [GreedyBot(seed=s) for s in range(players)]
+    state = new_game(players, rounds=2)
+    while not (state.phase is phase and state.turn >= turn):
+        if state.is_chance:
+            state = apply(state, sample_chance(state, rng))
+        else:
+            seat = state.current_player
+            assert seat is not None
+            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_search_bot_plays_whole_games_with_legal_actions(players: int) -> None:
+    bots = [SearchBot(seed=1, rollouts=2, split_samples=5)] + \
+        [GreedyBot(seed=s) for s in range(players - 1)]
+    game = play_game(bots, rounds=1, seed=players)   # apply refuses any illegal action
+    assert game.state.is_terminal
+    assert sum(game.state.net) + game.state.pot == 0
+    assert list(RULES.replay(game.record))[-1] == game.state
+
+
+def test_search_bot_is_registered_and_made_from_a_seed() -> None:
+    assert RULES.bots["search"] is SearchBot
+    game = RULES.play([RULES.bots["search"](4), RULES.bots["greedy"](5)], {"rounds": 1},
+                      seed=6)
+    assert game.state.is_terminal
+
+
+def test_same_seed_same_game() -> None:
+    def once() -> tuple[object, ...]:
+        bots = [SearchBot(seed=9, rollouts=3, split_samples=10), GreedyBot(seed=1),
+                GreedyBot(seed=2)]
+        return play_game(bots, rounds=1, seed=11).record.actions
+
+    assert once() == once()
+
+
+@pytest.mark.parametrize(("phase", "turn"), [(Phase.DRAW, 5), (Phase.DISCARD, 7),
+                                             (Phase.SPLIT, 0)])
+def test_search_bot_sees_only_its_view(phase: Phase, turn: int) -> None:
+    for seed in range(3):
+        state = _until(phase, players=3, seed=seed, turn=turn)
+        seat = state.current_player
+        assert seat is not None
+        legal = legal_actions(state)
+        other = RULES.hidden_variant(state, seat, random.Random(seed))
+        assert other != state   # the hidden cards really moved
+        assert legal_actions(other) == legal
+        chosen = SearchBot(seed=3, rollouts=4, split_samples=20).act(view(state, seat), legal)
+        again = SearchBot(seed=3, rollouts=4, split_samples=20).act(view(other, seat), legal)
+        assert chosen == again
+        assert chosen in legal
+
+
+def test_search_bot_splits_one_of_the_undominated_splits() -> None:
+    state = _until(Phase.SPLIT, players=4, seed=5)
+    seat = state.current_player
+    assert seat is not None
+    split = SearchBot(seed=1, split_samples=30).act(view(state, seat), legal_actions(state))
+    assert isinstance(split, Split)
+    undominated = {(o.down.cards, o.back.cards) for o in best_splits(state.hands[seat])}
+    assert (tuple(split.down), tuple(split.back)) in undominated
+
+
+def test_search_bot_cuts_and_chooses_without_a_view() -> None:
+    bot = SearchBot(seed=2)
+    assert bot.act(None, [Cut(3), Cut(4)]) in (Cut(3), Cut(4))
+    with pytest.raises(ValueError, match="no legal action"):
+        bot.act(None, [])
+    with pytest.raises(ValueError, match="at least"):
+        SearchBot(rollouts=-1)
+
+
+def test_greedy_action_is_what_greedy_bot_does() -> None:
+    rng = random.Random(2)
+    state = new_game(4, rounds=2)
+    bot = GreedyBot(seed=0)
+    compared = 0
+    while not state.is_terminal:
+        if state.is_chance:
+            state = apply(state, sample_chance(state, rng))
+            continue
+        seat = state.current_player
+        assert seat is not None
+        action = bot.act(view(state, seat), legal_actions(state))
+        if state.phase is not Phase.CUT:
+            assert greedy_action(state) == action
+            compared += 1
+        state = apply(state, action)
+    assert compared > 100
+    with pytest.raises(ValueError, match="nobody is to act"):
+        greedy_action(new_game(2))
+
+
+def test_play_out_finishes_the_round() -> None:
+    state = _until(Phase.DRAW, players=3, seed=4, turn=3)
+    result = play_out(state, DrawStock(), random.Random(1))
+    assert result.round == state.round
+    assert result == play_out(state, DrawStock(), random.Random(1))
+    with_bots = play_out(state, DrawStock(), random.Random(1), bot=GreedyBot, bot_seed=5)
+    assert with_bots == result   # GreedyBot through its views plays as the fast policy
+
+
+def test_legal_options_are_the_legal_draws_and_discards() -> None:
+    state = _until(Phase.DRAW, players=2, seed=1, turn=2)
+    seat = state.current_player
+    assert seat is not None
+    assert legal_options(view(state, seat)) == (DrawStock(), DrawDiscard())
+    drawn = apply(state, DrawStock())
+    assert legal_options(view(drawn, seat)) == legal_actions(drawn)
+    assert all(isinstance(a, Discard) for a in legal_options(view(drawn, seat)))
+    with pytest.raises(ValueError, match="no draw or discard"):
+        legal_options(view(drawn, 1 - seat))
