@@ -27,6 +27,7 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.search import greedy_action, legal_options, play_out
+from cardrules.engine import Bot
 
 
 def _until(phase: Phase, *, players: int, seed: int, turn: int = 0) -> GameState:
@@ -62,8 +63,8 @@ def test_search_bot_is_registered_and_made_from_a_seed() -> None:
 
 def test_same_seed_same_game() -> None:
     def once() -> tuple[object, ...]:
-        bots = [SearchBot(seed=9, rollouts=3, split_samples=10), GreedyBot(seed=1),
-                GreedyBot(seed=2)]
+        bots: list[Bot] = [SearchBot(seed=9, rollouts=3, split_samples=10), GreedyBot(seed=1),
+                           GreedyBot(seed=2)]
         return play_game(bots, rounds=1, seed=11).record.actions
 
     assert once() == once()
