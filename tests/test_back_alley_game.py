@@ -930,3 +930,15 @@ def test_engine_names_have_one_import_path() -> None:
     assert ba.Shuffle is engine.Shuffle
     assert {"ChooseDealer", "Shuffle"} <= set(ba.__all__)
     assert ba.RULES.bots["random"] is RandomBot
+
+
+def test_one_card_deals_say_card_not_cards() -> None:
+    """A short game's one-card deal reads "1 card" in states, views and results."""
+    rng = random.Random(1)
+    state = new_game(max_hand_size=1)
+    while not state.is_terminal:
+        state = apply(state, sample_chance(state, rng) if state.is_chance
+                      else rng.choice(legal_actions(state)))
+    assert str(state).splitlines()[0].startswith("Back Alley, deal 1 of 1 (1 card), ")
+    assert str(state.results[0]).startswith("deal 1 (1 card, dealer ")
+    assert "(1 card), game_over" in str(view(state, 0)).splitlines()[0]

@@ -282,8 +282,13 @@ class DealResult:
     def __str__(self) -> str:
         teams = "; ".join(f"team {t} bid {self.contracts[t]} took {self.tricks[t]} "
                           f"scores {self.points[t]}" for t in (0, 1))
-        return (f"deal {self.deal_number} ({self.hand_size} cards, dealer {self.dealer}, "
+        return (f"deal {self.deal_number} ({cards_phrase(self.hand_size)}, dealer {self.dealer}, "
                 f"turned {self.trump_card}): {teams}")
+
+
+def cards_phrase(number: int) -> str:
+    """``"1 card"`` or ``"5 cards"``, for the texts of deals."""
+    return "1 card" if number == 1 else f"{number} cards"
 
 
 @attrs.frozen(slots=True)
@@ -650,7 +655,7 @@ def describe(state: GameState) -> str:
     """
     settings, deal = state.settings, state.deal
     head = (f"Back Alley, deal {state.deal_number} of {settings.deals} "
-            f"({state.hand_size} cards), {state.phase.value}")
+            f"({cards_phrase(state.hand_size)}), {state.phase.value}")
     if state.dealer is not None:
         head += f", dealer {state.dealer}"
     if state.current_player is not None:

@@ -35,6 +35,7 @@ from cardrules.back_alley.state import (
     Trick,
     _turned_line,
     board_levels,
+    cards_phrase,
 )
 from cardrules.cards import Card, Joker, Suit
 from cardrules.hand import Hand
@@ -106,7 +107,7 @@ class View:
 
     def __str__(self) -> str:
         lines = [f"seat {self.seat} (team {self.team}), deal {self.deal_number} of "
-                 f"{self.settings.deals} ({self.hand_size} cards), {self.phase.value}"]
+                 f"{self.settings.deals} ({cards_phrase(self.hand_size)}), {self.phase.value}"]
         if self.trump_card is not None:
             lines.append(_turned_line(self.trump_card, self.joker_discard, self.exchanger,
                                      self.trump_played))
