@@ -285,6 +285,15 @@ def test_importing_the_package_and_games_does_not_import_the_pictures() -> None:
     assert out.strip() == "[]"
 
 
+def test_table_pictures_refuse_the_wrong_kind_of_object() -> None:
+    for state, game, pictures in ((db.new_game(2), db, db_pictures),
+                                  (ba.new_game(), ba, ba_pictures)):
+        with pytest.raises(TypeError, match=r"takes a View, not GameState; .*view\(state, seat\)"):
+            pictures.view_svg(state)
+        with pytest.raises(TypeError, match="takes a GameState, not View"):
+            pictures.state_svg(game.view(state, 0))
+
+
 def test_pictures_take_a_display_width() -> None:
     root = parse(db_pictures.state_svg(db.new_game(2), width=380))
     assert root.get("width") == "380"

@@ -209,6 +209,10 @@ def view_svg(view: View, *, width: float | None = None) -> str:
     >>> picture.count("data-card=") >= 14, all(f'data-card="{c}"' in picture for c in shown)
     (True, True)
     """
+    if not isinstance(view, View):
+        hint = "; for a seat's view of a state use view(state, seat)" \
+            if isinstance(view, GameState) else ""
+        raise TypeError(f"view_svg takes a View, not {type(view).__name__}{hint}")
     hands: list[Sequence[AnyCard | None]] = [
         view.hand if seat == view.seat else (None,) * size
         for seat, size in enumerate(view.hand_sizes)]
@@ -228,6 +232,8 @@ def state_svg(state: GameState, *, width: float | None = None) -> str:
     >>> len(ET.fromstring(state_svg(s)).findall(".//{*}g[@data-card]"))
     54
     """
+    if not isinstance(state, GameState):
+        raise TypeError(f"state_svg takes a GameState, not {type(state).__name__}")
     exchanger = None if state.deal is None else state.deal.exchanger
     return _picture(state, state.hands, None, exchanger, state.undealt, width)
 

@@ -204,6 +204,10 @@ def view_svg(view: View, *, width: float | None = None) -> str:
     >>> picture.count("data-card="), all(f'data-card="{c}"' in picture for c in mine)
     (8, True)
     """
+    if not isinstance(view, View):
+        hint = "; for a seat's view of a state use view(state, seat)" \
+            if isinstance(view, GameState) else ""
+        raise TypeError(f"view_svg takes a View, not {type(view).__name__}{hint}")
     seats = []
     for seat, size in enumerate(view.hand_sizes):
         split = view.splits[seat]
@@ -247,6 +251,8 @@ def state_svg(state: GameState, *, width: float | None = None) -> str:
     >>> len(ET.fromstring(picture).findall(".//{*}g[@data-card]"))
     15
     """
+    if not isinstance(state, GameState):
+        raise TypeError(f"state_svg takes a GameState, not {type(state).__name__}")
     seats = []
     for seat, hand in enumerate(state.hands):
         split = state.splits[seat]
