@@ -7,6 +7,7 @@ replays every play of the deal under BA-31 to BA-33.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from itertools import permutations
@@ -358,3 +359,52 @@ def test_trick_estimate_result_round_trips_to_plain_values() -> None:
     assert data["probabilities"] == list(estimate.probabilities)
     assert data["suggested_bid"] == str(estimate.suggested_bid)
     assert isinstance(estimate, TrickEstimate)
+
+
+# -- cardrules advise back-alley ------------------------------------------------------
+
+def test_advise_back_alley_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    code = main(["advise", "back-alley", "AS", "KS", "QH", "--trump", "2S", "--bids", "pass 2",
+                 "--trials", "30", "--seed", "3", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hand"] == ["AS", "QH", "KS"]
+    assert data["dealer"] == 1
+    assert data["seat"] == 0
+    assert data["bids"] == [None, None, "pass", "bid 2"]
+    assert [b["bid"] for b in data["bid_values"]] == ["pass", "bid 1", "bid 2", "board"]
+    assert abs(sum(data["probabilities"]) - 1.0) < 1e-9
+    best = max(data["bid_values"], key=lambda b: b["expected_score"])
+    assert data["suggested_bid"] == best["bid"]
+
+
+def test_advise_back_alley_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    assert main(["advise", "back-alley", "AS KS", "--trump", "BB", "--exchanger", "1",
+                 "--trials", "10", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "turned BB: no trump" in out
+    assert "suggested bid:" in out
+    assert "board" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["AS", "KS"], "--trump"),
+    (["AS", "KS", "--trump", "AS"], "cannot be in your hand"),
+    (["AS", "KS", "--trump", "2S", "--bids", "pass 5"], "a bid is pass, board or 1"),
+    (["AS", "KS", "--trump", "2S", "--seat", "1", "--dealer", "1"], "turn to bid"),
+    (["AS", "LB", "--trump", "BB"], "BA-13"),
+    (["AS", "KS", "--trump", "2S", "--exchanger", "2"], "BA-13"),
+    (["AS", "XX", "--trump", "2S"], "XX"),
+])
+def test_advise_back_alley_refuses_bad_input(argv: list[str], message: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    assert main(["advise", "back-alley", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1

@@ -141,7 +141,7 @@ class TrickEstimate:
             "seat": self.seat, "team": self.team, "hand_size": self.hand_size,
             "samples": self.samples, "probabilities": list(self.probabilities),
             "mean": self.mean, "stderr": self.stderr,
-            "bids": [{"bid": str(b.bid), "expected_score": b.expected_score,
+            "bid_values": [{"bid": str(b.bid), "expected_score": b.expected_score,
                       "stderr": b.stderr, "made": b.made} for b in self.bids],
             "suggested_bid": None if self.suggested_bid is None else str(self.suggested_bid),
             "expected_score": self.expected_score,
