@@ -334,3 +334,38 @@ def test_ismcts_plays_whole_games(make: Any) -> None:
             assert action in state.legal_actions()
             state.apply_action(action)
     assert state.cardrules_state.is_terminal
+
+
+def test_a_reshuffle_offers_exactly_the_discard_pile() -> None:
+    """DB-36: when the stock runs out the discard pile is shuffled card by card."""
+    rng = random.Random(6)
+    state = db_game(players=5, rounds=3).new_initial_state()
+    while not (state.is_chance_node() and state.cardrules_state.phase.value == "reshuffle"):
+        state.apply_action(random_step(state, rng))
+    pile = state.cardrules_state.discard
+    outcomes = state.chance_outcomes()
+    assert [i for i, _ in outcomes] == sorted(card.index for card in pile)
+    assert all(p == 1.0 / len(pile) for _, p in outcomes)
+    before = state.cardrules_state
+    order = list(pile)
+    rng.shuffle(order)
+    for card in order[:-1]:
+        state.apply_action(card.index)
+    assert state.cardrules_state == down_and_back.apply(before, Shuffle(tuple(order)))
+    assert f"reshuffle, turned {order[0]}" in state.information_state_string(0)
+
+
+def test_too_many_chance_steps_end_a_down_and_back_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DB-42 tie-breaks could need reshuffles without end: past the cap the game stops."""
+    game = db_game(players=2, rounds=3)
+    monkeypatch.setattr(game._spec, "max_chance_nodes", 1 + 51 + 51 + 10)
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    chance = 0
+    while not state.is_terminal():
+        chance += state.is_chance_node()
+        state.apply_action(random_step(state, rng))
+    assert chance == 1 + 51 + 51   # the first two rounds' deals; the third is not shuffled
+    assert len(state.cardrules_state.results) == 2
+    assert state.returns() == [float(v) for v in state.cardrules_state.net]
+    assert "cut short" in str(state)
