@@ -58,8 +58,8 @@ source_suffix = {".rst": "restructuredtext"}
 nitpicky = True
 
 # -- intersphinx ---------------------------------------------------------------
-# Links to the Python, attrs and numpy documentation.  The build must work
-# offline, so the inventories are small local files written by
+# Links to the Python, attrs, numpy, Gymnasium and PettingZoo documentation.  The
+# build must work offline, so the inventories are small local files written by
 # _inventories/make_inventories.py (listing the names these docs use) and
 # nothing is downloaded; the links still point at the real sites.
 
@@ -67,6 +67,8 @@ intersphinx_mapping = {
     "python": ("https://docs.python.org/3", "_inventories/python.inv"),
     "attrs": ("https://www.attrs.org/en/stable", "_inventories/attrs.inv"),
     "numpy": ("https://numpy.org/doc/stable", "_inventories/numpy.inv"),
+    "gymnasium": ("https://gymnasium.farama.org", "_inventories/gymnasium.inv"),
+    "pettingzoo": ("https://pettingzoo.farama.org", "_inventories/pettingzoo.inv"),
 }
 
 # -- autodoc ---------------------------------------------------------------------

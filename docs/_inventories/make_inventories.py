@@ -150,6 +150,27 @@ def _numpy() -> list[Entry]:
     return entries
 
 
+def _gymnasium() -> list[Entry]:
+    # The spaces of the PettingZoo environments; type hints name Space by its
+    # defining module, the site documents it under gymnasium.spaces.
+    space = "api/spaces/#gymnasium.spaces.Space"
+    return [
+        ("gymnasium.spaces.Space", "py:class", space),
+        ("gymnasium.spaces.space.Space", "py:class", space),
+        ("gymnasium.spaces.Box", "py:class", "api/spaces/fundamental/#$"),
+        ("gymnasium.spaces.Discrete", "py:class", "api/spaces/fundamental/#$"),
+        ("gymnasium.spaces.Dict", "py:class", "api/spaces/composite/#$"),
+    ]
+
+
+def _pettingzoo() -> list[Entry]:
+    aec = "api/aec/#pettingzoo.utils.env.AECEnv"
+    return [
+        ("pettingzoo.AECEnv", "py:class", aec),
+        ("pettingzoo.utils.env.AECEnv", "py:class", aec),
+    ]
+
+
 def inventory(project: str, version: str, entries: list[Entry]) -> bytes:
     """The bytes of an ``objects.inv`` file listing ``entries``.
 
@@ -177,6 +198,8 @@ INVENTORIES = {
     "python.inv": ("Python", "3", _python()),
     "attrs.inv": ("attrs", "stable", _attrs()),
     "numpy.inv": ("NumPy", "stable", _numpy()),
+    "gymnasium.inv": ("Gymnasium", "stable", _gymnasium()),
+    "pettingzoo.inv": ("PettingZoo", "stable", _pettingzoo()),
 }
 
 

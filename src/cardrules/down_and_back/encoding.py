@@ -128,6 +128,9 @@ NUM_ACTIONS = 140
 #: lexicographic order: the split with number ``k`` takes ``_DOWN_POSITIONS[k]``.
 _DOWN_POSITIONS: tuple[tuple[int, ...], ...] = tuple(combinations(range(7), 4))
 _SPLIT_NUMBER = {positions: k for k, positions in enumerate(_DOWN_POSITIONS)}
+_CUT_IDS = tuple(range(_CUT, _CUT + 51))
+_DRAW_IDS = (_DRAW_STOCK, _DRAW_DISCARD)
+_SPLIT_IDS = tuple(range(_SPLIT, _SPLIT + len(_DOWN_POSITIONS)))
 
 _NO_NUMPY = 'observation_tensor needs numpy: pip install "cardrules[numpy]"'
 
@@ -203,10 +206,18 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     >>> len(ids), ids[0], ids[-1]
     (51, 0, 50)
     """
-    phase = state.phase
-    if phase is Phase.SPLIT and state.current_player is not None:
-        return tuple(range(_SPLIT, _SPLIT + len(_DOWN_POSITIONS)))
-    return tuple(_number(action) for action in legal_actions(state))
+    phase, seat = state.phase, state.current_player
+    if seat is None:
+        return ()
+    if phase is Phase.DISCARD:
+        return tuple([_DISCARD + card.index for card in state.hands[seat]])
+    if phase is Phase.DRAW:
+        return _DRAW_IDS if state.discard else _DRAW_IDS[:1]
+    if phase is Phase.CUT:
+        return _CUT_IDS
+    if phase is Phase.SPLIT:
+        return _SPLIT_IDS
+    return tuple(_number(action) for action in legal_actions(state))  # pragma: no cover
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:
