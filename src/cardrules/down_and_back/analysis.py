@@ -38,8 +38,9 @@ The model behind the odds:
   deals).  When every deal can be listed cheaply (see ``exact``), all of
   them are, each counted once, and the standard errors are 0.
 
-Deals are drawn with :class:`random.Random` seeded by ``seed``, so a seed
-gives the same answer with or without numpy.  With numpy installed the
+Deals are drawn from :class:`random.Random` seeded by ``seed`` (each deal
+shuffles the unseen cards by 64-bit random keys), so a seed gives the same
+answer with or without numpy.  With numpy installed the
 opponents' hands are scored many at a time by
 :func:`~cardrules.down_and_back.split_strengths_batch`; without it, one at a
 time by :func:`~cardrules.down_and_back.split_strengths`.  The two paths
@@ -50,6 +51,8 @@ from __future__ import annotations
 
 import math
 import random
+import sys
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -236,14 +239,16 @@ def split_odds(hand: Sequence[Card] | str, opponents: int, *,
     scores = split_strengths(cards)
     numbers = _pareto(scores) if pareto else list(range(35))
     ours = [scores[n] for n in numbers]
-    deals: Iterable[list[int]]
-    if exact:
-        deals, total = _all_deals(unseen, opponents), count
+    total = count if exact else trials
+    rng = random.Random(seed)
+    if vectorized:
+        arrays = (_lists_as_arrays(_all_deals(unseen, opponents), need) if exact
+                  else _sampled_arrays(rng, unseen, need, trials))
+        tally = _tally_numpy(arrays, opponents, ours, opponent_split)
     else:
-        rng = random.Random(seed)
-        deals, total = (rng.sample(unseen, need) for _ in range(trials)), trials
-    tally = (_tally_numpy if vectorized else _tally_python)(deals, opponents, ours,
-                                                           opponent_split)
+        lists = (_all_deals(unseen, opponents) if exact
+                 else _sampled_lists(rng, unseen, need, trials))
+        tally = _tally_python(lists, opponents, ours, opponent_split)
     actions = split_actions(cards)
     return _results([actions[n] for n in numbers], tally, total, exact)
 
@@ -279,6 +284,59 @@ def _all_deals(unseen: list[int], opponents: int) -> Iterator[list[int]]:
         rest = [i for i in unseen if i not in first]
         for others in _all_deals(rest, opponents - 1):
             yield [*first, *others]
+
+
+def _key_chunks(rng: random.Random, size: int, trials: int) -> Iterator[tuple[int, bytes]]:
+    """Random sort keys for ``trials`` deals, chunk by chunk: ``(rows, data)``,
+    ``data`` holding ``rows * size`` little-endian 64-bit keys.
+
+    Both paths read the same keys, so a seed gives the same deals with or
+    without numpy.  Sorting a deal's ``size`` unseen cards by their keys
+    shuffles them uniformly (two equal keys, which would favour the first
+    card, turn up less than once in 10**15 deals).
+    """
+    for start in range(0, trials, _CHUNK):
+        rows = min(_CHUNK, trials - start)
+        bits = 64 * size * rows
+        yield rows, rng.getrandbits(bits).to_bytes(bits // 8, "little")
+
+
+def _sampled_lists(rng: random.Random, unseen: list[int], need: int,
+                   trials: int) -> Iterator[list[int]]:
+    size = len(unseen)
+    positions = range(size)
+    for rows, data in _key_chunks(rng, size, trials):
+        keys = array("Q")
+        keys.frombytes(data)
+        if sys.byteorder == "big":  # pragma: no cover - depends on the machine
+            keys.byteswap()
+        for row in range(rows):
+            mine = keys[row * size:(row + 1) * size]
+            order = sorted(positions, key=mine.__getitem__)[:need]
+            yield [unseen[i] for i in order]
+
+
+def _sampled_arrays(rng: random.Random, unseen: list[int], need: int,
+                    trials: int) -> Iterator[npt.NDArray[np.intp]]:
+    import numpy as np
+
+    cards = np.array(unseen, dtype=np.intp)
+    for rows, data in _key_chunks(rng, len(unseen), trials):
+        keys = np.frombuffer(data, dtype="<u8").reshape(rows, len(unseen))
+        yield cards[np.argsort(keys, axis=1, kind="stable")[:, :need]]
+
+
+def _lists_as_arrays(deals: Iterable[list[int]], need: int) -> Iterator[npt.NDArray[np.intp]]:
+    import numpy as np
+
+    flat: list[int] = []
+    for deal in deals:
+        flat += deal
+        if len(flat) == need * _CHUNK:
+            yield np.array(flat, dtype=np.intp).reshape(-1, need)
+            flat = []
+    if flat:
+        yield np.array(flat, dtype=np.intp).reshape(-1, need)
 
 
 def _pareto(scores: list[tuple[int, int]]) -> list[int]:
@@ -332,8 +390,8 @@ def _opponent(seven: Hand[Card], policy: SplitPolicy | None) -> tuple[int, int]:
     return strength4(split.down), strength3(split.back)
 
 
-def _tally_numpy(deals: Iterable[list[int]], opponents: int, ours: list[tuple[int, int]],
-                 policy: SplitPolicy | None) -> _Tally:
+def _tally_numpy(deals: Iterable[npt.NDArray[np.intp]], opponents: int,
+                 ours: list[tuple[int, int]], policy: SplitPolicy | None) -> _Tally:
     import numpy as np
 
     from cardrules.down_and_back.batch import split_strengths_batch
@@ -341,19 +399,9 @@ def _tally_numpy(deals: Iterable[list[int]], opponents: int, ours: list[tuple[in
     our_d = np.array([d for d, _ in ours], dtype=np.int64)
     our_b = np.array([b for _, b in ours], dtype=np.int64)
     sums = np.zeros((len(ours), 6), dtype=np.int64)
-    it = iter(deals)
-    while True:
-        flat: list[int] = []
-        rows = 0
-        for deal in it:
-            flat += deal
-            rows += 1
-            if rows == _CHUNK:
-                break
-        if not rows:
-            break
-        hands = np.sort(np.array(flat, dtype=np.intp).reshape(rows * opponents, HAND_SIZE),
-                        axis=1)
+    for chunk in deals:
+        rows = chunk.shape[0]
+        hands = np.sort(chunk.reshape(rows * opponents, HAND_SIZE), axis=1)
         if policy is None:
             scores = split_strengths_batch(hands).astype(np.int64)
             pick = (scores[:, :, 0] + scores[:, :, 1]).argmax(axis=1)
@@ -369,8 +417,6 @@ def _tally_numpy(deals: Iterable[list[int]], opponents: int, ours: list[tuple[in
         both = sd * sb
         for column, values in enumerate((sd, sd * sd, sb, sb * sb, both, both * both)):
             sums[:, column] += values.sum(axis=0)
-        if rows < _CHUNK:
-            break
     return [[int(v) for v in row] for row in sums]
 
 
