@@ -151,8 +151,23 @@ def test_chance_strings_name_the_dealer_and_the_cards() -> None:
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "dealer 2"
     state.apply_action(2)
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 51) == "card KC"
+    before = str(state)
     with pytest.raises(Exception, match="not a card left"):
         state.apply_action(60)
+    assert str(state) == before
+    assert len(state.chance_outcomes()) == 52
+
+
+def test_an_illegal_player_action_is_refused_and_changes_nothing() -> None:
+    rng = random.Random(9)
+    state = db_game().new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(random_step(state, rng))
+    before = state.cardrules_state
+    with pytest.raises(Exception, match="DB-32"):   # a draw before the cut
+        state.apply_action(db_encoding.action_id(down_and_back.DrawStock()))
+    assert state.cardrules_state == before
+    assert state.legal_actions() == list(range(51))
 
 
 def play_both(game: Any, seed: int) -> None:

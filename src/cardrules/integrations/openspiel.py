@@ -404,8 +404,8 @@ class _Core:
     parts are immutable) and pickles as JSON text (the library's state form).
     """
 
-    __slots__ = ("base", "chance_steps", "log", "picked", "remaining", "spec", "state",
-                 "throw_ins", "truncated")
+    __slots__ = ("base", "chance_steps", "log", "picked", "player", "remaining", "spec",
+                 "state", "throw_ins", "truncated")
 
     spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
     state: _db.GameState | _ba.GameState
@@ -418,6 +418,16 @@ class _Core:
     chance_steps: int
     throw_ins: int
     truncated: bool
+    #: OpenSpiel's current player (asked many times per step, so kept).
+    player: int
+
+    def update_player(self) -> None:
+        state = self.state
+        if self.truncated or state.is_terminal:
+            self.player = _TERMINAL
+        else:
+            seat = state.current_player
+            self.player = _CHANCE if seat is None else seat
 
     def copy(self) -> _Core:
         other = _Core.__new__(_Core)
@@ -462,17 +472,20 @@ class _Core:
         state = self.state
         if not state.is_chance:
             raise ValueError("not a chance node")
-        self.chance_steps += 1
         if not self.remaining:  # the first dealer
             if not 0 <= number < state.num_players:
                 raise ValueError(f"chance outcome {number}: the dealer is a seat, 0 to "
                                  f"{state.num_players - 1}")
+            self.chance_steps += 1
             self.step(ChooseDealer(number))
             return
-        if number not in self.remaining:
+        remaining = self.remaining
+        if number not in remaining:
             raise ValueError(f"chance outcome {number} is not a card left in the shuffle")
+        self.chance_steps += 1
         self.picked = (*self.picked, number)
-        self.remaining = tuple(i for i in self.remaining if i != number)
+        at = remaining.index(number)
+        self.remaining = remaining[:at] + remaining[at + 1:]
         if len(self.remaining) == 1:
             self.finish_shuffle()
 
@@ -557,6 +570,7 @@ def _new_core(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.
     core.base = (0.0,) * spec.num_players
     core.chance_steps = core.throw_ins = 0
     core.truncated = False
+    core.update_player()
     return core
 
 
@@ -576,6 +590,7 @@ def _core_from_json(text: str) -> _Core:
     core.base = tuple(data["base"])
     core.chance_steps, core.throw_ins = data["chance_steps"], data["throw_ins"]
     core.truncated = data["truncated"]
+    core.update_player()
     return core
 
 
@@ -620,12 +635,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         >>> pyspiel.load_game("cardrules_back_alley").new_initial_state().current_player()
         -1
         """
-        core = self._core
-        state = core.state
-        if core.truncated or state.is_terminal:
-            return _TERMINAL
-        player = state.current_player
-        return _CHANCE if player is None else player
+        return self._core.player
 
     def _legal_actions(self, player: int) -> list[int]:
         core = self._core
@@ -654,6 +664,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
             core.apply_chance(int(action))
         else:
             core.apply_player(int(action))
+        core.update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         core = self._core
