@@ -21,7 +21,7 @@ GAME_NAMES = ("down-and-back", "back-alley")
 DEFAULT_ROUNDS = 10
 #: Help text of the --bots option.
 BOTS_HELP = ("a bot name for every seat, or one per seat separated by commas "
-             "(Down and Back: greedy, random; Back Alley: heuristic, random)")
+             "(Down and Back: greedy, random, search; Back Alley: heuristic, random)")
 
 
 def game(name: str) -> Rules[Any, Any]:
