@@ -846,8 +846,25 @@ def test_accelerated_says_whether_the_c_functions_are_in_use() -> None:
     from cardrules.down_and_back import evaluate
     in_use = db.evaluate4 is not evaluate.evaluate4
     assert db.ACCELERATED is in_use
-    if os.environ.get("CARDRULES_PURE_PYTHON"):
+    if os.environ.get("CARDRULES_PURE_PYTHON", "").strip() not in ("", "0"):
         assert not db.ACCELERATED
+
+
+def test_pure_python_switch_reads_zero_as_off() -> None:
+    """``CARDRULES_PURE_PYTHON=0`` keeps the speed-ups, as ``1`` turns them off."""
+    import os
+    import subprocess
+
+    probe = "import cardrules.down_and_back as d; print(d.ACCELERATED)"
+    seen: dict[str, str] = {}
+    for value in ("0", "1", ""):
+        env = {k: v for k, v in os.environ.items() if k != "CARDRULES_PURE_PYTHON"}
+        env["CARDRULES_PURE_PYTHON"] = value
+        out = subprocess.run([sys.executable, "-c", probe], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        seen[value] = out
+    assert seen["1"] == "False"
+    assert seen["0"] == seen[""]
 
 
 def test_pair_tables_refuse_strength_lists_of_the_wrong_length() -> None:

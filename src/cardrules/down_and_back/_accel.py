@@ -8,7 +8,7 @@ Both give the same results and raise the same errors; the C functions handle
 the common case (a tuple, a :class:`~cardrules.Hand` or a list of
 :class:`~cardrules.Card`) and pass anything else to the Python functions.
 Set the environment variable ``CARDRULES_PURE_PYTHON=1`` before importing to
-use the Python code alone.
+use the Python code alone (empty or ``0`` leaves the speed-ups on).
 
 >>> ACCELERATED in (True, False)
 True
@@ -97,7 +97,11 @@ batch_strengths: BatchKernel | None = None
 #: True when the C speed-ups are in use.
 ACCELERATED = False
 
-if not os.environ.get("CARDRULES_PURE_PYTHON"):
+#: True when ``CARDRULES_PURE_PYTHON`` asks for the Python code: any value but
+#: empty or ``0``, the same reading setup.py gives its build switches.
+PURE_PYTHON_REQUESTED = os.environ.get("CARDRULES_PURE_PYTHON", "").strip() not in ("", "0")
+
+if not PURE_PYTHON_REQUESTED:
     try:
         from cardrules.down_and_back import _speedups
     except ImportError:  # pragma: no cover - depends on how the package was built
