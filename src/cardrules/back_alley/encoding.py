@@ -72,8 +72,6 @@ is the text of the same view.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, SupportsIndex
 
 from cardrules.back_alley.actions import (
@@ -93,7 +91,8 @@ from cardrules.back_alley.actions import (
 from cardrules.back_alley.game import _PHASE_RULE, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
 from cardrules.back_alley.views import View
-from cardrules.cards import Card, Joker, Suit
+from cardrules.cards import Joker, Suit
+from cardrules.engine.encoding import as_action_id, layout, mark_cards, zeros
 from cardrules.errors import IllegalActionError, shorten
 
 if TYPE_CHECKING:
@@ -116,7 +115,6 @@ _MAX_BID = 12
 #: The number of player action ids: every id is in ``range(NUM_ACTIONS)``.
 NUM_ACTIONS = 68
 
-_NO_NUMPY = 'observation_tensor needs numpy: pip install "cardrules[numpy]"'
 
 
 def action_id(action: Action, state: GameState | None = None) -> int:
@@ -207,7 +205,7 @@ def action_from_id(state: GameState, number: SupportsIndex) -> Action:
     ...
     ValueError: action ids are 0 to 67, not -1
     """
-    number = _as_id(number)
+    number = as_action_id(number)
     if not 0 <= number < NUM_ACTIONS:
         raise ValueError(f"action ids are 0 to {NUM_ACTIONS - 1}, not {number}")
     action: Action
@@ -224,16 +222,6 @@ def action_from_id(state: GameState, number: SupportsIndex) -> Action:
     return action
 
 
-def _as_id(number: object) -> int:
-    """``number`` as a plain int: an ``int`` or an integer numpy scalar, not a bool."""
-    if type(number) is int:
-        return number
-    if not isinstance(number, bool):
-        try:
-            return operator.index(number)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise TypeError(f"an action id is an int, not {type(number).__name__}")
 
 
 def _refuse(state: GameState, number: int, action: Action) -> None:
@@ -270,17 +258,11 @@ _SPEC: tuple[tuple[str, int], ...] = (
 )
 
 
-def _layout(spec: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, int], ...]:
-    slices, start = [], 0
-    for name, length in spec:
-        slices.append((name, start, length))
-        start += length
-    return tuple(slices)
 
 
 #: The slices of :func:`observation_tensor` as ``(name, start, length)``, in order
 #: (described in the table of the module).
-OBSERVATION_LAYOUT: tuple[tuple[str, int, int], ...] = _layout(_SPEC)
+OBSERVATION_LAYOUT: tuple[tuple[str, int, int], ...] = layout(_SPEC)
 #: The length of :func:`observation_tensor`'s vector.
 OBSERVATION_SIZE: int = sum(length for _, length in _SPEC)
 _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
@@ -304,11 +286,7 @@ def observation_tensor(view: View) -> npt.NDArray[np.float32]:
     >>> tensor[start["deal"]:start["deal"] + 3].tolist()
     [1.0, 25.0, 13.0]
     """
-    try:
-        import numpy as np
-    except ImportError:
-        raise ImportError(_NO_NUMPY) from None
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out = zeros(OBSERVATION_SIZE)
     at = _AT
     seat = view.seat
 
@@ -332,7 +310,7 @@ def observation_tensor(view: View) -> npt.NDArray[np.float32]:
         out[at["joker_discard"] + (view.joker_discard is Joker.LITTLE)] = 1
     if view.exchanger is not None:
         out[at["exchanger"] + position(view.exchanger)] = 1
-    _cards(out, at["hand"], view.hand)
+    mark_cards(out, at["hand"], view.hand)
     if view.taken is not None:
         out[at["taken"] + view.taken.index] = 1
     for other in range(NUM_PLAYERS):
@@ -364,9 +342,6 @@ def _bid_slot(bid: Pass | Bid | Board | None) -> int:
     return 1 if isinstance(bid, Pass) else _BID_SLOTS - 1
 
 
-def _cards(out: npt.NDArray[np.float32], start: int, cards: Iterable[Card | Joker]) -> None:
-    for card in cards:
-        out[start + card.index] = 1
 
 
 def observation_string(view: View) -> str:

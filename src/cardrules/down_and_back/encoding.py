@@ -84,7 +84,6 @@ is the text of the same view.
 
 from __future__ import annotations
 
-import operator
 from itertools import combinations
 from typing import TYPE_CHECKING, SupportsIndex
 
@@ -102,8 +101,8 @@ from cardrules.down_and_back.actions import (
 from cardrules.down_and_back.game import _PHASE_RULES, apply, legal_actions, split_actions
 from cardrules.down_and_back.state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase
 from cardrules.down_and_back.views import View
+from cardrules.engine.encoding import as_action_id, layout, mark_cards, zeros
 from cardrules.errors import IllegalActionError, shorten
-from cardrules.hand import Hand
 
 if TYPE_CHECKING:
     import numpy as np
@@ -132,7 +131,6 @@ _CUT_IDS = tuple(range(_CUT, _CUT + 51))
 _DRAW_IDS = (_DRAW_STOCK, _DRAW_DISCARD)
 _SPLIT_IDS = tuple(range(_SPLIT, _SPLIT + len(_DOWN_POSITIONS)))
 
-_NO_NUMPY = 'observation_tensor needs numpy: pip install "cardrules[numpy]"'
 
 
 def action_id(action: Action, state: GameState | None = None) -> int:
@@ -243,7 +241,7 @@ def action_from_id(state: GameState, number: SupportsIndex) -> Action:
     ...
     ValueError: action ids are 0 to 139, not 140
     """
-    number = _as_id(number)
+    number = as_action_id(number)
     if not 0 <= number < NUM_ACTIONS:
         raise ValueError(f"action ids are 0 to {NUM_ACTIONS - 1}, not {number}")
     action: Action | None
@@ -265,16 +263,6 @@ def action_from_id(state: GameState, number: SupportsIndex) -> Action:
     return action
 
 
-def _as_id(number: object) -> int:
-    """``number`` as a plain int: an ``int`` or an integer numpy scalar, not a bool."""
-    if type(number) is int:
-        return number
-    if not isinstance(number, bool):
-        try:
-            return operator.index(number)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise TypeError(f"an action id is an int, not {type(number).__name__}")
 
 
 def _refuse(state: GameState, number: int, action: Action | None) -> None:
@@ -313,17 +301,11 @@ _SPEC: tuple[tuple[str, int], ...] = (
 )
 
 
-def _layout(spec: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, int], ...]:
-    slices, start = [], 0
-    for name, length in spec:
-        slices.append((name, start, length))
-        start += length
-    return tuple(slices)
 
 
 #: The slices of :func:`observation_tensor` as ``(name, start, length)``, in order
 #: (described in the table of the module).
-OBSERVATION_LAYOUT: tuple[tuple[str, int, int], ...] = _layout(_SPEC)
+OBSERVATION_LAYOUT: tuple[tuple[str, int, int], ...] = layout(_SPEC)
 #: The length of :func:`observation_tensor`'s vector.
 OBSERVATION_SIZE: int = sum(length for _, length in _SPEC)
 _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
@@ -345,11 +327,7 @@ def observation_tensor(view: View) -> npt.NDArray[np.float32]:
     >>> tensor[start["num_players"]:start["num_players"] + 4].tolist()
     [0.0, 1.0, 0.0, 0.0]
     """
-    try:
-        import numpy as np
-    except ImportError:
-        raise ImportError(_NO_NUMPY) from None
-    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    out = zeros(OBSERVATION_SIZE)
     at = _AT
     n, seat = view.num_players, view.seat
 
@@ -366,33 +344,29 @@ def observation_tensor(view: View) -> npt.NDArray[np.float32]:
     out[at["rounds"]] = view.rounds or 0
     out[at["ante"]] = view.ante
     out[at["pot"]] = view.pot
-    _cards(out, at["hand"], view.hand)
+    mark_cards(out, at["hand"], view.hand)
     if view.drawn is not None:
         out[at["drawn"] + view.drawn.index] = 1
     out[at["stock_size"]] = view.stock_size
-    _cards(out, at["discard"], view.discard)
+    mark_cards(out, at["discard"], view.discard)
     if view.discard:
         out[at["discard_top"] + view.discard[-1].index] = 1
     if view.showdown is not None:
-        _cards(out, at["tiebreak"], [draw.card for draw in view.showdown.drawn])
+        mark_cards(out, at["tiebreak"], [draw.card for draw in view.showdown.drawn])
     for other in range(n):
         p = position(other)
         out[at["net"] + p] = view.net[other]
         out[at["hand_sizes"] + p] = view.hand_sizes[other]
         out[at["turns"] + p] = view.turns[other]
         out[at["split_chosen"] + p] = view.split_chosen[other]
-        _cards(out, at["seen"] + 52 * p, view.seen[other])
+        mark_cards(out, at["seen"] + 52 * p, view.seen[other])
         split = view.splits[other]
         if split is not None:
-            _cards(out, at["split_down"] + 52 * p, split.down)
-            _cards(out, at["split_back"] + 52 * p, split.back)
+            mark_cards(out, at["split_down"] + 52 * p, split.down)
+            mark_cards(out, at["split_back"] + 52 * p, split.back)
     return out
 
 
-def _cards(out: npt.NDArray[np.float32], start: int,
-           cards: Hand[Card] | tuple[Card, ...] | list[Card]) -> None:
-    for card in cards:
-        out[start + card.index] = 1
 
 
 def observation_string(view: View) -> str:
