@@ -6,7 +6,7 @@ winnings of the other three seats; with four identical bots its expectation is 0
 by symmetry.  Prints the mean margin with a 95% confidence interval (normal
 approximation) and, with ``--baseline``, the same figure for four greedy bots.
 
-    python benchmarks/db_search_ladder.py --games 300 --rounds 3
+    python benchmarks/db_search_ladder.py --games 300 --rounds 2
 
 Small runs only while developing (``--games 20``); the figure in the docs comes
 from the full run.
@@ -51,7 +51,7 @@ def main() -> None:
     """Run the ladder and print the margin."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--rollouts", type=int, default=16)
     parser.add_argument("--split-samples", type=int, default=200)
     parser.add_argument("--width", type=int, default=3)
