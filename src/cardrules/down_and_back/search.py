@@ -172,8 +172,12 @@ class SearchBot:
     the larger sum of strengths).  Cuts are random.
 
     ``seed`` seeds its own generator, so a seed and a game give the same
-    choices.  It implements the engine's ``Bot`` protocol and is registered
-    as ``"search"`` in ``RULES.bots``.
+    choices; its cuts (and any choice made without a view) come from a
+    generator of their own, so they are those of a
+    :class:`~cardrules.down_and_back.GreedyBot` with the same seed, which
+    lets a ladder compare the two on the same deals.  It implements the
+    engine's ``Bot`` protocol and is registered as ``"search"`` in
+    ``RULES.bots``.
 
     >>> from cardrules.down_and_back import Cut
     >>> bot = SearchBot(seed=0, rollouts=8)
@@ -186,6 +190,9 @@ class SearchBot:
         if rollouts < 0 or width < 1 or split_samples < 1:
             raise ValueError("rollouts must be at least 0, width and split_samples at least 1")
         self.rng = random.Random(seed)
+        # Cuts and choices without a view draw from a generator of their own,
+        # so that they match a GreedyBot's with the same seed.
+        self._plain = random.Random(seed)
         self.rollouts = rollouts
         self.width = width
         self.split_samples = split_samples
@@ -198,14 +205,16 @@ class SearchBot:
         """
         if not legal:
             raise ValueError("no legal action to choose from")
-        if not isinstance(view, View) or len(legal) == 1:
-            return self.rng.choice(legal)
+        if len(legal) == 1:
+            return legal[0]
+        if not isinstance(view, View):
+            return self._plain.choice(legal)
         first = legal[0]
         if isinstance(first, Split):
             return self._split(view, legal)
         if isinstance(first, DrawStock | DrawDiscard | Discard):
             return self._play(view, legal)
-        return self.rng.choice(legal)
+        return self._plain.choice(legal)
 
     def _candidates(self, view: View, legal: Sequence[A]) -> list[A]:
         if isinstance(legal[0], Discard):
