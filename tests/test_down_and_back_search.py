@@ -146,3 +146,15 @@ def test_legal_options_are_the_legal_draws_and_discards() -> None:
     assert all(isinstance(a, Discard) for a in legal_options(view(drawn, seat)))
     with pytest.raises(ValueError, match="no draw or discard"):
         legal_options(view(drawn, 1 - seat))
+
+
+def test_search_bot_cuts_as_a_greedy_bot_with_the_same_seed() -> None:
+    # DB-32: the cut is the one choice a search has nothing to say about; it
+    # matches GreedyBot's, so a ladder can compare the two on the same deals.
+    state = _until(Phase.CUT, players=3, seed=1)
+    seat = state.current_player
+    assert seat is not None
+    search, greedy = SearchBot(seed=42), GreedyBot(seed=42)
+    for _ in range(5):
+        legal = legal_actions(state)
+        assert search.act(view(state, seat), legal) == greedy.act(view(state, seat), legal)
