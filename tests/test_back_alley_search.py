@@ -100,3 +100,27 @@ def test_search_bot_refuses_bad_budgets_and_empty_choices() -> None:
     with pytest.raises(ValueError, match="no legal action"):
         SearchBot(seed=0).act(None, [])
     assert SearchBot(seed=0).act(None, [Pass()]) == Pass()
+
+
+def test_inference_explains_heuristic_bids() -> None:
+    """The true hands explain heuristic bids exactly; with inference the bot
+    still plays legally and is seeded."""
+    from cardrules.back_alley.search import _misses
+
+    state = _dealt(8, 5)
+    heuristic = [HeuristicBot(s) for s in range(4)]
+    while state.phase is Phase.BID or len(state.tricks) < 2:
+        seat = state.current_player
+        assert seat is not None
+        state = apply(state, heuristic[seat].act(view(state, seat), legal_actions(state)))
+    assert state.phase is Phase.PLAY
+    for seat in range(4):
+        assert _misses(state, seat) == 0
+    variants = [RULES.hidden_variant(state, 0, random.Random(s)) for s in range(20)]
+    assert any(_misses(v, 0) > 0 for v in variants)
+    seat = state.current_player
+    assert seat is not None
+    legal = legal_actions(state)
+    choice = SearchBot(seed=4, samples=3, inference=3).act(view(state, seat), legal)
+    assert choice in legal
+    assert SearchBot(seed=4, samples=3, inference=3).act(view(state, seat), legal) == choice

@@ -23,17 +23,23 @@ comparison is not blurred by luck.  For its bid it uses the
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from cardrules.back_alley.actions import Bid, Board, Pass, Play
+import attrs
+
+from cardrules.back_alley.actions import CARDS, PLAYS, Bid, Board, Pass, Play
 from cardrules.back_alley.analysis import finish_deal, rollout_bots, trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
+from cardrules.back_alley.checks import known_absent
 from cardrules.back_alley.determinize import Determinizer
-from cardrules.back_alley.game import apply
-from cardrules.back_alley.state import Phase
-from cardrules.back_alley.views import View
+from cardrules.back_alley.game import _BID_CHOICES, apply, legal_actions
+from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
+from cardrules.back_alley.views import View, view
+from cardrules.cards import Card
+from cardrules.hand import Hand
 
 __all__ = ["SearchBot"]
 
@@ -70,14 +76,16 @@ class SearchBot:
     """
 
     def __init__(self, seed: int | None = None, *, samples: int = DEFAULT_SAMPLES,
-                 bid_samples: int = 0) -> None:
-        for name, value, least in (("samples", samples, 1), ("bid_samples", bid_samples, 0)):
+                 bid_samples: int = 0, inference: int = 0) -> None:
+        for name, value, least in (("samples", samples, 1), ("bid_samples", bid_samples, 0),
+                                   ("inference", inference, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{name} must be a whole number of at least {least}, "
                                  f"not {value!r}")
         self.rng = random.Random(seed)
         self.samples = samples
         self.bid_samples = bid_samples
+        self.inference = inference
         self._heuristic = HeuristicBot(self.rng.randrange(1 << 32))
 
     def act(self, view: object, legal: Sequence[A]) -> A:
@@ -113,8 +121,7 @@ class SearchBot:
         rng = self.rng
         team = view.seat & 1
         totals = [0] * len(legal)
-        for _ in range(self.samples):
-            state = sampler.sample(rng)
+        for state in self._draw(view, sampler):
             seed = rng.randrange(1 << 32)  # the same rollout bots for every card
             dealt = len(state.results)
             for k, action in enumerate(legal):
@@ -126,3 +133,149 @@ class SearchBot:
         best = max(totals)
         tied = [a for a, t in zip(legal, totals, strict=True) if t == best]
         return tied[0] if len(tied) == 1 else rng.choice(tied)
+
+    def _draw(self, view: View, sampler: Determinizer) -> list[GameState]:
+        """The deals to search: ``samples`` uniform draws or, with
+        ``inference``, draws from a Markov chain that favours the deals in
+        which a heuristic player would have made the others' bids and plays."""
+        rng = self.rng
+        if not self.inference:
+            return [sampler.sample(rng) for _ in range(self.samples)]
+        return _Chain(view, sampler.sample(rng), rng).run(self.samples, self.inference)
+
+
+#: The weight of a deal in the inference chain falls by this factor for every
+#: bid or play of another seat that a heuristic player would not have made.
+_MISS_FACTOR = math.exp(-2.0)
+
+
+class _Chain:
+    """Metropolis sampling over the hidden cards of one view: swap a card of
+    one other seat with a card of another seat or an undealt card (keeping
+    every shown void), accept by the change in the number of misses."""
+
+    def __init__(self, view: View, start: GameState, rng: random.Random) -> None:
+        self.seat = view.seat
+        self.rng = rng
+        deal = start.deal
+        assert deal is not None
+        self.absent = known_absent(start)
+        no_jokers = deal.trump is None
+        self.fixed = {52, 53} if no_jokers else set()
+        self.others = [s for s in range(NUM_PLAYERS) if s != view.seat]
+        self.hands = [list(h) for h in start._hands]
+        self.undealt = [c.index for c in deal.undealt if c.index not in self.fixed]
+        self.start = start
+        self.misses = _seat_misses(start, view.seat, self.others)
+
+    def _state(self) -> GameState:
+        start = self.start
+        deal = start.deal
+        assert deal is not None
+        hands = tuple(tuple(sorted(h)) for h in self.hands)
+        undealt = sorted([*self.undealt, *(c.index for c in deal.undealt
+                                           if c.index in self.fixed)])
+        taken = deal.taken
+        if deal.exchanger is not None and deal.exchanger != self.seat:
+            dealt = list(hands[deal.exchanger])
+            for trick in start.tricks:
+                dealt.extend(c.index for k, c in enumerate(trick.cards)
+                             if (trick.leader + k) % NUM_PLAYERS == deal.exchanger)
+            leader = start.leader or 0
+            dealt.extend(i for k, i in enumerate(start._trick)
+                         if (leader + k) % NUM_PLAYERS == deal.exchanger)
+            card = CARDS[self.rng.choice(sorted(dealt))]
+            assert isinstance(card, Card)
+            taken = card
+        new_deal = attrs.evolve(deal, taken=taken, undealt=Hand.of_sorted(
+            tuple(CARDS[i] for i in undealt)))
+        return attrs.evolve(start, hands=hands, deal=new_deal)
+
+    def _step(self) -> None:
+        rng = self.rng
+        holders = [s for s in self.others if self.hands[s]]
+        if not holders:
+            return
+        a = rng.choice(holders)
+        piles = [s for s in holders if s != a] + [-1]
+        b = rng.choice(piles)
+        pile_b = self.undealt if b < 0 else self.hands[b]
+        if not pile_b:
+            return
+        i, j = rng.randrange(len(self.hands[a])), rng.randrange(len(pile_b))
+        card_a, card_b = self.hands[a][i], pile_b[j]
+        if card_b in self.absent[a] or (b >= 0 and card_a in self.absent[b]):
+            return
+        self.hands[a][i], pile_b[j] = card_b, card_a
+        changed = [a] if b < 0 else [a, b]
+        trial = _seat_misses(self._state(), self.seat, changed)
+        delta = sum(trial[s] - self.misses[s] for s in changed)
+        if delta <= 0 or rng.random() < _MISS_FACTOR ** delta:
+            for s in changed:
+                self.misses[s] = trial[s]
+        else:
+            self.hands[a][i], pile_b[j] = card_a, card_b
+
+    def run(self, samples: int, every: int) -> list[GameState]:
+        for _ in range(4 * every):   # burn in
+            self._step()
+        states = []
+        for _ in range(samples):
+            for _ in range(every):
+                self._step()
+            states.append(self._state())
+        return states
+
+
+def _seat_misses(state: GameState, seat: int, seats: Sequence[int]) -> list[int]:
+    """Per seat of ``seats`` (other than ``seat``), how many of its bids and
+    plays this deal a :class:`HeuristicBot` would not have made with its hand
+    in ``state`` (the hand as dealt: held plus played); 0 for the others.
+
+    Each seat's choices depend only on its own cards and the public table,
+    so a seat's count does not change when other hands change."""
+    deal, dealer = state.deal, state.dealer
+    assert deal is not None
+    assert dealer is not None
+    dealt: list[list[int]] = [list(h) for h in state._hands]
+    played: list[int] = []
+    for trick in state.tricks:
+        for k, card in enumerate(trick.cards):
+            dealt[(trick.leader + k) % NUM_PLAYERS].append(card.index)
+            played.append(card.index)
+    leader = state.leader or 0
+    for k, index in enumerate(state._trick):
+        dealt[(leader + k) % NUM_PLAYERS].append(index)
+        played.append(index)
+    hands = tuple(tuple(sorted(h)) for h in dealt)
+    watched = [s != seat and s in seats for s in range(NUM_PLAYERS)]
+    bot = HeuristicBot(0)
+    misses = [0] * NUM_PLAYERS
+    replay = GameState(state.settings, state.history, Phase.BID, dealer,
+                       attrs.evolve(deal, bids=(None,) * NUM_PLAYERS),
+                       (dealer + 1) % NUM_PLAYERS, None, hands, (), (0,) * NUM_PLAYERS, (),
+                       False)
+    for k in range(1, NUM_PLAYERS + 1):
+        bidder = (dealer + k) % NUM_PLAYERS
+        made = deal.bids[bidder]
+        if made is None:
+            return misses
+        if watched[bidder]:
+            misses[bidder] += bot.act(view(replay, bidder), _BID_CHOICES[deal.hand_size]) != made
+        replay = apply(replay, made)
+    for index in played:
+        actor = replay.current_player
+        assert actor is not None
+        action = PLAYS[index]
+        if watched[actor]:
+            legal = legal_actions(replay)
+            if len(legal) > 1:
+                misses[actor] += bot.act(view(replay, actor), legal) != action
+        replay = apply(replay, action)
+    return misses
+
+
+def _misses(state: GameState, seat: int) -> int:
+    """How many of the other seats' bids and plays this deal a
+    :class:`HeuristicBot` would not have made with the hands of ``state``."""
+    return sum(_seat_misses(state, seat, range(NUM_PLAYERS)))
