@@ -150,3 +150,28 @@ def test_inference_chain_keeps_the_view_and_favours_explaining_deals() -> None:
         assert view(guess, seat) == mine
         check_invariants(guess)
     assert sum(_misses(g, seat) for g in chained) < sum(_misses(g, seat) for g in uniform)
+
+
+def test_touching_cards_are_searched_once() -> None:
+    """QC and JC with no unseen club between them win the same tricks: only
+    the lower is tried; 2H and the lone 9C stay."""
+    from cardrules import parse_card
+    from cardrules.back_alley import Bid, ChooseDealer, Shuffle
+    from cardrules.back_alley.actions import CARDS
+    from cardrules.back_alley.search import _distinct
+
+    mine = [parse_card(t) for t in ("QC", "JC", "2H", "9C")]
+    turned = parse_card("5S")
+    rest = [c for c in CARDS if c not in (*mine, turned)]
+    order = []
+    for k in range(16):   # seat 1 gets every fourth card from the first
+        order.append(mine[k // 4] if k % 4 == 0 else rest.pop(0))
+    order.append(turned)
+    order.extend(rest)
+    state = apply(apply(new_game(max_hand_size=4), ChooseDealer(0)), Shuffle(tuple(order)))
+    for bid in (Bid(3), Pass(), Pass(), Pass()):   # seat 1 bids 3 and leads (BA-30)
+        state = apply(state, bid)
+    assert state.current_player == 1
+    legal = legal_actions(state)
+    kept = [str(a) for a in _distinct(view(state, 1), legal)]
+    assert sorted(kept) == ["play 2H", "play 9C", "play JC"]

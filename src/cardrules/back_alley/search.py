@@ -36,7 +36,7 @@ from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.checks import known_absent
 from cardrules.back_alley.determinize import Determinizer
 from cardrules.back_alley.game import _BID_CHOICES, apply, legal_actions
-from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
+from cardrules.back_alley.state import NUM_PLAYERS, TABLES, TRUMP_CLASS, GameState, Phase
 from cardrules.back_alley.views import View, view
 from cardrules.cards import Card
 from cardrules.hand import Hand
@@ -117,21 +117,24 @@ class SearchBot:
         return next((a for a in legal if a == best), legal[0])
 
     def _search(self, view: View, legal: Sequence[A]) -> A:
+        candidates = _distinct(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
         sampler = Determinizer(view)
         rng = self.rng
         team = view.seat & 1
-        totals = [0] * len(legal)
+        totals = [0] * len(candidates)
         for state in self._draw(view, sampler):
             seed = rng.randrange(1 << 32)  # the same rollout bots for every card
             dealt = len(state.results)
-            for k, action in enumerate(legal):
+            for k, action in enumerate(candidates):
                 bots = rollout_bots(HeuristicBot, random.Random(seed))
                 assert isinstance(action, Play)
                 final = finish_deal(apply(state, action), bots)
                 points = final.results[dealt].points
                 totals[k] += points[team] - points[1 - team]
         best = max(totals)
-        tied = [a for a, t in zip(legal, totals, strict=True) if t == best]
+        tied = [a for a, t in zip(candidates, totals, strict=True) if t == best]
         return tied[0] if len(tied) == 1 else rng.choice(tied)
 
     def _draw(self, view: View, sampler: Determinizer) -> list[GameState]:
@@ -142,6 +145,32 @@ class SearchBot:
         if not self.inference:
             return [sampler.sample(rng) for _ in range(self.samples)]
         return _Chain(view, sampler.sample(rng), rng).run(self.samples, self.inference)
+
+
+def _distinct(view: View, legal: Sequence[A]) -> list[A]:
+    """``legal`` less the cards that are equivalent to a lower one: two cards
+    of a class with no unseen card between them in rank (only cards of the
+    seat's own hand or cards already played) win and lose the same tricks.
+    The lowest of each such run is kept."""
+    trump = view.trump
+    classes, powers = TABLES[TRUMP_CLASS if trump is None else trump]
+    played = {c.index for t in view.tricks for c in t.cards}
+    played.update(c.index for c in view.trick)
+    held = {c.index for c in view.hand}
+    kept: list[A] = []
+    by_index: dict[int, A] = {}
+    for action in legal:
+        assert isinstance(action, Play)
+        by_index[action.card.index] = action
+    for index in sorted(by_index, key=powers.__getitem__):
+        cls = classes[index]
+        lower = [i for i in range(54) if classes[i] == cls and powers[i] < powers[index]
+                 and i not in played]
+        below = max(lower, key=powers.__getitem__, default=None)
+        if below is not None and below in held and below in by_index:
+            continue   # the next live card below is ours and playable: equivalent
+        kept.append(by_index[index])
+    return kept
 
 
 #: The weight of a deal in the inference chain falls by this factor for every
