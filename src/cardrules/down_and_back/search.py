@@ -20,7 +20,7 @@ from itertools import starmap
 from operator import add
 from typing import TypeVar
 
-from cardrules.cards import Card
+from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import split_actions, split_strengths, strength3, strength4
 from cardrules.down_and_back.actions import Action, Discard, DrawDiscard, DrawStock, Split
 from cardrules.down_and_back.analysis import _SHARE, _greedy_index, _pareto, greedy_split
@@ -62,6 +62,29 @@ def _takes_discard(hand: Sequence[Card], top: Card) -> bool:
     """GreedyBot's draw: take ``top`` when some seven with it beat ``hand``."""
     now = _best(hand)
     return any(_best([*rest, top]) > now for rest in _without(hand))
+
+
+def _pot_share(hand: tuple[int, ...], tables: list[tuple[int, int, int, int]],
+               cache: dict[tuple[int, ...], int]) -> int:
+    """The largest total pot share (in 1/3600 units) over the undominated
+    splits of seven cards (card indices) against opponents' tables given as
+    (best down, how many hold it, best back, how many hold it)."""
+    known = cache.get(hand)
+    if known is not None:
+        return known
+    scores = split_strengths([DECK[i] for i in hand])
+    best = 0
+    for n in _pareto(scores):
+        d, b = scores[n]
+        total = 0
+        for top_d, many_d, top_b, many_b in tables:
+            sd = _SHARE if d > top_d else _SHARE // (many_d + 1) if d == top_d else 0
+            if sd:
+                total += sd * (_SHARE if b > top_b else _SHARE // (many_b + 1)
+                               if b == top_b else 0)
+        best = max(best, total)
+    cache[hand] = best
+    return best
 
 
 def greedy_action(state: GameState) -> Action:
@@ -159,9 +182,13 @@ class SearchBot:
     best).  For each of ``rollouts`` states drawn to fit its view it plays
     every candidate and then the round out with greedy players
     (:func:`~cardrules.down_and_back.search.play_out`), with the same state
-    and chance for every candidate, and keeps the candidate that won the pot
-    (DB-43) most often; on a tie, the greedy choice.  ``rollouts=0`` leaves
-    draws and discards to the greedy choice.
+    and chance for every candidate.  A rollout's own winner is one draw of
+    many, so each rollout is scored by the seat's final seven cards instead:
+    the share of pots (DB-43) their best undominated split takes against the
+    final splits of the opponents of all the rollouts (ties shared as in
+    :func:`~cardrules.down_and_back.analysis.split_odds`).  It keeps the
+    candidate with the largest total; on a tie, the greedy choice.
+    ``rollouts=0`` leaves draws and discards to the greedy choice.
 
     To split (DB-40) it rates every split no other split beats in both hands
     against the opponents' hands in ``split_samples`` states drawn to fit its
@@ -230,16 +257,26 @@ class SearchBot:
         candidates = self._candidates(view, legal)
         if len(candidates) == 1 or not self.rollouts:
             return candidates[0]
-        wins = [0] * len(candidates)
-        rng = self.rng
+        seat, rng = view.seat, self.rng
+        finals: list[list[tuple[int, ...]]] = [[] for _ in candidates]
+        tables: list[tuple[int, int, int, int]] = []
         for _ in range(self.rollouts):
             state = determinize(view, rng, split=greedy_split)
             chance = rng.getrandbits(32)
             for n, action in enumerate(candidates):
                 result = play_out(state, action, random.Random(chance))  # type: ignore[arg-type]
-                wins[n] += result.pot_winner == view.seat
-        best = max(wins)
-        return candidates[wins.index(best)]
+                mine = result.splits[seat]
+                finals[n].append(tuple(sorted(c.index for c in (*mine.down, *mine.back))))
+                downs = [strength4(s.down) for o, s in enumerate(result.splits) if o != seat]
+                backs = [strength3(s.back) for o, s in enumerate(result.splits) if o != seat]
+                top_d, top_b = max(downs), max(backs)
+                tables.append((top_d, downs.count(top_d), top_b, backs.count(top_b)))
+        # A rollout's own outcome is one draw of many; the seat's final hand is
+        # scored instead by its best split's share of pots against the final
+        # hands of all the rollouts' opponents (the same yardstick for all).
+        cache: dict[tuple[int, ...], int] = {}
+        totals = [sum(_pot_share(hand, tables, cache) for hand in hands) for hands in finals]
+        return candidates[totals.index(max(totals))]
 
     def _split(self, view: View, legal: Sequence[A]) -> A:
         scores = split_strengths(view.hand)   # legal splits come in this order
