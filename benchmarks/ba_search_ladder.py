@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--max-hand-size", type=int, default=13)
     parser.add_argument("--samples", type=int, default=12)
-    parser.add_argument("--bid-inference", type=int, default=4)
+    parser.add_argument("--inference", type=int, default=0)
     parser.add_argument("--start", type=int, default=0, help="first seed")
     args = parser.parse_args()
     started = time.perf_counter()

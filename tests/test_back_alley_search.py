@@ -175,3 +175,15 @@ def test_touching_cards_are_searched_once() -> None:
     legal = legal_actions(state)
     kept = [str(a) for a in _distinct(view(state, 1), legal)]
     assert sorted(kept) == ["play 2H", "play 9C", "play JC"]
+
+
+def test_bid_search_tries_the_bids_next_to_the_heuristic_one() -> None:
+    from cardrules.back_alley import Bid, Board
+    from cardrules.back_alley.game import _BID_CHOICES
+    from cardrules.back_alley.search import _near_bids
+
+    legal = _BID_CHOICES[6]   # pass, 1 to 5, board (BA-21)
+    assert _near_bids(Bid(3), legal) == [Pass(), Bid(2), Bid(3), Bid(4)]
+    assert _near_bids(Pass(), legal) == [Pass(), Bid(1)]
+    assert _near_bids(Board(), legal) == [Pass(), Board()]
+    assert _near_bids(Bid(5), legal) == [Pass(), Bid(4), Bid(5)]
