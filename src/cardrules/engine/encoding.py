@@ -2,7 +2,7 @@
 out an observation vector, and filling it.
 
 The numbering and the layouts themselves belong to each game (see
-:mod:`cardrules.down_and_back.encoding` and :mod:`cardrules.back_alley.encoding`).
+``cardrules.down_and_back.encoding`` and ``cardrules.back_alley.encoding``).
 
 >>> layout((("phase", 3), ("hand", 52)))
 (('phase', 0, 3), ('hand', 3, 52))
@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
+
+from cardrules.cards import Card, Joker
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
 __all__ = ["as_action_id", "layout", "mark_cards", "zeros"]
-
-
-class _Indexed(Protocol):
-    @property
-    def index(self) -> int: ...
 
 
 def as_action_id(number: object) -> int:
@@ -73,7 +70,7 @@ def zeros(size: int) -> npt.NDArray[np.float32]:
     return np.zeros(size, dtype=np.float32)
 
 
-def mark_cards(out: npt.NDArray[np.float32], start: int, cards: Iterable[_Indexed]) -> None:
+def mark_cards(out: npt.NDArray[np.float32], start: int, cards: Iterable[Card | Joker]) -> None:
     """Set ``out[start + card.index]`` to 1 for every card.
 
     >>> from cardrules import parse_cards
