@@ -36,8 +36,6 @@ from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
-__all__ = ["add_arguments", "build_view", "parse_bids", "run"]
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the Back Alley options to the ``advise`` parser (all default to None).
