@@ -256,7 +256,7 @@ def trick_estimate(view: View, *, samples: int = DEFAULT_SAMPLES, seed: int | No
                    bot: Callable[[int], Bot] | None = None) -> TrickEstimate:
     """The distribution of the tricks ``view.seat``'s team takes this deal, by
     ``samples`` rollouts over states drawn from the view (see
-    :mod:`cardrules.back_alley.analysis` for the bid model).
+    the module ``cardrules.back_alley.analysis`` for the bid model).
 
     ``bot`` makes a rollout bot from a seed (default
     :class:`~cardrules.back_alley.HeuristicBot`); ``seed`` fixes the draws

@@ -68,7 +68,7 @@ class Determinizer:
 
     The counting work is done once, in the constructor; :meth:`sample` then
     draws as many states as wanted (each uniform among the consistent
-    states, see :mod:`cardrules.back_alley.determinize`).  :attr:`count` is
+    states, see the module ``cardrules.back_alley.determinize``).  ``count`` is
     the number of ways the hidden cards can lie: the number of distinct
     states the view allows.  Only bidding and play views can be
     determinized; any other phase is a :class:`ValueError`.
@@ -217,7 +217,7 @@ def determinize(view: View, rng: random.Random) -> GameState:
     """A full state drawn uniformly among those that give ``view`` to its seat.
 
     The seat's own cards, every public fact and every void the play has
-    shown are kept (see :mod:`cardrules.back_alley.determinize`); only
+    shown are kept (see the module ``cardrules.back_alley.determinize``); only
     ``rng`` is drawn from.  To draw many states from one view, build a
     :class:`Determinizer` once and call its :meth:`~Determinizer.sample`.
 
