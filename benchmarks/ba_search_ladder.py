@@ -33,16 +33,18 @@ from cardrules.back_alley.analysis import finish_deal
 from cardrules.engine.bots import Bot
 
 
-def _bots(side: int, seed: int, samples: int, inference: int) -> list[Bot]:
-    return [SearchBot(seed=seed + s, samples=samples, inference=inference)
+def _bots(side: int, seed: int, samples: int, inference: int, confidence: float) -> list[Bot]:
+    return [SearchBot(seed=seed + s, samples=samples, inference=inference,
+                      confidence=confidence)
             if s % 2 == side else HeuristicBot(seed + s) for s in range(4)]
 
 
-def pair_margin(mode: str, k: int, size: int, samples: int, inference: int) -> float:
+def pair_margin(mode: str, k: int, size: int, samples: int, inference: int,
+                confidence: float) -> float:
     """The search team's margin over the heuristic team, sides swapped, for seed ``k``."""
     total = 0.0
     for side in (0, 1):
-        bots = _bots(side, 1000 * k, samples, inference)
+        bots = _bots(side, 1000 * k, samples, inference, confidence)
         if mode == "games":
             scores = play_game(bots, max_hand_size=size, seed=k).state.scores
             total += scores[side] - scores[1 - side]
@@ -65,17 +67,20 @@ def main() -> None:
     parser.add_argument("--max-hand-size", type=int, default=13)
     parser.add_argument("--samples", type=int, default=12)
     parser.add_argument("--inference", type=int, default=0)
+    parser.add_argument("--confidence", type=float, default=1.0)
     parser.add_argument("--start", type=int, default=0, help="first seed")
     args = parser.parse_args()
     started = time.perf_counter()
-    margins = [pair_margin(args.mode, k, args.max_hand_size, args.samples, args.inference)
+    margins = [pair_margin(args.mode, k, args.max_hand_size, args.samples, args.inference,
+                           args.confidence)
                for k in range(args.start, args.start + args.pairs)]
     elapsed = time.perf_counter() - started
     mean = statistics.fmean(margins)
     half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 else 0
     unit = "game" if args.mode == "games" else "deal"
     print(f"{len(margins)} pairs of {unit}s ({args.max_hand_size} cards, samples "
-          f"{args.samples}, inference {args.inference}): search margin "
+          f"{args.samples}, inference {args.inference}, confidence {args.confidence}): "
+          f"search margin "
           f"{mean:+.2f} points per {unit} (95% CI {mean - half:+.2f} to {mean + half:+.2f}); "
           f"{elapsed / (2 * len(margins)):.2f} s per {unit}")
 

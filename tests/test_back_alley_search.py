@@ -187,3 +187,31 @@ def test_bid_search_tries_the_bids_next_to_the_heuristic_one() -> None:
     assert _near_bids(Pass(), legal) == [Pass(), Bid(1)]
     assert _near_bids(Board(), legal) == [Pass(), Board()]
     assert _near_bids(Bid(5), legal) == [Pass(), Bid(4), Bid(5)]
+
+
+def test_a_high_confidence_keeps_the_heuristic_card() -> None:
+    """With an unreachable confidence the search never leaves the heuristic
+    card; with confidence 0 it plays its best total (and the check is refused
+    for a negative confidence)."""
+    from cardrules.back_alley.search import _distinct
+
+    state = _dealt(6, 21)
+    while state.phase is Phase.BID:
+        state = apply(state, legal_actions(state)[1])
+    plays = 0
+    while state.phase is Phase.PLAY:
+        seat = state.current_player
+        assert seat is not None
+        legal = legal_actions(state)
+        mine = view(state, seat)
+        careful = SearchBot(seed=seat, samples=3, confidence=1e9)
+        # the heuristic bot inside the search bot is seeded from its generator
+        expected = HeuristicBot(random.Random(seat).randrange(1 << 32))
+        if len(_distinct(mine, legal)) > 1:
+            assert careful.act(mine, legal) == expected.act(mine, legal)
+            plays += 1
+        assert SearchBot(seed=seat, samples=3, confidence=0).act(mine, legal) in legal
+        state = apply(state, legal[0])
+    assert plays > 0
+    with pytest.raises(ValueError, match="confidence"):
+        SearchBot(confidence=-1)

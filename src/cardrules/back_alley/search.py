@@ -58,7 +58,11 @@ class SearchBot:
     once per drawn deal, so a decision costs ``samples * len(legal)``
     rollouts to the end of the deal (a forced play costs none).
     Cards that touch (no unseen card of their class between them) win the
-    same tricks, so only the lowest of them is tried.  ``bid_samples``
+    same tricks, so only the lowest of them is tried.  ``confidence``
+    (default 1.0) keeps the card :class:`HeuristicBot` would play unless the
+    best card beats it on the same draws by more than that many standard
+    errors of the mean gain, so that noise alone does not move the bot off
+    a sound card; 0 plays the best total outright.  ``bid_samples``
     (default 0: the heuristic bid) searches the bid the same way: the
     heuristic bid, the numbers next to it and a pass are each tried on
     ``bid_samples`` drawn deals, the rest of the bidding and the play left
@@ -85,7 +89,7 @@ class SearchBot:
     """
 
     def __init__(self, seed: int | None = None, *, samples: int = DEFAULT_SAMPLES,
-                 bid_samples: int = 0, inference: int = 0) -> None:
+                 bid_samples: int = 0, inference: int = 0, confidence: float = 1.0) -> None:
         for name, value, least in (("samples", samples, 1), ("bid_samples", bid_samples, 0),
                                    ("inference", inference, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
@@ -95,6 +99,10 @@ class SearchBot:
         self.samples = samples
         self.bid_samples = bid_samples
         self.inference = inference
+        if not isinstance(confidence, int | float) or isinstance(confidence, bool) or not (
+                0.0 <= confidence < math.inf):
+            raise ValueError(f"confidence must be a number of at least 0, not {confidence!r}")
+        self.confidence = float(confidence)
         self._heuristic = HeuristicBot(self.rng.randrange(1 << 32))
 
     def act(self, view: object, legal: Sequence[A]) -> A:
@@ -147,10 +155,13 @@ class SearchBot:
         candidates = _distinct(view, legal)
         if len(candidates) == 1:
             return candidates[0]
+        default = self._heuristic.act(view, legal) if self.confidence else None
+        if default is not None and default not in candidates:
+            candidates.append(default)
         sampler = Determinizer(view)
         rng = self.rng
         team = view.seat & 1
-        totals = [0] * len(candidates)
+        values: list[list[int]] = [[] for _ in candidates]
         for state in self._draw(view, sampler):
             seed = rng.randrange(1 << 32)  # the same rollout bots for every card
             dealt = len(state.results)
@@ -159,9 +170,21 @@ class SearchBot:
                 assert isinstance(action, Play)
                 final = finish_deal(apply(state, action), bots)
                 points = final.results[dealt].points
-                totals[k] += points[team] - points[1 - team]
+                values[k].append(points[team] - points[1 - team])
+        totals = [sum(v) for v in values]
         best = max(totals)
         tied = [a for a, t in zip(candidates, totals, strict=True) if t == best]
+        if default is not None and default not in tied:
+            # Leave the heuristic card only for a card that beats it clearly
+            # on the same draws: a mean gain above ``confidence`` standard errors.
+            choice = tied[0] if len(tied) == 1 else rng.choice(tied)
+            gains = [b - d for b, d in zip(values[candidates.index(choice)],
+                                            values[candidates.index(default)], strict=True)]
+            mean = sum(gains) / len(gains)
+            spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(len(gains) - 1, 1))
+            return choice if mean > self.confidence * spread / math.sqrt(len(gains)) else default
+        if default is not None:
+            return default
         return tied[0] if len(tied) == 1 else rng.choice(tied)
 
     def _draw(self, view: View, sampler: Determinizer) -> list[GameState]:
