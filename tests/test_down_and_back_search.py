@@ -20,13 +20,16 @@ from cardrules.down_and_back import (
     Split,
     apply,
     best_splits,
+    hand_value,
     legal_actions,
     new_game,
     play_game,
     sample_chance,
     view,
 )
-from cardrules.down_and_back.search import greedy_action, legal_options, play_out
+from cardrules.down_and_back.analysis import greedy_split
+from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.search import _strengthen, greedy_action, legal_options, play_out
 from cardrules.engine import Bot
 
 
@@ -158,3 +161,45 @@ def test_search_bot_cuts_as_a_greedy_bot_with_the_same_seed() -> None:
     for _ in range(5):
         legal = legal_actions(state)
         assert search.act(view(state, seat), legal) == greedy.act(view(state, seat), legal)
+
+
+@pytest.mark.parametrize(("phase", "turn"), [(Phase.DRAW, 9), (Phase.DISCARD, 14),
+                                             (Phase.SPLIT, 0)])
+def test_strengthened_deals_keep_the_view(phase: Phase, turn: int) -> None:
+    # DB-37: only unseen cards move; the seen cards stay in their holders' hands.
+    for seed in range(3):
+        state = _until(phase, players=4, seed=seed, turn=turn)
+        for seat in range(4):
+            seen = view(state, seat)
+            rng = random.Random(seed)
+            for _ in range(3):
+                guess = _strengthen(determinize(seen, rng, split=greedy_split), seen, rng)
+                assert view(guess, seat) == seen
+
+
+def test_strengthened_opponents_hold_what_greedy_players_keep() -> None:
+    # After six turns each, greedy opponents hold far better hands than seven
+    # cards drawn at random; the inference makes the drawn hands as strong.
+    state = _until(Phase.SPLIT, players=4, seed=3)
+    seat = state.current_player
+    assert seat is not None
+    seen = view(state, seat)
+    rng = random.Random(1)
+    plain, strong = [], []
+    for _ in range(40):
+        uniform = determinize(seen, rng, split=greedy_split)
+        inferred = _strengthen(uniform, seen, rng)
+        for other in range(4):
+            if other != seat:
+                plain.append(hand_value(uniform.hands[other])[0])
+                strong.append(hand_value(inferred.hands[other])[0])
+    assert sum(strong) / len(strong) > sum(plain) / len(plain) + 1
+    truth = sum(hand_value(state.hands[o])[0] for o in range(4) if o != seat) / 3
+    assert abs(sum(strong) / len(strong) - truth) < abs(sum(plain) / len(plain) - truth)
+
+
+def test_search_bot_without_inference_still_plays_legally() -> None:
+    bots: list[Bot] = [SearchBot(seed=1, rollouts=2, split_samples=5, infer=False),
+                       GreedyBot(seed=2), GreedyBot(seed=3)]
+    game = play_game(bots, rounds=1, seed=4)
+    assert game.state.is_terminal
