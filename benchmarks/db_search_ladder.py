@@ -72,27 +72,33 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--start", type=int, default=0, help="seed of the first game")
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--rollouts", type=int, default=16)
+    parser.add_argument("--rollouts", type=int, default=32)
     parser.add_argument("--split-samples", type=int, default=200)
     parser.add_argument("--width", type=int, default=3)
-    parser.add_argument("--no-infer", action="store_true",
-                        help="draw opponents' hidden cards uniformly (infer=False)")
+    parser.add_argument("--infer", action="store_true",
+                        help="draw opponents' hidden cards as greedy players keep them")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", help="also write one CSV line per game to this file")
     args = parser.parse_args()
     start = time.perf_counter()
-    settings: Settings = (args.rollouts, args.width, args.split_samples, not args.no_infer)
+    settings: Settings = (args.rollouts, args.width, args.split_samples, args.infer)
     jobs = [(k, args.rounds, settings) for k in range(args.start, args.start + args.games)]
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
             rows = list(pool.map(game_pair, jobs, chunksize=4))
     else:
         rows = [game_pair(job) for job in jobs]
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
+            out.write("game,search_margin,greedy_margin,search_pots,greedy_pots\n")
+            for k, row in zip(range(args.start, args.start + args.games), rows, strict=True):
+                out.write(f"{k},{row[0]:.6f},{row[1]:.6f},{row[2]},{row[3]}\n")
     searched = [row[0] for row in rows]
     greedy = [row[1] for row in rows]
     paired = [s - g for s, g in zip(searched, greedy, strict=True)]
     rounds = args.games * args.rounds
     print(f"search (rollouts={args.rollouts}, width={args.width}, "
-          f"split_samples={args.split_samples}, infer={not args.no_infer}) vs 3 greedy; "
+          f"split_samples={args.split_samples}, infer={args.infer}) vs 3 greedy; "
           f"{args.games} games of {args.rounds} rounds from seed {args.start}, "
           f"4 players, ante 1; chips per game:")
     print(f"  search seat margin:          {summary(searched)}")
