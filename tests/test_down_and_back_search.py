@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from cardrules.cards import DECK
 from cardrules.down_and_back import (
     RULES,
     Cut,
@@ -25,11 +26,18 @@ from cardrules.down_and_back import (
     new_game,
     play_game,
     sample_chance,
+    split_strengths,
     view,
 )
 from cardrules.down_and_back.analysis import greedy_split
 from cardrules.down_and_back.determinize import determinize
-from cardrules.down_and_back.search import _strengthen, greedy_action, legal_options, play_out
+from cardrules.down_and_back.search import (
+    _best,
+    _strengthen,
+    greedy_action,
+    legal_options,
+    play_out,
+)
 from cardrules.engine import Bot
 
 
@@ -84,10 +92,13 @@ def test_search_bot_sees_only_its_view(phase: Phase, turn: int) -> None:
         other = RULES.hidden_variant(state, seat, random.Random(seed))
         assert other != state   # the hidden cards really moved
         assert legal_actions(other) == legal
-        chosen = SearchBot(seed=3, rollouts=4, split_samples=20).act(view(state, seat), legal)
-        again = SearchBot(seed=3, rollouts=4, split_samples=20).act(view(other, seat), legal)
-        assert chosen == again
-        assert chosen in legal
+        for infer in (False, True):
+            chosen = SearchBot(seed=3, rollouts=4, split_samples=20,
+                               infer=infer).act(view(state, seat), legal)
+            again = SearchBot(seed=3, rollouts=4, split_samples=20,
+                              infer=infer).act(view(other, seat), legal)
+            assert chosen == again
+            assert chosen in legal
 
 
 def test_search_bot_splits_one_of_the_undominated_splits() -> None:
@@ -203,3 +214,13 @@ def test_search_bot_without_inference_still_plays_legally() -> None:
                        GreedyBot(seed=2), GreedyBot(seed=3)]
     game = play_game(bots, rounds=1, seed=4)
     assert game.state.is_terminal
+
+
+def test_the_memo_of_the_greedy_measure_gives_the_measure() -> None:
+    rng = random.Random(8)
+    deck = list(DECK)
+    for _ in range(50):
+        seven = rng.sample(deck, 7)
+        fresh = max(d + b for d, b in split_strengths(seven))
+        assert _best(seven) == fresh
+        assert _best(list(reversed(seven))) == fresh   # the same cards, any order
