@@ -4,7 +4,8 @@ For each decision it draws states that fit its view
 (:func:`~cardrules.down_and_back.determinize.determinize`), tries each
 candidate action in every one of them, plays the round out with greedy
 players (:class:`~cardrules.down_and_back.GreedyBot`'s choices) and keeps
-the action that took the pot (DB-43) most often.  It sees only its view.
+the action whose final hands would take the largest share of pots (DB-43).
+It sees only its view.
 
 >>> from cardrules.down_and_back import GreedyBot, play_game
 >>> game = play_game([SearchBot(seed=1, rollouts=4), GreedyBot(seed=2)], rounds=1, seed=3)
