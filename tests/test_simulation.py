@@ -19,6 +19,7 @@ from cardrules.simulation import (
     BackAlleyTally,
     ContractTally,
     DownAndBackTally,
+    MarginTally,
     SeatTally,
     SimulationResult,
     game_seeds,
@@ -149,6 +150,46 @@ def test_tallies_equal_the_games_played_directly(case: Any) -> None:
             assert c.failed == facts["contract", c.kind, False]
             assert c.points == facts["points", c.kind]
         assert sum(c.count for c in details.contracts) == 2 * 15  # one per team (BA-42)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_margins_are_each_bot_s_mean_minus_the_others_game_by_game(case: Any) -> None:
+    result = _run(case, games=5, seed=9, workers=1)
+    values = _direct(case, 5, 9)["values"]
+    bots = case[2]
+    assert [m.bot for m in result.margins] == list(dict.fromkeys(bots))
+    for margin in result.margins:
+        mine = [s for s, b in enumerate(bots) if b == margin.bot]
+        rest = [s for s in range(len(bots)) if s not in mine]
+        per_game = [sum(values[s][g] for s in mine) / len(mine)
+                    - sum(values[s][g] for s in rest) / len(rest) for g in range(5)]
+        assert (margin.seats, margin.others, margin.games) == (len(mine), len(rest), 5)
+        assert margin.mean == pytest.approx(sum(per_game) / 5)
+        mean = sum(per_game) / 5
+        spread = (sum((x - mean) ** 2 for x in per_game) / 4) ** 0.5
+        assert margin.std == pytest.approx(spread)
+        low, high = margin.interval
+        assert low == pytest.approx(mean - 1.96 * spread / 5 ** 0.5)
+        assert high == pytest.approx(mean + 1.96 * spread / 5 ** 0.5)
+    # Two kinds: the margins mirror each other (weighted by seats) in Back Alley's
+    # two teams, where the bot kinds are the teams.
+    if case[0] == "back_alley":
+        first, second = result.margins
+        assert first.mean == pytest.approx(-second.mean)
+
+
+def test_margins_merge_and_read_back_and_need_two_kinds_of_bot() -> None:
+    case = CASES[0]
+    whole = _run(case, games=4, seed=2, workers=1)
+    halves = _run(case, games=4, seed=2, workers=1, chunk_size=2)
+    assert whole.margins == halves.margins
+    assert SimulationResult.from_dict(json.loads(json.dumps(whole.to_dict()))) == whole
+    same = simulate("down-and-back", games=2, seed=1, bots="random", workers=1,
+                    settings={"rounds": 1})
+    assert same.margins == ()
+    with pytest.raises(ValueError, match="margin bots"):
+        MarginTally.of("a", [1], seats=1, others=2).merge(
+            MarginTally.of("a", [1], seats=2, others=1))
 
 
 def test_a_down_and_back_win_is_the_best_net_alone_and_a_tie_shares_it() -> None:

@@ -156,6 +156,13 @@ def tables(result: SimulationResult) -> list[Table]:
     if len(result.by_bot) > 1:
         found.append(("Per bot (seat-games)", ["bot", *headers],
                       [[kind, *cells(t)] for kind, t in result.by_bot]))
+    if result.margins:
+        found.append((f"Margins: each bot's mean {unit} minus the other seats' mean, "
+                      "per game (95% interval)",
+                      ["bot", "seats", "margin", "low", "high", "se"],
+                      [[m.bot, str(m.seats), _value(m.mean), _value(m.interval[0]),
+                        _value(m.interval[1]), f"{m.standard_error:.2f}"]
+                       for m in result.margins]))
     details = result.details
     if isinstance(details, DownAndBackTally):
         back = dict(details.back_wins)

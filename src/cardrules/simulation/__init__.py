@@ -28,6 +28,7 @@ from cardrules.simulation.result import (
     BackAlleyTally,
     ContractTally,
     DownAndBackTally,
+    MarginTally,
     SeatTally,
     SimulationResult,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "BackAlleyTally",
     "ContractTally",
     "DownAndBackTally",
+    "MarginTally",
     "SeatTally",
     "SimulationResult",
     "game_seeds",

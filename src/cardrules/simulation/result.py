@@ -28,6 +28,7 @@ __all__ = [
     "BackAlleyTally",
     "ContractTally",
     "DownAndBackTally",
+    "MarginTally",
     "SeatTally",
     "SimulationResult",
 ]
@@ -168,6 +169,144 @@ class SeatTally:
         values = tuple((int(v), int(c)) for v, c in data["values"])
         return cls(_int(data, "games"), _int(data, "wins"), _int(data, "ties"),
                    _int(data, "total"), _int(data, "total_squares"), values)
+
+
+@attrs.frozen(slots=True)
+class MarginTally:
+    """How far one bot kind finished ahead of the other seats, game by game.
+
+    In each game the bot's margin is the mean final value of its ``seats``
+    seats minus the mean final value of the ``others`` other seats (net chips
+    in Down and Back; in Back Alley a team's points, so with one bot kind per
+    team the margin is the points difference of the two teams).  To stay
+    exact, the tally keeps the margin multiplied by ``seats * others``, an
+    integer: ``total`` is its sum over the games and ``total_squares`` the sum
+    of its squares.  This is what a bot ladder reports: the mean margin per
+    game with its standard error and a 95% confidence interval (normal
+    approximation, the games being independent).
+
+    >>> t = MarginTally.of("search", [6, 0, 12], seats=1, others=3)  # margins 2, 0, 4
+    >>> t.mean, t.std
+    (2.0, 2.0)
+    """
+
+    bot: str
+    seats: int
+    others: int
+    games: int
+    total: int
+    total_squares: int
+
+    @classmethod
+    def of(cls, bot: str, scaled: Iterable[int], *, seats: int, others: int) -> MarginTally:
+        """The tally of per-game margins already multiplied by ``seats * others``.
+
+        >>> MarginTally.of("a", [4, 8], seats=2, others=2).mean
+        1.5
+        """
+        values = list(scaled)
+        return cls(bot, seats, others, len(values), sum(values), sum(v * v for v in values))
+
+    @property
+    def _scale(self) -> int:
+        return self.seats * self.others
+
+    @property
+    def mean(self) -> float:
+        """The mean margin per game (0.0 for no games).
+
+        >>> MarginTally.of("a", [6], seats=1, others=3).mean
+        2.0
+        """
+        return self.total / (self.games * self._scale) if self.games else 0.0
+
+    @property
+    def std(self) -> float:
+        """The sample standard deviation of the per-game margin (0.0 for fewer
+        than two games).
+
+        >>> round(MarginTally.of("a", [0, 6], seats=1, others=3).std, 6)
+        1.414214
+        """
+        n = self.games
+        if n < 2:
+            return 0.0
+        spread = (n * self.total_squares - self.total * self.total) / (n * (n - 1))
+        return math.sqrt(max(spread, 0)) / self._scale
+
+    @property
+    def standard_error(self) -> float:
+        """The standard error of :attr:`mean`.
+
+        >>> round(MarginTally.of("a", [0, 6], seats=1, others=3).standard_error, 6)
+        1.0
+        """
+        return self.std / math.sqrt(self.games) if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% confidence interval of the mean margin, ``mean ± 1.96 se``.
+
+        >>> [round(x, 6) for x in MarginTally.of("a", [0, 6], seats=1, others=3).interval]
+        [-0.96, 2.96]
+        """
+        half = 1.96 * self.standard_error
+        return (self.mean - half, self.mean + half)
+
+    def merge(self, other: MarginTally) -> MarginTally:
+        """Both sets of games together (same bot and seat counts).
+
+        >>> a = MarginTally.of("a", [3], seats=1, others=3)
+        >>> a.merge(a).games
+        2
+        """
+        _same("margin bots", (self.bot, self.seats, self.others),
+              (other.bot, other.seats, other.others))
+        return MarginTally(self.bot, self.seats, self.others, self.games + other.games,
+                           self.total + other.total, self.total_squares + other.total_squares)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON values: the stored numbers, then the derived ones.
+
+        >>> MarginTally.of("a", [3], seats=1, others=3).to_dict()["mean"]
+        1.0
+        """
+        low, high = self.interval
+        return {"bot": self.bot, "seats": self.seats, "others": self.others,
+                "games": self.games, "total": self.total,
+                "total_squares": self.total_squares, "mean": self.mean, "std": self.std,
+                "standard_error": self.standard_error, "interval": [low, high]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MarginTally:
+        """Read back :meth:`to_dict` (the derived numbers are ignored).
+
+        >>> t = MarginTally.of("a", [3, -3], seats=1, others=3)
+        >>> MarginTally.from_dict(t.to_dict()) == t
+        True
+        """
+        return cls(str(data["bot"]), _int(data, "seats"), _int(data, "others"),
+                   _int(data, "games"), _int(data, "total"), _int(data, "total_squares"))
+
+
+def margins_of_game(bots: Sequence[str], values: Sequence[int]) -> list[tuple[str, int, int, int]]:
+    """Per bot kind of one game: ``(bot, seats, others, scaled margin)``.
+
+    Nothing when every seat has the same bot.
+
+    >>> margins_of_game(["search", "greedy", "greedy"], [4, -1, -3])
+    [('search', 1, 2, 12), ('greedy', 2, 1, -12)]
+    """
+    kinds = list(dict.fromkeys(bots))
+    if len(kinds) < 2:
+        return []
+    total = sum(values)
+    found = []
+    for kind in kinds:
+        mine = [v for b, v in zip(bots, values, strict=True) if b == kind]
+        seats, others = len(mine), len(values) - len(mine)
+        found.append((kind, seats, others, sum(mine) * others - (total - sum(mine)) * seats))
+    return found
 
 
 def _add_counts(mine: tuple[tuple[str, int], ...],
@@ -421,8 +560,11 @@ class SimulationResult:
     played with (as sorted ``(name, value)`` pairs), ``bots`` the bot name of
     each seat, ``seed`` the master seed (None after merging results of
     different seeds), ``games`` the number of games, ``seats`` one
-    :class:`SeatTally` per seat and ``details`` the game's own facts
-    (:class:`DownAndBackTally` or :class:`BackAlleyTally`).
+    :class:`SeatTally` per seat, ``details`` the game's own facts
+    (:class:`DownAndBackTally` or :class:`BackAlleyTally`) and ``margins``,
+    when the seats have more than one kind of bot, one :class:`MarginTally`
+    per bot kind (in seat order of first appearance): how far it finished
+    ahead of the other seats, game by game, the figure a bot ladder reports.
 
     >>> from cardrules.simulation import simulate
     >>> result = simulate("down-and-back", games=4, seed=1, workers=1,
@@ -440,6 +582,7 @@ class SimulationResult:
     games: int
     seats: tuple[SeatTally, ...]
     details: DownAndBackTally | BackAlleyTally
+    margins: tuple[MarginTally, ...] = ()
 
     @property
     def settings_dict(self) -> dict[str, int | None]:
@@ -496,7 +639,8 @@ class SimulationResult:
         return SimulationResult(
             game, settings, bots, self.seed if self.seed == other.seed else None,
             self.games + other.games,
-            tuple(a.merge(b) for a, b in zip(self.seats, other.seats, strict=True)), details)
+            tuple(a.merge(b) for a, b in zip(self.seats, other.seats, strict=True)), details,
+            tuple(a.merge(b) for a, b in zip(self.margins, other.margins, strict=True)))
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON values (with the derived means, deviations
@@ -517,6 +661,7 @@ class SimulationResult:
         return {"game": self.game, "settings": dict(self.settings), "bots": list(self.bots),
                 "seed": self.seed, "games": self.games, "seats": seats,
                 "by_bot": {kind: tally.to_dict() for kind, tally in self.by_bot},
+                "margins": [margin.to_dict() for margin in self.margins],
                 self.game: self.details.to_dict()}
 
     @classmethod
@@ -543,4 +688,4 @@ class SimulationResult:
         seats: Sequence[Mapping[str, Any]] = data["seats"]
         return cls(game, tuple(sorted(settings.items())), tuple(str(b) for b in data["bots"]),
                    seed, _int(data, "games"), tuple(SeatTally.from_dict(s) for s in seats),
-                   details)
+                   details, tuple(MarginTally.from_dict(m) for m in data.get("margins", ())))

@@ -27,8 +27,10 @@ from cardrules.simulation.result import (
     BackAlleyTally,
     ContractTally,
     DownAndBackTally,
+    MarginTally,
     SeatTally,
     SimulationResult,
+    margins_of_game,
 )
 
 if TYPE_CHECKING:
@@ -122,6 +124,7 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
     down: dict[str, int] = {}
     back: dict[str, int] = {}
     contracts: dict[tuple[int, int], list[int]] = {}
+    margins: dict[tuple[str, int, int], list[int]] = {}
     if db:
         from cardrules.down_and_back import evaluate3, evaluate4
     else:
@@ -156,6 +159,8 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
                     sums[0] += 1
                     sums[1] += made
                     sums[2] += deal.points[team]
+        for kind, seats, others, scaled in margins_of_game(bots, values):
+            margins.setdefault((kind, seats, others), []).append(scaled)
         for s, (value, outcome) in enumerate(zip(values, outcomes, strict=True)):
             final[s].append(value)
             wins[s] += outcome == 1
@@ -173,7 +178,8 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
     return SimulationResult(
         rules.name, tuple(sorted(settings.items())), tuple(bots), seed, stop - start,
         tuple(SeatTally.of(f, wins=w, ties=t) for f, w, t in zip(final, wins, ties, strict=True)),
-        details)
+        details, tuple(MarginTally.of(kind, scaled, seats=seats, others=others)
+                       for (kind, seats, others), scaled in margins.items()))
 
 
 def _bot_names(rules: Rules[Any, Any], bots: str | Sequence[str],
