@@ -4,8 +4,10 @@ record paths and the move list."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.errors import ParseError
@@ -140,3 +142,32 @@ def quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):  # no real file descriptor (tests, notebooks)
         pass
+
+
+def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]],
+                left: Collection[int] = (0,)) -> None:
+    """Print a table: drawn by rich on a terminal when rich is installed (the
+    ``cli`` extra), else as plain aligned text.  Columns whose index is in
+    ``left`` are aligned to the left, the others (numbers) to the right.
+
+    >>> print_table("T", ["bot", "wins"], [["greedy", "2"]])
+    T
+    bot     wins
+    greedy     2
+    """
+    if sys.stdout.isatty() and importlib.util.find_spec("rich") is not None:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title)
+        for k, header in enumerate(headers):
+            table.add_column(header, justify="left" if k in left else "right")
+        for row in rows:
+            table.add_row(*row)
+        Console().print(table)
+        return
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(headers)]
+    print(title)
+    for line in (headers, *rows):
+        print("  ".join(c.ljust(w) if k in left else c.rjust(w)
+                        for k, (c, w) in enumerate(zip(line, widths, strict=True))).rstrip())

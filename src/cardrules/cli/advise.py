@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from cardrules.cli._common import GAME_NAMES
+from cardrules.cli._common import GAME_NAMES, print_table
 
 if TYPE_CHECKING:
     from cardrules.down_and_back.analysis import SplitOdds
@@ -126,20 +126,4 @@ def _table(title: str, odds: Sequence[SplitOdds]) -> None:
     rows = [(str(n), str(o.down), str(o.back), _cell(o.p_down, o.se_down, o.exact),
              _cell(o.p_back, o.se_back, o.exact), _cell(o.p_both, o.se_both, o.exact))
             for n, o in enumerate(odds, 1)]
-    if sys.stdout.isatty() and importlib.util.find_spec("rich") is not None:
-        from rich.console import Console
-        from rich.table import Table
-
-        table = Table(title=title)
-        for k, header in enumerate(headers):
-            table.add_column(header, justify="right" if k in (0, 3, 4, 5) else "left")
-        for row in rows:
-            table.add_row(*row)
-        Console().print(table)
-        return
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(headers)]
-    print(title)
-    for line in (headers, *rows):
-        cells = [c.rjust(w) if k in (0, 3, 4, 5) else c.ljust(w)
-                 for k, (c, w) in enumerate(zip(line, widths, strict=True))]
-        print("  ".join(cells).rstrip())
+    print_table(title, headers, rows, left=(1, 2))

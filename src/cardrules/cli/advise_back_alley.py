@@ -22,10 +22,8 @@ team tricks ...
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import re
-import sys
 from collections.abc import Sequence
 
 from cardrules.back_alley.actions import Bid, BidAction, Board, Pass
@@ -33,6 +31,7 @@ from cardrules.back_alley.analysis import DEFAULT_SAMPLES, TrickEstimate, trick_
 from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settings
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, parse_card, parse_cards
+from cardrules.cli._common import print_table
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
@@ -151,34 +150,16 @@ def build_view(cards: Sequence[Card | Joker], trump_card: Card | Joker,
         results=())
 
 
-def _print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    """A table with rich on a terminal when it is installed, else plain text."""
-    if sys.stdout.isatty() and importlib.util.find_spec("rich") is not None:
-        from rich.console import Console
-        from rich.table import Table
-
-        table = Table(title=title)
-        for k, header in enumerate(headers):
-            table.add_column(header, justify="left" if k == 0 else "right")
-        for row in rows:
-            table.add_row(*row)
-        Console().print(table)
-        return
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(headers)]
-    print(title)
-    for line in (headers, *rows):
-        print("  ".join(c.ljust(w) if k == 0 else c.rjust(w)
-                        for k, (c, w) in enumerate(zip(line, widths, strict=True))).rstrip())
 
 
 def _report(v: View, estimate: TrickEstimate) -> None:
     trump = "no trump" if v.trump is None else f"trump {v.trump_card.suit.char}"  # type: ignore[union-attr]
     print(f"Back Alley, seat {v.seat} (dealer {v.dealer}) with {v.hand}, turned "
           f"{v.trump_card}: {trump}; {estimate.samples} rollouts")
-    _print_table(f"team tricks (mean {estimate.mean:.2f} +- {estimate.stderr:.2f})",
+    print_table(f"team tricks (mean {estimate.mean:.2f} +- {estimate.stderr:.2f})",
                  ("tricks", "chance"),
                  [(str(t), f"{p:.3f}") for t, p in enumerate(estimate.probabilities)])
-    _print_table("expected team score per bid (BA-40, BA-41)",
+    print_table("expected team score per bid (BA-40, BA-41)",
                  ("bid", "score", "+-", "made"),
                  [(str(b.bid), f"{b.expected_score:.2f}", f"{b.stderr:.2f}", f"{b.made:.0%}")
                   for b in estimate.bids])
