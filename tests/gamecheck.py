@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Sequence
 from typing import Literal, TypeVar, overload
 
 import attrs
+import numpy as np
 
 from cardrules import Card, Joker
 from cardrules.engine import Rules
@@ -85,3 +87,23 @@ def cards_within(value: object, *, jokers: bool = False) -> Iterator[Card | Joke
     elif isinstance(value, tuple | list):
         for item in value:
             yield from cards_within(item, jokers=jokers)
+
+
+def layout_part(layout: Sequence[tuple[str, int, int]], tensor: np.ndarray,
+                name: str) -> np.ndarray:
+    """The slice ``name`` of an observation tensor laid out by ``layout``."""
+    for slice_name, start, length in layout:
+        if slice_name == name:
+            return tensor[start:start + length]
+    raise KeyError(name)
+
+
+def documented_layout(text: str) -> list[tuple[str, int]]:
+    """The (name, length) rows of a layout table in reStructuredText ``text``."""
+    rows = []
+    for line in text.splitlines():
+        match = re.match(r"^\s*([a-z_]+)\s{2,}(\d+)(?: x (\d+))?\s{2,}\S", line)
+        if match and match.group(1) not in ("slice", "ids"):
+            length = int(match.group(2)) * int(match.group(3) or 1)
+            rows.append((match.group(1), length))
+    return rows

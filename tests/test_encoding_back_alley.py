@@ -10,7 +10,6 @@ only in what the seat cannot see (``hidden_variant``) encode alike.
 from __future__ import annotations
 
 import random
-import re
 import sys
 from pathlib import Path
 
@@ -46,6 +45,7 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import hidden_variant
+from gamecheck import documented_layout, layout_part
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -87,21 +87,7 @@ def check_numbers(state: GameState, illegal: list[int]) -> None:
 
 def part(tensor: np.ndarray, name: str) -> np.ndarray:
     """The slice ``name`` of a tensor, by :data:`OBSERVATION_LAYOUT`."""
-    for slice_name, start, length in OBSERVATION_LAYOUT:
-        if slice_name == name:
-            return tensor[start:start + length]
-    raise KeyError(name)
-
-
-def documented_layout(text: str) -> list[tuple[str, int]]:
-    """The (name, length) rows of a layout table in reStructuredText ``text``."""
-    rows = []
-    for line in text.splitlines():
-        match = re.match(r"^\s*([a-z_]+)\s{2,}(\d+)(?: x (\d+))?\s{2,}\S", line)
-        if match and match.group(1) not in ("slice", "ids"):
-            length = int(match.group(2)) * int(match.group(3) or 1)
-            rows.append((match.group(1), length))
-    return rows
+    return layout_part(OBSERVATION_LAYOUT, tensor, name)
 
 
 # -- numbers ------------------------------------------------------------------------
