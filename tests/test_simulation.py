@@ -24,6 +24,7 @@ from cardrules.simulation import (
     SimulationResult,
     game_seeds,
     play_chunk,
+    rotations,
     simulate,
 )
 
@@ -190,6 +191,69 @@ def test_margins_merge_and_read_back_and_need_two_kinds_of_bot() -> None:
     with pytest.raises(ValueError, match="margin bots"):
         MarginTally.of("a", [1], seats=1, others=2).merge(
             MarginTally.of("a", [1], seats=2, others=1))
+
+
+@pytest.mark.parametrize(("game", "settings", "bots"), [
+    ("down_and_back", {"num_players": 4, "rounds": 2}, ["greedy", "random", "random", "random"]),
+    ("back_alley", {"max_hand_size": 2}, ["heuristic", "random", "heuristic", "random"]),
+], ids=IDS)
+def test_rotate_plays_each_deal_in_every_seating_and_pairs_the_margins(
+        game: str, settings: dict[str, int | None], bots: list[str]) -> None:
+    shifts = rotations(bots)
+    assert shifts == ((0, 1, 2, 3) if game == "down_and_back" else (0, 1))
+    groups = 3
+    result = simulate(game, games=groups * len(shifts), seed=5, bots=bots,
+                      settings=settings, workers=1, rotate=True)
+    assert result.rotate
+    assert result.games == groups * len(shifts)
+    rules = rules_for(game)
+    n = len(bots)
+    player_totals = [0] * n
+    group_margins: list[float] = []
+    for number in range(groups):
+        chance, seeds = game_seeds(5, number, n)
+        margin = 0.0
+        for shift in shifts:
+            seated = [(s - shift) % n for s in range(n)]     # the player in each seat
+            state = rules.play([rules.bots[bots[j]](seeds[j]) for j in seated],
+                               settings, seed=chance).state
+            if game == "down_and_back":
+                by_seat = list(state.net)
+            else:
+                by_seat = [state.scores[team_of(s)] for s in range(n)]
+            by_player = [by_seat[(j + shift) % n] for j in range(n)]
+            for j in range(n):
+                player_totals[j] += by_player[j]
+            mine = [v for j, v in enumerate(by_player) if bots[j] == bots[0]]
+            rest = [v for j, v in enumerate(by_player) if bots[j] != bots[0]]
+            margin += sum(mine) / len(mine) - sum(rest) / len(rest)
+        group_margins.append(margin / len(shifts))
+    assert [tally.total for tally in result.seats] == player_totals
+    first = result.margins[0]
+    assert (first.bot, first.games, first.rotations) == (bots[0], groups, len(shifts))
+    assert first.mean == pytest.approx(sum(group_margins) / groups)
+    mean = sum(group_margins) / groups
+    spread = (sum((m - mean) ** 2 for m in group_margins) / (groups - 1)) ** 0.5
+    assert first.std == pytest.approx(spread)
+    # The same whatever the chunks and workers; chunks keep whole groups.
+    assert result == simulate(game, games=groups * len(shifts), seed=5, bots=bots,
+                              settings=settings, workers=2, chunk_size=1, rotate=True)
+    assert SimulationResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
+
+
+def test_rotate_needs_whole_groups_of_games() -> None:
+    with pytest.raises(ValueError, match="multiple of 4"):
+        simulate("down-and-back", games=6, bots=["greedy", "random", "random", "random"],
+                 workers=1, rotate=True)
+    with pytest.raises(ValueError, match="whole groups"):
+        play_chunk("down_and_back", {"num_players": 2, "rounds": 1, "ante": 1},
+                   ["greedy", "random"], 0, 1, 3, rotate=True)
+    plain = simulate("down-and-back", games=2, seed=1, bots=["greedy", "random"],
+                     workers=1, settings={"rounds": 1})
+    paired = simulate("down-and-back", games=2, seed=1, bots=["greedy", "random"],
+                      workers=1, settings={"rounds": 1}, rotate=True)
+    with pytest.raises(ValueError, match="rotate"):
+        plain.merge(paired)
 
 
 def test_a_down_and_back_win_is_the_best_net_alone_and_a_tie_shares_it() -> None:

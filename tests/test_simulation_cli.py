@@ -158,3 +158,22 @@ def test_a_malformed_number_is_an_argparse_error(capsys: pytest.CaptureFixture[s
         main(["simulate", "--games", "many"])
     assert stop.value.code == 2
     assert "invalid int value: 'many'" in capsys.readouterr().err
+
+
+def test_rotate_plays_duplicate_and_prints_the_paired_margins(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "down-and-back", "--games", "4", "--seed", "3", "--bots",
+            "greedy,random", "--rounds", "1", "--workers", "1", "--rotate"]
+    assert main([*args, "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = simulate("down-and-back", games=4, seed=3, bots=["greedy", "random"],
+                        settings={"rounds": 1}, workers=1, rotate=True)
+    assert SimulationResult.from_dict(data) == expected
+    assert data["rotate"] is True
+    assert data["margins"][0]["rotations"] == 2
+    assert main(args) == 0
+    out = " ".join(capsys.readouterr().out.split())   # titles may wrap
+    assert "per group of 2 games on the same cards" in out
+    assert f"{expected.margins[0].mean:+.2f}" in out
+    assert main([*args[:3], "3", *args[4:]]) == 2      # 3 games: not whole groups
+    assert "multiple of 2" in capsys.readouterr().err

@@ -41,6 +41,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="the master seed; each game's seeds derive from it (default 0)")
     parser.add_argument("--bots", default="random", help=_common.BOTS_HELP + "; default random")
+    parser.add_argument("--rotate", action="store_true",
+                        help="play duplicate: every deal once in each seating of the bots, "
+                             "so the margins compare bots on the same cards (GAMES must be "
+                             "a multiple of the seatings)")
     parser.add_argument("--workers", type=int, metavar="W",
                         help="worker processes (default: one per core; 1 plays here)")
     _common.add_settings_options(parser)
@@ -112,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
                 progress.update(task, completed=done)
 
         result = simulate(rules, args.games, args.seed, kinds, settings,
-                          workers=args.workers, progress=update)
+                          workers=args.workers, progress=update, rotate=args.rotate)
     if args.json == "-":
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -157,8 +161,10 @@ def tables(result: SimulationResult) -> list[Table]:
         found.append(("Per bot (seat-games)", ["bot", *headers],
                       [[kind, *cells(t)] for kind, t in result.by_bot]))
     if result.margins:
+        per = (f"per group of {result.margins[0].rotations} games on the same cards"
+               if result.rotate else "per game")
         found.append((f"Margins: each bot's mean {unit} minus the other seats' mean, "
-                      "per game (95% interval)",
+                      f"{per} (95% interval)",
                       ["bot", "seats", "margin", "low", "high", "se"],
                       [[m.bot, str(m.seats), _value(m.mean), _value(m.interval[0]),
                         _value(m.interval[1]), f"{m.standard_error:.2f}"]

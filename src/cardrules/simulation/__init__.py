@@ -32,7 +32,7 @@ from cardrules.simulation.result import (
     SeatTally,
     SimulationResult,
 )
-from cardrules.simulation.run import game_seeds, play_chunk, simulate
+from cardrules.simulation.run import game_seeds, play_chunk, rotations, simulate
 
 __all__ = [
     "BackAlleyTally",
@@ -43,5 +43,6 @@ __all__ = [
     "SimulationResult",
     "game_seeds",
     "play_chunk",
+    "rotations",
     "simulate",
 ]

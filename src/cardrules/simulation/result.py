@@ -173,7 +173,8 @@ class SeatTally:
 
 @attrs.frozen(slots=True)
 class MarginTally:
-    """How far one bot kind finished ahead of the other seats, game by game.
+    """How far one bot kind finished ahead of the other seats, game by game
+    (or, when the games were played in rotation, deal by deal).
 
     In each game the bot's margin is the mean final value of its ``seats``
     seats minus the mean final value of the ``others`` other seats (net chips
@@ -183,7 +184,11 @@ class MarginTally:
     integer: ``total`` is its sum over the games and ``total_squares`` the sum
     of its squares.  This is what a bot ladder reports: the mean margin per
     game with its standard error and a 95% confidence interval (normal
-    approximation, the games being independent).
+    approximation, the games being independent).  When the simulation
+    rotated the bots round the table (``rotate=True``), ``games`` counts the
+    groups of ``rotations`` games played on the same cards and each group's
+    margin is the mean over its games: the luck of the cards cancels, which
+    narrows the interval.
 
     >>> t = MarginTally.of("search", [6, 0, 12], seats=1, others=3)  # margins 2, 0, 4
     >>> t.mean, t.std
@@ -196,20 +201,27 @@ class MarginTally:
     games: int
     total: int
     total_squares: int
+    rotations: int = 1
 
     @classmethod
-    def of(cls, bot: str, scaled: Iterable[int], *, seats: int, others: int) -> MarginTally:
-        """The tally of per-game margins already multiplied by ``seats * others``.
+    def of(cls, bot: str, scaled: Iterable[int], *, seats: int, others: int,
+           rotations: int = 1) -> MarginTally:
+        """The tally of per-game margins already multiplied by ``seats * others``
+        (per group of ``rotations`` games, the sum of the group's scaled margins:
+        see :func:`~cardrules.simulation.simulate`'s ``rotate``).
 
         >>> MarginTally.of("a", [4, 8], seats=2, others=2).mean
         1.5
+        >>> MarginTally.of("a", [4, 8], seats=2, others=2, rotations=2).mean
+        0.75
         """
         values = list(scaled)
-        return cls(bot, seats, others, len(values), sum(values), sum(v * v for v in values))
+        return cls(bot, seats, others, len(values), sum(values), sum(v * v for v in values),
+                   rotations)
 
     @property
     def _scale(self) -> int:
-        return self.seats * self.others
+        return self.seats * self.others * self.rotations
 
     @property
     def mean(self) -> float:
@@ -260,10 +272,11 @@ class MarginTally:
         >>> a.merge(a).games
         2
         """
-        _same("margin bots", (self.bot, self.seats, self.others),
-              (other.bot, other.seats, other.others))
+        _same("margin bots", (self.bot, self.seats, self.others, self.rotations),
+              (other.bot, other.seats, other.others, other.rotations))
         return MarginTally(self.bot, self.seats, self.others, self.games + other.games,
-                           self.total + other.total, self.total_squares + other.total_squares)
+                           self.total + other.total, self.total_squares + other.total_squares,
+                           self.rotations)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON values: the stored numbers, then the derived ones.
@@ -273,7 +286,7 @@ class MarginTally:
         """
         low, high = self.interval
         return {"bot": self.bot, "seats": self.seats, "others": self.others,
-                "games": self.games, "total": self.total,
+                "rotations": self.rotations, "games": self.games, "total": self.total,
                 "total_squares": self.total_squares, "mean": self.mean, "std": self.std,
                 "standard_error": self.standard_error, "interval": [low, high]}
 
@@ -286,7 +299,8 @@ class MarginTally:
         True
         """
         return cls(str(data["bot"]), _int(data, "seats"), _int(data, "others"),
-                   _int(data, "games"), _int(data, "total"), _int(data, "total_squares"))
+                   _int(data, "games"), _int(data, "total"), _int(data, "total_squares"),
+                   _int(data, "rotations") if "rotations" in data else 1)
 
 
 def margins_of_game(bots: Sequence[str], values: Sequence[int]) -> list[tuple[str, int, int, int]]:
@@ -565,6 +579,9 @@ class SimulationResult:
     when the seats have more than one kind of bot, one :class:`MarginTally`
     per bot kind (in seat order of first appearance): how far it finished
     ahead of the other seats, game by game, the figure a bot ladder reports.
+    ``rotate`` tells whether the bots were rotated round the table (see
+    :func:`~cardrules.simulation.simulate`); then ``seats[j]`` follows the
+    bot named ``bots[j]`` from seat to seat.
 
     >>> from cardrules.simulation import simulate
     >>> result = simulate("down-and-back", games=4, seed=1, workers=1,
@@ -583,6 +600,7 @@ class SimulationResult:
     seats: tuple[SeatTally, ...]
     details: DownAndBackTally | BackAlleyTally
     margins: tuple[MarginTally, ...] = ()
+    rotate: bool = False
 
     @property
     def settings_dict(self) -> dict[str, int | None]:
@@ -627,6 +645,7 @@ class SimulationResult:
         game = _same("games", self.game, other.game)
         settings = _same("settings", self.settings, other.settings)
         bots = _same("bots", self.bots, other.bots)
+        rotate = _same("rotate", self.rotate, other.rotate)
         details: DownAndBackTally | BackAlleyTally
         if isinstance(self.details, DownAndBackTally) and \
                 isinstance(other.details, DownAndBackTally):  # noqa: SIM114 (two types)
@@ -640,7 +659,7 @@ class SimulationResult:
             game, settings, bots, self.seed if self.seed == other.seed else None,
             self.games + other.games,
             tuple(a.merge(b) for a, b in zip(self.seats, other.seats, strict=True)), details,
-            tuple(a.merge(b) for a, b in zip(self.margins, other.margins, strict=True)))
+            tuple(a.merge(b) for a, b in zip(self.margins, other.margins, strict=True)), rotate)
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON values (with the derived means, deviations
@@ -659,7 +678,7 @@ class SimulationResult:
         for seat, (kind, tally) in enumerate(zip(self.bots, self.seats, strict=True)):
             seats.append({"seat": seat, "bot": kind, **tally.to_dict()})
         return {"game": self.game, "settings": dict(self.settings), "bots": list(self.bots),
-                "seed": self.seed, "games": self.games, "seats": seats,
+                "seed": self.seed, "games": self.games, "rotate": self.rotate, "seats": seats,
                 "by_bot": {kind: tally.to_dict() for kind, tally in self.by_bot},
                 "margins": [margin.to_dict() for margin in self.margins],
                 self.game: self.details.to_dict()}
@@ -688,4 +707,5 @@ class SimulationResult:
         seats: Sequence[Mapping[str, Any]] = data["seats"]
         return cls(game, tuple(sorted(settings.items())), tuple(str(b) for b in data["bots"]),
                    seed, _int(data, "games"), tuple(SeatTally.from_dict(s) for s in seats),
-                   details, tuple(MarginTally.from_dict(m) for m in data.get("margins", ())))
+                   details, tuple(MarginTally.from_dict(m) for m in data.get("margins", ())),
+                   data.get("rotate", False) is True)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
     from cardrules.engine.rules import Rules
 
-__all__ = ["game_seeds", "play_chunk", "simulate"]
+__all__ = ["game_seeds", "play_chunk", "rotations", "simulate"]
 
 #: The games :func:`simulate` knows how to tally.
 SUPPORTED = ("down_and_back", "back_alley")
@@ -103,13 +103,39 @@ def _outcomes(values: Sequence[int]) -> list[int]:
     return [(1 if leaders == 1 else 0) if v == best else -1 for v in values]
 
 
+def rotations(bots: Sequence[str]) -> tuple[int, ...]:
+    """The shifts that seat ``bots`` round the table in every distinct way.
+
+    Shift ``k`` puts the bot of player ``j`` (``bots[j]``) in seat
+    ``(j + k) % len(bots)``; shifts giving the same seating as an earlier one
+    are left out.
+
+    >>> rotations(["search", "greedy", "greedy", "greedy"])
+    (0, 1, 2, 3)
+    >>> rotations(["search", "heuristic", "search", "heuristic"])
+    (0, 1)
+    """
+    seen: set[tuple[str, ...]] = set()
+    shifts = []
+    n = len(bots)
+    for shift in range(n):
+        seating = tuple(bots[(s - shift) % n] for s in range(n))
+        if seating not in seen:
+            seen.add(seating)
+            shifts.append(shift)
+    return tuple(shifts)
+
+
 def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
-               bots: Sequence[str], seed: int, start: int, stop: int) -> SimulationResult:
+               bots: Sequence[str], seed: int, start: int, stop: int,
+               rotate: bool = False) -> SimulationResult:
     """Play games ``start`` to ``stop - 1`` of a simulation and tally them.
 
     This is what each worker runs; every argument is plain data when
     ``game`` is a name.  ``settings`` must be complete (every setting of the
-    game) and ``bots`` hold one name per seat.
+    game) and ``bots`` hold one name per seat.  With ``rotate``, ``start``
+    and ``stop`` must be multiples of ``len(rotations(bots))`` (see
+    :func:`simulate`).
 
     >>> r = play_chunk("back_alley", {"max_hand_size": 1}, ["random"] * 4, 0, 3, 5)
     >>> r.games, r.details.deals
@@ -129,9 +155,18 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
         from cardrules.down_and_back import evaluate3, evaluate4
     else:
         from cardrules.back_alley import team_of
+    n = len(bots)
+    shifts = rotations(bots) if rotate else (0,)
+    if start % len(shifts) or stop % len(shifts):
+        raise ValueError(f"with rotate, chunks hold whole groups of {len(shifts)} games")
+    group: dict[str, int] = {}
     for index in range(start, stop):
-        chance, bot_seeds = game_seeds(seed, index, len(bots))
-        players = [rules.bots[name](s) for name, s in zip(bots, bot_seeds, strict=True)]
+        number, turn = divmod(index, len(shifts))
+        shift = shifts[turn]
+        chance, bot_seeds = game_seeds(seed, number if rotate else index, n)
+        # Player j (bots[j], with bot seed bot_seeds[j]) sits in seat (j + shift) % n.
+        at = [(s - shift) % n for s in range(n)]
+        players = [rules.bots[bots[j]](bot_seeds[j]) for j in at]
         state = rules.play(players, settings, seed=chance).state
         if db:
             values = list(state.net)
@@ -159,8 +194,13 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
                     sums[0] += 1
                     sums[1] += made
                     sums[2] += deal.points[team]
+        # From seats to players (the same when not rotating).
+        values = [values[(j + shift) % n] for j in range(n)]
+        outcomes = [outcomes[(j + shift) % n] for j in range(n)]
         for kind, seats, others, scaled in margins_of_game(bots, values):
-            margins.setdefault((kind, seats, others), []).append(scaled)
+            group[kind] = group.get(kind, 0) + scaled
+            if turn == len(shifts) - 1:  # the group is complete
+                margins.setdefault((kind, seats, others), []).append(group.pop(kind))
         for s, (value, outcome) in enumerate(zip(values, outcomes, strict=True)):
             final[s].append(value)
             wins[s] += outcome == 1
@@ -178,8 +218,9 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
     return SimulationResult(
         rules.name, tuple(sorted(settings.items())), tuple(bots), seed, stop - start,
         tuple(SeatTally.of(f, wins=w, ties=t) for f, w, t in zip(final, wins, ties, strict=True)),
-        details, tuple(MarginTally.of(kind, scaled, seats=seats, others=others)
-                       for (kind, seats, others), scaled in margins.items()))
+        details, tuple(MarginTally.of(kind, scaled, seats=seats, others=others,
+                                      rotations=len(shifts))
+                       for (kind, seats, others), scaled in margins.items()), rotate)
 
 
 def _bot_names(rules: Rules[Any, Any], bots: str | Sequence[str],
@@ -201,7 +242,8 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
              settings: Mapping[str, int | None] | None = None, *,
              workers: int | None = None, executor: Executor | None = None,
              chunk_size: int | None = None,
-             progress: Callable[[int, int], object] | None = None) -> SimulationResult:
+             progress: Callable[[int, int], object] | None = None,
+             rotate: bool = False) -> SimulationResult:
     """Let bots play ``games`` games of ``game`` and tally the outcomes exactly.
 
     ``game`` is a name (``"down-and-back"``, ``"back_alley"``, ...) or a
@@ -224,6 +266,15 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     :func:`os.cpu_count`); ``workers=1`` plays in this process without a pool.
     ``progress(done, total)`` is called with the number of games finished
     after each chunk.
+
+    ``rotate=True`` plays duplicate, as bridge clubs do to take the luck of
+    the cards out of a comparison: the games come in groups, one game for
+    every distinct seating of the bots round the table (:func:`rotations`;
+    four for one search bot against three greedy ones, two for two teams),
+    all dealt from the same chance seed, the bots keeping their own seeds as
+    they move.  ``games`` must then be a multiple of the group size; each
+    :class:`MarginTally` counts groups, and ``seats[j]`` follows the bot
+    ``bots[j]`` from seat to seat.
 
     What counts as a win: in Down and Back a seat wins a game when its net
     winnings are the largest alone, and ties when it shares the largest
@@ -265,16 +316,23 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
         raise ValueError(f"{rules.title} has {seats} seats here; give one bot name "
                          f"or {seats}, not {len(names)}")
 
+    if not isinstance(rotate, bool):
+        raise ValueError(f"rotate must be True or False, not {rotate!r}")
+    size = len(rotations(names)) if rotate else 1
+    if games % size:
+        raise ValueError(f"with rotate, games must be a multiple of {size} (one game for "
+                         f"each seating of the bots), not {games}")
     parallel = workers if workers is not None else (os.cpu_count() or 1)
     if chunk_size is None:
         chunk_size = min(_MAX_CHUNK, max(1, math.ceil(games / (parallel * _CHUNKS_PER_WORKER))))
+    chunk_size = math.ceil(chunk_size / size) * size  # whole groups
     chunks = [(start, min(games, start + chunk_size)) for start in range(0, games, chunk_size)]
 
     parts: list[SimulationResult | None] = [None] * len(chunks)
     if executor is None and (parallel == 1 or len(chunks) == 1):
         done = 0
         for number, (start, stop) in enumerate(chunks):
-            parts[number] = play_chunk(rules, values, names, seed, start, stop)
+            parts[number] = play_chunk(rules, values, names, seed, start, stop, rotate)
             done += stop - start
             if progress is not None:
                 progress(done, games)
@@ -284,9 +342,10 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
             from concurrent.futures import ProcessPoolExecutor
 
             with ProcessPoolExecutor(max_workers=min(parallel, len(chunks))) as pool:
-                _gather(pool, name, values, names, seed, chunks, parts, games, progress)
+                _gather(pool, name, values, names, seed, chunks, parts, games, progress,
+                        rotate)
         else:
-            _gather(executor, name, values, names, seed, chunks, parts, games, progress)
+            _gather(executor, name, values, names, seed, chunks, parts, games, progress, rotate)
     result = parts[0]
     assert result is not None
     for part in parts[1:]:
@@ -298,13 +357,13 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
 def _gather(executor: Executor, game: str, settings: dict[str, int | None],
             bots: list[str], seed: int, chunks: list[tuple[int, int]],
             parts: list[SimulationResult | None], total: int,
-            progress: Callable[[int, int], object] | None) -> None:
+            progress: Callable[[int, int], object] | None, rotate: bool) -> None:
     from concurrent.futures import as_completed
 
     futures: dict[Future[SimulationResult], int] = {}
     try:
         for number, (start, stop) in enumerate(chunks):
-            future = executor.submit(play_chunk, game, settings, bots, seed, start, stop)
+            future = executor.submit(play_chunk, game, settings, bots, seed, start, stop, rotate)
             futures[future] = number
         done = 0
         for future in as_completed(futures):
