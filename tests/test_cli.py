@@ -140,7 +140,7 @@ def test_replay_of_hostile_files_is_one_line(content: str, tmp_path: Path,
 def test_replay_of_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "replay", "/no/such/file.json")
     assert status == 2
-    assert "No such file" in err
+    assert err == "cardrules: /no/such/file.json: No such file or directory\n"
 
 
 def test_json_record_can_be_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

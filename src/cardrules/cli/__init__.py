@@ -104,7 +104,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's status
         print("cardrules: interrupted", file=sys.stderr)
         return 130
-    except (CardRulesError, ValueError, OSError) as err:
+    except OSError as err:
+        # "cardrules: game.json: No such file or directory", not "[Errno 2] ...".
+        where = f"{err.filename}: " if err.filename is not None else ""
+        print(f"cardrules: {where}{err.strerror or err}", file=sys.stderr)
+        return 2
+    except (CardRulesError, ValueError) as err:
         print(f"cardrules: {err}", file=sys.stderr)
         return 2
 
