@@ -384,3 +384,32 @@ def test_too_many_chance_steps_end_a_down_and_back_game(monkeypatch: pytest.Monk
     assert len(state.cardrules_state.results) == 2
     assert state.returns() == [float(v) for v in state.cardrules_state.net]
     assert "cut short" in str(state)
+
+
+def test_back_alley_resampling_keeps_every_void_play_has_shown() -> None:
+    """resample_from_infostate draws with back_alley.determinize, so no other
+    seat is ever dealt a card the play shows it cannot hold (BA-31 to BA-33)."""
+    from cardrules.back_alley.checks import known_absent
+
+    game = ba_game()
+    rng = random.Random(21)
+    checked = 0
+    state = game.new_initial_state()
+    while checked < 6 and not state.is_terminal():
+        state.apply_action(random_step(state, rng))
+        if state.is_chance_node() or state.is_terminal():
+            continue
+        absent = known_absent(state.cardrules_state)
+        seat = state.current_player()
+        if not any(absent[o] for o in range(4) if o != seat):
+            continue
+        checked += 1
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        for _ in range(5):
+            sample = state.resample_from_infostate(seat, sampler)
+            assert sample.information_state_string(seat) == \
+                state.information_state_string(seat)
+            hands = sample.cardrules_state.hands
+            for other in range(4):
+                assert not {card.index for card in hands[other]} & absent[other]
+    assert checked == 6

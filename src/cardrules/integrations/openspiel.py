@@ -54,7 +54,8 @@ the seat's :func:`~cardrules.down_and_back.view` (the encoding module's
 adds everything the seat has seen since the start, in order: every public
 action, its own dealt hands, its own stock draws and splits.
 ``resample_from_infostate`` deals out what the seat cannot see afresh (the
-game's ``RULES.hidden_variant``), so OpenSpiel's information-set MCTS works.
+game's ``RULES.hidden_variant``; for Back Alley ``back_alley.determinize``, uniform
+over what the seat's view allows), so OpenSpiel's information-set MCTS works.
 
 >>> import pyspiel
 >>> from cardrules.integrations import openspiel
@@ -73,6 +74,8 @@ import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
+import attrs
+
 try:
     import numpy as np
     import pyspiel
@@ -84,6 +87,7 @@ from cardrules import back_alley as _ba
 from cardrules import down_and_back as _db
 from cardrules.back_alley import encoding as _ba_encoding
 from cardrules.back_alley.actions import CARDS as _BA_CARDS
+from cardrules.back_alley.determinize import determinize as _ba_determinize
 from cardrules.cards import DECK, Card, Joker
 from cardrules.down_and_back import encoding as _db_encoding
 from cardrules.engine.chance import ChooseDealer, Shuffle
@@ -367,7 +371,13 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
 
     def hidden_variant(self, state: _ba.GameState, seat: int,
                        rng: random.Random) -> _ba.GameState:
-        return _ba.RULES.hidden_variant(state, seat, rng)
+        # Uniform over the deals the seat's view allows, shown voids included
+        # (back_alley.determinize).  A view does not carry the first dealer or
+        # the throw-in count, which everyone saw, so they are copied over.
+        guess = _ba_determinize(_ba.view(state, seat), rng)
+        history = attrs.evolve(guess.history, first_dealer=state.history.first_dealer,
+                               throw_ins=state.history.throw_ins)
+        return attrs.evolve(guess, history=history)
 
     def state_to_json(self, state: _ba.GameState) -> object:
         return _ba.state_to_dict(state)
@@ -720,8 +730,10 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
                                 probability_sampler: Callable[[], float]) -> CardrulesState:
         """A state ``player_id`` cannot tell from this one, drawn at random.
 
-        The cards the seat cannot see are dealt out afresh with the game's
-        ``RULES.hidden_variant`` (seeded from ``probability_sampler()``); a
+        The cards the seat cannot see are dealt out afresh (seeded from
+        ``probability_sampler()``): Down and Back with ``RULES.hidden_variant``,
+        Back Alley with ``back_alley.determinize``, uniformly among the deals
+        the seat's view allows, shown voids kept; a
         shuffle in progress is redrawn.  The other seats keep only the public
         part of their earlier private events; ``history()`` stays this
         state's (OpenSpiel keeps it as a record only).
