@@ -30,9 +30,9 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.analysis import greedy_split
+from cardrules.down_and_back.bots import greedy_measure
 from cardrules.down_and_back.determinize import determinize
 from cardrules.down_and_back.search import (
-    _best,
     _strengthen,
     greedy_action,
     legal_options,
@@ -222,5 +222,7 @@ def test_the_memo_of_the_greedy_measure_gives_the_measure() -> None:
     for _ in range(50):
         seven = rng.sample(deck, 7)
         fresh = max(d + b for d, b in split_strengths(seven))
-        assert _best(seven) == fresh
-        assert _best(list(reversed(seven))) == fresh   # the same cards, any order
+        assert greedy_measure(seven) == fresh
+        assert greedy_measure(list(reversed(seven))) == fresh   # the same cards, any order
+        # GreedyBot's float weights are exactly the whole-number sums / 4096.
+        assert hand_value(seven)[0] * 4096 == fresh

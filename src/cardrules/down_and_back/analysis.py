@@ -63,6 +63,7 @@ from cardrules._validate import require_int
 from cardrules.cards import DECK, Card, parse_cards
 from cardrules.down_and_back._accel import split_actions, split_strengths, strength3, strength4
 from cardrules.down_and_back.actions import Discard, DrawDiscard, DrawStock, Split
+from cardrules.down_and_back.bots import greedy_index
 from cardrules.down_and_back.evaluate import Combo
 from cardrules.down_and_back.state import HAND_SIZE, Phase
 from cardrules.hand import Hand
@@ -167,15 +168,7 @@ def greedy_split(hand: Sequence[Card]) -> Split:
     """
     cards = Hand(hand)
     scores = split_strengths(cards)
-    return split_actions(cards)[_greedy_index(scores)]
-
-
-def _greedy_index(scores: list[tuple[int, int]]) -> int:
-    best, number = -1, 0
-    for n, (down, back) in enumerate(scores):
-        if down + back > best:
-            best, number = down + back, n
-    return number
+    return split_actions(cards)[greedy_index(scores)]
 
 
 # -- split odds ----------------------------------------------------------------------
@@ -385,7 +378,7 @@ def _tally_python(deals: Iterable[list[int]], opponents: int, ours: list[tuple[i
 def _opponent(seven: Hand[Card], policy: SplitPolicy | None) -> tuple[int, int]:
     if policy is None:
         scores = split_strengths(seven)
-        return scores[_greedy_index(scores)]
+        return scores[greedy_index(scores)]
     split = policy(seven)
     return strength4(split.down), strength3(split.back)
 

@@ -17,14 +17,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from itertools import starmap
-from operator import add
 from typing import TypeVar
 
 from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import split_actions, split_strengths, strength3, strength4
 from cardrules.down_and_back.actions import Action, Discard, DrawDiscard, DrawStock, Split
-from cardrules.down_and_back.analysis import _SHARE, _greedy_index, _pareto, greedy_split
+from cardrules.down_and_back.analysis import _SHARE, _pareto, greedy_split
+from cardrules.down_and_back.bots import (
+    greedy_discard,
+    greedy_index,
+    greedy_measure,
+    takes_discard,
+    without_each,
+)
 from cardrules.down_and_back.determinize import determinize
 from cardrules.down_and_back.game import apply, legal_actions, sample_chance
 from cardrules.down_and_back.state import GameState, Phase, RoundResult
@@ -37,51 +42,15 @@ __all__ = ["SearchBot", "greedy_action", "legal_options", "play_out"]
 A = TypeVar("A")
 
 
-def _best(cards: Sequence[Card]) -> int:
-    """GreedyBot's measure of seven cards, as a whole number: the largest sum
-    of down and back strengths over the 35 splits (4096 times its
-    :func:`~cardrules.down_and_back.hand_value`)."""
-    key = sum(c.mask for c in cards)
-    known = _BEST.get(key)
-    if known is not None:
-        return known
-    if len(_BEST) >= _BEST_SIZE:
-        _BEST.clear()
-    best: int = max(starmap(add, split_strengths(cards)))
-    _BEST[key] = best
-    return best
-
-
-#: Memo of :func:`_best` by the cards' bit mask: rollouts meet the same
-#: sevens again and again (every candidate replays the same deal).
-_BEST: dict[int, int] = {}
-_BEST_SIZE = 1 << 18
-
-
-def _without(hand: Sequence[Card]) -> list[list[Card]]:
-    """``hand`` less each of its cards in turn, in the hand's order."""
-    cards = list(hand)
-    return [cards[:n] + cards[n + 1:] for n in range(len(cards))]
-
-
-def _greedy_discard(hand: Sequence[Card]) -> Card:
-    best, choice = -1, hand[0]
-    for card, rest in zip(hand, _without(hand), strict=True):
-        value = _best(rest)
-        if value > best:
-            best, choice = value, card
-    return choice
-
-
 def _keep_greedily(hand: list[Card], fixed: frozenset[Card], card: Card) -> Card:
     """Add ``card`` to ``hand`` (in place) and take out the card, not one of
     ``fixed``, whose loss leaves the best seven (GreedyBot's discard); returns it."""
     hand.append(card)
     best, out = -1, len(hand) - 1
-    for n, rest in enumerate(_without(hand)):
+    for n, rest in enumerate(without_each(hand)):
         if hand[n] in fixed:
             continue
-        value = _best(rest)
+        value = greedy_measure(rest)
         if value > best:
             best, out = value, n
     return hand.pop(out)
@@ -143,12 +112,6 @@ def _strengthen(state: GameState, view: View, rng: random.Random) -> GameState:
                      state.drawn, tuple(splits), state.showdown)
 
 
-def _takes_discard(hand: Sequence[Card], top: Card) -> bool:
-    """GreedyBot's draw: take ``top`` when some seven with it beat ``hand``."""
-    now = _best(hand)
-    return any(_best([*rest, top]) > now for rest in _without(hand))
-
-
 def _pot_share(hand: tuple[int, ...], tables: list[tuple[int, int, int, int]],
                cache: dict[tuple[int, ...], int]) -> int:
     """The largest total pot share (in 1/3600 units) over the undominated
@@ -197,11 +160,11 @@ def greedy_action(state: GameState) -> Action:
     if phase is Phase.DRAW:
         if not state.discard:
             return DrawStock()
-        return DrawDiscard() if _takes_discard(hand, state.discard[-1]) else DrawStock()
+        return DrawDiscard() if takes_discard(hand, state.discard[-1]) else DrawStock()
     if phase is Phase.DISCARD:
-        return Discard(_greedy_discard(hand))
+        return Discard(greedy_discard(hand))
     if phase is Phase.SPLIT:
-        return split_actions(hand)[_greedy_index(split_strengths(hand))]
+        return split_actions(hand)[greedy_index(split_strengths(hand))]
     raise ValueError(f"greedy_action plays draws, discards and splits, not {phase}")
 
 
@@ -342,10 +305,10 @@ class SearchBot:
     def _candidates(self, view: View, legal: Sequence[A]) -> list[A]:
         if isinstance(legal[0], Discard):
             # legal discards come in the hand's order
-            values = [_best(rest) for rest in _without(view.hand)]
+            values = [greedy_measure(rest) for rest in without_each(view.hand)]
             ranked = sorted(range(len(legal)), key=lambda n: -values[n])
             return [legal[n] for n in ranked[:self.width]]
-        greedy = DrawDiscard() if view.discard and _takes_discard(view.hand, view.discard[-1]) \
+        greedy = DrawDiscard() if view.discard and takes_discard(view.hand, view.discard[-1]) \
             else DrawStock()
         return sorted(legal, key=lambda a: a != greedy)
 
