@@ -144,11 +144,46 @@ def quiet_stdout() -> None:
         pass
 
 
+def plain_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]],
+                left: Collection[int] = (0,)) -> str:
+    """A table as plain text: a title line, then aligned columns; those whose
+    index is in ``left`` to the left, the others (numbers) to the right.
+
+    >>> print(plain_table("T", ["bot", "wins"], [["greedy", "2"]]))
+    T
+    bot     wins
+    greedy     2
+    """
+    widths = [max(len(row[k]) for row in [headers, *rows]) for k in range(len(headers))]
+    lines = [title]
+    for row in [headers, *rows]:
+        lines.append("  ".join(c.ljust(w) if k in left else c.rjust(w)
+                               for k, (c, w) in enumerate(zip(row, widths, strict=True)))
+                     .rstrip())
+    return "\n".join(lines)
+
+
+def rich_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]],
+               left: Collection[int] = (0,)) -> Any:
+    """The same table drawn by rich (the ``cli`` extra must be installed).
+
+    >>> rich_table("T", ["bot", "wins"], [["greedy", "2"]]).row_count
+    1
+    """
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left")
+    for k, header in enumerate(headers):
+        table.add_column(header, justify="left" if k in left else "right")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]],
                 left: Collection[int] = (0,)) -> None:
     """Print a table: drawn by rich on a terminal when rich is installed (the
-    ``cli`` extra), else as plain aligned text.  Columns whose index is in
-    ``left`` are aligned to the left, the others (numbers) to the right.
+    ``cli`` extra), else as :func:`plain_table`.
 
     >>> print_table("T", ["bot", "wins"], [["greedy", "2"]])
     T
@@ -157,17 +192,7 @@ def print_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]
     """
     if sys.stdout.isatty() and importlib.util.find_spec("rich") is not None:
         from rich.console import Console
-        from rich.table import Table
 
-        table = Table(title=title)
-        for k, header in enumerate(headers):
-            table.add_column(header, justify="left" if k in left else "right")
-        for row in rows:
-            table.add_row(*row)
-        Console().print(table)
-        return
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(headers)]
-    print(title)
-    for line in (headers, *rows):
-        print("  ".join(c.ljust(w) if k in left else c.rjust(w)
-                        for k, (c, w) in enumerate(zip(line, widths, strict=True))).rstrip())
+        Console().print(rich_table(title, headers, rows, left))
+    else:
+        print(plain_table(title, headers, rows, left))

@@ -185,37 +185,16 @@ def tables(result: SimulationResult) -> list[Table]:
     return found
 
 
-def plain_table(title: str, headers: list[str], rows: list[list[str]]) -> str:
-    """A table as plain text: a title line, then aligned columns (names to
-    the left, numbers to the right).
-
-    >>> print(plain_table("T", ["bot", "wins"], [["greedy", "2"]]))
-    T
-    bot     wins
-    greedy     2
-    """
-    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
-    lines = [title]
-    for row in [headers, *rows]:
-        lines.append("  ".join(
-            cell.ljust(w) if header in _TEXT_COLUMNS else cell.rjust(w)
-            for cell, w, header in zip(row, widths, headers, strict=True)).rstrip())
-    return "\n".join(lines)
-
-
 def print_tables(result: SimulationResult, rich: Any = None) -> None:
     """Print the summary tables, drawn by rich when ``rich`` is the module."""
+    found = [(title, headers, rows,
+              [k for k, header in enumerate(headers) if header in _TEXT_COLUMNS])
+             for title, headers, rows in tables(result)]
     if rich is None:
-        print("\n\n".join(plain_table(*table) for table in tables(result)))
+        print("\n\n".join(_common.plain_table(*table) for table in found))
         return
     from rich.console import Console
-    from rich.table import Table as RichTable
 
     console = Console()
-    for title, headers, rows in tables(result):
-        table = RichTable(title=title, title_justify="left")
-        for header in headers:
-            table.add_column(header, justify="left" if header in _TEXT_COLUMNS else "right")
-        for row in rows:
-            table.add_row(*row)
-        console.print(table)
+    for table in found:
+        console.print(_common.rich_table(*table))
