@@ -85,6 +85,45 @@ def test_bad_parameters_are_refused(name: str, params: dict[str, int]) -> None:
         pyspiel.load_game(name, params)
 
 
+@pytest.mark.parametrize("game_class", ["DownAndBackGame", "BackAlleyGame"])
+@pytest.mark.parametrize("value", [2 ** 31, -(2 ** 31) - 1, 10 ** 12])
+def test_parameters_beyond_a_cpp_int_are_refused_clearly(game_class: str, value: int) -> None:
+    """OpenSpiel keeps every parameter in a C++ int: a value beyond it is a
+    ValueError naming the parameter, not a TypeError from inside pyspiel.
+    (pyspiel.load_game itself refuses such a value before the adapter runs.)"""
+    cls = getattr(openspiel, game_class)
+    for key in cls._defaults:
+        with pytest.raises(ValueError, match=rf"parameter '{key}' .*C\+\+ int"):
+            cls({key: value})
+
+
+@pytest.mark.parametrize(("name", "params", "bound"), [
+    (openspiel.BACK_ALLEY, {"max_throw_ins": 10 ** 9}, "max_chance_nodes_in_history"),
+    (openspiel.BACK_ALLEY, {"max_throw_ins": 2 ** 31 - 1}, "max_chance_nodes_in_history"),
+    (openspiel.BACK_ALLEY, {"max_hand_size": 1, "max_throw_ins": 37_675_151}, "max_move_number"),
+    (openspiel.DOWN_AND_BACK, {"rounds": 10 ** 8}, "max_chance_nodes_in_history"),
+    (openspiel.DOWN_AND_BACK, {"players": 5, "rounds": 7_134_498}, "max_move_number"),
+    (openspiel.DOWN_AND_BACK, {"players": 2, "rounds": 2 ** 31 - 1},
+     "max_chance_nodes_in_history"),
+])
+def test_parameters_whose_bounds_overflow_a_cpp_int_are_refused(
+        name: str, params: dict[str, int], bound: str) -> None:
+    """rounds (DB-44) and max_throw_ins (BA-25) set the game's length bounds,
+    which OpenSpiel also keeps in C++ ints: too large is a clear ValueError."""
+    with pytest.raises(ValueError, match=rf"too large for OpenSpiel, whose {bound}.*C\+\+ int"):
+        pyspiel.load_game(name, params)
+
+
+def test_the_largest_parameters_that_fit_load() -> None:
+    """Just below the limits the games load and their bounds are exact (DB-30, DB-43)."""
+    db = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"players": 5, "rounds": 7_134_497})
+    assert db.max_game_length() + db.max_chance_nodes_in_history() <= 2 ** 31 - 1
+    ante = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"ante": 2 ** 31 - 1, "rounds": 1})
+    assert ante.max_utility() == 3.0 * (2 ** 31 - 1)
+    ba = pyspiel.load_game(openspiel.BACK_ALLEY, {"max_throw_ins": 37_675_113})
+    assert ba.max_game_length() + ba.max_chance_nodes_in_history() <= 2 ** 31 - 1
+
+
 def test_a_missing_openspiel_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     monkeypatch.delitem(sys.modules, "cardrules.integrations.openspiel")
@@ -413,3 +452,70 @@ def test_back_alley_resampling_keeps_every_void_play_has_shown() -> None:
             for other in range(4):
                 assert not {card.index for card in hands[other]} & absent[other]
     assert checked == 6
+
+
+def assert_resample_matches(state: Any, seat: int, sample: Any) -> None:
+    """``sample`` is a valid state ``seat`` cannot tell from ``state``."""
+    assert sample.information_state_string(seat) == state.information_state_string(seat)
+    assert sample.observation_string(seat) == state.observation_string(seat)
+    assert np.array_equal(np.asarray(sample.observation_tensor(seat)),
+                          np.asarray(state.observation_tensor(seat)))
+    assert sample.current_player() == state.current_player()
+    assert sample.is_terminal() == state.is_terminal()
+    assert sample.returns() == state.returns()
+    if state.current_player() == seat:
+        assert sample.legal_actions() == state.legal_actions()
+    if state.is_chance_node():
+        outcomes = sample.chance_outcomes()
+        assert len(outcomes) == len(state.chance_outcomes())
+        assert math.isclose(sum(p for _, p in outcomes), 1.0)
+    mine = sample.cardrules_state
+    module = down_and_back if isinstance(mine, down_and_back.GameState) else back_alley
+    module.RULES.check_invariants(mine)
+    assert mine.settings == state.cardrules_state.settings
+
+
+@pytest.mark.parametrize(("make", "seed"), [
+    pytest.param(lambda: db_game(players=2, rounds=1), 1, id="db-2"),
+    pytest.param(lambda: db_game(players=5, rounds=1), 2, id="db-5"),
+    pytest.param(lambda: ba_game(max_hand_size=1, max_throw_ins=1), 3, id="ba-1"),
+    pytest.param(lambda: ba_game(max_hand_size=2), 4, id="ba-2"),
+])
+def test_resampling_works_at_every_node_for_every_seat(make: Any, seed: int) -> None:
+    """At every node of a whole game (the choice of dealer, every step of a
+    shuffle, DB-36 reshuffles, every decision and the end), each seat's
+    resample is a valid state with the same information: the same information
+    state string, observation and, for the seat to act, legal actions; and
+    the resample plays on to the end (DB-31, DB-32, BA-11, BA-12)."""
+    game = make()
+    rng = random.Random(seed)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = game.new_initial_state()
+    nodes = {"chance": 0, "mid-shuffle": 0, "decision": 0, "terminal": 0}
+    while True:
+        for seat in range(game.num_players()):
+            sample = state.resample_from_infostate(seat, sampler)
+            assert_resample_matches(state, seat, sample)
+        if state.is_terminal():
+            nodes["terminal"] += 1
+            break
+        if state.is_chance_node():
+            nodes["mid-shuffle" if state._core.picked else "chance"] += 1
+            if rng.random() < 0.05:   # a resample mid-shuffle finishes its shuffle
+                sample = state.resample_from_infostate(state.num_players() - 1, sampler)
+                while sample.is_chance_node():
+                    sample.apply_action(random_step(sample, rng))
+                module = (down_and_back if game.get_type().short_name == openspiel.DOWN_AND_BACK
+                          else back_alley)
+                module.RULES.check_invariants(sample.cardrules_state)
+        else:
+            nodes["decision"] += 1
+        state.apply_action(random_step(state, rng))
+    assert all(nodes.values())
+    # A resample plays on to the end.
+    for seat in range(game.num_players()):
+        again = game.new_initial_state()
+        advance(again, random.Random(seed + seat), 60)
+        sample = again.resample_from_infostate(seat, sampler)
+        while not sample.is_terminal():
+            sample.apply_action(random_step(sample, rng))

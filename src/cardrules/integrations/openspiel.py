@@ -211,21 +211,25 @@ class _DownAndBack(_Spec[_db.GameState, _db.Action]):
     cards = DECK
 
     def __init__(self, players: int, ante: int, rounds: int) -> None:
-        _db.new_game(players, ante=ante, rounds=rounds)  # checks the settings
         if rounds is None:
             raise ValueError("an OpenSpiel game needs a number of rounds")
+        _db.new_game(players, ante=ante, rounds=rounds)  # checks the settings
         self.settings = {"players": players, "ante": ante, "rounds": rounds}
         self.num_players, self.ante, self.rounds = players, ante, rounds
         # Per round: the deal's shuffle (51 steps), reshuffles while playing (at
         # most the stock draws plus one stock: 6n + 52) and room for two
         # whole-deck reshuffles of tie-break draws (DB-42).
-        self.max_chance_nodes = 1 + rounds * (51 + 6 * players + 52 + 2 * 51)
+        self.max_chance_nodes = _fits_int(
+            "max_chance_nodes_in_history()", 1 + rounds * (51 + 6 * players + 52 + 2 * 51),
+            self.settings)
         self.observation_size = _db_encoding.OBSERVATION_SIZE
         self.game_info = pyspiel.GameInfo(
             num_distinct_actions=_db_encoding.NUM_ACTIONS, max_chance_outcomes=52,
             num_players=players, min_utility=float(-ante * rounds),
             max_utility=float((players - 1) * ante * rounds), utility_sum=None,
-            max_game_length=rounds * (13 * players + 1))
+            max_game_length=_fits_int("max_game_length()", rounds * (13 * players + 1),
+                                      self.settings))
+        _fits_moves(self)
 
     def new_state(self) -> _db.GameState:
         return _db.new_game(self.num_players, ante=self.ante, rounds=self.rounds)
@@ -310,7 +314,8 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
         sizes = [_ba.hand_size_of(d, max_hand_size) for d in range(1, deals + 1)]
         # One step for the dealer, 53 per shuffle of 54 cards, one shuffle per
         # deal and per throw-in allowed.
-        self.max_chance_nodes = 1 + 53 * (deals + max_throw_ins)
+        self.max_chance_nodes = _fits_int("max_chance_nodes_in_history()",
+                                          1 + 53 * (deals + max_throw_ins), self.settings)
         # A deal scores at most +-40 points per card (a made or failed quadruple
         # board, BA-41); the hand sizes add up to max_hand_size ** 2.
         bound = 40.0 * sum(sizes)
@@ -318,7 +323,10 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
         self.game_info = pyspiel.GameInfo(
             num_distinct_actions=_ba_encoding.NUM_ACTIONS, max_chance_outcomes=54,
             num_players=4, min_utility=-bound, max_utility=bound, utility_sum=None,
-            max_game_length=sum(4 + 4 * size for size in sizes) + 4 * (max_throw_ins + 1))
+            max_game_length=_fits_int(
+                "max_game_length()",
+                sum(4 + 4 * size for size in sizes) + 4 * (max_throw_ins + 1), self.settings))
+        _fits_moves(self)
 
     def new_state(self) -> _ba.GameState:
         return _ba.new_game(max_hand_size=self.max_hand_size)
@@ -371,6 +379,11 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
 
     def hidden_variant(self, state: _ba.GameState, seat: int,
                        rng: random.Random) -> _ba.GameState:
+        if state.phase is not _ba.Phase.BID and state.phase is not _ba.Phase.PLAY:
+            # Before the first deal, between deals (a shuffle, whose cards the
+            # adapter redraws itself) and at the end no hand holds a card:
+            # the rules' hidden_variant deals out whatever is left unseen.
+            return _ba.RULES.hidden_variant(state, seat, rng)
         # Uniform over the deals the seat's view allows, shown voids included
         # (back_alley.determinize).  A view does not carry the first dealer or
         # the throw-in count, which everyone saw, so they are copied over.
@@ -384,6 +397,26 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
 
     def state_from_json(self, data: Mapping[str, object]) -> _ba.GameState:
         return _ba.state_from_dict(data)
+
+
+#: OpenSpiel keeps parameters, lengths and counts in a C++ ``int``.
+_INT_MAX = 2 ** 31 - 1
+
+
+def _fits_int(what: str, value: int, settings: Mapping[str, int]) -> int:
+    """``value`` if OpenSpiel can hold it in a C++ int, else a clear ValueError."""
+    if value > _INT_MAX:
+        given = ", ".join(f"{key}={number}" for key, number in settings.items())
+        raise ValueError(f"{given}: too large for OpenSpiel, whose {what} would be {value} "
+                         f"(OpenSpiel counts in a C++ int, at most {_INT_MAX})")
+    return value
+
+
+def _fits_moves(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
+                ) -> None:
+    """OpenSpiel's longest history (``max_move_number()``) is the sum of the two bounds."""
+    _fits_int("max_move_number()",
+              spec.game_info.max_game_length + spec.max_chance_nodes, spec.settings)
 
 
 _SPECS: dict[tuple[str, tuple[tuple[str, int], ...]], _Spec[_db.GameState, _db.Action]
@@ -754,7 +787,9 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         core.state = spec.hidden_variant(core.state, player_id, rng)  # type: ignore[arg-type]
         core.forget_others(player_id)
         if core.picked:
-            pile = [*core.picked, *core.remaining]
+            # The cards picked so far are seen by no one: redraw them from the
+            # pile being shuffled (the new state's, the same cards).
+            pile = sorted(card.index for card in spec.pile(core.state) or ())  # type: ignore[arg-type]
             rng.shuffle(pile)
             core.picked = tuple(pile[:len(core.picked)])
             core.remaining = tuple(sorted(pile[len(core.picked):]))
@@ -893,6 +928,9 @@ def _settings(params: Mapping[str, object] | None, defaults: Mapping[str, int]
             raise ValueError(f"unknown parameter {key!r} (known: {', '.join(defaults)})")
         if type(value) is not int:
             raise ValueError(f"parameter {key!r} must be a whole number, not {value!r}")
+        if not -_INT_MAX - 1 <= value <= _INT_MAX:
+            raise ValueError(f"parameter {key!r} = {value} does not fit OpenSpiel, which "
+                             f"keeps parameters in a C++ int ({-_INT_MAX - 1} to {_INT_MAX})")
         values[key] = value
     return values
 
