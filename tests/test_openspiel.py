@@ -3,7 +3,10 @@ DB-43, DB-44, BA-11, BA-12, BA-25, BA-40 to BA-43)."""
 
 from __future__ import annotations
 
+import base64
+import copy
 import importlib
+import json
 import math
 import pickle
 import random
@@ -22,6 +25,7 @@ from cardrules.back_alley.actions import CARDS  # noqa: E402
 from cardrules.cards import DECK  # noqa: E402
 from cardrules.down_and_back import encoding as db_encoding  # noqa: E402
 from cardrules.engine import ChooseDealer, Shuffle  # noqa: E402
+from cardrules.errors import ParseError  # noqa: E402
 from cardrules.integrations import openspiel  # noqa: E402
 
 DB_SHORT = {"players": 3, "rounds": 2}
@@ -355,15 +359,16 @@ def test_serialization_round_trips() -> None:
     rng = random.Random(8)
     for game in (db_game(), ba_game()):
         state = advance(game.new_initial_state(), rng, 150)
-        for copy in (game.deserialize_state(state.serialize()), pickle.loads(pickle.dumps(state))):
-            assert str(copy) == str(state)
-            assert copy.history() == state.history()
-            assert copy.cardrules_state == state.cardrules_state
+        for loaded in (game.deserialize_state(state.serialize()),
+                       pickle.loads(pickle.dumps(state))):
+            assert str(loaded) == str(state)
+            assert loaded.history() == state.history()
+            assert loaded.cardrules_state == state.cardrules_state
             for seat in range(game.num_players()):
-                assert copy.information_state_string(seat) == \
+                assert loaded.information_state_string(seat) == \
                     state.information_state_string(seat)
-            assert copy.chance_outcomes() == state.chance_outcomes()
-            assert copy.rewards() == state.rewards()
+            assert loaded.chance_outcomes() == state.chance_outcomes()
+            assert loaded.rewards() == state.rewards()
 
 
 # -- search ---------------------------------------------------------------------------------
@@ -496,6 +501,10 @@ def test_resampling_works_at_every_node_for_every_seat(make: Any, seed: int) -> 
         for seat in range(game.num_players()):
             sample = state.resample_from_infostate(seat, sampler)
             assert_resample_matches(state, seat, sample)
+            if rng.random() < 0.05:   # a resample serializes and loads back, checked
+                loaded = game.deserialize_state(sample.serialize())
+                assert loaded.serialize() == sample.serialize()
+                assert_resample_matches(state, seat, loaded)
         if state.is_terminal():
             nodes["terminal"] += 1
             break
@@ -519,3 +528,242 @@ def test_resampling_works_at_every_node_for_every_seat(make: Any, seed: int) -> 
         sample = again.resample_from_infostate(seat, sampler)
         while not sample.is_terminal():
             sample.apply_action(random_step(sample, rng))
+
+
+# -- deserializing untrusted text ------------------------------------------------------
+
+class _Raw:
+    """Pickles as the adapter's reader called on any text (a tampered JSON)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return openspiel._core_from_json, (self.text,)
+
+
+def split_serialized(text: str) -> tuple[str, str, dict[str, Any]]:
+    history, moves, data = text.split("\n", 2)
+    core = pickle.loads(base64.b64decode(data[len("__dict__="):]))["_core"]
+    return history[len("history="):], moves[len("move_number="):], json.loads(core.to_json())
+
+
+def join_serialized(history: str, moves: str, data: object) -> str:
+    text = data if isinstance(data, str) else json.dumps(data)
+    payload = base64.b64encode(pickle.dumps({"_core": _Raw(text)})).decode()
+    return f"history={history}\nmove_number={moves}\n__dict__={payload}"
+
+
+def sample_states(seed: int) -> list[tuple[Any, Any]]:
+    """(game, state) pairs of both games: mid-shuffle, decisions, the end,
+    resampled states and a game cut short by throw-ins (BA-25)."""
+    rng = random.Random(seed)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    out = []
+    for game in (db_game(players=2, rounds=1), ba_game(max_hand_size=1, max_throw_ins=0)):
+        for steps in (1, 20, 70, 10_000):
+            state = advance(game.new_initial_state(), rng, steps)
+            out.append((game, state))
+        state = advance(game.new_initial_state(), rng, 75)
+        resampled = state.resample_from_infostate(0, sampler)
+        out.append((game, resampled))
+        # Played on, then resampled again for another seat (ISMCTS does so).
+        again = advance(resampled.clone(), rng, 6).resample_from_infostate(1, sampler)
+        out.append((game, advance(again, rng, 3)))
+    game = ba_game(max_hand_size=1, max_throw_ins=0)
+    state = game.new_initial_state()
+    while not state.is_terminal():   # everyone passes: one throw-in too many
+        state.apply_action(random_step(state, rng) if state.is_chance_node()
+                           else ba_encoding.action_id(back_alley.Pass()))
+    out.append((game, state))
+    return out
+
+
+def json_tampers(data: dict[str, Any], other: dict[str, Any], resampled: bool
+                 ) -> list[dict[str, Any]]:
+    """Changed copies of a core's JSON that must all be refused."""
+    out: list[dict[str, Any]] = []
+
+    def changed(**keys: Any) -> dict[str, Any]:
+        new = copy.deepcopy(data)
+        new.update(keys)
+        return new
+
+    for key in data:
+        if key != "resampled" or resampled:   # written before 0.1, "resampled" may be left out
+            out.append({k: v for k, v in data.items() if k != key})      # a key dropped
+        wrongs: tuple[object, ...] = (None, True, "x", 1.5, [], {}, [[]], -1, 10 ** 30)
+        for wrong in wrongs:   # a wrong type, or a list that is not a card list
+            if wrong != data[key] and (type(wrong) is not type(data[key])
+                                       or key in ("picked", "remaining", "base")):
+                out.append(changed(**{key: wrong}))
+    out.append(changed(extra=1))
+    for key in data["settings"]:
+        out.append(changed(settings={k: v for k, v in data["settings"].items() if k != key}))
+        out.append(changed(settings={**data["settings"], key: data["settings"][key] + 1}))
+        out.append(changed(settings={**data["settings"], key: True}))
+    out.append(changed(settings={**data["settings"], "extra": 1}))
+    for key in data["state"]:
+        out.append(changed(state={k: v for k, v in data["state"].items() if k != key}))
+    # The other game's core, as it is and under this game's name and settings.
+    out.append(copy.deepcopy(other))
+    out.append({**copy.deepcopy(other), "game": data["game"], "settings": data["settings"]})
+    out.append(changed(state=copy.deepcopy(other["state"])))
+    out.append(changed(game="cardrules_other"))
+    for bad in ([99], ["AS"], [True], [-1], [0, 0], list(range(60)), [1.0]):
+        out.append(changed(picked=bad))
+        out.append(changed(remaining=bad))
+    for flag in (1, 0, "true", None):
+        out.append(changed(truncated=flag))
+    out.append(changed(truncated=not data["truncated"]))
+    out.append(changed(chance_steps=data["chance_steps"] + 10 ** 6))
+    out.append(changed(chance_steps=float(data["chance_steps"])))
+    out.append(changed(throw_ins=data["throw_ins"] + 5))
+    out.append(changed(base=data["base"][:-1]))
+    out.append(changed(base=["1"] * len(data["base"])))
+    out.append(changed(base=[True] * len(data["base"])))
+    out.append(changed(log=[["x", None, None]]))
+    out.append(changed(log=[[None, None, None]]))
+    out.append(changed(log=[[None, "a"]]))
+    out.append(changed(log=[[0, "a", 5]]))
+    out.append(changed(log=[[9, "a", "b"]]))
+    out.append(changed(log=["seat 0"]))
+    out.append(changed(log=data["log"][:-1]))
+    out.append(changed(log=[*data["log"], [None, "seat 0 wins", None]]))
+    out.append(changed(base=[v + 1 for v in data["base"]]))
+    if data["picked"]:
+        out.append(changed(picked=data["picked"][::-1]))
+    origin = data["resampled"]
+    if origin is not None:   # where a resampled state was drawn from is checked too
+        for key in origin:
+            out.append(changed(resampled={k: v for k, v in origin.items() if k != key}))
+        out.append(changed(resampled={**origin, "seat": (origin["seat"] + 1) % 2}))
+        out.append(changed(resampled={**origin, "at": origin["at"] + 1}))
+        out.append(changed(resampled={**origin, "at": origin["at"] - 1}))
+        out.append(changed(resampled={**origin, "at": 10 ** 6}))
+        out.append(changed(resampled={**origin, "start": origin["source"]}))
+        out.append(changed(resampled={**origin, "source": origin["start"]}))
+        out.append(changed(resampled={**origin, "start": {**origin["start"], "log": []}}))
+        out.append(changed(resampled={**origin, "start": {**origin["start"],
+                                                          "resampled": origin}}))
+        out.append(changed(resampled={**origin, "extra": 1}))
+        out.append(changed(resampled=True))
+        out.append(changed(resampled=None))
+    return out
+
+
+def history_tampers(history: str, moves: str) -> list[tuple[str, str]]:
+    """Changed history= and move_number= lines that must all be refused."""
+    pairs = history.split(",") if history else []
+    out = [(history, str(int(moves) + 1)), (history, "-1"), (history, "x"), (history, ""),
+           (history + ",", moves), (history + ",x:1", moves), ("1:2:3", moves),
+           (history + ",9:0", str(int(moves) + 1)), (history + ",-1:99999999999", moves),
+           ("-1:0," * 3 + history, str(int(moves) + 3)), (history, " " + moves)]
+    if pairs:
+        out.append((",".join(pairs[:-1]), str(int(moves) - 1)))          # one step forgotten
+        out.append((",".join(pairs[:-1]), moves))
+        player, action = pairs[-1].split(":")
+        out.append((",".join([*pairs[:-1], f"{player}:{int(action) + 1}"]), moves))
+        out.append((",".join([*pairs[:-1], f"{(int(player) + 2) % 3 - 1}:{action}"]), moves))
+        out.append((",".join([*pairs[:-1], pairs[-1] + "0"]), moves))
+        if len(pairs) > 2:
+            swapped = [pairs[1], pairs[0], *pairs[2:]]
+            if swapped != pairs:
+                out.append((",".join(swapped), moves))
+    return out
+
+
+def raw_tampers(text: str) -> list[object]:
+    """Serialized texts that are not the adapter's at all."""
+    history, moves, data = text.split("\n", 2)
+
+    class Evil:
+        def __reduce__(self) -> tuple[Any, tuple[str]]:
+            return (print, ("unpickled!",))
+
+    def payload(obj: object) -> str:
+        return "__dict__=" + base64.b64encode(pickle.dumps(obj)).decode()
+
+    core = pickle.loads(base64.b64decode(data[len("__dict__="):]))["_core"]
+    return [None, 5, b"history=", "", text.replace("\n", " "), history, f"{history}\n{moves}",
+            f"{moves}\n{history}\n{data}", f"{history}\n{moves}\n__dict__=!!!",
+            f"{history}\n{moves}\n__dict__=" + base64.b64encode(b"garbage").decode(),
+            f"{history}\n{moves}\n{payload({'_core': Evil()})}",
+            f"{history}\n{moves}\n{payload({})}",
+            f"{history}\n{moves}\n{payload({'_core': core, 'extra': 1})}",
+            f"{history}\n{moves}\n{payload([core])}",
+            f"{history}\n{moves}\n{payload({'_core': 'text'})}",
+            f"{history}\n{moves}\n{payload({'_core': _Raw('{')})}",
+            f"{history}\n{moves}\n{payload({'_core': _Raw('[' * 100_000)})}",
+            f"{history}\n{moves}\n{payload({'_core': _Raw('NaN')})}",
+            f"{history}\n{moves}\n{payload({'_core': _Raw('1' * 30)})}"]
+
+
+def test_tampered_serialized_states_are_all_parse_errors(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """deserialize_state reads untrusted text: a dropped key, a wrong type, the
+    other game's core, other settings, a non-card in the shuffle, a truncated
+    that is not a bool, a forged history or a foreign pickle is a ParseError,
+    never another exception, and nothing is unpickled but the adapter's JSON."""
+    samples = sample_states(31)
+    cores = {game.get_type().short_name: split_serialized(state.serialize())[2]
+             for game, state in samples}
+    tried = 0
+    for game, state in samples:
+        history, moves, data = split_serialized(state.serialize())
+        assert game.deserialize_state(join_serialized(history, moves, data)).serialize() \
+            == state.serialize()
+        other = cores[openspiel.BACK_ALLEY if data["game"] == openspiel.DOWN_AND_BACK
+                      else openspiel.DOWN_AND_BACK]
+        texts: list[object] = [join_serialized(history, moves, tampered)
+                               for tampered in json_tampers(data, other,
+                                                            data["resampled"] is not None)]
+        texts += [join_serialized(h, m, data) for h, m in history_tampers(history, moves)]
+        texts += raw_tampers(state.serialize())
+        for at, text in enumerate(texts):
+            try:
+                game.deserialize_state(text)
+            except ParseError:
+                tried += 1
+            else:
+                pytest.fail(f"tamper {at} of {data['game']} accepted: {text!r:.200}")
+    assert tried > 1500
+    assert "unpickled!" not in capsys.readouterr().out
+
+
+def test_a_tampered_core_is_refused_by_openspiel_own_readers_too() -> None:
+    """pickle and pyspiel.deserialize_game_and_state unpickle by design (never
+    give them untrusted bytes), but the adapter's JSON they reach is still
+    checked against the game and the history."""
+    for game, state in sample_states(32)[::2]:
+        history, moves, data = split_serialized(state.serialize())
+        forged = [f"{int(history.split(',')[0].split(':')[1]) ^ 1}"]
+        bad_history = ",".join([f"-1:{forged[0]}", *history.split(",")[1:]])
+        for text in (join_serialized(history, moves, {**data, "truncated": 1}),
+                     join_serialized(bad_history, moves, data)):
+            whole = pyspiel.serialize_game_and_state(game, state)
+            whole = whole[:whole.index("[State]\n") + len("[State]\n")] + text
+            with pytest.raises(ParseError):
+                pyspiel.deserialize_game_and_state(whole)
+        # The other game's core in this game's state (DB-31, BA-11).
+        other = sample_states(33)[9 if data["game"] == openspiel.DOWN_AND_BACK else 1]
+        _, _, other_data = split_serialized(other[1].serialize())
+        with pytest.raises(ParseError, match="not of"):
+            game.new_initial_state()._core = pickle.loads(pickle.dumps(_Raw(json.dumps(
+                other_data))))
+
+
+def test_serialized_states_load_back_at_every_kind_of_node() -> None:
+    """Mid-shuffle, decisions, the end, cut short (BA-25) and resampled states
+    all round-trip through deserialize_state, pickle and OpenSpiel's readers."""
+    for game, state in sample_states(34):
+        text = state.serialize()
+        for copy_ in (game.deserialize_state(text), pickle.loads(pickle.dumps(state)),
+                      pyspiel.deserialize_game_and_state(
+                          pyspiel.serialize_game_and_state(game, state))[1]):
+            assert copy_.serialize() == text
+            assert copy_.cardrules_state == state.cardrules_state
+            assert copy_.history() == state.history()
+            for seat in range(game.num_players()):
+                assert copy_.information_state_string(seat) == \
+                    state.information_state_string(seat)
