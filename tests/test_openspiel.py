@@ -564,12 +564,14 @@ def sample_states(seed: int) -> list[tuple[Any, Any]]:
         for steps in (1, 20, 70, 10_000):
             state = advance(game.new_initial_state(), rng, steps)
             out.append((game, state))
-        state = advance(game.new_initial_state(), rng, 75)
+        # Resampled while bidding or playing (BA-20, DB-34), played on, then
+        # resampled again for another seat.
+        state = advance(game.new_initial_state(), rng, 56 if game.num_players() == 4 else 75)
         resampled = state.resample_from_infostate(0, sampler)
         out.append((game, resampled))
-        # Played on, then resampled again for another seat (ISMCTS does so).
-        again = advance(resampled.clone(), rng, 6).resample_from_infostate(1, sampler)
-        out.append((game, advance(again, rng, 3)))
+        again = advance(resampled.clone(), rng, 2).resample_from_infostate(1, sampler)
+        assert not again.is_terminal()
+        out.append((game, advance(again, rng, 2)))
     game = ba_game(max_hand_size=1, max_throw_ins=0)
     state = game.new_initial_state()
     while not state.is_terminal():   # everyone passes: one throw-in too many

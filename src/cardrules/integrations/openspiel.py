@@ -55,7 +55,25 @@ adds everything the seat has seen since the start, in order: every public
 action, its own dealt hands, its own stock draws and splits.
 ``resample_from_infostate`` deals out what the seat cannot see afresh (the
 game's ``RULES.hidden_variant``; for Back Alley ``back_alley.determinize``, uniform
-over what the seat's view allows), so OpenSpiel's information-set MCTS works.
+over what the seat's view allows, while bidding and playing), at every node,
+a shuffle in progress redrawn, so OpenSpiel's information-set MCTS works.
+
+**Parameters** must fit OpenSpiel's C++ ``int``, and so must the bounds
+they give (``max_game_length()``, ``max_chance_nodes_in_history()`` and
+their sum): anything larger is a :class:`ValueError` that says so.
+
+**Serialization.**  ``state.serialize()`` is OpenSpiel's text for a Python
+state: the history, the move number and the state's attributes pickled (here
+the adapter's JSON).  ``game.deserialize_state(text)`` reads that text
+strictly: the pickled part may hold only the adapter's JSON (nothing else is
+unpickled), the JSON goes through the library's strict readers and must be
+of this game with its settings, and replaying the history must lead to
+exactly that state; a resampled state carries the state it was drawn from,
+which is checked the same way.  Anything else is a
+:class:`~cardrules.ParseError`.  OpenSpiel's own formats, pickling a state or
+a game and ``pyspiel.deserialize_game_and_state``, unpickle whatever they are
+given, by design: never give them untrusted bytes (the adapter's JSON they
+reach is still checked).
 
 >>> import pyspiel
 >>> from cardrules.integrations import openspiel
@@ -898,7 +916,7 @@ class _DictUnpickler(pickle.Unpickler):
                          token=f"{module}.{name}")
 
 
-def _screen_serialized(text: object, num_players: int) -> None:
+def _screen_serialized(text: object, num_players: int, max_moves: int) -> None:
     """Check ``deserialize_state``'s text before OpenSpiel reads it: the
     ``history=``, ``move_number=`` and ``__dict__=`` lines, the pickle inside
     holding only the adapter's JSON."""
@@ -912,7 +930,11 @@ def _screen_serialized(text: object, num_players: int) -> None:
     history, moves, data = (p[len(t):] for p, t in zip(pieces, tags, strict=True))
     if not _HISTORY.fullmatch(history):
         raise ParseError("history= must list player:action pairs", token=history[:80])
-    for pair in filter(None, history.split(",")):
+    pairs = history.split(",") if history else []
+    if len(pairs) > max_moves:
+        raise ParseError(f"history= lists {len(pairs)} moves, more than a game has "
+                         f"({max_moves})")
+    for pair in pairs:
         player, action = map(int, pair.split(":"))
         if not (-1 <= player < num_players and 0 <= action <= _INT_MAX):
             raise ParseError("history=: not a player and an action", token=pair)
@@ -1085,13 +1107,17 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
                                 probability_sampler: Callable[[], float]) -> CardrulesState:
         """A state ``player_id`` cannot tell from this one, drawn at random.
 
-        The cards the seat cannot see are dealt out afresh (seeded from
-        ``probability_sampler()``): Down and Back with ``RULES.hidden_variant``,
-        Back Alley with ``back_alley.determinize``, uniformly among the deals
-        the seat's view allows, shown voids kept; a
-        shuffle in progress is redrawn.  The other seats keep only the public
-        part of their earlier private events; ``history()`` stays this
-        state's (OpenSpiel keeps it as a record only).
+        Works at every node.  The cards the seat cannot see are dealt out
+        afresh (seeded from ``probability_sampler()``): Down and Back with
+        ``RULES.hidden_variant``; Back Alley, while bidding and playing, with
+        ``back_alley.determinize``, uniformly among the deals the seat's view
+        allows, shown voids kept, and otherwise (the choice of dealer, a
+        shuffle, the end) with ``RULES.hidden_variant``.  The cards of a
+        shuffle in progress, seen by no one, are redrawn.  The other seats
+        keep only the public part of their earlier private events;
+        ``history()`` stays this state's (OpenSpiel keeps it as a record
+        only), and the new state remembers where it was drawn from, so that
+        its serialization can be checked (``game.deserialize_state``).
 
         >>> import pyspiel
         >>> from cardrules.integrations import openspiel
@@ -1222,7 +1248,9 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         ...
         cardrules.errors.ParseError: the history does not lead to the state written with it
         """
-        _screen_serialized(text, self._spec.num_players)
+        spec = self._spec
+        _screen_serialized(text, spec.num_players,
+                           spec.game_info.max_game_length + spec.max_chance_nodes)
         return cast(CardrulesState, super().deserialize_state(text))
 
     def make_py_observer(self, iig_obs_type: object = None,
