@@ -38,7 +38,11 @@ rules could not have produced: showdown winners that do not hold the best
 hands (DB-41), tie-break draws that are not exactly the draws DB-42 makes
 (the tied seats, in seat order from the dealer's left, pass after pass
 until one highest rank remains), a pot paid to anyone but a seat that won
-both showdowns (DB-43), a paused showdown that does not match its splits.
+both showdowns (DB-43), a paused showdown that does not match its splits,
+a discard pile, cards seen and turns that do not agree (a pile of ``p``
+cards needs ``p - 1`` draws from the stock, and each card seen a draw from
+the pile by its holder, DB-33 to DB-37), a finished game whose dealer is
+not the dealer of its last round (DB-44).
 
 The view format (``"format": "cardrules/down_and_back/view/1"``) has one
 key per field of :class:`~cardrules.down_and_back.View`, written the same
