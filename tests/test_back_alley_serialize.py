@@ -343,3 +343,73 @@ def test_ba13_the_exchange_is_checked_in_every_phase_of_the_deal() -> None:
         data = data_of(state)
         data["deal"]["taken"] = data["deal"]["undealt"][0]
         assert refusal(data).message == _TAKEN_MESSAGE, state.phase
+
+
+# -- huge lists are refused by their length, before any entry is read ------------------
+
+HUGE = 10**6
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every reader of a list entry fail after a few thousand calls: a
+    loader that reads a huge list entry by entry is then caught at once."""
+    import cardrules.back_alley.serialize as serialize
+    import cardrules.engine.codec as codec
+
+    for module, name in ((codec, "read_card"), (serialize, "_read_result"),
+                         (serialize, "_read_trick"), (serialize, "action_from_dict")):
+        real = getattr(module, name)
+        calls = [0]
+
+        def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
+                _name: str = name, **kwargs: Any) -> Any:
+            _calls[0] += 1
+            assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, spy)
+
+
+@pytest.mark.parametrize(("make", "path", "message"), [
+    (played_state, ("history", "results"),
+     "state.history: 'results' must hold at most 3 entries, not 1000000"),
+    (played_state, ("history", "results", 0, "contracts"),
+     "state.history.results[0]: 'contracts' must hold at most 2 entries, not 1000000"),
+    (played_state, ("history", "results", 0, "bids"),
+     "state.history.results[0]: 'bids' must hold one bid per seat"),
+    (played_state, ("history", "results", 0, "tricks"),
+     "state.history.results[0]: 'tricks' must list 2 numbers"),
+    (played_state, ("history", "scores"), "state.history: 'scores' must list 2 numbers"),
+    (after_first_trick, ("tricks",), "state: 'tricks' must hold at most 2 entries, not 1000000"),
+    (after_first_trick, ("tricks", 0, "cards"),
+     "state.tricks[0]: 'cards' must hold at most 4 entries, not 1000000"),
+    (after_first_trick, ("trick",), "state: 'trick' must hold at most 4 entries, not 1000000"),
+    (after_first_trick, ("hands",), "state: 'hands' must hold one hand per seat"),
+    (after_first_trick, ("hands", 1),
+     "state.hands[1]: 'hand' must hold at most 2 entries, not 1000000"),
+    (after_first_trick, ("deal", "undealt"),
+     "state.deal: 'undealt' must hold at most 54 entries, not 1000000"),
+    (after_first_trick, ("deal", "bids"), "state.deal: 'bids' must hold one bid per seat"),
+    (after_first_trick, ("tricks_won",), "state: 'tricks_won' must list 4 numbers"),
+    (exchange_state, ("hands", 0),
+     "state.hands[0]: 'hand' must hold at most 13 entries, not 1000000"),
+])
+def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
+        monkeypatch: pytest.MonkeyPatch, make: Callable[[], ba.GameState],
+        path: tuple[Any, ...], message: str) -> None:
+    # At most 25 results, 13 cards a hand and 13 tricks: the probe's 10**6
+    # results took 24 s and 500 MB to refuse.
+    data = data_of(make())
+    holder = _at(data, path[:-1])
+    entries = holder[path[-1]]
+    holder[path[-1]] = [entries[0] if entries else "AS"] * HUGE
+    _spy_on_entries(monkeypatch)
+    err = refusal(data)
+    assert err.message == message
+    assert err.token is None or err.token == "<list of 1000000 entries>"

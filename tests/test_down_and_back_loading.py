@@ -1395,3 +1395,68 @@ def test_db44_a_finished_game_keeps_the_dealer_of_its_last_round() -> None:
                 err = refused(data)
                 assert err.message == ("inconsistent Down and Back state: a finished game "
                                        "keeps the dealer of its last round (DB-31, DB-44)")
+
+
+# ---------------------------------------------------------------------------
+# huge lists are refused by their length, before any entry is read
+
+HUGE = 10**6
+
+
+def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every reader of a list entry fail after a few thousand calls: a
+    loader that reads a huge list entry by entry is then caught at once."""
+    import cardrules.down_and_back.serialize as serialize
+
+    for name in ("read_card", "_result", "_draw", "_split", "_whole"):
+        real = getattr(serialize, name)
+        calls = [0]
+
+        def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
+                _name: str = name, **kwargs: Any) -> Any:
+            _calls[0] += 1
+            assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(serialize, name, spy)
+
+
+def _a_drawing_state() -> GameState:
+    return next(s for s in dealt_states() if s.phase is Phase.DISCARD and any(s.seen))
+
+
+@pytest.mark.parametrize(("make", "path", "message"), [
+    (tied_result, ("results",), "state.results must hold at most 2 entries, not 1000000"),
+    (lambda: playout(3, 5, rounds=3)[-1], ("results",),
+     "state.results must hold at most 3 entries, not 1000000"),
+    (tied_result, ("results", 0, "splits", 1, "down"),
+     "state.results[0].splits[1].down must hold at most 8 entries, not 1000000"),
+    (tied_result, ("results", 0, "splits"),
+     "state.results[0].splits must have one entry per seat (3), not 1000000"),
+    (_a_drawing_state, ("hands", 0), "state.hands[0] must hold at most 8 entries, not 1000000"),
+    (_a_drawing_state, ("seen", 0), "state.seen[0] must hold at most 8 entries, not 1000000"),
+    (_a_drawing_state, ("stock",), "state.stock must hold at most 52 entries, not 1000000"),
+    (_a_drawing_state, ("discard",), "state.discard must hold at most 52 entries, not 1000000"),
+    (_a_drawing_state, ("hands",), "state.hands must have one entry per seat"),
+    (_a_drawing_state, ("seen",), "state.seen must have one entry per seat"),
+    (_a_drawing_state, ("net",), "state.net must have one entry per seat"),
+    (_a_drawing_state, ("turns",), "state.turns must have one entry per seat"),
+    (_a_drawing_state, ("splits",), "state.splits must have one entry per seat"),
+    (paused_mid_pass, ("showdown", "contenders"),
+     "state.showdown.contenders must hold at most 5 entries, not 1000000"),
+    (paused_mid_pass, ("showdown", "drawn"),
+     "state.showdown.drawn must hold at most 5 entries, not 1000000"),
+])
+def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
+        monkeypatch: pytest.MonkeyPatch, make: Any, path: tuple[Any, ...],
+        message: str) -> None:
+    # A state holds at most the rounds so far, 8 cards a hand and the 52 cards
+    # in a pile: the probe's 10**6 results took 48 s and 820 MB to refuse.
+    data = dump(make())
+    holder = at(data, path[:-1])
+    entries = holder[path[-1]]
+    holder[path[-1]] = [entries[0] if entries else "AS"] * HUGE
+    _spy_on_entries(monkeypatch)
+    err = refused(data)
+    assert err.message.startswith(message)
+    assert err.token is None or err.token == "<list of 1000000 entries>"
