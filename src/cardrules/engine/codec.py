@@ -30,8 +30,8 @@ from cardrules._validate import is_int
 from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.errors import ParseError
 
-__all__ = ["MAX_DIGITS", "Fields", "card_at", "cards_at", "check_length", "int_token", "safe_repr",
-           "split_verb"]
+__all__ = ["MAX_DIGITS", "Fields", "card_at", "cards_at", "check_digits", "check_length",
+           "check_numbers", "digit_count", "int_token", "safe_repr", "split_verb"]
 
 #: The longest whole number read from text or JSON (far more than any game needs).
 MAX_DIGITS = 18
@@ -404,9 +404,53 @@ def int_token(token: str, start: int) -> int:
     """
     if not (token.isascii() and token.isdigit()):
         raise ParseError("expected a whole number", token=token, position=start)
-    if len(token) > MAX_DIGITS:
-        raise ParseError(f"number too long ({len(token)} digits)", token=token, position=start)
+    check_digits(len(token), token, start)
     return int(token)
+
+
+def check_digits(digits: int, token: str | None = None, position: int | None = None) -> None:
+    """The one limit on numbers, for every reader of text, JSON text and JSON
+    values: a whole number is written in at most :data:`MAX_DIGITS` digits.
+    ``digits`` is how many the number has (its sign aside); ``token`` and
+    ``position`` say where it is for the error.
+
+    >>> check_digits(18)
+    >>> check_digits(19, "1000000000000000000", 4)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: number too long (19 digits): '1000000000000000000' at position 4
+    """
+    if digits > MAX_DIGITS:
+        raise ParseError(f"number too long ({digits} digits)", token=token, position=position)
+
+
+def check_numbers(value: object) -> None:
+    """Apply :func:`check_digits` to every whole number (bools aside) in a
+    JSON value: in the value itself, or in the lists and objects it holds at
+    any depth (walked without recursion, so nesting does not matter).  This
+    is what a reader of already parsed JSON does where a reader of JSON text
+    checks each number as it reads it.
+
+    >>> check_numbers({"type": "cut", "count": 10 ** 18 - 1})
+    >>> check_numbers([{"seat": 1}, {"count": -10 ** 18}])
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: number too long (19 digits): '-1000000000000000000'
+    """
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not -_NUMBER_LIMIT < item < _NUMBER_LIMIT:
+                check_digits(digit_count(item), safe_repr(item))
+        elif isinstance(item, Mapping):
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+
+
+# The smallest whole number with more than MAX_DIGITS digits.
+_NUMBER_LIMIT = 10 ** MAX_DIGITS
 
 
 @overload
