@@ -1460,3 +1460,26 @@ def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
     err = refused(data)
     assert err.message.startswith(message)
     assert err.token is None or err.token == "<list of 1000000 entries>"
+
+
+def test_db37_a_determinized_state_loads_when_the_mover_took_from_the_pile() -> None:
+    # determinize() used to make the card another seat drew mid-turn one of
+    # its unseen cards (a draw from the stock) even where the pile and the
+    # cards seen show the draw was from the pile: states the loader refuses.
+    from cardrules.down_and_back.determinize import determinize
+
+    rng = random.Random(5)
+    tried = 0
+    for state in dealt_states():
+        if state.phase is not Phase.DISCARD:
+            continue
+        mover = _drawer(state)
+        if state.drawn not in state.seen[mover]:
+            continue
+        for seat in range(state.num_players):
+            if seat != mover:
+                guess = determinize(view(state, seat), rng)
+                assert state_from_dict(dump(guess)) == guess
+                assert view(guess, seat) == view(state, seat)
+                tried += 1
+    assert tried > 50
