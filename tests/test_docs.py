@@ -523,3 +523,48 @@ def test_no_page_opens_with_a_table_of_contents_directive() -> None:
     # Furo draws '.. contents::' as a red error box (tools/check_html.py finds it built).
     assert [page.name for page in DOCS.glob("*.rst")
             if re.search(r"^\.\. contents::", page.read_text("utf-8"), re.M)] == []
+
+
+# -- the README's picture ----------------------------------------------------------------
+
+
+def _load_tool(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_picture_is_what_the_library_draws_now() -> None:
+    # tools/readme_picture.py draws it; a change to the pictures must redraw it.
+    tool = _load_tool("readme_picture")
+    committed = (ROOT / "assets" / "back-alley-table.svg").read_text("utf-8")
+    assert committed == tool.picture(), "run python tools/readme_picture.py"
+    assert tool.main(["--check"]) == 0
+
+
+def test_readme_picture_tool_sees_a_stale_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    tool = _load_tool("readme_picture")
+    stale = tmp_path / "picture.svg"
+    stale.write_text("<svg/>\n", "utf-8")
+    monkeypatch.setattr(tool, "PICTURE", stale)
+    assert tool.main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().err
+    assert tool.main([]) == 0
+    assert stale.read_text("utf-8") == tool.picture()
+    assert tool.main(["--check"]) == 0
+
+
+def test_readme_shows_the_picture_and_points_to_the_repository_and_examples() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert "](assets/back-alley-table.svg)" in readme
+    assert "https://github.com/cardrules/cardrules" in readme
+    assert "examples/" in readme
+    picture = (ROOT / "assets" / "back-alley-table.svg").read_text("utf-8")
+    # Seat 0's view: its own ten cards face up, the other hands as backs only (BA-50).
+    assert picture.startswith("<svg")
+    assert "seat 0&#x27;s view" in picture
+    assert picture.count('class="card back"') == 9 + 9 + 10
