@@ -12,6 +12,7 @@ import argparse
 import ast
 import importlib
 import importlib.util
+import itertools
 import pkgutil
 import re
 import zlib
@@ -568,3 +569,24 @@ def test_readme_shows_the_picture_and_points_to_the_repository_and_examples() ->
     assert picture.startswith("<svg")
     assert "seat 0&#x27;s view" in picture
     assert picture.count('class="card back"') == 9 + 9 + 10
+
+
+def _page_title(page: Path) -> str:
+    lines = page.read_text("utf-8").splitlines()
+    for above, below in itertools.pairwise(lines):
+        if above.strip() and below and set(below) == {"="} and len(below) >= len(above):
+            return above.strip()
+    return ""
+
+
+def test_no_reference_reads_the_the() -> None:
+    # A bare :doc:`rules` shows the page's title, "The rules as implemented":
+    # after "the" it reads "the The rules as implemented page".
+    starts_with_the = {page.stem for page in DOCS.glob("*.rst")
+                       if _page_title(page).startswith("The ")}
+    assert "rules" in starts_with_the
+    bare = re.compile(r"\bthe\s+:doc:`([\w/]+)`", re.IGNORECASE)
+    found = [f"{page.name}: {match.group()}" for page in DOCS.glob("*.rst")
+             for match in bare.finditer(page.read_text("utf-8"))
+             if match.group(1) in starts_with_the]
+    assert found == []
