@@ -298,6 +298,8 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert {f"{top}/assets/back-alley-table.svg", f"{top}/examples/my_bot.py",
             f"{top}/examples/match.py", f"{top}/examples/serve_views.py",
             f"{top}/tools/check_html.py", f"{top}/tools/readme_picture.py"} <= members
+    # The tests' data files travel with the tests that read them.
+    assert f"{top}/tests/db_recorded_games.json" in members
 
     # The unpacked pure wheel imports on the Python evaluators and says so.
     site = tmp_path / "site"
