@@ -370,11 +370,21 @@ class Deal:
     trump: Suit | None = attrs.field(
         init=False, default=attrs.Factory(lambda deal: _trump_of(deal.trump_card),
                                           takes_self=True))
-    # (classes, powers) for this trump; see TABLES.
-    table: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(
-        init=False, eq=False, repr=False, hash=False,
-        default=attrs.Factory(lambda deal: TABLES[4 if deal.trump is None else deal.trump],
-                              takes_self=True))
+
+    @property
+    def table(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``(classes, powers)`` by card index for this deal's trump: the shared
+        entry of :data:`TABLES`, derived from :attr:`trump` (so it is not
+        stored, and a copied or unpickled deal has the same tables).
+
+        >>> from cardrules import Joker, parse_card
+        >>> d = Deal(hand_size=1, trump_card=Joker.BIG, joker_discard=None, exchanger=None,
+        ...          taken=None, undealt=Hand(), bids=(None,) * 4)
+        >>> d.table is TABLES[4], d.table[0][parse_card("AS").index]
+        (True, 0)
+        """
+        trump = self.trump
+        return TABLES[4 if trump is None else trump]
 
 
 def _cards_repr(value: tuple[int, ...]) -> str:
