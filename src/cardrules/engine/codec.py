@@ -30,7 +30,8 @@ from cardrules._validate import is_int
 from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.errors import ParseError
 
-__all__ = ["BLANKS", "MAX_DIGITS", "Fields", "card_at", "cards_at", "int_token", "safe_repr", "split_verb"]
+__all__ = ["BLANKS", "MAX_DIGITS", "Fields", "card_at", "cards_at", "int_token", "safe_repr",
+           "split_verb"]
 
 #: The longest whole number read from text or JSON (far more than any game needs).
 MAX_DIGITS = 18
