@@ -295,7 +295,9 @@ def _card_of(index: int) -> Card:
     >>> _card_of(48)
     Card.parse('KS')
     """
-    return Card.from_index(index)
+    if type(index) is int and 0 <= index < 52:
+        return DECK[index]
+    return Card.from_index(index)  # which refuses anything else
 
 
 class Joker(enum.Enum):
