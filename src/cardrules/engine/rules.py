@@ -199,6 +199,13 @@ class Rules(Generic[S, A]):
     def is_legal(self, state: S, action: A, *, seat: int | None = None) -> bool:
         """True when ``apply(state, action, seat=seat)`` would be accepted.
 
+        Without ``seat`` the action is the player to act's, so at a decision
+        ``is_legal(state, a)`` is ``a in legal_actions(state)`` for every
+        action ``a`` of the game; at a chance point it answers for the chance
+        action due (which :attr:`legal_actions` never lists).  A Down and
+        Back split of a seat other than the player to act is legal only with
+        that ``seat`` named (DB-40).
+
         >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer, DrawStock
         >>> s = new_game(2)
         >>> RULES.is_legal(s, ChooseDealer(1)), RULES.is_legal(s, DrawStock())
