@@ -113,14 +113,15 @@ def test_a_back_alley_state_whose_hands_hold_a_joker_pickles() -> None:
     check_copies(state.hands[seat])
 
 
-@pytest.mark.parametrize("text, jokers", [("", False), ("AS KD 7C", False),
+@pytest.mark.parametrize(("text", "jokers"), [("", False), ("AS KD 7C", False),
                                           ("AS BB", True), ("LB BB", True), ("", True)])
 def test_hands_with_and_without_jokers_pickle_at_every_protocol(text: str,
                                                                 jokers: bool) -> None:
     hand = Hand.parse(text, jokers=True) if jokers else Hand.parse(text)
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         again = pickle.loads(pickle.dumps(hand, protocol=protocol))
-        assert again == hand and type(again) is Hand
+        assert again == hand
+        assert type(again) is Hand
         assert all(a is b for a, b in zip(again, hand, strict=True))   # the shared cards
     check_copies(hand)
 
@@ -136,11 +137,12 @@ def test_a_pickled_back_alley_state_passes_its_own_invariants() -> None:
     again = pickle.loads(pickle.dumps(state))
     assert again == state
     ba.RULES.check_invariants(again)
-    assert again.deal is not None and state.deal is not None
+    assert again.deal is not None
+    assert state.deal is not None
     assert again.deal.table is state.deal.table
 
 
-@pytest.mark.parametrize("name, game_settings, bots", [
+@pytest.mark.parametrize(("name", "game_settings", "bots"), [
     ("down_and_back", {"num_players": 3, "rounds": 2}, "greedy"),
     ("back_alley", {"max_hand_size": 2}, "random"),
 ])
@@ -153,9 +155,9 @@ def test_self_play_games_and_simulation_results_survive_pickle_and_copy(
     check_copies(game.record)
     for result in game.state.results:
         check_copies(result)
-    result = simulate(name, games=3, seed=4, bots=bots, workers=1, settings=game_settings)
-    check_copies(result)
-    for seat in result.seats:
+    tally = simulate(name, games=3, seed=4, bots=bots, workers=1, settings=game_settings)
+    check_copies(tally)
+    for seat in tally.seats:
         check_copies(seat)
 
 
@@ -249,7 +251,8 @@ def test_db40_a_split_without_a_seat_is_the_player_to_acts() -> None:
             with pytest.raises(IllegalActionError, match="DB-40"):
                 db.apply(state, split)
             after = db.apply(state, split, seat=seat)
-            assert after.splits[seat] == split and after.current_player == actor
+            assert after.splits[seat] == split
+            assert after.current_player == actor
 
 
 @settings(max_examples=20)
@@ -259,6 +262,8 @@ def test_db40_records_of_splits_in_any_order_replay_in_both_forms(seed: int,
     rng = random.Random(seed)
     start = db.new_game(num_players, rounds=2)
     state, entries = start, []
+    seat: int | None
+    action: db.Action
     while not state.is_terminal:
         if state.phase is db.Phase.SPLIT:        # a real table: whoever is ready first
             waiting = [s for s in range(num_players) if state.splits[s] is None]
@@ -294,7 +299,7 @@ def test_db40_a_seated_split_reads_and_writes_the_same_in_text_and_json() -> Non
     assert GameRecord.from_json(record.to_json()) == record
 
 
-@pytest.mark.parametrize("line, message", [
+@pytest.mark.parametrize(("line", "message"), [
     ("seat 3: split AS 2S 3S 4S / 5S 6S 7S", "line 6: there is no seat 3 at a table of 3"),
     ("seat x: split AS 2S 3S 4S / 5S 6S 7S", "line 6: expected a whole number: 'x' at position 5"),
     ("seat 1 split AS 2S 3S 4S / 5S 6S 7S", "line 6: a seated entry is 'seat N: action'"),
@@ -309,7 +314,7 @@ def test_a_bad_seated_line_is_a_parse_error_naming_its_place(line: str, message:
     assert str(info.value).startswith(message), str(info.value)
 
 
-@pytest.mark.parametrize("entry, message", [
+@pytest.mark.parametrize(("entry", "message"), [
     ({"type": "seated", "seat": 3, "action": {"type": "draw_stock"}}, "'seat' must be at most 2"),
     ({"type": "seated", "seat": True, "action": {"type": "draw_stock"}}, "'seat' must be a whole"),
     ({"type": "seated", "seat": 1}, "missing 'action'"),
@@ -332,7 +337,8 @@ def test_older_records_with_seatless_splits_out_of_order_still_replay() -> None:
     # one seat whose seven cards it uses (DB-40).
     state = at_split(3, 2)
     order = [(state.current_player + k) % 3 for k in (2, 1, 0)]   # type: ignore[operator]
-    plain, seated = [], []
+    plain: list[db.Action] = []
+    seated: list[db.Action | Seated] = []
     after = state
     for seat in order:
         split = split_actions(state.hands[seat])[seat]
@@ -340,26 +346,26 @@ def test_older_records_with_seatless_splits_out_of_order_still_replay() -> None:
         seated.append(db.RULES.entry(after, split, seat))
         after = db.apply(after, split, seat=seat)
     start = db.new_game(3, rounds=1)
-    rng, head = random.Random(2), []
+    rng, head = random.Random(2), list[db.Action]()
     s = start
     while s.phase is not db.Phase.SPLIT:
         action = choose(db.RULES, s, rng)
         head.append(action)
         s = db.apply(s, action)
     old = GameRecord.from_text(db.RULES.record(start, head + plain).to_text())
-    new = db.RULES.record(start, head + seated)
+    new = db.RULES.record(start, [*head, *seated])
     assert any(isinstance(e, Seated) for e in new.actions)
     assert list(db.RULES.replay(old))[-1] == list(db.RULES.replay(new))[-1] == after
 
 
 def test_a_seated_entry_holds_an_action_and_a_seat() -> None:
     split = split_actions(Hand(DECK[:7]))[0]
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="int seat"):
         Seated(1.0, split)  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="from 0"):
         Seated(-1, split)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="not another Seated"):
         Seated(1, Seated(2, split))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="parse_action"):
         Seated(1, "split AS 2S 3S 4S / 5S 6S 7S")
     check_copies(Seated(1, split))

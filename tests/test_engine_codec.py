@@ -222,7 +222,7 @@ def test_split_verb_separates_words_by_ascii_blanks_only(space: str) -> None:
 
 
 @pytest.mark.parametrize("space", OTHER_SPACES)
-@pytest.mark.parametrize("game, text", [
+@pytest.mark.parametrize(("game", "text"), [
     ("down_and_back", "cut{}12"), ("down_and_back", "{}draw stock"),
     ("down_and_back", "draw{}stock"), ("down_and_back", "discard KS{}"),
     ("down_and_back", "dealer{}1"), ("back_alley", "bid{}3"), ("back_alley", "pass{}"),

@@ -374,8 +374,9 @@ class Deal:
     @property
     def table(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """``(classes, powers)`` by card index for this deal's trump: the shared
-        entry of :data:`TABLES`, derived from :attr:`trump` (so it is not
-        stored, and a copied or unpickled deal has the same tables).
+        entry of ``TABLES`` (in :mod:`cardrules.back_alley.state`), derived
+        from ``trump``, so it is not stored and a copied or unpickled deal
+        has the same tables.
 
         >>> from cardrules import Joker, parse_card
         >>> d = Deal(hand_size=1, trump_card=Joker.BIG, joker_discard=None, exchanger=None,
