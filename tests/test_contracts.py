@@ -139,7 +139,16 @@ def test_a_pickled_back_alley_state_passes_its_own_invariants() -> None:
     ba.RULES.check_invariants(again)
     assert again.deal is not None
     assert state.deal is not None
-    assert again.deal.table is state.deal.table
+    assert again.deal.table is state.deal.table          # derived again, not carried
+    equal = ba.GameState.__new__(ba.GameState)           # tables equal but not shared:
+    for name in ba.GameState.__slots__:                  # still fine, compared by value
+        if name != "__weakref__":
+            object.__setattr__(equal, name, getattr(state, name))
+    deal = copy.copy(state.deal)
+    object.__setattr__(deal, "table", tuple(tuple(part) for part in deal.table))
+    object.__setattr__(equal, "deal", deal)
+    assert deal.table is not state.deal.table
+    ba.RULES.check_invariants(equal)
 
 
 @pytest.mark.parametrize(("name", "game_settings", "bots"), [

@@ -27,6 +27,7 @@ from cardrules.back_alley.game import (
 )
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
+    TABLES,
     TRUMP_CLASS,
     Deal,
     DealResult,
@@ -143,6 +144,8 @@ def _check_deal(state: GameState) -> None:
     turned = deal.trump_card
     _require(deal.trump == (turned.suit if isinstance(turned, Card) else None),
              "the trump is the turned card's suit (BA-13)")
+    # compared by value: a deal read back by pickle or copy has equal tables
+    _require(deal.table == TABLES[4 if deal.trump is None else deal.trump], "trump tables")
     _check_exchange(deal)
     played = [i for t in state.tricks for i in _indexes(t.cards)] + list(state._trick)
     for hand in state._hands:

@@ -371,21 +371,28 @@ class Deal:
         init=False, default=attrs.Factory(lambda deal: _trump_of(deal.trump_card),
                                           takes_self=True))
 
-    @property
-    def table(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """``(classes, powers)`` by card index for this deal's trump: the shared
-        entry of ``TABLES`` (in :mod:`cardrules.back_alley.state`), derived
-        from ``trump``, so it is not stored and a copied or unpickled deal
-        has the same tables.
+    # (classes, powers) for this trump: the shared entry of TABLES, derived
+    # from the trump when the deal is made (see __reduce__).
+    table: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(
+        init=False, eq=False, repr=False, hash=False,
+        default=attrs.Factory(lambda deal: TABLES[4 if deal.trump is None else deal.trump],
+                              takes_self=True))
 
-        >>> from cardrules import Joker, parse_card
-        >>> d = Deal(hand_size=1, trump_card=Joker.BIG, joker_discard=None, exchanger=None,
-        ...          taken=None, undealt=Hand(), bids=(None,) * 4)
-        >>> d.table is TABLES[4], d.table[0][parse_card("AS").index]
-        (True, 0)
+    def __reduce__(self) -> tuple[type[Deal], tuple[object, ...]]:
+        """Pickle and copy a deal as its own fields only: the ``trump`` and the
+        trump ``table`` are derived from the turned card again when it is read
+        back, so they never travel and a copy holds the shared tables.
+
+        >>> import pickle
+        >>> from cardrules import parse_card
+        >>> d = Deal(hand_size=1, trump_card=parse_card("2H"), joker_discard=None,
+        ...          exchanger=None, taken=None, undealt=Hand(), bids=(None,) * 4)
+        >>> again = pickle.loads(pickle.dumps(d))
+        >>> again == d, again.table is d.table
+        (True, True)
         """
-        trump = self.trump
-        return TABLES[4 if trump is None else trump]
+        return Deal, (self.hand_size, self.trump_card, self.joker_discard, self.exchanger,
+                      self.taken, self.undealt, self.bids)
 
 
 def _cards_repr(value: tuple[int, ...]) -> str:
