@@ -14,7 +14,7 @@ import attrs
 import pytest
 
 import cardrules.back_alley as ba
-from cardrules import ParseError
+from cardrules import Card, ParseError
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.serialize import FORMAT, VIEW_FORMAT
 
@@ -248,3 +248,168 @@ def test_a_deals_hand_size_is_1_to_13() -> None:
     assert err.message == "state.deal: 'hand_size' must be at most 13"
     err = refusal(tampered(lambda d: d["deal"].update(hand_size=0)))
     assert err.message == "state.deal: 'hand_size' must be at least 1"
+
+
+# -- BA-13: the exchange must fit the hands -------------------------------------------
+
+_TAKEN_MESSAGE = "inconsistent Back Alley state: the exchanger holds the card taken (BA-13)"
+
+
+def short_exchange_deal() -> list[ba.GameState]:
+    """Every state of a 3-card deal (dealer 0) with BB turned and LB dealt to
+    seat 2, who discards it and takes AS (BA-13), from the deal to its last
+    trick: bids of 1 from seat 1 and passes, then the first legal card."""
+    lb, bb, ace = CARDS[52], CARDS[53], CARDS[0]
+    others = [c for c in CARDS if c not in (lb, bb, ace)]
+    # Dealt one at a time from the dealer's left: seat 1, 2, 3, 0, ... (BA-12).
+    order = (others[0], lb, *others[1:11], bb, ace, *others[11:])
+    state = ba.apply(ba.apply(ba.new_game(max_hand_size=3), ba.ChooseDealer(0)),
+                     ba.Shuffle(order))
+    assert state.deal is not None
+    assert (state.deal.exchanger, state.deal.taken, state.deal.joker_discard) == (2, ace, lb)
+    states = [state]
+    state = ba.apply(state, ba.Bid(1))
+    states.append(state)
+    while not state.results:
+        state = ba.apply(state, ba.legal_actions(state)[0])
+        if not state.results:
+            states.append(state)
+    return states
+
+
+def _dealt_hands(state: ba.GameState) -> list[set[str]]:
+    """The hands as dealt: what is held plus what each seat has played."""
+    hands = [{str(c) for c in hand} for hand in state.hands]
+    for trick in state.tricks:
+        for k, card in enumerate(trick.cards):
+            hands[(trick.leader + k) % 4].add(str(card))
+    for k, card in enumerate(state.trick):
+        assert state.leader is not None
+        hands[(state.leader + k) % 4].add(str(card))
+    return hands
+
+
+@pytest.mark.parametrize("make", [exchange_state, lambda: short_exchange_deal()[0]])
+def test_ba13_a_bidding_state_with_another_exchanger_is_refused(
+        make: Callable[[], ba.GameState]) -> None:
+    # The hostile probe's case: moving the exchange to another seat made that
+    # seat's view show a card of the real exchanger's hand.
+    state = make()
+    assert state.phase is ba.Phase.BID
+    assert state.deal is not None
+    for seat in range(4):
+        data = data_of(state)
+        data["deal"]["exchanger"] = seat
+        if seat == state.deal.exchanger:
+            assert ba.state_from_dict(data) == state
+        else:
+            assert refusal(data).message == _TAKEN_MESSAGE
+
+
+def test_ba13_a_bidding_state_whose_card_taken_is_not_the_exchangers_is_refused() -> None:
+    for state in (exchange_state(), short_exchange_deal()[0]):
+        assert state.deal is not None
+        assert state.deal.exchanger is not None
+        own = {str(c) for c in state.hands[state.deal.exchanger]}
+        elsewhere = [str(c) for seat, hand in enumerate(state.hands)
+                     if seat != state.deal.exchanger for c in hand]
+        elsewhere += [str(c) for c in state.deal.undealt if isinstance(c, Card)]
+        for card in elsewhere:
+            data = data_of(state)
+            data["deal"]["taken"] = card
+            assert refusal(data).message == _TAKEN_MESSAGE, card
+        for card in own:   # another card of the exchanger's own hand: a deal the rules make
+            data = data_of(state)
+            data["deal"]["taken"] = card
+            assert ba.state_from_dict(data).deal.taken == Card.parse(card)  # type: ignore[union-attr]
+
+
+def test_ba13_the_exchange_is_checked_in_every_phase_of_the_deal() -> None:
+    states = short_exchange_deal()
+    assert {s.phase for s in states} == {ba.Phase.BID, ba.Phase.PLAY}
+    for state in states:
+        assert state.deal is not None
+        assert state.deal.exchanger == 2
+        assert ba.state_from_dict(data_of(state)) == state
+        dealt = _dealt_hands(state)
+        for seat in (0, 1, 3):
+            data = data_of(state)
+            data["deal"]["exchanger"] = seat
+            assert refusal(data).message == _TAKEN_MESSAGE, (state.phase, seat)
+        for seat in (0, 1, 3):
+            data = data_of(state)
+            data["deal"]["taken"] = min(dealt[seat])
+            assert refusal(data).message == _TAKEN_MESSAGE, (state.phase, seat)
+        data = data_of(state)
+        data["deal"]["taken"] = data["deal"]["undealt"][0]
+        assert refusal(data).message == _TAKEN_MESSAGE, state.phase
+
+
+# -- huge lists are refused by their length, before any entry is read ------------------
+
+HUGE = 10**6
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every reader of a list entry fail after a few thousand calls: a
+    loader that reads a huge list entry by entry is then caught at once."""
+    import cardrules.back_alley.serialize as serialize
+    import cardrules.engine.codec as codec
+
+    for module, name in ((codec, "read_card"), (serialize, "_read_result"),
+                         (serialize, "_read_trick"), (serialize, "action_from_dict")):
+        real = getattr(module, name)
+        calls = [0]
+
+        def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
+                _name: str = name, **kwargs: Any) -> Any:
+            _calls[0] += 1
+            assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, spy)
+
+
+@pytest.mark.parametrize(("make", "path", "message"), [
+    (played_state, ("history", "results"),
+     "state.history: 'results' must hold at most 3 entries, not 1000000"),
+    (played_state, ("history", "results", 0, "contracts"),
+     "state.history.results[0]: 'contracts' must hold at most 2 entries, not 1000000"),
+    (played_state, ("history", "results", 0, "bids"),
+     "state.history.results[0]: 'bids' must hold one bid per seat"),
+    (played_state, ("history", "results", 0, "tricks"),
+     "state.history.results[0]: 'tricks' must list 2 numbers"),
+    (played_state, ("history", "scores"), "state.history: 'scores' must list 2 numbers"),
+    (after_first_trick, ("tricks",), "state: 'tricks' must hold at most 2 entries, not 1000000"),
+    (after_first_trick, ("tricks", 0, "cards"),
+     "state.tricks[0]: 'cards' must hold at most 4 entries, not 1000000"),
+    (after_first_trick, ("trick",), "state: 'trick' must hold at most 4 entries, not 1000000"),
+    (after_first_trick, ("hands",), "state: 'hands' must hold one hand per seat"),
+    (after_first_trick, ("hands", 1),
+     "state.hands[1]: 'hand' must hold at most 2 entries, not 1000000"),
+    (after_first_trick, ("deal", "undealt"),
+     "state.deal: 'undealt' must hold at most 54 entries, not 1000000"),
+    (after_first_trick, ("deal", "bids"), "state.deal: 'bids' must hold one bid per seat"),
+    (after_first_trick, ("tricks_won",), "state: 'tricks_won' must list 4 numbers"),
+    (exchange_state, ("hands", 0),
+     "state.hands[0]: 'hand' must hold at most 13 entries, not 1000000"),
+])
+def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
+        monkeypatch: pytest.MonkeyPatch, make: Callable[[], ba.GameState],
+        path: tuple[Any, ...], message: str) -> None:
+    # At most 25 results, 13 cards a hand and 13 tricks: the probe's 10**6
+    # results took 24 s and 500 MB to refuse.
+    data = data_of(make())
+    holder = _at(data, path[:-1])
+    entries = holder[path[-1]]
+    holder[path[-1]] = [entries[0] if entries else "AS"] * HUGE
+    _spy_on_entries(monkeypatch)
+    err = refusal(data)
+    assert err.message == message
+    assert err.token is None or err.token == "<list of 1000000 entries>"

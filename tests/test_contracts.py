@@ -314,6 +314,7 @@ def test_db40_a_seated_split_reads_and_writes_the_same_in_text_and_json() -> Non
     ("seat 1 split AS 2S 3S 4S / 5S 6S 7S", "line 6: a seated entry is 'seat N: action'"),
     ("seat 1: hop", "line 6: unknown action: 'hop' at position 8"),
     ("seat 1: seat 2: cut 3", "line 6: unknown action: 'seat' at position 8"),
+    ("seat 10000000000000000000: draw stock", "line 6: number too long (20 digits)"),
 ])
 def test_a_bad_seated_line_is_a_parse_error_naming_its_place(line: str, message: str) -> None:
     from cardrules import ParseError
@@ -327,6 +328,8 @@ def test_a_bad_seated_line_is_a_parse_error_naming_its_place(line: str, message:
     ({"type": "seated", "seat": 3, "action": {"type": "draw_stock"}}, "'seat' must be at most 2"),
     ({"type": "seated", "seat": True, "action": {"type": "draw_stock"}}, "'seat' must be a whole"),
     ({"type": "seated", "seat": 1}, "missing 'action'"),
+    ({"type": "seated", "seat": 10 ** 19, "action": {"type": "draw_stock"}},
+     r"action 1: number too long \(20 digits\)"),
     ({"type": "seated", "seat": 1, "action": {"type": "draw_stock"}, "by": 1}, "unknown key"),
     ({"type": "seated", "seat": 1, "action": {"type": "seated", "seat": 1,
                                               "action": {"type": "draw_stock"}}},

@@ -12,6 +12,7 @@ import argparse
 import ast
 import importlib
 import importlib.util
+import itertools
 import pkgutil
 import re
 import zlib
@@ -437,3 +438,155 @@ def test_chart_table_shows_a_share_near_certainty_without_rounding_it_up() -> No
     assert "- 100.0% (every sample scored the same)" in lines
     assert "- 0.10%" in lines  # a small share keeps two significant digits
     assert lines.index("* - ``PRIAL``") < lines.index("* - ``HIGH_CARD``")  # strongest first
+
+
+# -- what a reader sees: tools/check_html.py -------------------------------------------
+
+_GOOD_PAGE = """<!doctype html><html><head><style>.contents::before{content:"x"}</style></head>
+<body><noscript><div class="admonition error"><p>Please activate JavaScript.</p></div>
+</noscript><article role="main"><h1>Installation</h1>
+<p>Read the <a href="rules.html"><span class="doc">rules page</span></a>.</p>
+<nav class="contents this-will-duplicate-information-and-it-is-still-useful-here"></nav>
+<div class="admonition note"><p>A note.</p></div><img src="x.svg"><br/></article></body></html>
+"""
+_BAD_PAGE = """<!doctype html><html><body><article role="main"><h1>API reference</h1>
+<nav class="contents local" id="on-this-page"><p>On this page</p></nav>
+<p>See the <a href="rules.html"><span class="doc">The rules as implemented</span></a>
+page.</p>
+<div class="system-message"><p>ERROR/3 Unknown directive type "autofoo".</p></div>
+<p><a href="#id1"><span class="problematic" id="id2">`broken`_</span></a></p>
+<div class="admonition error"><p class="admonition-title">Error</p></div>
+<p>ERROR: Adding a table of contents in Furo-based documentation is unnecessary</p>
+</article></body></html>
+"""
+
+
+def _load_html_checker() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("check_html", ROOT / "tools" / "check_html.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_html_checker_passes_a_clean_page() -> None:
+    # The theme's <noscript> notice, Furo's escape class and plain notes are not errors.
+    assert _load_html_checker().check_page(_GOOD_PAGE) == []
+
+
+def test_html_checker_finds_every_kind_of_error_box() -> None:
+    findings = _load_html_checker().check_page(_BAD_PAGE)
+    text = "\n".join(findings)
+    assert len(findings) == 6, text
+    for expected in ("a table of contents", "'the The'", "a system message",
+                     "problematic text", "an error admonition",
+                     "Furo's table-of-contents error text"):
+        assert expected in text, expected
+    assert "(line 2)" in findings[0]  # the contents element is on the page's line 2
+
+
+def test_html_checker_names_the_pages_and_sets_the_status(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    checker = _load_html_checker()
+    (tmp_path / "api").mkdir()
+    (tmp_path / "index.html").write_text(_GOOD_PAGE, "utf-8")
+    assert checker.main([str(tmp_path)]) == 0
+    (tmp_path / "api" / "reference.html").write_text(_BAD_PAGE, "utf-8")
+    assert checker.main([str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "api/reference.html: a table of contents" in err
+    assert "index.html" not in err
+    assert checker.main([str(tmp_path / "missing")]) == 2
+
+
+def test_ci_runs_the_html_checker_after_the_html_build() -> None:
+    script = (ROOT / ".ci" / "run").read_text("utf-8")
+    build = script.index("-b html docs docs/_build/html")
+    check = script.index("tools/check_html.py docs/_build/html")
+    assert build < check
+
+
+def test_no_page_hard_codes_the_version_the_command_prints() -> None:
+    # ``cardrules --version`` shows the installed version: pages write |release|
+    # (or a placeholder such as X.Y.Z), never a number that goes stale.
+    printed = re.compile(r"^\s*cardrules (\S+) \((?:C speed-ups active|pure-Python "
+                         r"evaluators)\)")
+    versions = [(page.name, match.group(1)) for page in DOCS.glob("*.rst")
+                for line in page.read_text("utf-8").splitlines()
+                if (match := printed.match(line))]
+    assert versions, "the installation page shows the output of cardrules --version"
+    assert ("installation.rst", "|release|") in versions
+    assert [v for v in versions if re.search(r"\d", v[1])] == []
+
+
+def test_no_page_opens_with_a_table_of_contents_directive() -> None:
+    # Furo draws '.. contents::' as a red error box (tools/check_html.py finds it built).
+    assert [page.name for page in DOCS.glob("*.rst")
+            if re.search(r"^\.\. contents::", page.read_text("utf-8"), re.M)] == []
+
+
+# -- the README's picture ----------------------------------------------------------------
+
+
+def _load_tool(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_picture_is_what_the_library_draws_now() -> None:
+    # tools/readme_picture.py draws it; a change to the pictures must redraw it.
+    tool = _load_tool("readme_picture")
+    committed = (ROOT / "assets" / "back-alley-table.svg").read_text("utf-8")
+    assert committed == tool.picture(), "run python tools/readme_picture.py"
+    assert tool.main(["--check"]) == 0
+
+
+def test_readme_picture_tool_sees_a_stale_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    tool = _load_tool("readme_picture")
+    stale = tmp_path / "picture.svg"
+    stale.write_text("<svg/>\n", "utf-8")
+    monkeypatch.setattr(tool, "PICTURE", stale)
+    assert tool.main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().err
+    assert tool.main([]) == 0
+    assert stale.read_text("utf-8") == tool.picture()
+    assert tool.main(["--check"]) == 0
+
+
+def test_readme_shows_the_picture_and_points_to_the_repository_and_examples() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert "](assets/back-alley-table.svg)" in readme
+    assert "https://github.com/cardrules/cardrules" in readme
+    assert "examples/" in readme
+    picture = (ROOT / "assets" / "back-alley-table.svg").read_text("utf-8")
+    # Seat 0's view: its own ten cards face up, the other hands as backs only (BA-50).
+    assert picture.startswith("<svg")
+    assert "seat 0&#x27;s view" in picture
+    assert picture.count('class="card back"') == 9 + 9 + 10
+
+
+def _page_title(page: Path) -> str:
+    lines = page.read_text("utf-8").splitlines()
+    for above, below in itertools.pairwise(lines):
+        if above.strip() and below and set(below) == {"="} and len(below) >= len(above):
+            return above.strip()
+    return ""
+
+
+def test_no_reference_reads_the_the() -> None:
+    # A bare :doc:`rules` shows the page's title, "The rules as implemented":
+    # after "the" it reads "the The rules as implemented page".
+    starts_with_the = {page.stem for page in DOCS.glob("*.rst")
+                       if _page_title(page).startswith("The ")}
+    assert "rules" in starts_with_the
+    bare = re.compile(r"\bthe\s+:doc:`([\w/]+)`", re.IGNORECASE)
+    found = [f"{page.name}: {match.group()}" for page in DOCS.glob("*.rst")
+             for match in bare.finditer(page.read_text("utf-8"))
+             if match.group(1) in starts_with_the]
+    assert found == []

@@ -1173,3 +1173,313 @@ def test_db42_invariants_refuse_a_tie_break_draw_by_no_seat(seat: Any) -> None:
     bad = attrs.evolve(state, ledger=attrs.evolve(state.ledger, results=results))
     with pytest.raises(ValueError, match="tie-break draws name a stage and a seat"):
         check_invariants(bad)
+
+
+# ---------------------------------------------------------------------------
+# the pile, the cards seen and the turns agree (DB-33 to DB-37)
+
+_DEALT = (Phase.DRAW, Phase.DISCARD, Phase.RESHUFFLE, Phase.SPLIT)
+
+
+@functools.cache
+def dealt_states() -> tuple[GameState, ...]:
+    """Every dealt state (draw, discard, reshuffle, split) of random one-round
+    games at every table size, with the stock drawn from more or less often."""
+    states = []
+    for seed in range(12):
+        rng = random.Random(seed)
+        n = 2 + seed % 4
+        from_stock = (0.2, 0.6, 1.0)[seed % 3]
+        state = new_game(n, rounds=1)
+        while not state.is_terminal:
+            if state.is_chance:
+                action: Action = sample_chance(state, rng)
+            elif state.phase is Phase.DRAW and state.discard:
+                action = DrawStock() if rng.random() < from_stock else DrawDiscard()
+            else:
+                action = rng.choice(legal_actions(state))
+            state = apply(state, action)
+            if state.phase in _DEALT:
+                states.append(state)
+    assert {s.phase for s in states} == set(_DEALT)
+    return tuple(states)
+
+
+def _mid_turn(state: GameState) -> bool:
+    return state.phase is Phase.DISCARD or (state.phase is Phase.RESHUFFLE
+                                            and state.showdown is None)
+
+
+def _drawer(state: GameState) -> int:
+    assert state.dealer is not None
+    return (state.dealer + 1 + state.turn) % state.num_players
+
+
+def _pile_draws(state: GameState, seat: int) -> int:
+    """How often ``seat`` may have drawn from the discard pile this round: once
+    per finished turn, plus the draw of a turn under way if it took a card
+    seen (DB-34, DB-37)."""
+    taking = (_mid_turn(state) and seat == _drawer(state)
+              and state.drawn in state.seen[seat])
+    return state.turns[seat] + taking
+
+
+def _budget(state: GameState) -> int:
+    """How many more cards the seats may hold as seen: the draws so far, less
+    those from the stock that the pile needs, less the cards already seen."""
+    mid = _mid_turn(state)
+    draws = state.turn + mid
+    from_stock = len(state.discard) - (not mid)
+    return draws - from_stock - sum(map(len, state.seen))
+
+
+def _with_seen(state: GameState, extra: Mapping[int, Sequence[Card]]) -> dict[str, Any]:
+    data = dump(state)
+    for seat, cards in extra.items():
+        data["seen"][seat] = [*data["seen"][seat], *map(str, cards)]
+    return data
+
+
+def _unseen(state: GameState, seat: int) -> list[Card]:
+    """The cards ``seat`` holds unseen, but the card drawn this turn (which,
+    once seen, would mean a draw from the pile)."""
+    return [c for c in state.hands[seat] if c not in state.seen[seat] and c != state.drawn]
+
+
+def test_db37_a_card_seen_before_any_turn_is_refused() -> None:
+    # The hostile probe's case: every view showed a card of seat 1's hand as public.
+    state = next(s for s in dealt_states() if s.phase is Phase.DRAW and s.turn == 0)
+    seat = state.current_player
+    assert seat is not None
+    err = refused(_with_seen(state, {seat: _unseen(state, seat)[:1]}))
+    assert err.message == (f"inconsistent Down and Back state: seat {seat} holds 1 cards seen "
+                           f"taken from the discard pile, but has drawn only 0 times "
+                           f"(DB-34, DB-37)")
+
+
+def test_db33_two_face_up_cards_before_any_turn_are_refused() -> None:
+    state = next(s for s in dealt_states() if s.phase is Phase.DRAW and s.turn == 0)
+    data = dump(state)
+    data["discard"].append(data["stock"].pop(0))
+    err = refused(data, "discard pile of 2 cards needs 1 draws from the stock")
+    assert "(DB-33, DB-34, DB-37)" in err.message
+
+
+def test_db37_no_seat_holds_more_cards_seen_than_its_draws_from_the_pile() -> None:
+    tried = 0
+    for state in dealt_states():
+        for seat in range(state.num_players):
+            allowed = _pile_draws(state, seat)
+            unseen = _unseen(state, seat)
+            more = allowed + 1 - len(state.seen[seat])
+            if more > len(unseen):
+                continue
+            tried += 1
+            refused(_with_seen(state, {seat: unseen[:more]}), f"seat {seat} holds {allowed + 1} "
+                    "cards seen taken from the discard pile")
+    assert tried > 500
+
+
+def test_db34_db37_cards_seen_and_the_pile_fit_the_turns_exactly() -> None:
+    # Up to the budget the state is one the rules make (fewer stock draws,
+    # more cards kept from the pile); one card more is refused.
+    accepted = refused_count = 0
+    for state in dealt_states():
+        if state.showdown is not None:
+            continue
+        budget = _budget(state)
+        assert budget >= 0
+        room = {seat: _unseen(state, seat)[:_pile_draws(state, seat) - len(state.seen[seat])]
+                for seat in range(state.num_players)}
+        extra: dict[int, list[Card]] = {}
+        for seat, cards in room.items():
+            for card in cards:
+                if sum(map(len, extra.values())) <= budget:
+                    extra.setdefault(seat, []).append(card)
+        given_cards = sum(map(len, extra.values()))
+        if given_cards <= budget:
+            assert state_from_dict(_with_seen(state, extra)).seen != state.seen or not extra
+            continue
+        assert given_cards == budget + 1
+        refused(_with_seen(state, extra), "more than the")
+        refused_count += 1
+        last_seat = max(extra)
+        extra[last_seat].pop()
+        loaded = state_from_dict(_with_seen(state, extra))
+        assert sum(map(len, loaded.seen)) == sum(map(len, state.seen)) + budget
+        accepted += 1
+    assert accepted > 100
+    assert refused_count == accepted
+
+
+def test_db34_a_pile_bigger_than_the_turns_allow_is_refused_in_every_phase() -> None:
+    tried = set()
+    for state in dealt_states():
+        if state.showdown is not None:
+            continue
+        more = _budget(state) + 1
+        if len(state.stock) <= more:
+            continue
+        data = dump(state)
+        data["discard"] = [*data["discard"], *data["stock"][:more]]
+        data["stock"] = data["stock"][more:]
+        refused(data, "more than the")
+        tried.add(state.phase)
+    assert tried == {Phase.DRAW, Phase.DISCARD, Phase.SPLIT}
+
+
+def test_db36_the_stock_runs_out_on_a_draw_from_the_stock() -> None:
+    reshuffles = [s for s in dealt_states() if s.phase is Phase.RESHUFFLE]
+    assert reshuffles
+    for state in reshuffles:
+        seat = _drawer(state)
+        assert state.drawn is not None
+        assert state.drawn not in state.seen[seat]
+        err = refused(_with_seen(state, {seat: [state.drawn]}))
+        assert err.message == ("inconsistent Down and Back state: the stock ran out on a draw "
+                               "from the stock, so the card drawn was not taken from the "
+                               "discard pile (DB-36, DB-37)")
+
+
+def test_db34_a_draw_from_the_stock_with_no_pile_is_refused() -> None:
+    for state in dealt_states():
+        if state.phase is not Phase.DISCARD or state.drawn in state.seen[_drawer(state)]:
+            continue
+        data = dump(state)
+        data["stock"] = [*data["discard"], *data["stock"]]
+        data["discard"] = []
+        refused(data, "a draw from the stock leaves the discard pile as it was")
+        return
+    pytest.fail("no draw from the stock")
+
+
+@pytest.mark.parametrize(("make", "pile"), [(paused_mid_pass, 14), (paused_after_pass, 15),
+                                            (paused_in_back, 16), (paused_with_seat_0, 14)])
+def test_db36_a_paused_showdown_checks_the_cards_seen_against_its_pile(make: Any,
+                                                                     pile: int) -> None:
+    # The stock ran out after as many tie-break draws as it held at the
+    # split, so the pile then held 17 cards less those draws; thirty turns
+    # with that pile leave room for 30 - (pile - 1) cards seen.
+    state = make()
+    assert not any(state.seen)
+    budget = 30 - (pile - 1)
+    extra: dict[int, list[Card]] = {seat: [] for seat in range(5)}
+    cards = [(seat, card) for seat in range(5) for card in state.hands[seat][:6]]
+    for seat, card in cards[:budget]:
+        extra[seat].append(card)
+    assert sum(map(len, state_from_dict(_with_seen(state, extra)).seen)) == budget
+    seat, card = cards[budget]
+    extra[seat].append(card)
+    refused(_with_seen(state, extra), f"discard pile of {pile} cards at the showdown")
+
+
+def test_db36_a_paused_showdown_must_be_where_the_stock_runs_out() -> None:
+    state = paused_mid_pass()
+    check_invariants(state)
+    assert state.showdown is not None
+    bad = attrs.evolve(state, showdown=attrs.evolve(state.showdown, log=()))
+    with pytest.raises(ValueError, match="tie-break draws follow DB-42"):
+        check_invariants(bad)
+
+
+def test_db44_a_finished_game_keeps_the_dealer_of_its_last_round() -> None:
+    for n in (2, 3, 5):
+        over = playout(n, 7)[-1]
+        assert over.is_terminal
+        for dealer in range(n):
+            data = dump(over)
+            data["dealer"] = dealer
+            if dealer == over.results[-1].dealer:
+                assert state_from_dict(data) == over
+            else:
+                err = refused(data)
+                assert err.message == ("inconsistent Down and Back state: a finished game "
+                                       "keeps the dealer of its last round (DB-31, DB-44)")
+
+
+# ---------------------------------------------------------------------------
+# huge lists are refused by their length, before any entry is read
+
+HUGE = 10**6
+
+
+def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every reader of a list entry fail after a few thousand calls: a
+    loader that reads a huge list entry by entry is then caught at once."""
+    import cardrules.down_and_back.serialize as serialize
+
+    for name in ("read_card", "_result", "_draw", "_split", "_whole"):
+        real = getattr(serialize, name)
+        calls = [0]
+
+        def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
+                _name: str = name, **kwargs: Any) -> Any:
+            _calls[0] += 1
+            assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(serialize, name, spy)
+
+
+def _a_drawing_state() -> GameState:
+    return next(s for s in dealt_states() if s.phase is Phase.DISCARD and any(s.seen))
+
+
+@pytest.mark.parametrize(("make", "path", "message"), [
+    (tied_result, ("results",), "state.results must hold at most 2 entries, not 1000000"),
+    (lambda: playout(3, 5, rounds=3)[-1], ("results",),
+     "state.results must hold at most 3 entries, not 1000000"),
+    (tied_result, ("results", 0, "splits", 1, "down"),
+     "state.results[0].splits[1].down must hold at most 8 entries, not 1000000"),
+    (tied_result, ("results", 0, "splits"),
+     "state.results[0].splits must have one entry per seat (3), not 1000000"),
+    (_a_drawing_state, ("hands", 0), "state.hands[0] must hold at most 8 entries, not 1000000"),
+    (_a_drawing_state, ("seen", 0), "state.seen[0] must hold at most 8 entries, not 1000000"),
+    (_a_drawing_state, ("stock",), "state.stock must hold at most 52 entries, not 1000000"),
+    (_a_drawing_state, ("discard",), "state.discard must hold at most 52 entries, not 1000000"),
+    (_a_drawing_state, ("hands",), "state.hands must have one entry per seat"),
+    (_a_drawing_state, ("seen",), "state.seen must have one entry per seat"),
+    (_a_drawing_state, ("net",), "state.net must have one entry per seat"),
+    (_a_drawing_state, ("turns",), "state.turns must have one entry per seat"),
+    (_a_drawing_state, ("splits",), "state.splits must have one entry per seat"),
+    (paused_mid_pass, ("showdown", "contenders"),
+     "state.showdown.contenders must hold at most 5 entries, not 1000000"),
+    (paused_mid_pass, ("showdown", "drawn"),
+     "state.showdown.drawn must hold at most 5 entries, not 1000000"),
+])
+def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
+        monkeypatch: pytest.MonkeyPatch, make: Any, path: tuple[Any, ...],
+        message: str) -> None:
+    # A state holds at most the rounds so far, 8 cards a hand and the 52 cards
+    # in a pile: the probe's 10**6 results took 48 s and 820 MB to refuse.
+    data = dump(make())
+    holder = at(data, path[:-1])
+    entries = holder[path[-1]]
+    holder[path[-1]] = [entries[0] if entries else "AS"] * HUGE
+    _spy_on_entries(monkeypatch)
+    err = refused(data)
+    assert err.message.startswith(message)
+    assert err.token is None or err.token == "<list of 1000000 entries>"
+
+
+def test_db37_a_determinized_state_loads_when_the_mover_took_from_the_pile() -> None:
+    # determinize() used to make the card another seat drew mid-turn one of
+    # its unseen cards (a draw from the stock) even where the pile and the
+    # cards seen show the draw was from the pile: states the loader refuses.
+    from cardrules.down_and_back.determinize import determinize
+
+    rng = random.Random(5)
+    tried = 0
+    for state in dealt_states():
+        if state.phase is not Phase.DISCARD:
+            continue
+        mover = _drawer(state)
+        if state.drawn not in state.seen[mover]:
+            continue
+        for seat in range(state.num_players):
+            if seat != mover:
+                guess = determinize(view(state, seat), rng)
+                assert state_from_dict(dump(guess)) == guess
+                assert view(guess, seat) == view(state, seat)
+                tried += 1
+    assert tried > 50

@@ -24,6 +24,10 @@ from cardrules.engine.codec import (
     Fields,
     card_at,
     cards_at,
+    check_digits,
+    check_length,
+    check_numbers,
+    digit_count,
     int_token,
     read_card,
     safe_repr,
@@ -447,3 +451,55 @@ def test_text_card_readers_refuse_jokers_unless_asked() -> None:
     assert (err.message, err.token, err.position) == ("jokers are not allowed here", "BB", 4)
     err = failure(lambda: cards_at("AS LB", 4))
     assert (err.message, err.token, err.position) == ("jokers are not allowed here", "LB", 7)
+
+
+# -- the one limit on numbers, lengths first, short error tokens ------------------------
+
+@pytest.mark.parametrize(("power", "offset", "digits"), [
+    (0, -1, 1), (1, -1, 1), (1, 0, 2), (17, 0, 18), (18, -1, 18), (18, 0, 19), (4299, 0, 4300),
+    (4300, 0, 4301), (9000, -1, 9000), (9000, 0, 9001)])
+def test_digit_count_counts_without_writing_the_number(power: int, offset: int,
+                                                       digits: int) -> None:
+    value = 10 ** power + offset
+    assert digit_count(value) == digits
+    assert digit_count(-value) == digits
+
+
+def test_every_reader_of_numbers_shares_one_limit() -> None:
+    # text (int_token), JSON values (check_numbers) and the digit rule itself agree
+    longest, too_long = 10 ** MAX_DIGITS - 1, 10 ** MAX_DIGITS
+    check_digits(MAX_DIGITS)
+    assert int_token(str(longest), 0) == longest
+    check_numbers({"a": [longest, -longest, True, 1.5e300, "9" * 40]})
+    for value in (too_long, -too_long):
+        err = failure(lambda value=value: check_numbers([{"x": (1, value)}]))
+        assert (err.message, err.token) == ("number too long (19 digits)", str(value))
+    err = failure(lambda: int_token(str(too_long), 2))
+    assert (err.message, err.token, err.position) == ("number too long (19 digits)",
+                                                      str(too_long), 2)
+
+
+def test_check_numbers_walks_deep_values_without_recursion() -> None:
+    value: list[object] = [10 ** 30]
+    for _ in range(100_000):
+        value = [value]
+    assert failure(lambda: check_numbers(value)).message == "number too long (31 digits)"
+
+
+def test_lists_are_measured_before_their_entries_are_read() -> None:
+    huge = [object()] * 10 ** 6   # entries that no reader could read
+    err = failure(lambda: Fields({"l": huge}, "x").array("l", max_length=3))
+    assert err.message == "x: 'l' must hold at most 3 entries, not 1000000"
+    err = failure(lambda: Fields({"c": huge}, "x").cards("c", max_length=13))
+    assert err.message == "x: 'c' must hold at most 13 entries, not 1000000"
+    assert Fields({"c": ["AS"] * 3}, "x").cards("c", max_length=3) == (AS,) * 3
+    check_length([], 0, "x")
+    check_length([1] * 5, None, "x")
+
+
+def test_safe_repr_stays_short_for_huge_values() -> None:
+    assert safe_repr([[1]] * 10 ** 6) == "<list of 1000000 entries>"
+    assert safe_repr({"a": [0] * 5000}) == "<dict of 1 entries>"
+    assert safe_repr(10 ** 5000) == "<whole number of 5001 digits>"
+    assert safe_repr([10 ** 5000]) == "<list too large to show>"
+    assert safe_repr([1] * 1000) == repr([1] * 1000)

@@ -93,6 +93,49 @@ def test_release_extra_has_the_release_tools() -> None:
     assert names == {"build", "twine", "cibuildwheel"}
 
 
+def _distributions(extra: str) -> set[str]:
+    """The distributions an extra installs, following ``cardrules[...]`` inside it."""
+    extras = _pyproject()["project"]["optional-dependencies"]
+    found: set[str] = set()
+    for requirement in extras[extra]:
+        name = requirement.split(";")[0].split("[")[0]
+        for mark in "<>=!~ ":
+            name = name.split(mark)[0]
+        if name == "cardrules":
+            inner = requirement.split("[", 1)[1].split("]", 1)[0]
+            for other in inner.split(","):
+                found |= _distributions(other.strip())
+        else:
+            found.add(name)
+    return found
+
+
+def test_docs_extra_alone_has_what_the_docs_build_imports() -> None:
+    # The API reference documents both adapters (docs/_ext/public_names.py
+    # imports every module), the charts need matplotlib, the pages myst-parser.
+    assert {"sphinx", "furo", "myst-parser", "matplotlib", "numpy", "rich",
+            "open-spiel", "pettingzoo", "gymnasium"} <= _distributions("docs")
+    assert _distributions("openspiel") | _distributions("pettingzoo") <= _distributions("docs")
+    api = (ROOT / "docs" / "api.rst").read_text("utf-8")
+    assert ".. automodule:: cardrules.integrations.openspiel" in api
+    assert ".. automodule:: cardrules.integrations.pettingzoo" in api
+
+
+def test_project_urls_point_to_the_repository() -> None:
+    urls = _pyproject()["project"]["urls"]
+    assert set(urls) == {"Homepage", "Repository", "Documentation", "Changelog", "Issues"}
+    assert urls["Repository"] == "https://github.com/cardrules/cardrules"
+    assert all(url.startswith("https://github.com/cardrules/cardrules") for url in urls.values())
+
+
+def test_classifiers_name_every_supported_python() -> None:
+    project = _pyproject()["project"]
+    assert project["requires-python"] == ">=3.11"  # no upper bound
+    minors = sorted(int(c.rsplit(".", 1)[1]) for c in project["classifiers"]
+                    if c.startswith("Programming Language :: Python :: 3."))
+    assert minors == [11, 12, 13, 14]
+
+
 # -- cibuildwheel ----------------------------------------------------------------------
 
 
@@ -214,6 +257,12 @@ def _failure(done: subprocess.CompletedProcess[str]) -> str:
 @needs_new_setuptools
 def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     source, out = _copy_source(tmp_path / "src"), tmp_path / "dist"
+    # A checkout where the docs were built: their outputs match the docs
+    # patterns of MANIFEST.in (objects.inv, .py, .rst) and must stay out.
+    for built in ("docs/_build/html/objects.inv", "docs/_build/html/_static/notes.py",
+                  "docs/_build/doctest/output.rst", "docs/_generated/chart.rst"):
+        (source / built).parent.mkdir(parents=True, exist_ok=True)
+        (source / built).write_text("built by a documentation build\n", encoding="utf-8")
     done = _build(source, out, _env(CARDRULES_NO_EXTENSIONS="1"))
     assert done.returncode == 0, _failure(done)
 
@@ -242,6 +291,13 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert {f"{top}/LICENSE", f"{top}/pyproject.toml", f"{top}/setup.py", f"{top}/PKG-INFO",
             f"{top}/src/cardrules/down_and_back/_speedups.c",
             f"{top}/src/cardrules/py.typed"} <= members
+    assert [name for name in members
+            if name.startswith((f"{top}/docs/_build", f"{top}/docs/_generated"))] == []
+    assert f"{top}/docs/index.rst" in members
+    # The README's picture and the examples it points to travel with the source.
+    assert {f"{top}/assets/back-alley-table.svg", f"{top}/examples/my_bot.py",
+            f"{top}/examples/match.py", f"{top}/examples/serve_views.py",
+            f"{top}/tools/check_html.py", f"{top}/tools/readme_picture.py"} <= members
 
     # The unpacked pure wheel imports on the Python evaluators and says so.
     site = tmp_path / "site"

@@ -498,3 +498,78 @@ def test_dump_writes_json_indented_by_two_spaces(tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert text == record.to_json(indent=2) + "\n"
     assert '\n  "settings": {\n    "num_players": 2\n  },' in text
+
+
+# -- one limit on numbers for every reader ----------------------------------------------
+
+def _verdict(read: Any) -> str:
+    """``"ok"`` with the record read, or the refusal without its place
+    (``line N:``, ``action N:``, ``record: 'settings': 'name':``)."""
+    try:
+        return f"ok {read()!r}"
+    except ParseError as err:
+        return "refused: " + err.message.rsplit(": ", 1)[-1] + f" [{err.token}]"
+
+
+_LONGEST = 10 ** 18 - 1   # 18 digits
+_TOO_LONG = 10 ** 18      # 19 digits
+
+
+@pytest.mark.parametrize("value", [_LONGEST, _TOO_LONG, -_LONGEST, -_TOO_LONG])
+@pytest.mark.parametrize(("game", "settings", "action"), [
+    ("down_and_back", {"num_players": 2, "ante": "N"}, None),          # a setting the game takes
+    ("down_and_back", {"num_players": 2, "rounds": "N"}, None),
+    ("down_and_back", {"num_players": "N"}, None),                     # one it refuses
+    ("down_and_back", {"num_players": 2}, {"type": "cut", "count": "N"}),     # action fields
+    ("down_and_back", {"num_players": 2}, {"type": "dealer", "seat": "N"}),
+    ("back_alley", {}, {"type": "bid", "tricks": "N"}),
+])
+def test_from_dict_from_json_and_from_text_agree_on_long_numbers(
+        game: str, settings: dict[str, Any], action: dict[str, Any] | None, value: int) -> None:
+    # from_dict took 19-digit numbers that its own from_text(to_text()) and
+    # from_json(to_json()) then refused: one rule (codec.check_digits) for all three.
+    def filled(template: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: value if v == "N" else v for k, v in template.items()}
+
+    data: dict[str, Any] = {"game": game, "settings": filled(settings),
+                            "actions": [] if action is None else [filled(action)]}
+    lines = [f"# cardrules {game}", *(f"{k} {v}" for k, v in data["settings"].items()), ""]
+    if action is not None:
+        lines.append(f"{action['type']} {value}")
+    from_dict = _verdict(lambda: GameRecord.from_dict(data))
+    verdicts = {from_dict, _verdict(lambda: GameRecord.from_json(json.dumps(data)))}
+    if value >= 0:   # text records have no signs: '-' is not a digit
+        verdicts.add(_verdict(lambda: GameRecord.from_text("\n".join(lines) + "\n")))
+    assert len(verdicts) == 1, verdicts
+    if abs(value) > _LONGEST:
+        assert from_dict == f"refused: number too long (19 digits) [{value}]"
+    else:
+        assert "too long" not in from_dict
+
+
+@pytest.mark.parametrize("where", ["settings", "action"])
+def test_from_dict_refuses_a_number_too_long_to_write_out(where: str) -> None:
+    huge = 10 ** 5000   # str() refuses it (over 4300 digits): the error must not
+    data: dict[str, Any] = {"game": "down_and_back", "settings": {"num_players": 2},
+                            "actions": []}
+    if where == "settings":
+        data["settings"]["ante"] = huge
+    else:
+        data["actions"] = [{"type": "cut", "count": [1, {"deep": huge}]}]
+    with pytest.raises(ParseError) as info:
+        GameRecord.from_dict(data)
+    assert info.value.message.endswith("number too long (5001 digits)")
+    assert info.value.token == "<whole number of 5001 digits>"
+
+
+@pytest.mark.parametrize("value", [_LONGEST, _TOO_LONG])
+def test_a_record_read_from_a_dict_writes_text_and_json_that_read_back(value: int) -> None:
+    data = {"game": "down_and_back", "settings": {"num_players": 2, "ante": value},
+            "actions": [{"type": "cut", "count": value}]}
+    if value == _TOO_LONG:
+        assert _verdict(lambda: GameRecord.from_dict(data)).startswith(
+            "refused: number too long (19 digits)")
+        return
+    record = GameRecord.from_dict(data)
+    assert GameRecord.from_text(record.to_text()) == record
+    assert GameRecord.from_json(record.to_json()) == record

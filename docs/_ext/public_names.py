@@ -54,7 +54,7 @@ from docutils import nodes
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
-from sphinx.errors import PycodeError
+from sphinx.errors import ExtensionError, PycodeError
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util.nodes import make_refnode
 from sphinx.util.typing import stringify_annotation
@@ -75,7 +75,15 @@ def _modules() -> Iterator[types.ModuleType]:
         last = info.name.rsplit(".", 1)[-1]
         if last == "__main__" or last.startswith("_speedups"):
             continue  # runs the command; the C extension has no annotations
-        yield importlib.import_module(info.name)
+        try:
+            yield importlib.import_module(info.name)
+        except ImportError as error:
+            # One clear line rather than a traceback: the docs document every
+            # module, the optional adapters included, and the docs extra has them.
+            raise ExtensionError(
+                f"the API reference documents {info.name}, which cannot be imported "
+                f"({error}); install what the documentation build needs with "
+                f"python -m pip install \".[docs]\"") from None
 
 
 def _imports(nodes_: list[ast.stmt], out: dict[str, str]) -> None:

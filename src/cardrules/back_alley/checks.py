@@ -163,6 +163,12 @@ def _check_deal(state: GameState) -> None:
     _check_bids(state, deal, dealer)
     if state.phase is Phase.BID:
         _require(all(len(h) == size for h in state._hands), "every hand is full while bidding")
+        # While bidding the hands are still the hands as dealt (after the
+        # exchange), so the card taken is in the exchanger's hand: else that
+        # seat's view would show a card of another seat or of the undealt rest.
+        if deal.exchanger is not None and deal.taken is not None:
+            _require(deal.taken.index in state._hands[deal.exchanger],
+                     "the exchanger holds the card taken (BA-13)")
         _require(not played and not state.tricks and state.leader is None
                  and state.tricks_won == _NO_TRICKS and not state.trump_played,
                  "no card is played while bidding")

@@ -179,7 +179,8 @@ def _read_bids(fields: Fields, key: str, *, optional: bool) -> tuple[BidAction |
 
 def _read_trick(data: object, what: str) -> Trick:
     f = Fields(data, what)
-    trick = Trick(leader=_seat(f, "leader"), cards=f.cards("cards", jokers=True),
+    trick = Trick(leader=_seat(f, "leader"),
+                  cards=f.cards("cards", jokers=True, max_length=NUM_PLAYERS),
                   winner=_seat(f, "winner"))
     f.done()
     return trick
@@ -188,7 +189,7 @@ def _read_trick(data: object, what: str) -> Trick:
 def _read_result(data: object, what: str) -> DealResult:
     f = Fields(data, what)
     contracts = []
-    for number, item in enumerate(f.array("contracts")):
+    for number, item in enumerate(f.array("contracts", max_length=2)):
         c = Fields(item, f"{what}.contracts[{number}]")
         contracts.append(Contract(tricks=c.integer("tricks", minimum=0),
                                   board=c.integer("board", minimum=0, maximum=NUM_PLAYERS)))
@@ -204,10 +205,10 @@ def _read_result(data: object, what: str) -> DealResult:
     return result
 
 
-def _read_history(data: object) -> History:
+def _read_history(data: object, deals: int) -> History:
     f = Fields(data, "state.history")
     results = tuple(_read_result(item, f"state.history.results[{k}]")
-                    for k, item in enumerate(f.array("results")))
+                    for k, item in enumerate(f.array("results", max_length=deals)))
     scores = _ints(f, "scores", 2)
     history = History(first_dealer=_opt_seat(f, "first_dealer"),
                       throw_ins=f.integer("throw_ins", minimum=0), results=results,
@@ -226,8 +227,9 @@ def _read_deal(data: object) -> Deal | None:
     taken = f.opt_card("taken", jokers=True)
     if taken is not None and not isinstance(taken, Card):
         raise ParseError("state.deal: 'taken' cannot be a joker", token=str(taken))
+    undealt_cards = f.cards("undealt", jokers=True, max_length=len(CARDS))
     try:
-        undealt = Hand(f.cards("undealt", jokers=True), jokers=True)
+        undealt = Hand(undealt_cards, jokers=True)
     except ValueError as err:
         raise ParseError(f"state.deal: 'undealt': {err}") from None
     deal = Deal(hand_size=f.integer("hand_size", minimum=1, maximum=13),
@@ -238,10 +240,10 @@ def _read_deal(data: object) -> Deal | None:
     return deal
 
 
-def _read_hand(data: object, what: str) -> tuple[int, ...]:
-    f = Fields({"hand": data}, what)
+def _read_hand(data: object, what: str, max_length: int) -> tuple[int, ...]:
+    cards = Fields({"hand": data}, what).cards("hand", jokers=True, max_length=max_length)
     try:
-        hand = Hand(f.cards("hand", jokers=True), jokers=True)
+        hand = Hand(cards, jokers=True)
     except ValueError as err:
         raise ParseError(f"{what}: {err}") from None
     return tuple(card.index for card in hand)
@@ -274,14 +276,18 @@ def state_from_dict(data: Mapping[str, object]) -> GameState:
     hands = f.array("hands")
     if len(hands) != NUM_PLAYERS:
         raise ParseError("state: 'hands' must hold one hand per seat", token=safe_repr(hands))
-    trick = f.cards("trick", jokers=True)
+    # Every list is checked for length before its entries are read (at most
+    # 25 results, 13 cards a hand, 13 tricks): a huge list costs nothing.
+    size = settings.max_hand_size
+    trick = f.cards("trick", jokers=True, max_length=NUM_PLAYERS)
     state = GameState(
-        settings, _read_history(f.get("history")), f.enum("phase", Phase),
+        settings, _read_history(f.get("history"), settings.deals), f.enum("phase", Phase),
         _opt_seat(f, "dealer"), _read_deal(f.get("deal")),
         _opt_seat(f, "current_player"), _opt_seat(f, "leader"),
-        tuple(_read_hand(h, f"state.hands[{k}]") for k, h in enumerate(hands)),
+        tuple(_read_hand(h, f"state.hands[{k}]", size) for k, h in enumerate(hands)),
         tuple(card.index for card in trick), _ints(f, "tricks_won", NUM_PLAYERS, minimum=0),
-        tuple(_read_trick(t, f"state.tricks[{k}]") for k, t in enumerate(f.array("tricks"))),
+        tuple(_read_trick(t, f"state.tricks[{k}]")
+              for k, t in enumerate(f.array("tricks", max_length=size))),
         f.flag("trump_played"))
     f.done()
     try:

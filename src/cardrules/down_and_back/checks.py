@@ -41,6 +41,7 @@ from cardrules.down_and_back.state import (
     Phase,
     RoundResult,
     Stage,
+    TieBreakDraw,
 )
 from cardrules.hand import Hand, permute_hidden
 
@@ -94,6 +95,9 @@ def check_invariants(state: GameState) -> None:
                      "the deal passes to the left each round")
         if ledger.results and phase is not Phase.GAME_OVER:
             _require(ledger.dealer == (first + len(ledger.results)) % n, "dealer order")
+        if phase is Phase.GAME_OVER:
+            _require(bool(ledger.results) and ledger.dealer == ledger.results[-1].dealer,
+                     "a finished game keeps the dealer of its last round (DB-31, DB-44)")
     gathered = phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER)
     dealt = phase in (Phase.DRAW, Phase.DISCARD, Phase.RESHUFFLE, Phase.SPLIT)
     if gathered:
@@ -198,11 +202,98 @@ def _check_dealt(state: GameState) -> None:
         _require(bool(waiting) and state.current_player == waiting[0], "who splits next")
     if in_showdown:
         _check_showdown(state)
+    _check_counts(state)
 
 
 def _check_showdown(state: GameState) -> None:
     """A showdown paused for a reshuffle (DB-36, DB-42)."""
     _require(all(s is not None for s in state.splits), "showdown after every split")
+
+
+def _check_counts(state: GameState) -> None:
+    """The discard pile, the cards seen and the turns agree (DB-33 to DB-37).
+
+    The dealt cards outside the hands are always the same number ``C``
+    (``52 - 7n``): the stock, the discard pile and (mid-turn) the card
+    drawn.  Of all the histories that lead to a pile of ``p`` cards, the one
+    without a reshuffle uses the fewest draws from the stock: ``p - 1``
+    (the pile starts with one card, DB-33, and grows by one each turn whose
+    draw came from the stock), or ``p`` mid-turn, counting the draw just
+    made.  Every other draw came from the pile, and a card in a seat's
+    ``seen`` is one that seat took from the pile and still holds (DB-37),
+    so the seen cards are at most those draws, and a seat's seen cards at
+    most its own draws from the pile.  A showdown paused for a reshuffle
+    (DB-36, DB-42) is checked against the pile it started from: the stock
+    ran out after exactly as many tie-break draws as it held.
+    """
+    phase, turn = state.phase, state.turn
+    seen = [len(cards) for cards in state.seen]
+    showdown = state.showdown
+    mid = phase is Phase.DISCARD or (phase is Phase.RESHUFFLE and showdown is None)
+    from_pile = mid and state.drawn is not None and state.drawn in state.seen[turn_seat(state)]
+    pile = len(state.discard) if showdown is None else _pile_at_showdown(state, showdown.log)
+    if phase is Phase.RESHUFFLE and showdown is None:
+        _require(not from_pile, "the stock ran out on a draw from the stock, so the card drawn "
+                                "was not taken from the discard pile (DB-36, DB-37)")
+    if mid and not from_pile:
+        _require(pile >= 1, "a draw from the stock leaves the discard pile as it was, and every "
+                            "turn starts with a card on it (DB-33, DB-34)")
+    draws = turn + mid
+    from_stock = pile if mid else pile - 1
+    current = turn_seat(state) if mid else None
+    for seat, (count, done) in enumerate(zip(seen, state.turns, strict=True)):
+        own_draws = done + (seat == current and from_pile)
+        _require(count <= own_draws,
+                 f"seat {seat} holds {count} cards seen taken from the discard pile, "
+                 f"but has drawn only {own_draws} times (DB-34, DB-37)")
+    _require(from_stock + sum(seen) <= draws,
+             f"a discard pile of {pile} cards{' at the showdown' if showdown else ''} needs "
+             f"{from_stock} draws from the stock and "
+             f"{sum(seen)} cards seen need as many draws from the pile, more than the "
+             f"{draws} draws of {turn} turns (DB-33, DB-34, DB-37)")
+
+
+def _pile_at_showdown(state: GameState, log: tuple[TieBreakDraw, ...]) -> int:
+    """The smallest discard pile the showdown of a state paused for a
+    reshuffle can have started with (DB-36, DB-42).
+
+    The stock ran out after as many tie-break draws as it held, then after
+    as many as each reshuffle put back (the pile, less the top card turned
+    up and the cards of the pass on the table), and the last of these
+    stock-outs is this pause.
+    """
+    spare = 52 - HAND_SIZE * state.num_players
+    on_table = _on_table(state, log)
+    _require(len(on_table) == len(log) >= 1, "tie-break draws follow DB-42")
+    for first in range(min(len(log), spare - 1), 0, -1):
+        at = first
+        while at < len(log):
+            at += spare - on_table[at - 1] - 1
+        if at == len(log):
+            return spare - first
+    raise ValueError("inconsistent Down and Back state: the showdown pauses when the stock "
+                     "runs out (DB-36), which these tie-break draws do not fit")
+
+
+def _on_table(state: GameState, log: tuple[TieBreakDraw, ...]) -> list[int]:
+    """After each draw of ``log``, how many draws of its pass are on the table (DB-42)."""
+    counts: list[int] = []
+    at = 0
+    splits = [s for s in state.splits if s is not None]
+    for stage in (Stage.DOWN, Stage.BACK):
+        strengths = ([strength4(s.down) for s in splits] if stage is Stage.DOWN
+                     else [strength3(s.back) for s in splits])
+        tied = strengths.count(max(strengths))
+        while tied > 1:
+            ranks = []
+            for _ in range(tied):
+                if at == len(log):
+                    return counts
+                ranks.append(log[at].card.rank)
+                counts.append(len(ranks))
+                at += 1
+            tied = ranks.count(max(ranks))
+    return counts
 
 
 def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import split_actions
 from cardrules.down_and_back.actions import Split
-from cardrules.down_and_back.checks import hidden_variant
+from cardrules.down_and_back.checks import _check_counts, hidden_variant
 from cardrules.down_and_back.state import GameSettings, GameState, Ledger, Phase
 from cardrules.down_and_back.views import View
 from cardrules.hand import Hand
@@ -108,8 +108,15 @@ def determinize(view: View, rng: random.Random, *,
     mover = ((view.dealer or 0) + 1 + turn) % n
     if drawn is None and mid_turn:
         # Another player is between drawing and discarding; which card came
-        # last is hidden from this seat, so any unseen card of theirs will do.
+        # last is hidden from this seat, so any unseen card of theirs will do
+        # (a draw from the stock), unless the pile and the cards seen show
+        # that the draw was from the pile (DB-34, DB-37): then one of the
+        # cards seen taken.
         drawn = next(c for c in hands[mover] if c not in view.seen[mover])
+        if view.seen[mover] and not _counts_fit(GameState(
+                settings, ledger, phase, view.current_player, tuple(hands), tuple(pool),
+                view.discard, view.seen, turn, drawn, view.splits, view.showdown)):
+            drawn = rng.choice(view.seen[mover])
     splits = list(view.splits)
     base = GameState(settings, ledger, phase, view.current_player, tuple(hands), tuple(pool),
                      view.discard, view.seen, turn, drawn, tuple(splits), view.showdown)
@@ -122,3 +129,13 @@ def determinize(view: View, rng: random.Random, *,
     return GameState(state.settings, state.ledger, state.phase, state.current_player,
                      state.hands, state.stock, state.discard, state.seen, state.turn,
                      state.drawn, chosen, state.showdown)
+
+
+def _counts_fit(state: GameState) -> bool:
+    """True when the pile, the cards seen and the turns of ``state`` agree
+    (DB-33 to DB-37, see :func:`~cardrules.down_and_back.checks.check_invariants`)."""
+    try:
+        _check_counts(state)
+    except ValueError:
+        return False
+    return True

@@ -38,7 +38,11 @@ rules could not have produced: showdown winners that do not hold the best
 hands (DB-41), tie-break draws that are not exactly the draws DB-42 makes
 (the tied seats, in seat order from the dealer's left, pass after pass
 until one highest rank remains), a pot paid to anyone but a seat that won
-both showdowns (DB-43), a paused showdown that does not match its splits.
+both showdowns (DB-43), a paused showdown that does not match its splits,
+a discard pile, cards seen and turns that do not agree (a pile of ``p``
+cards needs ``p - 1`` draws from the stock, and each card seen a draw from
+the pile by its holder, DB-33 to DB-37), a finished game whose dealer is
+not the dealer of its last round (DB-44).
 
 The view format (``"format": "cardrules/down_and_back/view/1"``) has one
 key per field of :class:`~cardrules.down_and_back.View`, written the same
@@ -56,11 +60,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardrules._validate import is_int
-from cardrules.cards import Card
+from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.actions import Split
 from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.state import (
+    HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     TURNS,
@@ -74,7 +79,7 @@ from cardrules.down_and_back.state import (
     TieBreakDraw,
 )
 from cardrules.down_and_back.views import View
-from cardrules.engine.codec import Fields, read_card, safe_repr
+from cardrules.engine.codec import Fields, check_length, read_card, safe_repr
 from cardrules.engine.encode import attributes_to_json
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
@@ -123,10 +128,11 @@ def view_to_dict(seat_view: View) -> dict[str, object]:
 
 # -- reading: one value at a time ----------------------------------------------------
 
-def _list(value: object, where: str) -> list[object]:
+def _list(value: object, where: str, max_length: int | None = None) -> list[object]:
     if not isinstance(value, list):
         raise ParseError(f"{where} must be a list, not {type(value).__name__}",
                          token=safe_repr(value))
+    check_length(value, max_length, where)
     return value
 
 
@@ -147,14 +153,16 @@ def _whole(value: object, where: str, minimum: int | None = None,
     return value
 
 
-def _cards(value: object, where: str) -> tuple[Card, ...]:
+def _cards(value: object, where: str, max_length: int) -> tuple[Card, ...]:
     return tuple(read_card(item, f"{where}[{k}]")
-                 for k, item in enumerate(_list(value, where)))
+                 for k, item in enumerate(_list(value, where, max_length)))
 
 
-def _hand(value: object, where: str) -> Hand[Card]:
+def _hand(value: object, where: str, max_length: int = HAND_SIZE + 1) -> Hand[Card]:
+    """A hand of at most ``max_length`` cards: seven, and one drawn (DB-33, DB-34)."""
+    cards = _cards(value, where, max_length)
     try:
-        return Hand(_cards(value, where))
+        return Hand(cards)
     except ValueError as err:
         raise ParseError(f"{where}: {err}") from None
 
@@ -179,8 +187,10 @@ def _draw(value: object, where: str, n: int) -> TieBreakDraw:
     return draw
 
 
-def _draws(value: object, where: str, n: int) -> tuple[TieBreakDraw, ...]:
-    return tuple(_draw(item, f"{where}[{k}]", n) for k, item in enumerate(_list(value, where)))
+def _draws(value: object, where: str, n: int,
+           max_length: int | None = None) -> tuple[TieBreakDraw, ...]:
+    return tuple(_draw(item, f"{where}[{k}]", n)
+                 for k, item in enumerate(_list(value, where, max_length)))
 
 
 def _showdown(value: object, where: str, n: int) -> Showdown | None:
@@ -190,8 +200,8 @@ def _showdown(value: object, where: str, n: int) -> Showdown | None:
     down_winner = f.opt_integer("down_winner", minimum=0, maximum=n - 1)
     contenders = tuple(_whole(seat, f"{where}.contenders[{k}]", 0, n - 1)
                        for k, seat in enumerate(_list(f.get("contenders"),
-                                                      f"{where}.contenders")))
-    drawn = _draws(f.get("drawn"), f"{where}.drawn", n)
+                                                      f"{where}.contenders", n)))
+    drawn = _draws(f.get("drawn"), f"{where}.drawn", n, n)
     log = _draws(f.get("log"), f"{where}.log", n)
     f.done()
     return Showdown(down_winner=down_winner, contenders=contenders, drawn=drawn, log=log)
@@ -255,8 +265,8 @@ def state_from_dict(data: object) -> GameState:
                 for s, v in enumerate(_per_seat(root.get("net"), "state.net", n)))
     hands = tuple(_hand(v, f"state.hands[{s}]")
                   for s, v in enumerate(_per_seat(root.get("hands"), "state.hands", n)))
-    stock = _cards(root.get("stock"), "state.stock")
-    discard = _cards(root.get("discard"), "state.discard")
+    stock = _cards(root.get("stock"), "state.stock", len(DECK))
+    discard = _cards(root.get("discard"), "state.discard", len(DECK))
     seen = tuple(_hand(v, f"state.seen[{s}]")
                  for s, v in enumerate(_per_seat(root.get("seen"), "state.seen", n)))
     turns = tuple(_whole(v, f"state.turns[{s}]", 0, TURNS)
@@ -265,8 +275,12 @@ def state_from_dict(data: object) -> GameState:
     splits = tuple(None if v is None else _split(v, f"state.splits[{s}]")
                    for s, v in enumerate(_per_seat(root.get("splits"), "state.splits", n)))
     showdown = _showdown(root.get("showdown"), "state.showdown", n)
+    # A state holds the rounds finished before the current one (all of them
+    # at the end), and no more than the game's rounds: a longer list is
+    # refused before any of its entries is read.
+    most = round_no if settings.rounds is None else min(round_no, settings.rounds)
     results = tuple(_result(v, f"state.results[{k}]", n)
-                    for k, v in enumerate(_list(root.get("results"), "state.results")))
+                    for k, v in enumerate(_list(root.get("results"), "state.results", most)))
     root.done()
 
     state = GameState(

@@ -30,8 +30,8 @@ from cardrules._validate import is_int
 from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.errors import ParseError
 
-__all__ = ["BLANKS", "MAX_DIGITS", "Fields", "card_at", "cards_at", "int_token", "safe_repr",
-           "split_verb"]
+__all__ = ["BLANKS", "MAX_DIGITS", "Fields", "card_at", "cards_at", "check_digits",
+           "check_length", "check_numbers", "digit_count", "int_token", "safe_repr", "split_verb"]
 
 #: The longest whole number read from text or JSON (far more than any game needs).
 MAX_DIGITS = 18
@@ -144,15 +144,23 @@ class Fields:
             raise self._fail(key, "must be true or false", value)
         return value
 
-    def array(self, key: str) -> list[object]:
-        """A JSON array.
+    def array(self, key: str, *, max_length: int | None = None) -> list[object]:
+        """A JSON array, of at most ``max_length`` entries when given.
+
+        Readers give the most entries a valid value can hold, so that a huge
+        list is refused by its length before any entry is read.
 
         >>> Fields({"l": [1, 2]}, "x").array("l")
         [1, 2]
+        >>> Fields({"l": [0] * 10**6}, "x").array("l", max_length=25)
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: x: 'l' must hold at most 25 entries, not 1000000
         """
         value = self.get(key)
         if not isinstance(value, list):
             raise self._fail(key, "must be a list", value)
+        check_length(value, max_length, f"{self.what}: {key!r}")
         return value
 
     def obj(self, key: str) -> Mapping[str, object]:
@@ -193,11 +201,15 @@ class Fields:
         return self.card(key, jokers=jokers)
 
     @overload
-    def cards(self, key: str, *, jokers: Literal[False] = ...) -> tuple[Card, ...]: ...
+    def cards(self, key: str, *, jokers: Literal[False] = ...,
+              max_length: int | None = None) -> tuple[Card, ...]: ...
     @overload
-    def cards(self, key: str, *, jokers: bool) -> tuple[Card | Joker, ...]: ...
-    def cards(self, key: str, *, jokers: bool = False) -> tuple[Card | Joker, ...]:
-        """A JSON list of cards, exactly one card text per entry.
+    def cards(self, key: str, *, jokers: bool,
+              max_length: int | None = None) -> tuple[Card | Joker, ...]: ...
+    def cards(self, key: str, *, jokers: bool = False,
+              max_length: int | None = None) -> tuple[Card | Joker, ...]:
+        """A JSON list of cards, exactly one card text per entry (at most
+        ``max_length`` entries when given, checked before any is read).
 
         >>> Fields({"c": ["AS", "KD"]}, "x").cards("c")
         (Card.parse('AS'), Card.parse('KD'))
@@ -206,7 +218,7 @@ class Fields:
         ...
         cardrules.errors.ParseError: x: 'c'[0]: expected exactly one card: 'AS KS' at position 0
         """
-        items = self.array(key)
+        items = self.array(key, max_length=max_length)
         return tuple(read_card(item, f"{self.what}: {key!r}[{number}]", jokers=jokers)
                      for number, item in enumerate(items))
 
@@ -261,10 +273,32 @@ def read_card(value: object, what: str, *, jokers: bool = False) -> Card | Joker
                          position=err.position) from None
 
 
+def check_length(items: list[object], max_length: int | None, what: str) -> None:
+    """Refuse ``items`` if it has more than ``max_length`` entries (no limit for
+    None), naming the length: loaders call this before reading any entry, so
+    a huge list costs nothing.
+
+    >>> check_length([1, 2, 3], 3, "x")
+    >>> check_length([1, 2, 3], 2, "state: 'tricks'")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: state: 'tricks' must hold at most 2 entries, not 3
+    """
+    if max_length is not None and len(items) > max_length:
+        raise ParseError(f"{what} must hold at most {max_length} entries, not {len(items)}")
+
+
+#: A list or object with more entries than this is named by its size in error
+#: messages rather than written out (its ``repr`` could take seconds and gigabytes).
+_REPR_ENTRIES = 1000
+
+
 def safe_repr(value: object) -> str:
     """``repr(value)`` for an error message, for any value a caller may pass: one
     nested too deeply for :func:`repr` is named by its type instead of raising
-    :class:`RecursionError`.
+    :class:`RecursionError`, a container of more than 1000 entries by its size,
+    and a whole number too long to write out (Python refuses more than 4300
+    digits by default) by its number of digits.
 
     >>> safe_repr([1, "a"])
     "[1, 'a']"
@@ -273,11 +307,72 @@ def safe_repr(value: object) -> str:
     ...     deep = [deep]
     >>> safe_repr(deep)
     '<list nested too deeply to show>'
+    >>> safe_repr([0] * 10**6)
+    '<list of 1000000 entries>'
+    >>> safe_repr(10 ** 5000)
+    '<whole number of 5001 digits>'
     """
+    if isinstance(value, _CONTAINERS):
+        size = _size(value)
+        if size == "deep":
+            return f"<{type(value).__name__} nested too deeply to show>"
+        if size == "large":
+            return f"<{type(value).__name__} of {len(value)} entries>"
+    if isinstance(value, int) and not isinstance(value, bool):
+        if -_SHORT_LIMIT < value < _SHORT_LIMIT:
+            return repr(value)
+        return f"<whole number of {digit_count(value)} digits>"
     try:
         return repr(value)
     except RecursionError:
         return f"<{type(value).__name__} nested too deeply to show>"
+    except ValueError:   # a whole number too long to write, deep inside
+        return f"<{type(value).__name__} too large to show>"
+
+
+_CONTAINERS = (list, tuple, dict, set, frozenset)
+
+
+def _size(value: list[object] | tuple[object, ...] | dict[object, object]
+          | set[object] | frozenset[object]) -> Literal["small", "large", "deep"]:
+    """Whether ``value`` is small enough to write out in a message: ``"large"``
+    when it holds more than :data:`_REPR_ENTRIES` entries at all levels
+    together, ``"deep"`` when it is nested more than 100 levels deep (walked
+    without recursion, stopping at either limit)."""
+    count, pending = 0, [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > 100:
+            return "deep"
+        count += len(item)
+        if count > _REPR_ENTRIES:
+            return "large"
+        entries = item.values() if isinstance(item, dict) else item
+        pending.extend((e, depth + 1) for e in entries if isinstance(e, _CONTAINERS))
+    return "small"
+
+
+# Whole numbers below this are written out in messages (well within the 4300
+# digits Python converts by default).
+_SHORT_LIMIT = 10 ** 1000
+
+
+def digit_count(value: int) -> int:
+    """The number of decimal digits of ``value`` (its sign aside), computed
+    without writing it out, so any size is fine.
+
+    >>> digit_count(0), digit_count(-999), digit_count(10 ** 18), digit_count(10 ** 9000 - 1)
+    (1, 3, 19, 9000)
+    """
+    value = abs(value)
+    if value < _SHORT_LIMIT:
+        return len(str(value))
+    digits = int((value.bit_length() - 1) * 0.30102999566398120) + 1   # log10(2)
+    while value >= 10 ** digits:
+        digits += 1
+    while digits > 1 and value < 10 ** (digits - 1):
+        digits -= 1
+    return digits
 
 
 #: The white space action text may hold between and around its words: ASCII
@@ -320,9 +415,53 @@ def int_token(token: str, start: int) -> int:
     """
     if not (token.isascii() and token.isdigit()):
         raise ParseError("expected a whole number", token=token, position=start)
-    if len(token) > MAX_DIGITS:
-        raise ParseError(f"number too long ({len(token)} digits)", token=token, position=start)
+    check_digits(len(token), token, start)
     return int(token)
+
+
+def check_digits(digits: int, token: str | None = None, position: int | None = None) -> None:
+    """The one limit on numbers, for every reader of text, JSON text and JSON
+    values: a whole number is written in at most :data:`MAX_DIGITS` digits.
+    ``digits`` is how many the number has (its sign aside); ``token`` and
+    ``position`` say where it is for the error.
+
+    >>> check_digits(18)
+    >>> check_digits(19, "1000000000000000000", 4)
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: number too long (19 digits): '1000000000000000000' at position 4
+    """
+    if digits > MAX_DIGITS:
+        raise ParseError(f"number too long ({digits} digits)", token=token, position=position)
+
+
+def check_numbers(value: object) -> None:
+    """Apply :func:`check_digits` to every whole number (bools aside) in a
+    JSON value: in the value itself, or in the lists and objects it holds at
+    any depth (walked without recursion, so nesting does not matter).  This
+    is what a reader of already parsed JSON does where a reader of JSON text
+    checks each number as it reads it.
+
+    >>> check_numbers({"type": "cut", "count": 10 ** 18 - 1})
+    >>> check_numbers([{"seat": 1}, {"count": -10 ** 18}])
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: number too long (19 digits): '-1000000000000000000'
+    """
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not -_NUMBER_LIMIT < item < _NUMBER_LIMIT:
+                check_digits(digit_count(item), safe_repr(item))
+        elif isinstance(item, Mapping):
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+
+
+# The smallest whole number with more than MAX_DIGITS digits.
+_NUMBER_LIMIT = 10 ** MAX_DIGITS
 
 
 @overload

@@ -43,7 +43,15 @@ from typing import Any
 import attrs
 
 from cardrules._validate import is_int
-from cardrules.engine.codec import BLANKS, MAX_DIGITS, Fields, int_token, split_verb
+from cardrules.engine.codec import (
+    BLANKS,
+    MAX_DIGITS,
+    Fields,
+    check_digits,
+    check_numbers,
+    int_token,
+    split_verb,
+)
 from cardrules.engine.registry import rules_for
 from cardrules.engine.rules import Rules
 from cardrules.errors import ParseError, shorten
@@ -172,7 +180,10 @@ class GameRecord:
 
         Unknown keys, settings the game refuses and bad actions are a
         :class:`~cardrules.ParseError`; a bad action is named by its number,
-        counting from 1.
+        counting from 1.  A number of more than
+        :data:`~cardrules.engine.codec.MAX_DIGITS` digits anywhere is refused,
+        as :meth:`from_text` and :meth:`from_json` refuse it
+        (:func:`~cardrules.engine.codec.check_digits` is the one rule of all three).
 
         >>> GameRecord.from_dict({"game": "down_and_back", "settings": {"num_players": 2},
         ...                       "actions": [{"type": "dealer", "seat": 0}]}).actions
@@ -190,6 +201,11 @@ class GameRecord:
         settings = {name: settings_fields.opt_integer(name) for name in raw}
         actions = fields.array("actions")
         fields.done()
+        for name, value in settings.items():   # the limit of from_text and from_json
+            try:
+                check_numbers(value)
+            except ParseError as err:
+                raise err.within(f"record: 'settings': {name!r}: ") from None
         rules = rules_for(game)
         players = _check_settings(rules, settings, "record: 'settings'")
         return cls(game, settings, tuple(_entry_from_dict(rules, action, number, players)
@@ -402,9 +418,7 @@ _LONG_NUMBER = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 
 def _json_int(text: str) -> int:
-    digits = len(text) - text.startswith("-")
-    if digits > MAX_DIGITS:
-        raise ParseError(f"number too long ({digits} digits)", token=text)
+    check_digits(len(text) - text.startswith("-"), text)
     return int(text)
 
 
@@ -416,8 +430,10 @@ def _check_long_number(line: str, number: int) -> None:
     """Refuse a run of more digits than any number a record holds, wherever it is."""
     found = _LONG_NUMBER.search(line)
     if found is not None:
-        raise ParseError(f"line {number}: number too long ({found.end() - found.start()} digits)",
-                         token=found.group(), position=found.start())
+        try:
+            check_digits(len(found.group()), found.group(), found.start())
+        except ParseError as err:
+            raise err.within(f"line {number}: ") from None
 
 
 def _setting_line(line: str, number: int) -> tuple[str, int | None]:
@@ -486,6 +502,10 @@ def _entry_from_dict(rules: Rules[Any, Any], data: object, number: int, players:
     """One JSON record entry: a seated one (a :class:`Seated`) or an action."""
     if not (isinstance(data, Mapping) and data.get("type") == "seated"):
         return _action_from_dict(rules, data, number)
+    try:
+        check_numbers(data)   # the digit limit of every reader, the seat included
+    except ParseError as err:
+        raise err.within(f"action {number}: ") from None
     fields = Fields(data, f"action {number}")
     fields.text("type")
     seat = fields.integer("seat", minimum=0, maximum=players - 1)
@@ -511,6 +531,7 @@ def _action_from_text(rules: Rules[Any, Any], line: str, number: int, start: int
 def _action_from_dict(rules: Rules[Any, Any], data: object, number: int) -> object:
     """The game's action from one JSON value; any complaint is a ParseError naming it."""
     try:
+        check_numbers(data)   # the limit of from_text and from_json, in any field
         return rules.action_from_dict(data)  # type: ignore[arg-type]
     except ParseError as err:
         raise err.within(f"action {number}: ") from None

@@ -55,7 +55,25 @@ adds everything the seat has seen since the start, in order: every public
 action, its own dealt hands, its own stock draws and splits.
 ``resample_from_infostate`` deals out what the seat cannot see afresh (the
 game's ``RULES.hidden_variant``; for Back Alley ``back_alley.determinize``, uniform
-over what the seat's view allows), so OpenSpiel's information-set MCTS works.
+over what the seat's view allows, while bidding and playing), at every node,
+a shuffle in progress redrawn, so OpenSpiel's information-set MCTS works.
+
+**Parameters** must fit OpenSpiel's C++ ``int``, and so must the bounds
+they give (``max_game_length()``, ``max_chance_nodes_in_history()`` and
+their sum): anything larger is a :class:`ValueError` that says so.
+
+**Serialization.**  ``state.serialize()`` is OpenSpiel's text for a Python
+state: the history, the move number and the state's attributes pickled (here
+the adapter's JSON).  ``game.deserialize_state(text)`` reads that text
+strictly: the pickled part may hold only the adapter's JSON (nothing else is
+unpickled), the JSON goes through the library's strict readers and must be
+of this game with its settings, and replaying the history must lead to
+exactly that state; a resampled state carries the state it was drawn from,
+which is checked the same way.  Anything else is a
+:class:`~cardrules.ParseError`.  OpenSpiel's own formats, pickling a state or
+a game and ``pyspiel.deserialize_game_and_state``, unpickle whatever they are
+given, by design: never give them untrusted bytes (the adapter's JSON they
+reach is still checked).
 
 >>> import pyspiel
 >>> from cardrules.integrations import openspiel
@@ -69,8 +87,15 @@ over what the seat's view allows), so OpenSpiel's information-set MCTS works.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import io
 import json
+import math
+import pickle
+import pickletools
 import random
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
@@ -85,13 +110,15 @@ except ImportError as _error:  # pragma: no cover - depends on the installation
 
 from cardrules import back_alley as _ba
 from cardrules import down_and_back as _db
+from cardrules._validate import is_int
 from cardrules.back_alley import encoding as _ba_encoding
 from cardrules.back_alley.actions import CARDS as _BA_CARDS
 from cardrules.back_alley.determinize import determinize as _ba_determinize
 from cardrules.cards import DECK, Card, Joker
 from cardrules.down_and_back import encoding as _db_encoding
 from cardrules.engine.chance import ChooseDealer, Shuffle
-from cardrules.errors import IllegalActionError
+from cardrules.engine.codec import MAX_DIGITS, Fields, safe_repr
+from cardrules.errors import IllegalActionError, ParseError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -211,21 +238,25 @@ class _DownAndBack(_Spec[_db.GameState, _db.Action]):
     cards = DECK
 
     def __init__(self, players: int, ante: int, rounds: int) -> None:
-        _db.new_game(players, ante=ante, rounds=rounds)  # checks the settings
         if rounds is None:
             raise ValueError("an OpenSpiel game needs a number of rounds")
+        _db.new_game(players, ante=ante, rounds=rounds)  # checks the settings
         self.settings = {"players": players, "ante": ante, "rounds": rounds}
         self.num_players, self.ante, self.rounds = players, ante, rounds
         # Per round: the deal's shuffle (51 steps), reshuffles while playing (at
         # most the stock draws plus one stock: 6n + 52) and room for two
         # whole-deck reshuffles of tie-break draws (DB-42).
-        self.max_chance_nodes = 1 + rounds * (51 + 6 * players + 52 + 2 * 51)
+        self.max_chance_nodes = _fits_int(
+            "max_chance_nodes_in_history()", 1 + rounds * (51 + 6 * players + 52 + 2 * 51),
+            self.settings)
         self.observation_size = _db_encoding.OBSERVATION_SIZE
         self.game_info = pyspiel.GameInfo(
             num_distinct_actions=_db_encoding.NUM_ACTIONS, max_chance_outcomes=52,
             num_players=players, min_utility=float(-ante * rounds),
             max_utility=float((players - 1) * ante * rounds), utility_sum=None,
-            max_game_length=rounds * (13 * players + 1))
+            max_game_length=_fits_int("max_game_length()", rounds * (13 * players + 1),
+                                      self.settings))
+        _fits_moves(self)
 
     def new_state(self) -> _db.GameState:
         return _db.new_game(self.num_players, ante=self.ante, rounds=self.rounds)
@@ -310,7 +341,8 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
         sizes = [_ba.hand_size_of(d, max_hand_size) for d in range(1, deals + 1)]
         # One step for the dealer, 53 per shuffle of 54 cards, one shuffle per
         # deal and per throw-in allowed.
-        self.max_chance_nodes = 1 + 53 * (deals + max_throw_ins)
+        self.max_chance_nodes = _fits_int("max_chance_nodes_in_history()",
+                                          1 + 53 * (deals + max_throw_ins), self.settings)
         # A deal scores at most +-40 points per card (a made or failed quadruple
         # board, BA-41); the hand sizes add up to max_hand_size ** 2.
         bound = 40.0 * sum(sizes)
@@ -318,7 +350,10 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
         self.game_info = pyspiel.GameInfo(
             num_distinct_actions=_ba_encoding.NUM_ACTIONS, max_chance_outcomes=54,
             num_players=4, min_utility=-bound, max_utility=bound, utility_sum=None,
-            max_game_length=sum(4 + 4 * size for size in sizes) + 4 * (max_throw_ins + 1))
+            max_game_length=_fits_int(
+                "max_game_length()",
+                sum(4 + 4 * size for size in sizes) + 4 * (max_throw_ins + 1), self.settings))
+        _fits_moves(self)
 
     def new_state(self) -> _ba.GameState:
         return _ba.new_game(max_hand_size=self.max_hand_size)
@@ -371,6 +406,11 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
 
     def hidden_variant(self, state: _ba.GameState, seat: int,
                        rng: random.Random) -> _ba.GameState:
+        if state.phase is not _ba.Phase.BID and state.phase is not _ba.Phase.PLAY:
+            # Before the first deal, between deals (a shuffle, whose cards the
+            # adapter redraws itself) and at the end no hand holds a card:
+            # the rules' hidden_variant deals out whatever is left unseen.
+            return _ba.RULES.hidden_variant(state, seat, rng)
         # Uniform over the deals the seat's view allows, shown voids included
         # (back_alley.determinize).  A view does not carry the first dealer or
         # the throw-in count, which everyone saw, so they are copied over.
@@ -384,6 +424,26 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
 
     def state_from_json(self, data: Mapping[str, object]) -> _ba.GameState:
         return _ba.state_from_dict(data)
+
+
+#: OpenSpiel keeps parameters, lengths and counts in a C++ ``int``.
+_INT_MAX = 2 ** 31 - 1
+
+
+def _fits_int(what: str, value: int, settings: Mapping[str, int]) -> int:
+    """``value`` if OpenSpiel can hold it in a C++ int, else a clear ValueError."""
+    if value > _INT_MAX:
+        given = ", ".join(f"{key}={number}" for key, number in settings.items())
+        raise ValueError(f"{given}: too large for OpenSpiel, whose {what} would be {value} "
+                         f"(OpenSpiel counts in a C++ int, at most {_INT_MAX})")
+    return value
+
+
+def _fits_moves(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
+                ) -> None:
+    """OpenSpiel's longest history (``max_move_number()``) is the sum of the two bounds."""
+    _fits_int("max_move_number()",
+              spec.game_info.max_game_length + spec.max_chance_nodes, spec.settings)
 
 
 _SPECS: dict[tuple[str, tuple[tuple[str, int], ...]], _Spec[_db.GameState, _db.Action]
@@ -414,8 +474,8 @@ class _Core:
     parts are immutable) and pickles as JSON text (the library's state form).
     """
 
-    __slots__ = ("base", "chance_steps", "log", "picked", "player", "remaining", "spec",
-                 "state", "throw_ins", "truncated")
+    __slots__ = ("base", "chance_steps", "log", "origin", "picked", "player", "remaining",
+                 "spec", "state", "throw_ins", "truncated", "unchecked")
 
     spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
     state: _db.GameState | _ba.GameState
@@ -428,6 +488,12 @@ class _Core:
     chance_steps: int
     throw_ins: int
     truncated: bool
+    #: Made by resample_from_infostate (or played on from such a state), whose
+    #: OpenSpiel history is the original's: the seat it was drawn for, the
+    #: history's length then, the core it was drawn from and the core drawn.
+    origin: _Origin | None
+    #: Read from JSON and not yet checked against a state's history (not saved).
+    unchecked: bool
     #: OpenSpiel's current player (asked many times per step, so kept).
     player: int
 
@@ -558,17 +624,33 @@ class _Core:
 
     # -- JSON ---------------------------------------------------------------------------
 
-    def to_json(self) -> str:
+    def to_data(self, *, origin: bool = True) -> dict[str, object]:
+        """The JSON object of this core (``origin=False``: as if never resampled)."""
         spec = self.spec
         entries = [] if self.log is None else self.log.entries()
-        return json.dumps({
+        resampled: dict[str, object] | None = None
+        if origin and self.origin is not None:
+            seat, at, source, start = self.origin
+            resampled = {"seat": seat, "at": at, "source": source.to_data(),
+                         "start": start.to_data()}
+        return {
             "game": spec.name, "settings": spec.settings,
             "state": spec.state_to_json(self.state),  # type: ignore[arg-type]
             "picked": list(self.picked), "remaining": list(self.remaining),
             "log": [[e.owner, _text(e.public), _text(e.private)] for e in entries],
             "base": list(self.base), "chance_steps": self.chance_steps,
             "throw_ins": self.throw_ins, "truncated": self.truncated,
-        }, separators=(",", ":"))
+            "resampled": resampled,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_data(), separators=(",", ":"))
+
+
+#: Where a resampled core comes from: (seat, history length, source core, drawn core).
+_Origin = tuple[int, int, _Core, _Core]
+#: How deep resamples of resamples may nest in a serialized state.
+_MAX_RESAMPLES = 32
 
 
 def _new_core(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
@@ -579,29 +661,300 @@ def _new_core(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.
     core.log = None
     core.base = (0.0,) * spec.num_players
     core.chance_steps = core.throw_ins = 0
-    core.truncated = False
+    core.truncated = core.unchecked = False
+    core.origin = None
     core.update_player()
     return core
+
+
+def _json_number(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise ParseError(f"number too long ({digits} digits)", token=text)
+    return int(text)
+
+
+def _json_constant(name: str) -> object:
+    raise ParseError("not valid JSON (NaN and Infinity are not JSON numbers)", token=name)
+
+
+def _read_json(text: object, what: str) -> object:
+    """Strict JSON: no NaN or Infinity, no overlong numbers, a sane depth."""
+    if not isinstance(text, str):
+        raise ParseError(f"{what}: expected JSON text, not {type(text).__name__}")
+    try:
+        return json.loads(text, parse_int=_json_number, parse_constant=_json_constant)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"{what}: not valid JSON ({error.msg})", position=error.pos) from None
+    except RecursionError:
+        raise ParseError(f"{what}: not valid JSON (nested too deeply)") from None
+
+
+def _card_indexes(f: Fields, key: str, cards: tuple[AnyCard, ...]) -> tuple[int, ...]:
+    """A list of distinct card numbers (:attr:`Card.index`) of ``cards``."""
+    values = f.array(key)
+    if len(values) > len(cards):
+        raise ParseError(f"{f.what}: {key!r} lists more than {len(cards)} cards")
+    out: list[int] = []
+    for at, value in enumerate(values):
+        if not is_int(value) or not 0 <= value < len(cards):
+            raise ParseError(f"{f.what}: {key}[{at}] is not a card number "
+                             f"(0 to {len(cards) - 1})", token=safe_repr(value))
+        out.append(value)
+    if len(set(out)) != len(out):
+        raise ParseError(f"{f.what}: {key!r} lists a card twice")
+    return tuple(out)
 
 
 def _core_from_json(text: str) -> _Core:
-    """Read back :meth:`_Core.to_json` (what unpickling a state calls)."""
-    data = json.loads(text)
-    spec = _spec(data["game"], data["settings"])
+    """Read back :meth:`_Core.to_json` (what unpickling a state calls), strictly.
+
+    Every key is checked (types, ranges, the game's settings, the library's
+    ``state_from_dict``, the shuffle in progress against the pile, the
+    counters against the settings); anything wrong is a ParseError.  The core
+    is then still ``unchecked``: a state checks it against its own OpenSpiel
+    history when it takes it (:meth:`CardrulesState.__setattr__`).
+    """
+    core = _core_from_data(_read_json(text, "OpenSpiel state"), "OpenSpiel state", 0)
+    core.unchecked = True
+    return core
+
+
+def _core_from_data(data: object, what: str, depth: int) -> _Core:
+    """One core from its JSON object (see :func:`_core_from_json`)."""
+    f = Fields(data, what)
+    name = f.text("game")
+    defaults = _GAME_DEFAULTS.get(name)
+    if defaults is None:
+        raise ParseError(f"{what}: unknown game", token=safe_repr(name))
+    given = Fields(f.obj("settings"), f"{what}: settings")
+    settings = {key: given.integer(key) for key in defaults}
+    given.done()
+    spec = _SPECS.get((name, tuple(sorted(settings.items()))))
+    if spec is None:  # every game makes its spec before any of its states
+        raise ParseError(f"{what}: no game {name} with these settings is loaded",
+                         token=safe_repr(settings))
     core = _new_core(spec)
-    core.state = spec.state_from_json(data["state"])
-    core.picked = tuple(data["picked"])
-    core.remaining = tuple(data["remaining"])
+    state = spec.state_from_json(f.obj("state"))
+    if state.settings != core.state.settings:
+        raise ParseError(f"{what}: the cardrules state's settings are not the game's "
+                         f"({', '.join(f'{k}={v}' for k, v in settings.items())})")
+    core.state = state
+    core.picked = _card_indexes(f, "picked", spec.cards)
+    core.remaining = _card_indexes(f, "remaining", spec.cards)
+    n = spec.num_players
     log: _Entry | None = None
-    for owner, public, private in data["log"]:
+    for at, item in enumerate(f.array("log")):
+        if not isinstance(item, list) or len(item) != 3:
+            raise ParseError(f"{what}: log[{at}] must be [owner, public, private]",
+                             token=safe_repr(item))
+        owner, public, private = item
+        if owner is not None and not (is_int(owner) and 0 <= owner < n):
+            raise ParseError(f"{what}: log[{at}]: the owner must be a seat or null",
+                             token=safe_repr(owner))
+        if (public is not None and not isinstance(public, str)) or (
+                private is not None and not isinstance(private, str)):
+            raise ParseError(f"{what}: log[{at}]: the texts must be text or null",
+                             token=safe_repr(item))
+        if (owner is None) != (private is None) or (owner is None and public is None):
+            raise ParseError(f"{what}: log[{at}]: a public event has a public text only, "
+                             f"a private one its owner and private text", token=safe_repr(item))
         log = _Entry(log, owner, None if public is None else (public,),
                      None if private is None else (private,))
     core.log = log
-    core.base = tuple(data["base"])
-    core.chance_steps, core.throw_ins = data["chance_steps"], data["throw_ins"]
-    core.truncated = data["truncated"]
+    base = f.array("base")
+    if len(base) != n or not all(
+            type(v) in (int, float) and math.isfinite(cast(float, v)) for v in base):
+        raise ParseError(f"{what}: 'base' must be {n} numbers", token=safe_repr(base))
+    core.base = tuple(float(cast(float, v)) for v in base)
+    core.chance_steps = f.integer("chance_steps", minimum=0, maximum=spec.max_chance_nodes)
+    # Down and Back has no throw-ins; Back Alley stops at one too many.
+    max_throw_ins = cast(_BackAlley, spec).max_throw_ins if name == BACK_ALLEY else None
+    core.throw_ins = f.integer("throw_ins", minimum=0,
+                               maximum=0 if max_throw_ins is None else max_throw_ins + 1)
+    core.truncated = f.flag("truncated")
+    # Written before resampled states were saved with their origin: absent.
+    origin = f.obj("resampled") if f.has("resampled") and f.get("resampled") is not None else None
+    f.done()
+    _check_core(core, max_throw_ins)
     core.update_player()
+    if origin is not None:
+        if depth >= _MAX_RESAMPLES:
+            raise ParseError(f"{what}: resampled more than {_MAX_RESAMPLES} times over")
+        o = Fields(origin, f"{what}: resampled")
+        seat = o.integer("seat", minimum=0, maximum=n - 1)
+        at = o.integer("at", minimum=0, maximum=_INT_MAX)
+        source = _core_from_data(o.obj("source"), f"{what}: resampled.source", depth + 1)
+        start = _core_from_data(o.obj("start"), f"{what}: resampled.start", depth + 1)
+        o.done()
+        if source.spec is not spec or start.spec is not spec:
+            raise ParseError(f"{what}: resampled from a state of another game")
+        if start.origin is not None:
+            raise ParseError(f"{what}: the state drawn by a resample has no origin of its own")
+        core.origin = (seat, at, source, start)
     return core
+
+
+def _check_core(core: _Core, max_throw_ins: int | None) -> None:
+    """The parts of a core read from JSON agree with each other."""
+    what = "OpenSpiel state"
+    spec, state = core.spec, core.state
+    pile = spec.pile(state) if state.is_chance else None  # type: ignore[arg-type]
+    # A game is cut short by one throw-in too many, or at a shuffle that
+    # would pass the cap on chance steps (_Core.step and _Core.enter).
+    at_cap = (pile is not None and not core.picked
+              and core.chance_steps + len(pile) - 1 > spec.max_chance_nodes)
+    too_many = max_throw_ins is not None and core.throw_ins > max_throw_ins
+    if core.truncated != (too_many or at_cap):
+        raise ParseError(f"{what}: 'truncated' does not agree with the counters and the state",
+                         token=safe_repr(core.truncated))
+    if pile is None or core.truncated:
+        if core.picked or core.remaining:
+            raise ParseError(f"{what}: a shuffle in progress where no pile is being shuffled")
+        return
+    if sorted((*core.picked, *core.remaining)) != sorted(card.index for card in pile):
+        raise ParseError(f"{what}: the shuffle in progress is not of the pile being shuffled")
+    if list(core.remaining) != sorted(core.remaining) or len(core.remaining) < 2:
+        raise ParseError(f"{what}: 'remaining' must list at least two cards in order")
+
+
+def _history_of(state: pyspiel.State) -> list[tuple[int, int]]:
+    return [(int(step.player), int(step.action)) for step in state.full_history()]
+
+
+def _replay(start: _Core, history: list[tuple[int, int]], offset: int) -> _Core:
+    """The core ``history`` (from move ``offset`` on) leads to from ``start``."""
+    core = start.copy()
+    core.origin = None
+    for at, (player, number) in enumerate(history, offset):
+        if player != core.player:
+            raise ParseError(f"history step {at}: player {player} cannot move here "
+                             f"(the player to move is {core.player})", token=f"{player}:{number}")
+        try:
+            if player == _CHANCE:
+                core.apply_chance(number)
+            elif number in core.spec.legal_ids(core.state):  # type: ignore[arg-type]
+                core.apply_player(number)
+            else:
+                raise ValueError("not a legal action")
+        except (IllegalActionError, ValueError) as error:
+            raise ParseError(f"history step {at}: {error}", token=f"{player}:{number}") from None
+        core.update_player()
+    return core
+
+
+def _check_history(state: CardrulesState, core: _Core) -> _Core:
+    """``core`` (read from JSON) checked against ``state``'s game and history;
+    a checked copy (see :func:`_verify`)."""
+    spec = state.get_game()._spec
+    if core.spec is not spec:
+        raise ParseError(f"the OpenSpiel state is of {core.spec.name}({_params(core.spec)}), "
+                         f"not of {spec.name}({_params(spec)})")
+    history = _history_of(state)
+    if state.move_number() != len(history):
+        raise ParseError(f"move_number {state.move_number()} is not the length of the "
+                         f"history ({len(history)})")
+    _verify(core, history)
+    checked = core.copy()
+    checked.unchecked = False
+    return checked
+
+
+def _verify(core: _Core, history: list[tuple[int, int]]) -> None:
+    """Replaying ``history`` must lead to exactly ``core``.
+
+    A resampled core's history is the original's up to the resample (see
+    :meth:`CardrulesState.resample_from_infostate`), then its own: so the
+    core it was drawn from is checked against the history up to then, the
+    core drawn must give that seat the same information, and the rest of the
+    history replayed from the core drawn must lead to this one.
+    """
+    if core.origin is None:
+        replayed = _replay(_new_core(core.spec), history, 0)
+    else:
+        seat, at, source, start = core.origin
+        if at > len(history):
+            raise ParseError(f"resampled at move {at}, after the end of the history "
+                             f"({len(history)} moves)")
+        _verify(source, history[:at])
+        if not (start.information_string(seat) == source.information_string(seat)
+                and (start.player, start.base, start.chance_steps, start.throw_ins,
+                     start.truncated, len(start.picked))
+                == (source.player, source.base, source.chance_steps, source.throw_ins,
+                    source.truncated, len(source.picked))):
+            raise ParseError(f"the resampled state does not give seat {seat} the "
+                             f"information of the state it was drawn from")
+        replayed = _replay(start, history[at:], at)
+    if replayed.to_data() != core.to_data(origin=False):
+        raise ParseError("the history does not lead to the state written with it")
+
+
+def _params(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]) -> str:
+    return ",".join(f"{key}={value}" for key, value in spec.settings.items())
+
+
+#: ``player:action`` pairs as OpenSpiel writes them (chance is -1; no sign, no leading 0).
+_PAIR = r"(?:-1|0|[1-9][0-9]{0,9}):(?:0|[1-9][0-9]{0,9})"
+_HISTORY = re.compile(rf"(?:{_PAIR}(?:,{_PAIR})*)?")
+#: The only pickle opcodes of the ``__dict__`` part the adapter writes: a dict,
+#: text, and one call of _core_from_json (no BUILD, no other object).
+_SAFE_OPCODES = frozenset({
+    "PROTO", "FRAME", "STOP", "MARK", "EMPTY_DICT", "DICT", "EMPTY_TUPLE", "TUPLE", "TUPLE1",
+    "SETITEM", "SETITEMS", "MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT", "GET", "BINGET",
+    "LONG_BINGET", "SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE",
+    "GLOBAL", "STACK_GLOBAL", "REDUCE"})
+
+
+class _DictUnpickler(pickle.Unpickler):
+    """Reads the ``__dict__`` part of a serialized state, allowing no global
+    but :func:`_core_from_json` (the pickle docs' "restricting globals")."""
+
+    def find_class(self, module: str, name: str) -> object:
+        if module == __name__ and name == "_core_from_json":
+            return _core_from_json
+        raise ParseError("a serialized state may call nothing but the adapter's reader",
+                         token=f"{module}.{name}")
+
+
+def _screen_serialized(text: object, num_players: int, max_moves: int) -> None:
+    """Check ``deserialize_state``'s text before OpenSpiel reads it: the
+    ``history=``, ``move_number=`` and ``__dict__=`` lines, the pickle inside
+    holding only the adapter's JSON."""
+    if not isinstance(text, str):
+        raise ParseError(f"a serialized state is text, not {type(text).__name__}")
+    pieces = text.split("\n", 2)
+    tags = ("history=", "move_number=", "__dict__=")
+    if len(pieces) != 3 or not all(p.startswith(t) for p, t in zip(pieces, tags, strict=True)):
+        raise ParseError("a serialized state has three lines: history=, move_number= "
+                         "and __dict__=")
+    history, moves, data = (p[len(t):] for p, t in zip(pieces, tags, strict=True))
+    if not _HISTORY.fullmatch(history):
+        raise ParseError("history= must list player:action pairs", token=history[:80])
+    pairs = history.split(",") if history else []
+    if len(pairs) > max_moves:
+        raise ParseError(f"history= lists {len(pairs)} moves, more than a game has "
+                         f"({max_moves})")
+    for pair in pairs:
+        player, action = map(int, pair.split(":"))
+        if not (-1 <= player < num_players and 0 <= action <= _INT_MAX):
+            raise ParseError("history=: not a player and an action", token=pair)
+    if not re.fullmatch(r"0|[1-9][0-9]{0,9}", moves) or int(moves) > _INT_MAX:
+        raise ParseError("move_number= must be a whole number", token=moves[:80])
+    try:
+        raw = base64.b64decode(data, validate=True)
+        for opcode, _, _ in pickletools.genops(raw):
+            if opcode.name not in _SAFE_OPCODES:
+                raise ParseError("__dict__= holds more than the adapter's data",
+                                 token=opcode.name)
+        loaded = _DictUnpickler(io.BytesIO(raw)).load()
+    except ParseError:
+        raise
+    except (binascii.Error, pickle.UnpicklingError, ValueError, TypeError, EOFError,
+            IndexError, KeyError, RecursionError) as error:
+        raise ParseError(f"__dict__= is not the adapter's data ({error})") from None
+    if not (isinstance(loaded, dict) and loaded.keys() == {"_core"}
+            and isinstance(loaded["_core"], _Core)):
+        raise ParseError("__dict__= must hold the adapter's state and nothing else")
 
 
 # -- OpenSpiel classes ---------------------------------------------------------------
@@ -624,6 +977,30 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: CardrulesGame) -> None:
         super().__init__(game)
         self._core = _new_core(game._spec)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """Set an attribute; the adapter's data (``_core``) is checked on the way.
+
+        OpenSpiel deserializes a state by setting its attributes after its
+        history, so the adapter's data read from JSON is checked here against
+        the game and the history (:class:`~cardrules.ParseError` if it does
+        not fit).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> state = pyspiel.load_game("cardrules_back_alley").new_initial_state()
+        >>> state._core = "not the adapter's data"
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: an OpenSpiel state of cardrules holds the adapter's data: 'str'
+        """
+        if name == "_core":
+            if not isinstance(value, _Core):
+                raise ParseError("an OpenSpiel state of cardrules holds the adapter's data",
+                                 token=type(value).__name__)
+            if value.unchecked:
+                value = _check_history(self, value)
+        super().__setattr__(name, value)
 
     @property
     def cardrules_state(self) -> _db.GameState | _ba.GameState:
@@ -730,13 +1107,17 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
                                 probability_sampler: Callable[[], float]) -> CardrulesState:
         """A state ``player_id`` cannot tell from this one, drawn at random.
 
-        The cards the seat cannot see are dealt out afresh (seeded from
-        ``probability_sampler()``): Down and Back with ``RULES.hidden_variant``,
-        Back Alley with ``back_alley.determinize``, uniformly among the deals
-        the seat's view allows, shown voids kept; a
-        shuffle in progress is redrawn.  The other seats keep only the public
-        part of their earlier private events; ``history()`` stays this
-        state's (OpenSpiel keeps it as a record only).
+        Works at every node.  The cards the seat cannot see are dealt out
+        afresh (seeded from ``probability_sampler()``): Down and Back with
+        ``RULES.hidden_variant``; Back Alley, while bidding and playing, with
+        ``back_alley.determinize``, uniformly among the deals the seat's view
+        allows, shown voids kept, and otherwise (the choice of dealer, a
+        shuffle, the end) with ``RULES.hidden_variant``.  The cards of a
+        shuffle in progress, seen by no one, are redrawn.  The other seats
+        keep only the public part of their earlier private events;
+        ``history()`` stays this state's (OpenSpiel keeps it as a record
+        only), and the new state remembers where it was drawn from, so that
+        its serialization can be checked (``game.deserialize_state``).
 
         >>> import pyspiel
         >>> from cardrules.integrations import openspiel
@@ -754,10 +1135,17 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         core.state = spec.hidden_variant(core.state, player_id, rng)  # type: ignore[arg-type]
         core.forget_others(player_id)
         if core.picked:
-            pile = [*core.picked, *core.remaining]
+            # The cards picked so far are seen by no one: redraw them from the
+            # pile being shuffled (the new state's, the same cards).
+            pile = sorted(card.index for card in spec.pile(core.state) or ())  # type: ignore[arg-type]
             rng.shuffle(pile)
             core.picked = tuple(pile[:len(core.picked)])
             core.remaining = tuple(sorted(pile[len(core.picked):]))
+        # Kept so that a serialized resample can be checked (_verify).
+        source, start = self._core.copy(), core.copy()
+        source.unchecked = start.unchecked = False
+        start.origin = None
+        core.origin = (player_id, len(self.history()), source, start)
         clone._core = core
         return clone
 
@@ -837,6 +1225,34 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         """
         return CardrulesState(self)
 
+    def deserialize_state(self, text: str) -> CardrulesState:
+        """A state of this game from ``state.serialize()``'s text, checked.
+
+        The three lines are read strictly, the pickled part may hold nothing
+        but the adapter's JSON (no other object is unpickled), the JSON is
+        read with the library's strict readers, and replaying the history must
+        lead to exactly that state (a resampled state: see the module).
+        Anything else is a :class:`~cardrules.ParseError`.  (OpenSpiel's own
+        ``pyspiel.deserialize_game_and_state`` and pickle unpickle whatever
+        they are given: never feed them untrusted data.)
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley")
+        >>> state = game.new_initial_state()
+        >>> state.apply_action(3)
+        >>> game.deserialize_state(state.serialize()).cardrules_state.dealer
+        3
+        >>> game.deserialize_state(state.serialize().replace("-1:3", "-1:2"))
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: the history does not lead to the state written with it
+        """
+        spec = self._spec
+        _screen_serialized(text, spec.num_players,
+                           spec.game_info.max_game_length + spec.max_chance_nodes)
+        return cast(CardrulesState, super().deserialize_state(text))
+
     def make_py_observer(self, iig_obs_type: object = None,
                          params: Mapping[str, object] | None = None) -> _Observer:
         """OpenSpiel's hook for observations and information states.
@@ -881,6 +1297,7 @@ def _game_type(short_name: str, long_name: str, players: tuple[int, int],
 
 _DB_DEFAULTS = {"players": 4, "ante": 1, "rounds": _db.DEFAULT_ROUNDS}
 _BA_DEFAULTS = {"max_hand_size": 13, "max_throw_ins": 50}
+_GAME_DEFAULTS = {DOWN_AND_BACK: _DB_DEFAULTS, BACK_ALLEY: _BA_DEFAULTS}
 _DB_TYPE = _game_type(DOWN_AND_BACK, "cardrules Down and Back", (2, 5), _DB_DEFAULTS)
 _BA_TYPE = _game_type(BACK_ALLEY, "cardrules Back Alley", (4, 4), _BA_DEFAULTS)
 
@@ -893,6 +1310,9 @@ def _settings(params: Mapping[str, object] | None, defaults: Mapping[str, int]
             raise ValueError(f"unknown parameter {key!r} (known: {', '.join(defaults)})")
         if type(value) is not int:
             raise ValueError(f"parameter {key!r} must be a whole number, not {value!r}")
+        if not -_INT_MAX - 1 <= value <= _INT_MAX:
+            raise ValueError(f"parameter {key!r} = {value} does not fit OpenSpiel, which "
+                             f"keeps parameters in a C++ int ({-_INT_MAX - 1} to {_INT_MAX})")
         values[key] = value
     return values
 
