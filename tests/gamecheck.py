@@ -11,11 +11,14 @@ against the game's :class:`~cardrules.engine.Rules` object.
 >>> check_who_acts(back_alley.RULES, state)
 >>> type(choose(back_alley.RULES, state, random.Random(1))).__name__
 'ChooseDealer'
+>>> check_copies(state)
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 import re
 from collections.abc import Iterator, Sequence
@@ -48,6 +51,16 @@ def check_who_acts(rules: Rules[S, A], state: S) -> None:
     else:
         assert state.current_player in range(state.num_players)
         assert rules.legal_actions(state)
+
+
+def check_copies(value: object) -> None:
+    """``value`` pickles (at the default and the oldest binary protocol),
+    ``copy.copy``-s and ``copy.deepcopy``-s to an equal value of the same type."""
+    copies = (pickle.loads(pickle.dumps(value)), pickle.loads(pickle.dumps(value, protocol=2)),
+              copy.copy(value), copy.deepcopy(value))
+    for again in copies:
+        assert type(again) is type(value)
+        assert again == value, (again, value)
 
 
 def check_json(rules: Rules[S, A], state: S) -> None:

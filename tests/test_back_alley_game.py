@@ -703,6 +703,25 @@ def test_illegal_plays_are_refused_with_the_state_unchanged() -> None:
         apply(state, "play AS")  # type: ignore[arg-type]
 
 
+def test_a_non_action_is_a_type_error_at_game_over_too() -> None:
+    # Issue 14: at game over (BA-43) apply answered a non-action with
+    # IllegalActionError, where every other phase raises TypeError.
+    rng = random.Random(3)
+    state = new_game(max_hand_size=1)
+    while not state.is_terminal:
+        state = apply(state, ba.sample_chance(state, rng) if state.is_chance
+                      else rng.choice(legal_actions(state)))
+    for thing in ("pass", None, 3, ("bid", 1)):
+        with pytest.raises(TypeError, match="not a Back Alley action"):
+            apply(state, thing)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="not a Back Alley action"):
+            apply(state, thing, seat=1)  # type: ignore[arg-type]
+    refused(state, Pass(), "BA-43")                      # a real action: the game is over
+    fresh = new_game()
+    with pytest.raises(TypeError, match="not a Back Alley action"):
+        apply(fresh, "dealer 0", seat=0)  # type: ignore[arg-type]
+
+
 def test_seat_must_be_the_player_to_act_and_a_plain_int() -> None:
     state = deal(start(3, 3), ["AS 2D 3D", "KS 4H 5D", "QS JS 6H", "7H 8H 9H"], "2C")
     assert state.current_player == 0

@@ -932,14 +932,18 @@ def test_db37_cards_seen_taken_are_a_hand_in_canonical_order() -> None:
     assert state.seen[1] == state.seen[2] == Hand()
 
 
-def test_db40_a_split_without_a_seat_is_made_by_the_holder_of_its_cards() -> None:
+def test_db40_a_split_without_a_seat_is_the_current_players() -> None:
+    # Issue 14: without seat= an action is the player to act's, so apply agrees
+    # with legal_actions; another seat still to split must be named (DB-40).
     state = at_split()
     assert state.current_player == 1
-    own = Split(state.hands[2][:4], state.hands[2][4:])     # seat 2's cards, no seat named
-    after = apply(state, own)
-    assert after.splits == (None, None, own)
+    other = Split(state.hands[2][:4], state.hands[2][4:])   # seat 2's cards, no seat named
+    assert other not in legal_actions(state)
+    refused(state, other, "DB-40")
+    after = apply(state, other, seat=2)                       # named: any order (DB-40)
+    assert after.splits == (None, None, other)
     assert after.current_player == 1
-    refused(after, own, "DB-40")                            # seat 2 has split already
+    refused(after, other, "DB-40", seat=2)                   # seat 2 has split already
     mixed = Split((*state.hands[0][:3], state.hands[2][0]), state.hands[0][3:6])
     refused(state, mixed, "DB-40")                          # nobody holds these seven
 

@@ -213,6 +213,35 @@ def test_split_verb_refuses_blank_text(text: str) -> None:
     assert (err.message, err.token, err.position) == ("expected an action", text, 0)
 
 
+# Issue 14: only the documented blanks (codec.BLANKS) separate the words of an
+# action; other white space stays part of its token, which is then refused.
+OTHER_SPACES = ["\u00a0", "\u3000", "\u2003", "\u2028", "\x0b", "\x0c", "\x85"]
+
+
+@pytest.mark.parametrize("space", OTHER_SPACES)
+def test_split_verb_separates_words_by_ascii_blanks_only(space: str) -> None:
+    assert split_verb(f"cut{space}12") == (f"cut{space}12", 0, "", len(f"cut{space}12"))
+    assert split_verb(f"{space}cut 12")[0] == f"{space}cut"
+    assert split_verb(f"cut 12{space}")[2] == f"12{space}"
+
+
+@pytest.mark.parametrize("space", OTHER_SPACES)
+@pytest.mark.parametrize(("game", "text"), [
+    ("down_and_back", "cut{}12"), ("down_and_back", "{}draw stock"),
+    ("down_and_back", "draw{}stock"), ("down_and_back", "discard KS{}"),
+    ("down_and_back", "dealer{}1"), ("back_alley", "bid{}3"), ("back_alley", "pass{}"),
+    ("back_alley", "{}board"), ("back_alley", "play{}KS"), ("back_alley", "play BB{}"),
+])
+def test_parse_action_refuses_other_white_space_in_both_games(space: str, game: str,
+                                                              text: str) -> None:
+    from cardrules.engine import rules_for
+    rules = rules_for(game)
+    rules.parse_action(text.format(" "))                # the ASCII space is fine
+    with pytest.raises(ParseError) as info:
+        rules.parse_action(text.format(space))
+    assert space in (info.value.token or "")
+
+
 @pytest.mark.parametrize("value", [None, 5, b"cut 1", ["cut", 1]])
 def test_split_verb_refuses_what_is_not_text(value: object) -> None:
     assert failure(lambda: split_verb(value)).message \

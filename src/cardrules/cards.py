@@ -243,6 +243,36 @@ class Card:
             return NotImplemented
         return self._col >= other._col
 
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        """Pickle a card as its index, read back as the shared instance of :data:`DECK`.
+
+        >>> import pickle
+        >>> card = Card.parse("QH")
+        >>> pickle.loads(pickle.dumps(card)) is DECK[card.index]
+        True
+        """
+        return _card_of, (self._col,)
+
+    def __copy__(self) -> Card:
+        """A card is immutable: its copy is itself.
+
+        >>> import copy
+        >>> card = Card.parse("QH")
+        >>> copy.copy(card) is card
+        True
+        """
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        """A card is immutable: its deep copy is itself.
+
+        >>> import copy
+        >>> card = Card.parse("QH")
+        >>> copy.deepcopy(card) is card
+        True
+        """
+        return self
+
     def __str__(self) -> str:
         return self.rank.char + self.suit.char
 
@@ -257,6 +287,17 @@ class Card:
 
 #: The 52 cards in :attr:`Card.index` order (``DECK[i].index == i``).
 DECK: tuple[Card, ...] = tuple(Card(r, s) for r in Rank for s in Suit)
+
+
+def _card_of(index: int) -> Card:
+    """The card a pickle names by its index (see :meth:`Card.__reduce__`).
+
+    >>> _card_of(48)
+    Card.parse('KS')
+    """
+    if type(index) is int and 0 <= index < 52:
+        return DECK[index]
+    return Card.from_index(index)  # which refuses anything else
 
 
 class Joker(enum.Enum):

@@ -175,6 +175,40 @@ class Hand(_Base[C]):
             mask |= 1 << card.index
         return mask
 
+    def __reduce__(self) -> tuple[object, tuple[tuple[C, ...]]]:
+        """Pickle a hand as its cards, read back by :func:`_hand_of`.
+
+        Without this, pickle would rebuild the hand with ``Hand.__new__(Hand,
+        cards)``, which refuses jokers: a Back Alley hand holding one could not
+        be pickled, copied or sent to another process.
+
+        >>> import pickle
+        >>> hand = Hand.parse("AS BB", jokers=True)
+        >>> pickle.loads(pickle.dumps(hand)) == hand
+        True
+        """
+        return _hand_of, (tuple(self),)
+
+    def __copy__(self) -> Hand[C]:
+        """A hand is immutable: its copy is itself.
+
+        >>> import copy
+        >>> hand = Hand.parse("AS LB", jokers=True)
+        >>> copy.copy(hand) is hand
+        True
+        """
+        return self
+
+    def __deepcopy__(self, memo: object) -> Hand[C]:
+        """A hand and its cards are immutable: its deep copy is itself.
+
+        >>> import copy
+        >>> hand = Hand.parse("AS BB", jokers=True)
+        >>> copy.deepcopy([hand])[0] is hand
+        True
+        """
+        return self
+
     def __str__(self) -> str:
         return " ".join(map(str, self))
 
@@ -185,6 +219,16 @@ class Hand(_Base[C]):
         """The hand as an SVG picture, for notebooks (:func:`cardrules.svg.hand_svg`)."""
         from cardrules.svg import hand_svg  # imported here: importing cardrules stays light
         return hand_svg(self)
+
+
+def _hand_of(cards: Iterable[AnyCard]) -> Hand[AnyCard]:
+    """A hand read back from a pickle: the cards checked again, jokers allowed
+    (a pickled hand may come from Back Alley, BA-2).
+
+    >>> _hand_of((Card.parse("KS"), Joker.BIG))
+    Hand.parse('KS BB')
+    """
+    return Hand(cards, jokers=True)
 
 
 def permute_hidden(piles: Sequence[Sequence[T]], hidden: Sequence[bool],

@@ -148,6 +148,10 @@ BIDS: tuple[Bid, ...] = tuple(Bid(n) for n in range(1, 14))
 def parse_action(text: str) -> Action:
     """Read an action from its text form (the inverse of ``str(action)``).
 
+    Verbs and card letters may be in either case; numbers are ASCII digits;
+    words are separated by ASCII spaces, tabs and line breaks only
+    (:data:`~cardrules.engine.codec.BLANKS`: an ideographic space is refused).
+
     >>> parse_action("bid 3"), parse_action("  PASS ")
     (Bid(tricks=3), Pass())
     >>> parse_action("play bb").card
@@ -156,6 +160,10 @@ def parse_action(text: str) -> Action:
     Traceback (most recent call last):
     ...
     cardrules.errors.ParseError: a bid is a whole number of at least 1: '0' at position 4
+    >>> parse_action("bid\u30003")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: unknown action: 'bid\u30003' at position 0
     >>> parse_action("double")
     Traceback (most recent call last):
     ...

@@ -141,7 +141,11 @@ def _check_deal(state: GameState) -> None:
     assert dealer is not None
     size = deal.hand_size
     _require(size == state.hand_size, "the hand size of this deal (BA-10)")
-    _require(deal.table is TABLES[4 if deal.trump is None else deal.trump], "trump tables")
+    turned = deal.trump_card
+    _require(deal.trump == (turned.suit if isinstance(turned, Card) else None),
+             "the trump is the turned card's suit (BA-13)")
+    # compared by value: a deal read back by pickle or copy has equal tables
+    _require(deal.table == TABLES[4 if deal.trump is None else deal.trump], "trump tables")
     _check_exchange(deal)
     played = [i for t in state.tricks for i in _indexes(t.cards)] + list(state._trick)
     for hand in state._hands:

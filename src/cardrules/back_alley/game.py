@@ -220,6 +220,14 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     Traceback (most recent call last):
     ...
     cardrules.errors.IllegalActionError: BA-12: the dealer must shuffle first (a chance action)
+
+    Something that is not an action at all is a :class:`TypeError`, at every
+    phase (text is read with :func:`~cardrules.back_alley.parse_action` first):
+
+    >>> apply(s, "pass")
+    Traceback (most recent call last):
+    ...
+    TypeError: not a Back Alley action: str; to read an action use parse_action(text)
     """
     phase = state.phase
     if phase is _PLAY and seat is None and action.__class__ is Play:  # the common case
@@ -240,6 +248,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         if action.__class__ is Play:
             return _play(state, actor, action._index)
         _refuse_other(state, action, actor)
+    _check_type(action)  # a non-action is a TypeError in every phase, the end included
     if phase is _GAME_OVER:
         raise IllegalActionError("BA-43", f"the game is over after {state.settings.deals} deals")
     if seat is not None:

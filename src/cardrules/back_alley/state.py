@@ -370,11 +370,29 @@ class Deal:
     trump: Suit | None = attrs.field(
         init=False, default=attrs.Factory(lambda deal: _trump_of(deal.trump_card),
                                           takes_self=True))
-    # (classes, powers) for this trump; see TABLES.
+
+    # (classes, powers) for this trump: the shared entry of TABLES, derived
+    # from the trump when the deal is made (see __reduce__).
     table: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(
         init=False, eq=False, repr=False, hash=False,
         default=attrs.Factory(lambda deal: TABLES[4 if deal.trump is None else deal.trump],
                               takes_self=True))
+
+    def __reduce__(self) -> tuple[type[Deal], tuple[object, ...]]:
+        """Pickle and copy a deal as its own fields only: the ``trump`` and the
+        trump ``table`` are derived from the turned card again when it is read
+        back, so they never travel and a copy holds the shared tables.
+
+        >>> import pickle
+        >>> from cardrules import parse_card
+        >>> d = Deal(hand_size=1, trump_card=parse_card("2H"), joker_discard=None,
+        ...          exchanger=None, taken=None, undealt=Hand(), bids=(None,) * 4)
+        >>> again = pickle.loads(pickle.dumps(d))
+        >>> again == d, again.table is d.table
+        (True, True)
+        """
+        return Deal, (self.hand_size, self.trump_card, self.joker_discard, self.exchanger,
+                      self.taken, self.undealt, self.bids)
 
 
 def _cards_repr(value: tuple[int, ...]) -> str:

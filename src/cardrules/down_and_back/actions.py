@@ -180,7 +180,9 @@ Action = ChooseDealer | Shuffle | Cut | DrawStock | DrawDiscard | Discard | Spli
 def parse_action(text: str) -> Action:
     """Read an action from its text form (the inverse of ``str(action)``).
 
-    Verbs and card letters may be in either case; numbers are ASCII digits.
+    Verbs and card letters may be in either case; numbers are ASCII digits;
+    words are separated by ASCII spaces, tabs and line breaks only
+    (:data:`~cardrules.engine.codec.BLANKS`: a no-break space is refused).
     Bad text raises :class:`~cardrules.ParseError` with the position of the
     offending token.
 
@@ -188,6 +190,10 @@ def parse_action(text: str) -> Action:
     (Cut(count=12), DrawStock())
     >>> parse_action("split 8S 8H 8D QH / 5C 6C 7C").back[0]
     Card.parse('5C')
+    >>> parse_action("cut\u00a012")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: unknown action: 'cut\xa012' at position 0
     >>> parse_action("hop 3")
     Traceback (most recent call last):
     ...

@@ -213,11 +213,13 @@ _PHASE_RULES = {
 def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
     """The state after ``action``; ``state`` itself is never changed.
 
-    ``seat`` names who is acting; it defaults to ``state.current_player``.
-    Servers should pass it: a player acting out of turn is refused.  During
-    the split phase any seat that has not split yet may act (DB-40: the
-    choices are made independently); there a split given without a seat is
-    made by the seat whose seven cards it uses.
+    ``seat`` names who is acting; without it the action is
+    ``state.current_player``'s, in every phase, so ``apply`` accepts exactly
+    the actions :func:`legal_actions` lists.  Servers should pass it: a
+    player acting out of turn is refused.  During the split phase any seat
+    that has not split yet may act when named (DB-40: the choices are made
+    independently, in any order); a record keeps such a split with its seat
+    (:class:`~cardrules.engine.records.Seated`).
 
     An action the rules do not allow now raises
     :class:`~cardrules.IllegalActionError` naming the rule broken.  Input
@@ -258,7 +260,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     if isinstance(action, ChooseDealer | Shuffle):
         raise IllegalActionError(_PHASE_RULES[phase], "no chance event is due now")
     if phase is _SPLIT:
-        return _split(state, action, _splitter(state, action) if seat is None else seat)
+        return _split(state, action, state.current_player if seat is None else seat)
     return _cut(state, action)
 
 
@@ -417,21 +419,6 @@ def _discard(state: GameState, action: Action) -> GameState:
         phase, next_player = _DRAW, (seat + 1) % n
     return GameState(state.settings, state.ledger, phase, next_player, hands, state.stock,
                      (*state.discard, hand[place]), seen, turn, None, state.splits, None)
-
-
-def _splitter(state: GameState, action: Action) -> int | None:
-    """Who splits when no seat is named (DB-40: any seat yet to split may act).
-
-    The seat still to split whose seven cards the split uses (the cards name
-    their holder, so a record of splits made in any order replays), else the
-    player asked first, ``current_player``, whose split is then checked.
-    """
-    if isinstance(action, Split):
-        cards = sorted([card.index for card in (*action.down, *action.back)])
-        for seat, hand in enumerate(state.hands):
-            if state.splits[seat] is None and cards == [card.index for card in hand]:
-                return seat
-    return state.current_player
 
 
 def _split(state: GameState, action: Action, seat: int | None) -> GameState:

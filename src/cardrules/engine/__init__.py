@@ -4,7 +4,8 @@
   :class:`Shuffle`) and uniform sampling from a caller's ``random.Random``;
 - :mod:`cardrules.engine.rules`: :class:`Rules`, one object per game holding its functions;
 - :mod:`cardrules.engine.registry`: finding a game's rules by name;
-- :mod:`cardrules.engine.records`: game records (JSON and text) and replay;
+- :mod:`cardrules.engine.records`: game records (JSON and text), :class:`Seated`
+  entries for actions of a seat other than the player to act, and replay;
 - :mod:`cardrules.engine.play`: :func:`play`, bots playing a whole game;
 - :mod:`cardrules.engine.codec`: strict readers for action text and JSON;
 - :mod:`cardrules.engine.bots`: the :class:`Bot` protocol and :class:`RandomBot`;
@@ -20,7 +21,7 @@ from cardrules.engine.bots import Bot, RandomBot
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.conformance import check_game
 from cardrules.engine.play import PlayedGame, play
-from cardrules.engine.records import GameRecord
+from cardrules.engine.records import GameRecord, Seated
 from cardrules.engine.registry import games, register, rules_for
 from cardrules.engine.rules import Rules
 
@@ -31,6 +32,7 @@ __all__ = [
     "PlayedGame",
     "RandomBot",
     "Rules",
+    "Seated",
     "Shuffle",
     "check_game",
     "games",

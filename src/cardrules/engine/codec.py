@@ -30,8 +30,8 @@ from cardrules._validate import is_int
 from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.errors import ParseError
 
-__all__ = ["MAX_DIGITS", "Fields", "card_at", "cards_at", "check_digits", "check_length",
-           "check_numbers", "digit_count", "int_token", "safe_repr", "split_verb"]
+__all__ = ["BLANKS", "MAX_DIGITS", "Fields", "card_at", "cards_at", "check_digits",
+           "check_length", "check_numbers", "digit_count", "int_token", "safe_repr", "split_verb"]
 
 #: The longest whole number read from text or JSON (far more than any game needs).
 MAX_DIGITS = 18
@@ -375,21 +375,32 @@ def digit_count(value: int) -> int:
     return digits
 
 
-_VERB = re.compile(r"\s*(\S+)\s*")
+#: The white space action text may hold between and around its words: ASCII
+#: space, tab, carriage return and line feed, nothing else (a no-break or an
+#: ideographic space is part of a token, and so refused as one).
+BLANKS = " \t\r\n"
+_VERB = re.compile(r"[ \t\r\n]*([^ \t\r\n]+)[ \t\r\n]*")
 
 
 def split_verb(text: object) -> tuple[str, int, str, int]:
     """Split action text into its verb (lower case) and the rest, with offsets.
 
+    Words are separated by the characters of :data:`BLANKS` only, so other
+    white space (``"\\u00a0"``, ``"\\u3000"``) stays inside the token it
+    touches and the token is refused.
+
     >>> split_verb("  Cut 12 ")
     ('cut', 2, '12', 6)
+    >>> split_verb("cut\\u00a012")
+    ('cut\\xa012', 0, '', 6)
     """
     if not isinstance(text, str):
         raise ParseError(f"expected action text, not {type(text).__name__}")
     found = _VERB.match(text)
     if found is None:
         raise ParseError("expected an action", token=text, position=0)
-    return found.group(1).lower(), found.start(1), text[found.end():].rstrip(), found.end()
+    return (found.group(1).lower(), found.start(1), text[found.end():].rstrip(BLANKS),
+            found.end())
 
 
 def int_token(token: str, start: int) -> int:

@@ -18,6 +18,12 @@ dealer 1
 >>> GameRecord.from_text(record.to_text()) == record
 True
 
+Every action of a record is made by the player to act (or by chance),
+except where a game lets another seat act: Down and Back's splits may be
+made in any order (DB-40), and a split by a seat other than the player to
+act is kept as a :class:`Seated` entry, ``seat 2: split ...`` in text and
+``{"type": "seated", "seat": 2, "action": {...}}`` in JSON.
+
 Loading trusts nothing: every bad line of a text record, every bad action of
 a JSON record, unknown keys, settings the game refuses, numbers of absurd
 length and JSON nested too deeply are a :class:`~cardrules.ParseError` that
@@ -37,12 +43,20 @@ from typing import Any
 import attrs
 
 from cardrules._validate import is_int
-from cardrules.engine.codec import MAX_DIGITS, Fields, check_digits, check_numbers
+from cardrules.engine.codec import (
+    BLANKS,
+    MAX_DIGITS,
+    Fields,
+    check_digits,
+    check_numbers,
+    int_token,
+    split_verb,
+)
 from cardrules.engine.registry import rules_for
 from cardrules.engine.rules import Rules
 from cardrules.errors import ParseError, shorten
 
-__all__ = ["GameRecord"]
+__all__ = ["GameRecord", "Seated"]
 
 _HEADER = "# cardrules "
 
@@ -63,6 +77,57 @@ def _settings(value: Mapping[str, int | None]) -> tuple[tuple[str, int | None], 
 
 def _actions(value: Iterable[object]) -> tuple[object, ...]:
     return tuple(value)
+
+
+def _check_entry_seat(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if not is_int(value):
+        raise TypeError(f"Seated needs an int seat, not {type(value).__name__} "
+                        f"{shorten(repr(value))}")
+    if value < 0:
+        raise ValueError(f"a seat is a whole number from 0, not {value}")
+
+
+def _check_entry_action(instance: object, attribute: attrs.Attribute[object],
+                        value: object) -> None:
+    if isinstance(value, Seated):
+        raise TypeError("a Seated entry holds an action, not another Seated entry")
+    if isinstance(value, str):
+        raise TypeError(f"Seated holds an action object, not text: read "
+                        f"{shorten(value)!r} with the game's parse_action() first")
+
+
+@attrs.frozen(slots=True)
+class Seated:
+    """A record entry: ``action`` made by ``seat``, who is not the player to act.
+
+    A record's actions are the player to act's (or chance's), as
+    ``apply(state, action)`` takes them.  Where a game lets another seat act,
+    the record must say who did: in Down and Back any seat that has not split
+    yet may split, in any order (DB-40), so a server that accepted
+    ``apply(state, split, seat=2)`` while seat 0 was first to split records
+    ``Seated(2, split)`` (:meth:`~cardrules.engine.rules.Rules.entry` picks
+    the right form).  Replay applies it as
+    ``apply(state, entry.action, seat=entry.seat)``.  Its text form is
+    ``seat N: action`` and its JSON form ``{"type": "seated", "seat": N,
+    "action": {...}}``; ``seat`` is a whole number (a seat of the game's
+    table, checked when a record is read) and ``action`` an action object.
+
+    >>> from cardrules import parse_cards
+    >>> from cardrules.down_and_back import Split
+    >>> entry = Seated(2, Split(parse_cards("8S 8H 8D QH"), parse_cards("5C 6C 7C")))
+    >>> print(entry)
+    seat 2: split 8S 8H 8D QH / 5C 6C 7C
+    >>> Seated(True, entry.action)
+    Traceback (most recent call last):
+    ...
+    TypeError: Seated needs an int seat, not bool True
+    """
+
+    seat: int = attrs.field(validator=_check_entry_seat)
+    action: object = attrs.field(validator=_check_entry_action)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.action}"
 
 
 @attrs.frozen(slots=True)
@@ -107,7 +172,7 @@ class GameRecord:
         """
         rules = self.rules
         return {"game": self.game, "settings": self.settings_dict,
-                "actions": [rules.action_to_dict(a) for a in self.actions]}
+                "actions": [_entry_to_dict(rules, a) for a in self.actions]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> GameRecord:
@@ -142,8 +207,8 @@ class GameRecord:
             except ParseError as err:
                 raise err.within(f"record: 'settings': {name!r}: ") from None
         rules = rules_for(game)
-        _check_settings(rules, settings, "record: 'settings'")
-        return cls(game, settings, tuple(_action_from_dict(rules, action, number)
+        players = _check_settings(rules, settings, "record: 'settings'")
+        return cls(game, settings, tuple(_entry_from_dict(rules, action, number, players)
                                          for number, action in enumerate(actions, start=1)))
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -254,14 +319,14 @@ class GameRecord:
             numbered.append(number)
         where = (f"line {numbered[0]}" if len(set(numbered)) == 1 else
                  f"lines {numbered[0]}-{numbered[-1]}") if numbered else "line 2"
-        _check_settings(rules, settings, where)
+        players = _check_settings(rules, settings, where)
         actions = []
         for index in range(body, len(lines)):
             line, number = lines[index], index + 1
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
                 continue
-            actions.append(_action_from_text(rules, line, number))
+            actions.append(_entry_from_text(rules, line, number, players))
         return cls(game, settings, tuple(actions))
 
     @classmethod
@@ -387,26 +452,80 @@ def _setting_line(line: str, number: int) -> tuple[str, int | None]:
 
 
 def _check_settings(rules: Rules[Any, Any], settings: Mapping[str, int | None],
-                    where: str) -> None:
-    """Refuse settings the game would refuse when the record is replayed."""
+                    where: str) -> int:
+    """Refuse settings the game would refuse when the record is replayed;
+    return the number of seats they make."""
     try:
-        rules.new_game_from_settings(settings)
+        players: int = rules.new_game_from_settings(settings).num_players
     except ValueError as err:   # (a TypeError here would be a bug of the game: let it show)
         message = err.message if isinstance(err, ParseError) else str(err)
         raise ParseError(f"{where}: settings refused by the game: {message}") from None
+    return players
 
 
-def _action_from_text(rules: Rules[Any, Any], line: str, number: int) -> object:
-    """The game's action on one record line; any complaint is a ParseError naming the line."""
+def _entry_to_dict(rules: Rules[Any, Any], entry: object) -> dict[str, object]:
+    """One record entry as JSON values: the action's dict, or a seated one."""
+    if isinstance(entry, Seated):
+        return {"type": "seated", "seat": entry.seat,
+                "action": rules.action_to_dict(entry.action)}
+    return rules.action_to_dict(entry)
+
+
+def _entry_from_text(rules: Rules[Any, Any], line: str, number: int, players: int) -> object:
+    """One record line: ``seat N: action`` (a :class:`Seated` entry) or an action."""
+    try:
+        verb, _, rest, rest_at = split_verb(line)
+    except ParseError as err:
+        raise err.within(f"line {number}: ") from None
+    if verb != "seat":
+        return _action_from_text(rules, line, number)
+    _check_long_number(line, number)
+    seat_text, colon, action_text = rest.partition(":")
+    if not colon:
+        raise ParseError(f"line {number}: a seated entry is 'seat N: action'", token=rest,
+                         position=rest_at)
+    token = seat_text.strip(BLANKS)
+    at = rest_at + (seat_text.index(token) if token else 0)
+    try:
+        seat = int_token(token, at)
+    except ParseError as err:
+        raise err.within(f"line {number}: ") from None
+    if seat >= players:
+        raise ParseError(f"line {number}: there is no seat {seat} at a table of {players}",
+                         token=token, position=at)
+    start = rest_at + len(seat_text) + 1
+    action = _action_from_text(rules, action_text, number, start)
+    return Seated(seat, action)
+
+
+def _entry_from_dict(rules: Rules[Any, Any], data: object, number: int, players: int) -> object:
+    """One JSON record entry: a seated one (a :class:`Seated`) or an action."""
+    if not (isinstance(data, Mapping) and data.get("type") == "seated"):
+        return _action_from_dict(rules, data, number)
+    try:
+        check_numbers(data)   # the digit limit of every reader, the seat included
+    except ParseError as err:
+        raise err.within(f"action {number}: ") from None
+    fields = Fields(data, f"action {number}")
+    fields.text("type")
+    seat = fields.integer("seat", minimum=0, maximum=players - 1)
+    action = _action_from_dict(rules, fields.get("action"), number)
+    fields.done()
+    return Seated(seat, action)
+
+
+def _action_from_text(rules: Rules[Any, Any], line: str, number: int, start: int = 0) -> object:
+    """The game's action in ``line`` (which starts at ``start`` in the record's
+    line ``number``); any complaint is a ParseError naming the line."""
     _check_long_number(line, number)
     try:
         return rules.parse_action(line)
     except ParseError as err:
-        raise err.within(f"line {number}: ") from None
+        raise err.within(f"line {number}: ", start) from None
     except (ValueError, TypeError) as err:   # an action constructor refused the values
         stripped = line.strip()
         raise ParseError(f"line {number}: {err}", token=stripped,
-                         position=line.index(stripped)) from None
+                         position=start + line.index(stripped)) from None
 
 
 def _action_from_dict(rules: Rules[Any, Any], data: object, number: int) -> object:

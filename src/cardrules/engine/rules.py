@@ -29,7 +29,7 @@ from cardrules.errors import CardRulesError, IllegalActionError
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
     from cardrules.engine.play import PlayedGame
-    from cardrules.engine.records import GameRecord
+    from cardrules.engine.records import GameRecord, Seated
 
 __all__ = ["ApplyFunction", "Rules", "Settings", "StateLike"]
 
@@ -199,6 +199,13 @@ class Rules(Generic[S, A]):
     def is_legal(self, state: S, action: A, *, seat: int | None = None) -> bool:
         """True when ``apply(state, action, seat=seat)`` would be accepted.
 
+        Without ``seat`` the action is the player to act's, so at a decision
+        ``is_legal(state, a)`` is ``a in legal_actions(state)`` for every
+        action ``a`` of the game; at a chance point it answers for the chance
+        action due (which :attr:`legal_actions` never lists).  A Down and
+        Back split of a seat other than the player to act is legal only with
+        that ``seat`` named (DB-40).
+
         >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer, DrawStock
         >>> s = new_game(2)
         >>> RULES.is_legal(s, ChooseDealer(1)), RULES.is_legal(s, DrawStock())
@@ -210,8 +217,12 @@ class Rules(Generic[S, A]):
             return False
         return True
 
-    def record(self, state: S, actions: Sequence[A]) -> GameRecord:
+    def record(self, state: S, actions: Sequence[A | Seated]) -> GameRecord:
         """A record of ``actions`` played from the settings of ``state``.
+
+        Each entry is an action of the player to act (or of chance), or a
+        :class:`~cardrules.engine.records.Seated` entry for an action made by
+        another seat (see :meth:`entry`).
 
         >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer
         >>> RULES.record(new_game(2, rounds=1), [ChooseDealer(0)]).to_text().splitlines()[-1]
@@ -221,30 +232,83 @@ class Rules(Generic[S, A]):
 
         return GameRecord(self.name, self.settings_of(state), tuple(actions))
 
+    def entry(self, state: S, action: A, seat: int | None = None) -> A | Seated:
+        """What a record keeps of ``apply(state, action, seat=seat)``: the action
+        itself when the player to act (or chance) made it, else a
+        :class:`~cardrules.engine.records.Seated` entry naming ``seat``, so
+        that the record replays however the seats took turns (DB-40).
+
+        >>> import random
+        >>> from cardrules.down_and_back import RULES, Phase
+        >>> from cardrules.down_and_back.game import split_actions
+        >>> state, rng = RULES.new_game_from_settings({"num_players": 2}), random.Random(1)
+        >>> while state.phase is not Phase.SPLIT:
+        ...     state = RULES.apply(state, RULES.sample_chance(state, rng) if state.is_chance
+        ...                         else RULES.legal_actions(state)[0])
+        >>> mine = RULES.legal_actions(state)[0]
+        >>> RULES.entry(state, mine, state.current_player) is mine
+        True
+        >>> other = 1 - state.current_player
+        >>> print(RULES.entry(state, split_actions(state.hands[other])[0], other))
+        seat ...: split ... / ...
+        """
+        if seat is None or seat == state.current_player:
+            return action
+        from cardrules.engine.records import Seated
+
+        return Seated(seat, action)
+
     def replay(self, record: GameRecord) -> Iterator[S]:
         """Every state of a recorded game of this kind, from the first to the last.
 
         An action the rules refuse raises :class:`~cardrules.IllegalActionError`
-        naming the action's number.
+        naming the action's number.  An action is the player to act's, and a
+        :class:`~cardrules.engine.records.Seated` entry is applied for its seat.
+        Records written before ``Seated`` existed hold Down and Back splits
+        made out of order without a seat: an action the player to act cannot
+        make, but exactly one other seat can, is applied for that seat (for a
+        split, the one seat holding its seven cards, DB-40).
 
         >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer
         >>> r = RULES.record(new_game(2), [ChooseDealer(1)])
         >>> [s.dealer for s in RULES.replay(r)]
         [None, 1]
         """
+        from cardrules.engine.records import Seated
+
         if record.game != self.name:
             raise ValueError(f"not a {self.title} record: {record.game!r}")
         state = self.new_game_from_settings(record.settings_dict)
         yield state
-        for number, action in enumerate(record.actions, start=1):
+        for number, entry in enumerate(record.actions, start=1):
+            action, seat = (entry.action, entry.seat) if isinstance(entry, Seated) \
+                else (entry, None)
             try:
-                state = self.apply(state, action)  # type: ignore[arg-type]
+                try:
+                    state = self.apply(state, action, seat=seat)  # type: ignore[arg-type]
+                except IllegalActionError:
+                    other = None if seat is not None else self._only_seat(state, action)
+                    if other is None:
+                        raise
+                    state = self.apply(state, action, seat=other)  # type: ignore[arg-type]
             except IllegalActionError as err:
                 raise IllegalActionError(
-                    err.rule, f"action {number} ({action}): {err.message}") from None
+                    err.rule, f"action {number} ({entry}): {err.message}") from None
             except CardRulesError as err:
-                raise type(err)(f"action {number} ({action}): {err}") from None
+                raise type(err)(f"action {number} ({entry}): {err}") from None
+            except ValueError as err:  # a Seated seat the table does not have
+                raise ValueError(f"action {number} ({entry}): {err}") from None
             yield state
+
+    def _only_seat(self, state: S, action: object) -> int | None:
+        """The one seat other than the player to act that may make ``action``
+        now, or None (none, or more than one): how replay reads the seatless
+        out-of-order splits of older Down and Back records."""
+        if state.is_chance or state.is_terminal:
+            return None
+        seats = [seat for seat in range(state.num_players) if seat != state.current_player
+                 and self.is_legal(state, action, seat=seat)]  # type: ignore[arg-type]
+        return seats[0] if len(seats) == 1 else None
 
     def play(self, bots: Sequence[Bot], settings: Settings | None = None, *,
              seed: int | None = None) -> PlayedGame[S]:
