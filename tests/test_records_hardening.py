@@ -573,3 +573,19 @@ def test_a_record_read_from_a_dict_writes_text_and_json_that_read_back(value: in
     record = GameRecord.from_dict(data)
     assert GameRecord.from_text(record.to_text()) == record
     assert GameRecord.from_json(record.to_json()) == record
+
+
+@pytest.mark.parametrize("blank", ["\u00a0", "\u3000", "\u2003"])
+def test_a_line_of_other_white_space_is_refused_not_skipped(blank: str) -> None:
+    """Only ASCII blanks separate words or make a line blank, as in parse_action:
+    a line holding a no-break or ideographic space is a move that reads as
+    nothing, refused with its line number, never silently skipped."""
+    text = f"# cardrules down_and_back\nnum_players 2\n\ndealer 0\n{blank}\n"
+    with pytest.raises(ParseError, match="line 5"):
+        GameRecord.from_text(text)
+    # ... and as a separator between the settings and the moves it is no blank line
+    with pytest.raises(ParseError, match="line 3"):
+        GameRecord.from_text(f"# cardrules down_and_back\nnum_players 2\n{blank}\ndealer 0\n")
+    # ASCII blanks alone still make a blank line
+    assert GameRecord.from_text("# cardrules down_and_back\nnum_players 2\n \t\ndealer 0\n"
+                                ).actions

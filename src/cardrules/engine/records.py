@@ -294,7 +294,7 @@ class GameRecord:
         if not header.startswith(_HEADER):
             raise ParseError("line 1: a record starts with '# cardrules GAME'",
                              token=header, position=0)
-        game = header[len(_HEADER):].strip()
+        game = header[len(_HEADER):].strip(BLANKS)
         try:
             rules = rules_for(game)
         except ParseError as err:
@@ -306,10 +306,10 @@ class GameRecord:
         body = len(lines)          # the index of the first line after the settings
         for index in range(1, len(lines)):
             line, number = lines[index], index + 1
-            if not line.strip():
+            if not line.strip(BLANKS):
                 body = index + 1
                 break
-            if line.lstrip().startswith("#"):
+            if line.lstrip(BLANKS).startswith("#"):
                 continue
             name, value = _setting_line(line, number)
             if name in settings:
@@ -323,7 +323,7 @@ class GameRecord:
         actions = []
         for index in range(body, len(lines)):
             line, number = lines[index], index + 1
-            stripped = line.strip()
+            stripped = line.strip(BLANKS)
             if not stripped or stripped.startswith("#"):
                 continue
             actions.append(_entry_from_text(rules, line, number, players))
@@ -343,7 +343,7 @@ class GameRecord:
         if not isinstance(text, str):
             raise ParseError(f"expected record text, not {type(text).__name__}")
         text = text.removeprefix("\ufeff")   # a byte-order mark left by an editor
-        if text.lstrip(_BLANK)[:1] == "{":
+        if text.lstrip(BLANKS)[:1] == "{":
             return cls.from_json(text)
         return cls.from_text(text)
 
@@ -413,7 +413,6 @@ class GameRecord:
         return self.rules.replay(self)
 
 
-_BLANK = " \t\r\n"
 _LONG_NUMBER = re.compile(f"[0-9]{{{MAX_DIGITS + 1},}}")
 
 
@@ -523,7 +522,7 @@ def _action_from_text(rules: Rules[Any, Any], line: str, number: int, start: int
     except ParseError as err:
         raise err.within(f"line {number}: ", start) from None
     except (ValueError, TypeError) as err:   # an action constructor refused the values
-        stripped = line.strip()
+        stripped = line.strip(BLANKS)
         raise ParseError(f"line {number}: {err}", token=stripped,
                          position=start + line.index(stripped)) from None
 
