@@ -188,6 +188,9 @@ def run(args: argparse.Namespace) -> int:
     trials = DEFAULT_SAMPLES if args.trials is None else args.trials
     if trials < 1:
         raise ValueError(f"--trials must be at least 1, not {trials}")
+    from cardrules.cli.advise import check_trials
+
+    check_trials("back_alley", trials)
     estimate = trick_estimate(v, samples=trials, seed=args.seed)
     if args.json:
         data = {"game": "back_alley", "hand": [str(c) for c in v.hand],
