@@ -6,6 +6,7 @@ import io
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -522,3 +523,52 @@ def test_a_closed_stdout_ends_every_command_quietly_with_status_0(tmp_path: Path
         assert _closed_early(args) == (0, b""), args
     text = (Path(__file__).parents[1] / "docs" / "cli.rst").read_text("utf-8")
     assert "closes it early" in text
+
+
+def _hand_order(cards: list[str]) -> list[str]:
+    """The library's card order, written out: rank ace low, then S H D C."""
+    ranks, suits = "A23456789TJQK", "SHDC"
+    return sorted(cards, key=lambda c: (ranks.index(c[0]), suits.index(c[1])))
+
+
+@pytest.mark.parametrize("cards", ["QH 5C 6C 7C", "7C QH 6C 5C", "KS 2H 9D", "9D KS 2H",
+                                   "QH 8S 8D 8H", "KC QS JD AH"])
+def test_eval_shows_cards_in_the_librarys_order_whatever_the_order_typed(
+        cards: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """eval showed 'QH 5C 6C 7C' where advise and the game showed '5C 6C 7C QH'."""
+    status, out, _ = run(capsys, "eval", cards)
+    assert status == 0
+    shown = out[out.index("(") + 1:out.index(")")].split()
+    assert shown == _hand_order(cards.split())
+    status, out, _ = run(capsys, "eval", "--json", cards)
+    assert json.loads(out)["cards"] == _hand_order(cards.split())
+
+
+def test_eval_and_advise_show_a_split_with_its_cards_in_one_order(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    hand = "8S 8H 8D QH 5C 6C 7C"
+    _, evaluated, _ = run(capsys, "eval", hand)
+    _, advised, _ = run(capsys, "advise", "down-and-back", hand, "--trials", "50",
+                        "--seed", "1")
+    groups = re.findall(r"[a-z ,]+ \((?:[2-9TJQKA][SHDC] ?)+\)", evaluated)
+    assert "high card queen (5C 6C 7C QH)" in evaluated
+    assert len(groups) == 4
+    for group in groups:
+        assert group.strip() in advised, (group, advised)
+        inside = group[group.index("(") + 1:-1].split()
+        assert inside == _hand_order(inside)
+
+
+def test_advise_back_alley_shows_the_jokers_as_the_top_trumps(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Back Alley printed BB after the small trumps (AS 2S 3H KS BB): by BA-2 and BA-3 it
+    is the highest trump, so the hand shows trump first, BB LB A K ... 2, then the
+    other suits, highest first, in the table and in the JSON."""
+    args = ["advise", "back-alley", "AS KS LB 2S 3H 9D KH", "--trump", "9S", "--trials",
+            "5", "--seed", "1"]
+    status, out, _ = run(capsys, *args)
+    assert status == 0
+    assert out.splitlines()[0].startswith(
+        "Back Alley, seat 0 (dealer 3) with LB AS KS 2S | KH 3H | 9D, turned 9S")
+    status, out, _ = run(capsys, *args, "--json")
+    assert json.loads(out)["hand"] == ["LB", "AS", "KS", "2S", "KH", "3H", "9D"]

@@ -7,12 +7,13 @@ import argparse
 import importlib.util
 import os
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.errors import ParseError
 
 if TYPE_CHECKING:
+    from cardrules.cards import Card, Joker, Suit
     from cardrules.engine.bots import Bot
     from cardrules.engine.records import GameRecord
     from cardrules.engine.rules import Rules
@@ -215,6 +216,42 @@ def bots_around(rules: Rules[Any, Any], spec: str | None, seats: int, seed: int,
     kinds = bot_kinds(rules, spec, seats, human)
     return {seat: rules.bots[kind](seed + seat)
             for seat, kind in enumerate(kinds) if seat != human}
+
+
+def back_alley_suits(cards: Iterable[Card | Joker],
+                     trump: Suit | None) -> list[list[Card | Joker]]:
+    """Back Alley cards as a player holds them: by suit, trump first with the
+    jokers at its top (BA-2), then the other suits in the order spades,
+    hearts, diamonds, clubs; highest card first in each (BA-3).
+
+    >>> from cardrules import parse_cards
+    >>> from cardrules.cards import Suit
+    >>> cards = parse_cards("2S AH LB 9S BB KS 3C", jokers=True)
+    >>> [" ".join(map(str, suit)) for suit in back_alley_suits(cards, Suit.SPADES)]
+    ['BB LB KS 9S 2S', 'AH', '3C']
+    """
+    from cardrules.back_alley.state import TABLES, TRUMP_CLASS
+
+    classes, powers = TABLES[4 if trump is None else int(trump)]
+    groups: dict[int, list[Card | Joker]] = {}
+    for card in cards:
+        groups.setdefault(classes[card.index], []).append(card)
+    order = (TRUMP_CLASS, *range(4))
+    return [sorted(groups[k], key=lambda card: powers[card.index], reverse=True)
+            for k in order if k in groups]
+
+
+def back_alley_hand(cards: Iterable[Card | Joker], trump: Suit | None) -> str:
+    """A Back Alley hand as text in the order of :func:`back_alley_suits`,
+    the suits separated by ``|`` (``-`` for no cards).
+
+    >>> from cardrules import parse_cards
+    >>> from cardrules.cards import Suit
+    >>> back_alley_hand(parse_cards("AS 2S 3H KS BB", jokers=True), Suit.SPADES)
+    'BB AS KS 2S | 3H'
+    """
+    return " | ".join(" ".join(map(str, suit)) for suit in back_alley_suits(cards, trump)) \
+        or "-"
 
 
 def move_line(number: int, state: Any, action: object) -> str:

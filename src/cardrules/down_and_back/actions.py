@@ -188,10 +188,10 @@ def parse_action(text: str) -> Action:
     (Cut(count=12), DrawStock())
     >>> parse_action("split 8S 8H 8D QH / 5C 6C 7C").back[0]
     Card.parse('5C')
-    >>> parse_action("hop 3")
+    >>> parse_action("Hop 3")
     Traceback (most recent call last):
     ...
-    cardrules.errors.ParseError: unknown action: 'hop' at position 0
+    cardrules.errors.ParseError: unknown action: 'Hop' at position 0
     """
     verb, offset, rest, rest_at = split_verb(text)
     chance = parse_chance(verb, rest, rest_at, jokers=False)
@@ -217,7 +217,8 @@ def parse_action(text: str) -> Action:
                              token=rest, position=rest_at)
         back_at = rest_at + len(down) + 1
         return Split(_side(down, rest_at, "down"), _side(back, back_at, "back"))
-    raise ParseError("unknown action", token=verb, position=offset)
+    # The verb as typed (``verb`` is lower case): "unknown action: 'Hop'".
+    raise ParseError("unknown action", token=text[offset:rest_at].rstrip(), position=offset)
 
 
 def _side(text: str, start: int, name: str) -> tuple[Card, ...]:
