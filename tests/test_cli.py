@@ -572,3 +572,24 @@ def test_advise_back_alley_shows_the_jokers_as_the_top_trumps(
         "Back Alley, seat 0 (dealer 3) with LB AS KS 2S | KH 3H | 9D, turned 9S")
     status, out, _ = run(capsys, *args, "--json")
     assert json.loads(out)["hand"] == ["LB", "AS", "KS", "2S", "KH", "3H", "9D"]
+
+
+@pytest.mark.parametrize("args", [
+    ["eval", "KS"], ["eval", "KS Q?"], ["eval", "--json", "8S 8S 8D QH"],
+    ["play", "go-fish"], ["play", "--players", "9"], ["play", "--rounds", str(10**18)],
+    ["play", "--human", "9"], ["play", "--bots", "genius"], ["play", "--record", ""],
+    ["play", "back-alley", "--max-hand-size", "0"], ["replay", "/no/such/file.json"],
+    ["advise", "down-and-back", "KS"], ["advise", "back-alley", "AS"],
+    ["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", "1"],
+    ["advise", "back-alley", "AS KS", "--trump", "AS"], ["advise", "go-fish", "AS"],
+    ["simulate", "--games", "0"], ["simulate", "go-fish"],
+])
+def test_a_refusal_is_exactly_one_line_on_standard_error(args: list[str]) -> None:
+    """Issue 14 saw a stray blank line on standard error before one-line refusals: as a
+    real process (what the interpreter writes at exit included), a refusal is status 2,
+    nothing on standard output and exactly one line, ``cardrules: ...``, on standard
+    error."""
+    proc = subprocess.run([sys.executable, "-m", "cardrules", *args], capture_output=True,
+                          text=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert re.fullmatch(r"cardrules: [^\n]+\n", proc.stderr), proc.stderr
