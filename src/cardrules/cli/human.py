@@ -50,8 +50,8 @@ if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
     from cardrules.engine.rules import Rules, Settings
 
-__all__ = ["BackAlleyTable", "DownAndBackTable", "Presenter", "numbered", "play_human",
-           "presenter_for"]
+__all__ = ["BackAlleyTable", "DownAndBackTable", "Presenter", "listed_key", "numbered",
+           "play_human", "presenter_for", "second_person"]
 
 #: Width the move lists are laid out in.
 WIDTH = 80
