@@ -31,7 +31,7 @@ from cardrules.back_alley.analysis import DEFAULT_SAMPLES, TrickEstimate, trick_
 from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settings
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, parse_card, parse_cards
-from cardrules.cli._common import back_alley_hand, back_alley_suits, print_table
+from cardrules.cli._common import back_alley_hand, print_table
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
@@ -194,8 +194,7 @@ def run(args: argparse.Namespace) -> int:
     check_trials("back_alley", trials)
     estimate = trick_estimate(v, samples=trials, seed=args.seed)
     if args.json:
-        held = [card for suit in back_alley_suits(v.hand, v.trump) for card in suit]
-        data = {"game": "back_alley", "hand": [str(c) for c in held],
+        data = {"game": "back_alley", "hand": [str(c) for c in v.hand],
                 "trump_card": str(trump_card), "dealer": v.dealer,
                 **estimate.to_dict(),
                 "bids": [None if b is None else str(b) for b in v.bids]}
