@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cardrules.cli import main
+from cardrules.cli import _common, main
 from cardrules.engine import GameRecord
 
 
@@ -214,16 +218,23 @@ def test_record_path_that_cannot_be_written_is_refused_before_playing(
     assert not path.exists()
 
 
-def test_seat_s_gets_a_bot_seeded_with_seed_plus_s(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from cardrules.back_alley import RULES
-    from cardrules.engine import RandomBot, play
+@pytest.mark.parametrize(("game", "kind"), [("back-alley", "heuristic"),
+                                            ("down-and-back", "greedy")])
+def test_seat_s_gets_the_strong_default_bot_seeded_with_seed_plus_s(
+        game: str, kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --bots, play seats each game's strongest fast bot (issue 14: a newcomer's
+    first game is not played by random bots), each seeded seed + seat."""
+    from cardrules.engine import play
 
+    rules = _common.game(game)
     path = tmp_path / "g.json"
-    status, _, _ = run(capsys, "play", "back-alley", "--seed", "5", "--record", str(path))
+    status, out, _ = run(capsys, "play", game, "--seed", "5", "--record", str(path))
     assert status == 0
-    expected = play(RULES, [RandomBot(5 + seat) for seat in range(4)], {}, seed=5).record
-    assert GameRecord.load(path) == expected
+    seats = rules.new_game_from_settings({}).num_players
+    expected = play(rules, [rules.bots[kind](5 + seat) for seat in range(seats)], {},
+                    seed=5)
+    assert GameRecord.load(path) == expected.record
+    assert out == f"{rules.summarize(expected.state)}\nrecord written to {path}\n"
 
 
 def test_eval_json_gives_category_rule_and_description(
@@ -311,3 +322,274 @@ def test_back_alley_short_game_and_the_option_down_and_back_refuses(
         ["deal", "1"], ["deal", "2"], ["deal", "3"]]
     assert run(capsys, "play", "--max-hand-size", "2") == (
         2, "", "cardrules: Down and Back has no setting for --max-hand-size\n")
+
+
+# -- issue 14: the first ten minutes ------------------------------------------------------
+
+#: The most rounds ``play --rounds`` takes, as docs/cli.rst gives it.
+MAX_ROUNDS = 10_000
+#: The bots ``play`` seats when --bots is not given.
+STRONG_BOTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
+
+
+def test_the_limits_and_defaults_are_the_documented_ones() -> None:
+    assert _common.MAX_ROUNDS == MAX_ROUNDS
+    assert _common.DEFAULT_BOTS == STRONG_BOTS
+
+class _Stop(Exception):
+    """Raised by a watching bot to end a game part-way."""
+
+
+def _stopping_bots(monkeypatch: pytest.MonkeyPatch, raw: io.BytesIO, after: int,
+                   seen: list[str]) -> None:
+    """Make play's bots stop the game at their ``after``-th move, noting what had
+    reached ``raw`` (the bytes under standard output) by then."""
+    made = _common.bots
+    count = [0]
+
+    class Watch:
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def act(self, view: Any, legal: Any) -> Any:
+            count[0] += 1
+            if count[0] == after:
+                seen.append(raw.getvalue().decode("utf-8"))
+                raise _Stop
+            return self.bot.act(view, legal)
+
+    def bots(*args: Any) -> list[Watch]:
+        return [Watch(bot) for bot in made(*args)]
+
+    monkeypatch.setattr(_common, "bots", bots)
+
+
+@pytest.mark.parametrize("moves", [False, True])
+def test_play_prints_the_game_as_it_goes_and_flushes_each_line(
+        moves: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``play --rounds 100000000 | head -1`` printed nothing for minutes: the whole game
+    was played before the first line.  Now every round line (or move, with --moves) is
+    written and flushed as it happens: a game stopped part-way has already delivered
+    the lines of what was played, past Python's own buffer."""
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="utf-8"))
+    seen: list[str] = []
+    _stopping_bots(monkeypatch, raw, 200, seen)
+    with pytest.raises(_Stop):
+        main(["play", "--rounds", "100", "--seed", "1", *(["--moves"] if moves else [])])
+    lines = seen[0].splitlines()
+    if moves:
+        assert len(lines) > 150
+        assert lines[0].split()[:2] == ["1", "chance"]
+    else:
+        assert len(lines) >= 2
+        assert [line.split(":")[0] for line in lines] == [
+            f"round {n}" for n in range(1, len(lines) + 1)]
+
+
+@pytest.mark.parametrize("args", [
+    ["--rounds", "3", "--players", "3", "--seed", "2"],
+    ["back-alley", "--max-hand-size", "3", "--seed", "2"],
+])
+def test_streamed_play_prints_what_it_printed_before(
+        args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The streamed account is the game's summary, and with --moves the moves as
+    replay lists them, then the summary (the same game as engine.play)."""
+    from cardrules.engine import play
+
+    rules = _common.game(args[0] if not args[0].startswith("-") else "down-and-back")
+    status, out, err = run(capsys, "play", *args)
+    assert (status, err) == (0, "")
+    seats = rules.new_game_from_settings(_settings(rules, args)).num_players
+    kind = STRONG_BOTS[rules.name]
+    game = play(rules, [rules.bots[kind](2 + s) for s in range(seats)],
+                _settings(rules, args), seed=2)
+    assert out == rules.summarize(game.state) + "\n"
+    status, moves, _ = run(capsys, "play", *args, "--moves")
+    path_out = moves.splitlines()
+    assert len(path_out) == len(game.record.actions) + len(out.splitlines())
+    assert moves.endswith(out)
+
+
+def _settings(rules: Any, args: list[str]) -> dict[str, int]:
+    names = {"--rounds": "rounds", "--players": "num_players", "--max-hand-size":
+             "max_hand_size"}
+    return {names[a]: int(b) for a, b in itertools.pairwise(args) if a in names}
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "--rounds", str(10**18)], f"--rounds is at most {MAX_ROUNDS}, "
+                                        f"not {10**18}"),
+    (["play", "--rounds", str(MAX_ROUNDS + 1)], "--rounds is at most"),
+    (["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", str(10**12)],
+     "--trials is at most 1000000 for Down and Back, not 1000000000000"),
+    (["advise", "back-alley", "AS KS", "--trump", "2S", "--trials", str(10**12)],
+     "--trials is at most 10000 for Back Alley, not 1000000000000"),
+])
+def test_open_ended_requests_are_refused_with_the_documented_maximum(
+        args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --rounds 10**18`` and ``advise --trials 10**12`` ran without end."""
+    status, out, err = run(capsys, *args)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"cardrules: {message}")
+    assert err.count("\n") == 1
+    text = (Path(__file__).parents[1] / "docs" / "cli.rst").read_text("utf-8")
+    assert f"{MAX_ROUNDS:,}" in text
+    assert "1,000,000" in text
+    assert "10,000 rollouts" in text
+
+
+def test_the_largest_rounds_allowed_is_accepted() -> None:
+    from argparse import Namespace
+
+    from cardrules.down_and_back import RULES
+
+    given = Namespace(players=None, rounds=MAX_ROUNDS, ante=None)
+    assert _common.settings_of(RULES, given) == {"rounds": MAX_ROUNDS}
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+def test_help_lists_every_registered_bot_of_every_game(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` left out Back Alley's search bot: the list comes from the registry."""
+    from cardrules.engine.registry import games, rules_for
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name in games():
+        rules = rules_for(name)
+        assert f"{rules.title}: {', '.join(sorted(rules.bots))}" in text
+    assert "search" in rules_for("back_alley").bots
+
+
+@pytest.mark.parametrize("name", ["DOWN-AND-BACK", "down_and_back", "Down-and_Back",
+                                  "BACK-ALLEY", "back_alley", "Back-Alley"])
+def test_game_names_ignore_case_and_dashes(name: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``DOWN-AND-BACK`` was refused while ``down_and_back`` was accepted."""
+    key = name.lower().replace("-", "_")
+    size = ["--rounds", "1"] if key == "down_and_back" else ["--max-hand-size", "1"]
+    status, _, err = run(capsys, "play", name, *size, "--record", os.devnull)
+    assert (status, err) == (0, "")
+    hand = ("8S 8H 8D QH 5C 6C 7C", "--trials", "50") if key == "down_and_back" else (
+        "AS", "--trump", "2S", "--trials", "5")
+    status, advice, err = run(capsys, "advise", name, *hand, "--seed", "1", "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(advice)["game"].replace("-", "_") == key
+    status, _, err = run(capsys, "simulate", name, "--games", "1", "--workers", "1",
+                         *size, "--json", "-")
+    assert (status, err.count("cardrules: ")) == (0, err.count("pip install"))
+
+
+@pytest.mark.parametrize("name", ["d\u043ewn-and-back", "down and back", "downandback"])
+def test_other_game_names_are_still_refused(name: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["play", name], ["advise", name, "AS"]):
+        status, out, err = run(capsys, *command)
+        assert (status, out) == (2, "")
+        assert err == ("cardrules: unknown game (choose from down-and-back, back-alley): "
+                       f"{name!r}\n")
+
+
+def _closed_early(args: list[str]) -> tuple[int, bytes]:
+    """Run the command with its standard output a pipe that the reader closes after
+    one line; return the exit status and what it wrote on standard error."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardrules", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    return proc.wait(timeout=300), err
+
+
+def test_a_closed_stdout_ends_every_command_quietly_with_status_0(tmp_path: Path) -> None:
+    """The status was 1 for a long output and 0 for a short one: it is 0 for both, with
+    nothing on standard error, as documented on the command-line page."""
+    record = tmp_path / "long.json"
+    assert main(["play", "--rounds", "300", "--players", "5", "--seed", "1", "--bots",
+                 "random", "--record", str(record)]) == 0
+    commands = [
+        ["play", "--rounds", str(MAX_ROUNDS), "--moves", "--bots", "random"],  # long
+        ["replay", str(record)],                                                     # long
+        ["eval", "8S 8H 8D QH 5C 6C 7C"],                                            # short
+        ["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", "20", "--all"],
+        ["play", "back-alley", "--max-hand-size", "1"],
+    ]
+    for args in commands:
+        assert _closed_early(args) == (0, b""), args
+    text = (Path(__file__).parents[1] / "docs" / "cli.rst").read_text("utf-8")
+    assert "closes it early" in text
+
+
+def _hand_order(cards: list[str]) -> list[str]:
+    """The library's card order, written out: rank ace low, then S H D C."""
+    ranks, suits = "A23456789TJQK", "SHDC"
+    return sorted(cards, key=lambda c: (ranks.index(c[0]), suits.index(c[1])))
+
+
+@pytest.mark.parametrize("cards", ["QH 5C 6C 7C", "7C QH 6C 5C", "KS 2H 9D", "9D KS 2H",
+                                   "QH 8S 8D 8H", "KC QS JD AH"])
+def test_eval_shows_cards_in_the_librarys_order_whatever_the_order_typed(
+        cards: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """eval showed 'QH 5C 6C 7C' where advise and the game showed '5C 6C 7C QH'."""
+    status, out, _ = run(capsys, "eval", cards)
+    assert status == 0
+    shown = out[out.index("(") + 1:out.index(")")].split()
+    assert shown == _hand_order(cards.split())
+    status, out, _ = run(capsys, "eval", "--json", cards)
+    assert json.loads(out)["cards"] == _hand_order(cards.split())
+
+
+def test_eval_and_advise_show_a_split_with_its_cards_in_one_order(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    hand = "8S 8H 8D QH 5C 6C 7C"
+    _, evaluated, _ = run(capsys, "eval", hand)
+    _, advised, _ = run(capsys, "advise", "down-and-back", hand, "--trials", "50",
+                        "--seed", "1")
+    groups = re.findall(r"[a-z ,]+ \((?:[2-9TJQKA][SHDC] ?)+\)", evaluated)
+    assert "high card queen (5C 6C 7C QH)" in evaluated
+    assert len(groups) == 4
+    for group in groups:
+        assert group.strip() in advised, (group, advised)
+        inside = group[group.index("(") + 1:-1].split()
+        assert inside == _hand_order(inside)
+
+
+def test_advise_back_alley_shows_the_jokers_as_the_top_trumps(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Back Alley printed BB after the small trumps (AS 2S 3H KS BB): by BA-2 and BA-3 it
+    is the highest trump, so the hand shows trump first, BB LB A K ... 2, then the
+    other suits, highest first."""
+    args = ["advise", "back-alley", "AS KS LB 2S 3H 9D KH", "--trump", "9S", "--trials",
+            "5", "--seed", "1"]
+    status, out, _ = run(capsys, *args)
+    assert status == 0
+    assert out.splitlines()[0].startswith(
+        "Back Alley, seat 0 (dealer 3) with LB AS KS 2S | KH 3H | 9D, turned 9S")
+    status, out, _ = run(capsys, *args, "--json")  # data: the library's order, as in states
+    assert json.loads(out)["hand"] == ["AS", "2S", "3H", "9D", "KS", "KH", "LB"]
+
+
+@pytest.mark.parametrize("args", [
+    ["eval", "KS"], ["eval", "KS Q?"], ["eval", "--json", "8S 8S 8D QH"],
+    ["play", "go-fish"], ["play", "--players", "9"], ["play", "--rounds", str(10**18)],
+    ["play", "--human", "9"], ["play", "--bots", "genius"], ["play", "--record", ""],
+    ["play", "back-alley", "--max-hand-size", "0"], ["replay", "/no/such/file.json"],
+    ["advise", "down-and-back", "KS"], ["advise", "back-alley", "AS"],
+    ["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", "1"],
+    ["advise", "back-alley", "AS KS", "--trump", "AS"], ["advise", "go-fish", "AS"],
+    ["simulate", "--games", "0"], ["simulate", "go-fish"],
+])
+def test_a_refusal_is_exactly_one_line_on_standard_error(args: list[str]) -> None:
+    """Issue 14 saw a stray blank line on standard error before one-line refusals: as a
+    real process (what the interpreter writes at exit included), a refusal is status 2,
+    nothing on standard output and exactly one line, ``cardrules: ...``, on standard
+    error."""
+    proc = subprocess.run([sys.executable, "-m", "cardrules", *args], capture_output=True,
+                          text=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert re.fullmatch(r"cardrules: [^\n]+\n", proc.stderr), proc.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import subprocess
@@ -319,3 +320,219 @@ def test_a_piped_game_end_to_end(tmp_path: Path) -> None:
     assert "\ngame over\n" in proc.stdout
     assert re.search(r"^your team \(team 0\) (wins|loses|draws), -?\d+ to -?\d+$",
                      proc.stdout, flags=re.MULTILINE)
+
+
+# -- issue 14: moves typed as listed, refusals to "you" -----------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from cardrules.cli import human  # noqa: E402
+
+_ENTRY = re.compile(r"(\d+)\) (.*?)(?=\s{2,}\d+\) |$)")
+_CUTS = re.compile(r" ?(\d+)-(\d+)\) cut 1 \.\.\. cut \d+: .*")
+
+
+def listed_entries(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """(number, text) of every move the lines after ``moves:`` list, cuts one by one."""
+    found: list[tuple[int, str]] = []
+    for line in lines[lines.index("moves:") + 1:]:
+        cuts = _CUTS.fullmatch(line)
+        if cuts:
+            found += [(n, f"cut {n}") for n in range(int(cuts[1]), int(cuts[2]) + 1)]
+            continue
+        found += [(int(m[1]), m[2]) for m in _ENTRY.finditer(line)]
+    return found
+
+
+def _random_states(rules: Rules[Any, Any], settings_: dict[str, int], seed: int) -> list[Any]:
+    """Every state of a random game at which a player is to act."""
+    import random
+
+    rng = random.Random(seed)
+    state = rules.new_game_from_settings(settings_)
+    found = []
+    while not state.is_terminal:
+        if state.is_chance:
+            state = rules.apply(state, rules.sample_chance(state, rng))
+            continue
+        found.append(state)
+        state = rules.apply(state, rng.choice(rules.legal_actions(state)),
+                            seat=state.current_player)
+    return found
+
+
+def _games() -> st.SearchStrategy[tuple[Rules[Any, Any], dict[str, int], int]]:
+    from cardrules.back_alley import RULES as BA
+    from cardrules.down_and_back import RULES as DB
+
+    down = st.tuples(st.just(DB), st.builds(lambda n: {"num_players": n, "rounds": 1},
+                                            st.integers(2, 5)), st.integers(0, 2**32))
+    back = st.tuples(st.just(BA), st.builds(lambda n: {"max_hand_size": n},
+                                            st.integers(1, 3)), st.integers(0, 2**32))
+    return down | back
+
+
+@settings(max_examples=25)
+@given(_games())
+def test_every_listed_move_typed_back_as_listed_is_that_move(
+        game: tuple[Rules[Any, Any], dict[str, int], int]) -> None:
+    """Issue 14: splits were listed as ``9S 9C QH QC / 8D JH KD`` but typing that was
+    refused.  In random positions of both games, the text of every move as the move
+    list shows it (numbered entries, each cut of the cut range, the best splits' hint
+    lines and their move part) is accepted as typed, also in lower case, and is the
+    move of that number (DB-32, DB-34, DB-40; BA-21, BA-31)."""
+    rules, settings_, seed = game
+    for state in _random_states(rules, settings_, seed):
+        seat = state.current_player
+        show = human.presenter_for(rules, seat)
+        legal = rules.legal_actions(state)
+        lines = show.moves(rules.view(state, seat), legal)
+        entries = listed_entries(lines)
+        assert {n for n, _ in entries} == set(range(1, len(legal) + 1))
+        for number, text in entries:
+            typed = [text, text.lower()]
+            if ": " in text:  # a best split's hint: its move part alone too
+                typed.append(text.split(": ")[0])
+            for answer in typed:
+                assert human._parse(rules, show, state, seat, legal, answer) \
+                    == legal[number - 1], (answer, lines)
+
+
+def _refusals(rules: Rules[Any, Any], state: Any, seat: int) -> list[str]:
+    """What the person is told for every move of the game's universe that the rules
+    refuse in ``state``."""
+    from cardrules.back_alley.actions import CARDS
+
+    if rules.name == "down_and_back":
+        from cardrules import DECK
+
+        hand = state.hands[seat]
+        others = [c for c in DECK if c not in hand][:7]
+        texts = [f"cut {n}" for n in (1, 51)] + ["draw stock", "draw discard"] + \
+            [f"discard {c}" for c in DECK] + \
+            [f"split {' '.join(map(str, others[:4]))} / {' '.join(map(str, others[4:]))}"]
+    else:
+        texts = ["pass", "board", *(f"bid {n}" for n in range(1, 14)),
+                 *(f"play {c}" for c in CARDS)]
+    show = human.presenter_for(rules, seat)
+    legal = rules.legal_actions(state)
+    said = []
+    for text in texts:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            human._parse(rules, show, state, seat, legal, text)
+        said += out.getvalue().splitlines()
+    return said
+
+
+@settings(max_examples=25)
+@given(_games())
+def test_refusals_in_human_play_speak_to_you_with_the_rule_id(
+        game: tuple[Rules[Any, Any], dict[str, int], int]) -> None:
+    """Refusals said "seat 0 must follow suit" to the person at seat 0: every refusal
+    of a move, over the whole action universe in random positions, names the rule and
+    words it to "you", in grammatical second person."""
+    rules, settings_, seed = game
+    wrong = re.compile(r"\byou (does|has|is|holds)\b|\band holds\b|\bplay its\b")
+    for state in _random_states(rules, settings_, seed)[::3]:
+        seat = state.current_player
+        for line in _refusals(rules, state, seat):
+            assert re.match(r"not allowed now: (DB|BA)-\d+: ", line), line
+            assert f"seat {seat}" not in line, line
+            assert not wrong.search(line), line
+
+
+def test_a_refusal_in_back_alley_is_worded_to_you() -> None:
+    """BA-31 told to the person at seat 1: "you must follow suit", not "seat 1 must"."""
+    from cardrules.back_alley import RULES
+
+    state = _follow_suit_state()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert human._parse(RULES, human.presenter_for(RULES, 1), state, 1,
+                            RULES.legal_actions(state), "play 2H") is None
+    assert out.getvalue() == ("not allowed now: BA-31: clubs were led: you must follow "
+                              "suit, not play 2H\n")
+
+
+def _follow_suit_state() -> Any:
+    """A Back Alley state where seat 1 holds a club and 2H after seat 0 led a club."""
+    from cardrules import parse_cards
+    from cardrules.back_alley import RULES, ChooseDealer, Pass, Play, Shuffle, apply, new_game
+    from cardrules.back_alley.actions import CARDS
+
+    # Seat 3 deals 2 cards each from seat 0: 0 gets KC 3D, 1 gets 4C 2H, 2 and 3 spades.
+    dealt = parse_cards("KC 4C AS 5S 3D 2H 6S 7S 8S", jokers=True)
+    order = (*dealt, *(c for c in CARDS if c not in dealt))
+    state = apply(apply(new_game(max_hand_size=2), ChooseDealer(3)), Shuffle(order))
+    for seat in range(4):
+        state = apply(state, Pass() if seat != 0 else RULES.legal_actions(state)[1],
+                      seat=seat)
+    leader = state.current_player
+    assert leader == 0, leader
+    return apply(state, Play(parse_cards("KC")[0]), seat=0)
+
+
+def test_split_typed_as_listed_in_a_whole_game_and_errors_as_typed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Typing a split exactly as the list shows it plays it; a bad answer is quoted as
+    typed, not lower-cased."""
+    first = tmp_path / "numbers.json"
+    play_ones(capsys, monkeypatch, "down-and-back", 0, first)
+    record = GameRecord.load(first)
+    states = list(record.rules.replay(record))
+    typed = []
+    for state, action in zip(states, record.actions, strict=False):
+        if not state.is_chance and state.current_player == 0:
+            text = str(action)
+            typed.append(text.removeprefix("split ") if text.startswith("split ") else text)
+    assert any("/" in text and not text.startswith("split") for text in typed)
+    second = tmp_path / "as_listed.json"
+    answers = ["Hop 3", "9S 9C QH QX / 8D JH KD", *typed]
+    status, out, _ = run(capsys, monkeypatch, "\n".join(answers) + "\n", "play",
+                         *GAMES["down-and-back"], "--human", "0", "--record", str(second))
+    assert status == 0
+    assert GameRecord.load(second) == record
+    assert "not a move: unknown action: 'Hop' at position 0 (type 'help' for the notation)" \
+        in out.splitlines()
+    assert "not a move: not a card: 'QX' at position 9 (type 'help' for the notation)" \
+        in out.splitlines()
+
+
+#: Back Alley's order of power in the trump suit and in a plain suit (BA-2, BA-3).
+_TRUMP_POWER = ["BB", "LB", *"AKQJT98765432"]
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32), st.integers(1, 13))
+def test_back_alley_hands_show_trump_first_with_the_jokers_on_top(seed: int,
+                                                                  size: int) -> None:
+    """The table showed the jokers after the small trumps ('9S BB | KH ...'): the
+    hand is shown by suit, trump first, each suit highest first, with BB and LB the
+    two highest trumps (BA-2, BA-3)."""
+    import random
+
+    from cardrules.back_alley import RULES
+
+    rng = random.Random(seed)
+    state = RULES.new_game_from_settings({"max_hand_size": size})
+    while state.is_chance:
+        state = RULES.apply(state, RULES.sample_chance(state, rng))
+    for seat in range(4):
+        view: Any = RULES.view(state, seat)
+        line = next(text for text in human.BackAlleyTable(seat).table(view)
+                    if text.startswith("your hand: "))
+        shown = line.removeprefix("your hand: ").split("   (you took ")[0]  # BA-13
+        groups = [group.split() for group in shown.split(" | ")]
+        assert sorted(c for g in groups for c in g) == sorted(str(c) for c in view.hand)
+        trump = None if view.trump is None else view.trump.char
+        suits = [("T" if trump is not None and (g[0] in ("BB", "LB") or g[0][1] == trump)
+                  else g[0][1]) for g in groups]
+        assert len(set(suits)) == len(suits)
+        plain = [s for s in suits if s != "T"]
+        assert suits == (["T"] if "T" in suits else []) + sorted(plain, key="SHDC".index)
+        for group in groups:
+            ranks = [c if c in ("BB", "LB") else c[0] for c in group]
+            assert ranks == sorted(ranks, key=_TRUMP_POWER.index)

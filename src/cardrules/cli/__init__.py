@@ -62,11 +62,12 @@ class _Version(argparse.Action):
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the whole command, with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = _common.Parser(
         prog="cardrules", description="Rules engines for Down and Back and Back Alley.")
     parser.add_argument("--version", action=_Version, default=argparse.SUPPRESS,
                         help="show the version and whether the C speed-ups are in use")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     parser_class=_common.Parser)
     for command in _COMMANDS:
         command.register(commands)
     return parser
@@ -75,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status instead of exiting.
 
-    The status is 0 on success.  Anything refused (bad cards, settings, bots,
+    The status is 0 on success, and also when the reader of standard output
+    goes away before the end (``cardrules play | head -1``): the command then
+    stops quietly, whatever it had left to print.  Anything refused (bad cards, settings, bots,
     record paths or records) returns 2 after one line on standard error; a
     malformed command line makes ``argparse`` print its usage and error there
     and raise :class:`SystemExit` with status 2, as ``--help`` and
@@ -97,10 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         status: int = args.handler(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a closed pipe shows here for a short output
         return status
     except BrokenPipeError:  # the reader went away (``cardrules replay F | head``)
         _common.quiet_stdout()
-        return 1
+        return 0
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's status
         print("cardrules: interrupted", file=sys.stderr)
         return 130

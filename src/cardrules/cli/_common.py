@@ -7,41 +7,110 @@ import argparse
 import importlib.util
 import os
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.errors import ParseError
 
 if TYPE_CHECKING:
+    from cardrules.cards import Card, Joker, Suit
     from cardrules.engine.bots import Bot
     from cardrules.engine.records import GameRecord
     from cardrules.engine.rules import Rules
 
-#: Game names as the command spells them.
+#: Game names as the command spells them (any case, ``-`` or ``_``, is accepted).
 GAME_NAMES = ("down-and-back", "back-alley")
 #: Shown in --help; the game's own default applies.
 DEFAULT_ROUNDS = 10
+#: The most rounds ``--rounds`` may ask for: a game of that many rounds still
+#: ends in minutes, where a huge number would play on for ever.
+MAX_ROUNDS = 10_000
+#: Stands in a help text for the bots of every registered game; the command's
+#: :class:`HelpFormatter` fills it in from the registry when help is printed.
+BOTS_MARK = "<the bots of every game>"
 #: Help text of the --bots option.
 BOTS_HELP = ("a bot name for every seat, or one per seat separated by commas "
-             "(Down and Back: greedy, random, search; Back Alley: heuristic, random)")
+             f"({BOTS_MARK})")
+
+
+def game_key(name: str) -> str:
+    """The registry name of a game as typed on the command line: case does
+    not matter and ``-`` and ``_`` are alike (ASCII text only).
+
+    >>> game_key("DOWN-AND-BACK"), game_key("back_alley"), game_key("Back-Alley")
+    ('down_and_back', 'back_alley', 'back_alley')
+    """
+    return name.lower().replace("-", "_") if name.isascii() else name
 
 
 def game(name: str) -> Rules[Any, Any]:
-    """The rules of the game named on the command line (``down-and-back``)."""
+    """The rules of the game named on the command line (``down-and-back``,
+    ``Back_Alley``: see :func:`game_key`).
+
+    >>> game("Down-And-Back").title
+    'Down and Back'
+    >>> game("go-fish")
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: unknown game (choose from down-and-back, back-alley): 'go-fish'
+    """
     from cardrules.engine.registry import rules_for
 
     try:
-        return rules_for(name.replace("-", "_"))
+        return rules_for(game_key(name))
     except ParseError:
         raise ParseError(f"unknown game (choose from {', '.join(GAME_NAMES)})",
                          token=name) from None
+
+
+def registered_bots() -> str:
+    """Every registered game with the names of its bots, for ``--help``.
+
+    >>> print(registered_bots())
+    Back Alley: heuristic, random, search; Down and Back: greedy, random, search
+    """
+    from cardrules.engine.registry import games, rules_for
+
+    found = [rules_for(name) for name in games()]
+    return "; ".join(f"{rules.title}: {', '.join(sorted(rules.bots))}" for rules in found)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, with :data:`BOTS_MARK` replaced by
+    :func:`registered_bots` (so the games are imported only to print help).
+
+    >>> parser = Parser(prog="x")
+    >>> _ = parser.add_argument("--bots", help=BOTS_HELP)
+    >>> "Back Alley: heuristic, random, search" in " ".join(parser.format_help().split())
+    True
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if text is not None and BOTS_MARK in text:
+            text = text.replace(BOTS_MARK, registered_bots().replace("%", "%%"))
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """The argument parser of the command and its subcommands: argparse's,
+    with :class:`HelpFormatter` unless told otherwise.
+
+    >>> Parser(prog="x").formatter_class is HelpFormatter
+    True
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(**kwargs)
 
 
 def add_settings_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--players``, ``--rounds`` and ``--ante`` to a subcommand."""
     parser.add_argument("--players", type=int, help="Down and Back: 2 to 5 (default 4)")
     parser.add_argument("--rounds", type=int,
-                        help=f"Down and Back: rounds to play (default {DEFAULT_ROUNDS})")
+                        help=f"Down and Back: rounds to play (default {DEFAULT_ROUNDS}), "
+                             f"1 to {MAX_ROUNDS}")
     parser.add_argument("--ante", type=int, help="Down and Back: chips each round (default 1)")
 
 
@@ -69,7 +138,18 @@ def check_record_path(path: str, option: str = "--record") -> None:
 
 
 def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, int | None]:
-    """The game settings named by the options that were given."""
+    """The game settings named by the options that were given; ``--rounds``
+    above :data:`MAX_ROUNDS` is refused.
+
+    >>> from cardrules.down_and_back import RULES
+    >>> given = argparse.Namespace(players=3, rounds=None, ante=None)
+    >>> settings_of(RULES, given)
+    {'num_players': 3}
+    >>> settings_of(RULES, argparse.Namespace(players=None, rounds=10**18, ante=None))
+    Traceback (most recent call last):
+    ...
+    ValueError: --rounds is at most 10000, not 1000000000000000000
+    """
     given = {"num_players": args.players, "rounds": args.rounds, "ante": args.ante,
              "max_hand_size": getattr(args, "max_hand_size", None)}
     settings: dict[str, int | None] = {}
@@ -79,6 +159,8 @@ def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, i
         if key not in rules.default_settings:
             option = {"num_players": "--players"}.get(key, "--" + key.replace("_", "-"))
             raise ValueError(f"{rules.title} has no setting for {option}")
+        if key == "rounds" and value > MAX_ROUNDS:
+            raise ValueError(f"--rounds is at most {MAX_ROUNDS}, not {value}")
         settings[key] = value
     return settings
 
@@ -109,19 +191,79 @@ def bots(rules: Rules[Any, Any], spec: str, seats: int, seed: int) -> list[Bot]:
             for seat, kind in enumerate(bot_kinds(rules, spec, seats))]
 
 
-#: The bots that sit with a person (``play --human``) when ``--bots`` is not
-#: given: each game's strongest simple bot.
-HUMAN_OPPONENTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
+#: The bots ``play`` seats when ``--bots`` is not given (around a person too):
+#: each game's strongest bot that still plays fast.
+DEFAULT_BOTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
+#: The old name of :data:`DEFAULT_BOTS`.
+HUMAN_OPPONENTS = DEFAULT_BOTS
+
+
+def default_bot(rules: Rules[Any, Any]) -> str:
+    """The bot ``play`` seats by default in ``rules``' game.
+
+    >>> from cardrules.back_alley import RULES
+    >>> default_bot(RULES)
+    'heuristic'
+    """
+    return DEFAULT_BOTS.get(rules.name, "random")
 
 
 def bots_around(rules: Rules[Any, Any], spec: str | None, seats: int, seed: int,
                 human: int) -> dict[int, Bot]:
     """Seeded bots for every seat but ``human``'s; seat ``s`` gets seed ``seed + s``."""
     if spec is None:
-        spec = HUMAN_OPPONENTS.get(rules.name, "random")
+        spec = default_bot(rules)
     kinds = bot_kinds(rules, spec, seats, human)
     return {seat: rules.bots[kind](seed + seat)
             for seat, kind in enumerate(kinds) if seat != human}
+
+
+def back_alley_suits(cards: Iterable[Card | Joker],
+                     trump: Suit | None) -> list[list[Card | Joker]]:
+    """Back Alley cards as a player holds them: by suit, trump first with the
+    jokers at its top (BA-2), then the other suits in the order spades,
+    hearts, diamonds, clubs; highest card first in each (BA-3).
+
+    >>> from cardrules import parse_cards
+    >>> from cardrules.cards import Suit
+    >>> cards = parse_cards("2S AH LB 9S BB KS 3C", jokers=True)
+    >>> [" ".join(map(str, suit)) for suit in back_alley_suits(cards, Suit.SPADES)]
+    ['BB LB KS 9S 2S', 'AH', '3C']
+    """
+    from cardrules.back_alley.state import TABLES, TRUMP_CLASS
+
+    classes, powers = TABLES[4 if trump is None else int(trump)]
+    groups: dict[int, list[Card | Joker]] = {}
+    for card in cards:
+        groups.setdefault(classes[card.index], []).append(card)
+    order = (TRUMP_CLASS, *range(4))
+    return [sorted(groups[k], key=lambda card: powers[card.index], reverse=True)
+            for k in order if k in groups]
+
+
+def back_alley_hand(cards: Iterable[Card | Joker], trump: Suit | None) -> str:
+    """A Back Alley hand as text in the order of :func:`back_alley_suits`,
+    the suits separated by ``|`` (``-`` for no cards).
+
+    >>> from cardrules import parse_cards
+    >>> from cardrules.cards import Suit
+    >>> back_alley_hand(parse_cards("AS 2S 3H KS BB", jokers=True), Suit.SPADES)
+    'BB AS KS 2S | 3H'
+    """
+    return " | ".join(" ".join(map(str, suit)) for suit in back_alley_suits(cards, trump)) \
+        or "-"
+
+
+def move_line(number: int, state: Any, action: object) -> str:
+    """The line that lists ``action``, the ``number``-th of the game, made in
+    ``state`` by chance or by the seat to act.
+
+    >>> from cardrules.down_and_back import Cut, new_game
+    >>> move_line(3, new_game(2), Cut(20))
+    '    3  chance   cut 20'
+    """
+    actor = "chance" if state.is_chance else f"seat {state.current_player}"
+    return f"{number:5d}  {actor:8s} {action}"
 
 
 def print_moves(rules: Rules[Any, Any], record: GameRecord) -> None:
@@ -129,8 +271,7 @@ def print_moves(rules: Rules[Any, Any], record: GameRecord) -> None:
     states = rules.replay(record)
     state = next(states)
     for number, action in enumerate(record.actions, start=1):
-        actor = "chance" if state.is_chance else f"seat {state.current_player}"
-        print(f"{number:5d}  {actor:8s} {action}")
+        print(move_line(number, state, action))
         state = next(states)
 
 

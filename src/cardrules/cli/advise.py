@@ -17,10 +17,16 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from cardrules.cli import _common
 from cardrules.cli._common import GAME_NAMES, print_table
 
 if TYPE_CHECKING:
     from cardrules.down_and_back.analysis import SplitOdds
+
+#: The most deals (Down and Back) or rollouts (Back Alley) ``--trials`` may
+#: ask for, by game: either takes under a minute or so, where a huge number
+#: would run on for ever.
+MAX_TRIALS = {"down_and_back": 1_000_000, "back_alley": 10_000}
 
 #: The options only Down and Back uses, with their defaults.
 _DB_DEFAULTS = {"opponents": None, "dead": None, "all": False}
@@ -41,10 +47,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser = commands.add_parser(
         "advise", help="odds of each split of seven cards (Down and Back) or of each bid "
                        "(Back Alley)")
-    parser.add_argument("game", choices=GAME_NAMES, help="the game: down-and-back or back-alley")
+    parser.add_argument("game", help=f"the game: {' or '.join(GAME_NAMES)} (any case, - or _)")
     parser.add_argument("cards", nargs="+", help="your cards, such as 8S 8H 8D QH 5C 6C 7C")
     parser.add_argument("--trials", type=int, metavar="N",
-                        help="deals (Down and Back, default 10000) or rollouts to sample")
+                        help="deals (Down and Back, default 10000, at most "
+                             f"{MAX_TRIALS['down_and_back']}) or rollouts (Back Alley, "
+                             f"default 200, at most {MAX_TRIALS['back_alley']}) to sample")
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the sampling")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--opponents", type=int, metavar="N",
@@ -60,9 +68,28 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.set_defaults(handler=run)
 
 
+def check_trials(rules_name: str, trials: int | None) -> None:
+    """Refuse ``--trials`` above the game's :data:`MAX_TRIALS`.
+
+    >>> check_trials("back_alley", 10**12)
+    Traceback (most recent call last):
+    ...
+    ValueError: --trials is at most 10000 for Back Alley, not 1000000000000
+    """
+    most = MAX_TRIALS[rules_name]
+    if trials is not None and trials > most:
+        title = {"down_and_back": "Down and Back", "back_alley": "Back Alley"}[rules_name]
+        raise ValueError(f"--trials is at most {most} for {title}, not {trials}")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the advice for the game named on the command line."""
-    if args.game == "back-alley":
+    """Print the advice for the game named on the command line (any case,
+    ``-`` or ``_``)."""
+    rules = _common.game(args.game)
+    if rules.name not in MAX_TRIALS:
+        raise ValueError(f"advise has no advice for {rules.title}")
+    check_trials(rules.name, args.trials)
+    if rules.name == "back_alley":
         given = [f"--{name}" for name, default in _DB_DEFAULTS.items()
                  if getattr(args, name, default) != default]
         if given:

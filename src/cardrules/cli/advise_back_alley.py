@@ -31,7 +31,7 @@ from cardrules.back_alley.analysis import DEFAULT_SAMPLES, TrickEstimate, trick_
 from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settings
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, parse_card, parse_cards
-from cardrules.cli._common import print_table
+from cardrules.cli._common import back_alley_hand, print_table
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
@@ -154,7 +154,8 @@ def build_view(cards: Sequence[Card | Joker], trump_card: Card | Joker,
 
 def _report(v: View, estimate: TrickEstimate) -> None:
     trump = "no trump" if v.trump is None else f"trump {v.trump_card.suit.char}"  # type: ignore[union-attr]
-    print(f"Back Alley, seat {v.seat} (dealer {v.dealer}) with {v.hand}, turned "
+    print(f"Back Alley, seat {v.seat} (dealer {v.dealer}) with "
+          f"{back_alley_hand(v.hand, v.trump)}, turned "
           f"{v.trump_card}: {trump}; {estimate.samples} rollouts")
     print_table(f"team tricks (mean {estimate.mean:.2f} +- {estimate.stderr:.2f})",
                  ("tricks", "chance"),
@@ -188,6 +189,9 @@ def run(args: argparse.Namespace) -> int:
     trials = DEFAULT_SAMPLES if args.trials is None else args.trials
     if trials < 1:
         raise ValueError(f"--trials must be at least 1, not {trials}")
+    from cardrules.cli.advise import check_trials
+
+    check_trials("back_alley", trials)
     estimate = trick_estimate(v, samples=trials, seed=args.seed)
     if args.json:
         data = {"game": "back_alley", "hand": [str(c) for c in v.hand],

@@ -2,7 +2,8 @@
 
 With ``--json`` the answer is one JSON object with stable keys:
 
-- 3 or 4 cards: ``cards`` (the cards as given, in text form), ``category``
+- 3 or 4 cards: ``cards`` (the cards in text form, in the library's card
+  order as every command shows them: see :func:`in_hand_order`), ``category``
   (the category's name, such as ``"PRIAL"``), ``rule`` (the rule id that
   defines the category, such as ``"DB-11"``), ``description`` (such as
   ``"prial of eights"``) and ``strength`` (larger is stronger, equal is a
@@ -22,9 +23,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cardrules.cards import parse_cards
+from cardrules.cards import Card, parse_cards
+from cardrules.hand import Hand
 
 if TYPE_CHECKING:
     from cardrules.down_and_back import Combo
@@ -56,11 +59,26 @@ def combo_to_json(combo: Combo) -> dict[str, object]:
             "strength": combo.strength}
 
 
+def in_hand_order(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards in the library's card order (:class:`~cardrules.Hand`'s: by
+    rank, ace low, then spades, hearts, diamonds, clubs), the order every
+    command shows Down and Back cards in; repeated cards are left as given
+    for the evaluator to refuse.
+
+    >>> from cardrules import parse_cards
+    >>> " ".join(map(str, in_hand_order(parse_cards("QH 5C 7C 6C"))))
+    '5C 6C 7C QH'
+    """
+    if len(set(cards)) != len(cards):
+        return tuple(cards)
+    return tuple(Hand(cards))
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the combination, or the best splits of 7 cards."""
     from cardrules.down_and_back import best_splits, evaluate3, evaluate4
 
-    cards = parse_cards(" ".join(args.cards))
+    cards = in_hand_order(parse_cards(" ".join(args.cards)))
     if len(cards) not in (3, 4, 7):
         print(f"cardrules: give 3, 4 or 7 cards, not {len(cards)}", file=sys.stderr)
         return 2

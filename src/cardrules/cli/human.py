@@ -36,12 +36,13 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cardrules.cli import _common
-from cardrules.errors import CardRulesError
+from cardrules.errors import CardRulesError, IllegalActionError, ParseError
 
 if TYPE_CHECKING:
     from cardrules import back_alley, down_and_back
@@ -49,8 +50,8 @@ if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
     from cardrules.engine.rules import Rules, Settings
 
-__all__ = ["BackAlleyTable", "DownAndBackTable", "Presenter", "numbered", "play_human",
-           "presenter_for"]
+__all__ = ["BackAlleyTable", "DownAndBackTable", "Presenter", "listed_key", "numbered",
+           "play_human", "presenter_for", "second_person"]
 
 #: Width the move lists are laid out in.
 WIDTH = 80
@@ -88,6 +89,50 @@ def _seat_label(seat: int, you: int) -> str:
 def _cards(cards: Sequence[object]) -> str:
     """Cards as text separated by spaces, or ``-``."""
     return " ".join(map(str, cards)) or "-"
+
+
+def listed_key(text: str) -> str:
+    """How typed text is matched against the texts the moves are listed by:
+    runs of spaces and tabs count as one, and ASCII letters in either case.
+
+    >>> listed_key("  9s 9C   QH QC / 8D jh KD ")
+    '9S 9C QH QC / 8D JH KD'
+    """
+    joined = " ".join(part for part in re.split(r"[ \t]+", text) if part)
+    return joined.upper() if joined.isascii() else joined
+
+
+#: Phrases of the rules' refusals about "seat N" and how they read when
+#: told to the person in that seat (after ``seat N`` became ``you``).
+_SECOND_PERSON = ((" does not ", " do not "), (" has ", " have "), (" is ", " are "),
+                  (" holds ", " hold "), (" its ", " your "))
+
+
+def second_person(message: str, seat: int) -> str:
+    """A refusal of the rules about ``seat`` worded to the person in it.
+
+    >>> second_person("hearts were led: seat 0 must follow suit, not play 2S", 0)
+    'hearts were led: you must follow suit, not play 2S'
+    >>> second_person("seat 2 does not hold QH", 2)
+    'you do not hold QH'
+    >>> second_person("the split must use exactly seat 1's seven cards", 1)
+    'the split must use exactly your seven cards'
+    >>> second_person("it is seat 3's turn, not seat 1's", 1)
+    "it is seat 3's turn, not yours"
+    """
+    me = re.escape(f"seat {seat}")
+    text = re.sub(rf"\b{me}'s(?= \w)", "your", message)
+    text = re.sub(rf"\b{me}'s\b", "yours", text)
+    clauses = re.split(r"(?<=[;:,])", text)
+    for k, clause in enumerate(clauses):
+        mine = re.sub(rf"\b{me}\b", "you", clause)
+        if mine != clause:
+            rest = mine[mine.index("you"):]
+            for third, second in _SECOND_PERSON:
+                rest = rest.replace(third, second)
+            mine = mine[:mine.index("you")] + rest
+        clauses[k] = mine
+    return "".join(clauses)
 
 
 def numbered(actions: Sequence[object], width: int = WIDTH) -> list[str]:
@@ -133,6 +178,14 @@ class Presenter(Protocol):
 
     def moves(self, view: Any, legal: Sequence[Any]) -> list[str]:
         """The numbered legal moves, and any hints."""
+
+    def labels(self, view: Any, legal: Sequence[Any]) -> dict[str, Any]:
+        """Every text :meth:`moves` lists a move by (as :func:`listed_key`
+        keys it), with the move it stands for."""
+
+    def read(self, text: str) -> Any:
+        """The move ``text`` names in the game's notation; :class:`~cardrules.ParseError`
+        (quoting the text as typed) if it names none."""
 
     def narrate(self, actor: int | None, action: Any, before: Any, after: Any) -> list[str]:
         """What everyone at the table saw of ``action`` (and what it ended)."""
@@ -220,7 +273,7 @@ class DownAndBackTable:
         moves:
          1-51) cut 1 ... cut 51: the number is how many cards you lift
         """
-        from cardrules.down_and_back import Cut, Split, best_splits
+        from cardrules.down_and_back import Cut, Split
 
         phase = {"CUT": "cut the deck (DB-32)", "DRAW": "draw a card (DB-34)",
                  "DISCARD": "discard a card (DB-34)",
@@ -233,18 +286,78 @@ class DownAndBackTable:
                          "the number is how many cards you lift")
             return lines
         if legal and all(isinstance(action, Split) for action in legal):
-            lines.extend(numbered([f"{a.down} / {a.back}" for a in legal]))
+            lines.extend(numbered([self._listed(a) for a in legal]))
             number = {(a.down, a.back): n for n, a in enumerate(legal, start=1)}
-            from cardrules.hand import Hand
-
             lines.append("best splits (no other split is as strong in both hands):")
-            for option in best_splits(view.hand):
-                key = (Hand(option.down.cards), Hand(option.back.cards))
-                lines.append(f" {number[key]:>2}) {option.down.description} / "
-                             f"{option.back.description}")
+            for hint, split in self._best(view, legal):
+                lines.append(f" {number[split.down, split.back]:>2}) {hint}")
             return lines
-        lines.extend(numbered([str(action) for action in legal]))
+        lines.extend(numbered([self._listed(a) for a in legal]))
         return lines
+
+    @staticmethod
+    def _listed(action: Any) -> str:
+        """The text a move is listed by: a split as ``down / back``, else ``str``."""
+        from cardrules.down_and_back import Split
+
+        return f"{action.down} / {action.back}" if isinstance(action, Split) else str(action)
+
+    @classmethod
+    def _best(cls, view: down_and_back.View, legal: Sequence[Any]) -> list[tuple[str, Any]]:
+        """The best splits' hint lines (``8S 8H 8D QH / 5C 6C 7C: prial of eights /
+        bouncer, seven high``: the split as listed, then its combinations) with
+        the split each stands for."""
+        from cardrules.down_and_back import Split, best_splits
+        from cardrules.hand import Hand
+
+        if not (legal and all(isinstance(action, Split) for action in legal)):
+            return []
+        found = []
+        for option in best_splits(view.hand):
+            split = Split(Hand(option.down.cards), Hand(option.back.cards))
+            found.append((f"{cls._listed(split)}: {option.down.description} / "
+                          f"{option.back.description}", split))
+        return found
+
+    def labels(self, view: down_and_back.View, legal: Sequence[Any]) -> dict[str, Any]:
+        """Every text the moves are listed by, keyed by :func:`listed_key`: the
+        numbered entries (``9S 9C QH QC / 8D JH KD``, ``draw stock``), each
+        cut (``cut 20``) and each best split's whole hint line.
+
+        >>> from cardrules import DECK
+        >>> from cardrules.down_and_back import (ChooseDealer, Shuffle, apply, legal_actions,
+        ...                                      new_game, view)
+        >>> s = apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK))
+        >>> DownAndBackTable(1).labels(view(s, 1), legal_actions(s))["CUT 20"]
+        Cut(count=20)
+        """
+        found = {listed_key(self._listed(action)): action for action in legal}
+        for text, split in self._best(view, legal):
+            found[listed_key(text)] = split
+        return found
+
+    def read(self, text: str) -> Any:
+        """The move ``text`` names: the notation of
+        :func:`~cardrules.down_and_back.parse_action`, or a split written as
+        it is listed, ``down / back`` without the word ``split`` (DB-40).
+
+        >>> DownAndBackTable(0).read("9S 9C QH QC / 8D JH KD").back
+        Hand.parse('8D JH KD')
+        >>> DownAndBackTable(0).read("9S 9C QH QX / 8D JH KD")
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.ParseError: not a card: 'QX' at position 9
+        """
+        from cardrules.down_and_back import parse_action
+
+        words = text.split(maxsplit=1)
+        if "/" in text and words and words[0].lower() != "split":
+            prefix = "split "
+            try:
+                return parse_action(prefix + text)
+            except ParseError as err:
+                raise err.within(offset=-len(prefix)) from None
+        return parse_action(text)
 
     def narrate(self, actor: int | None, action: Any,
                 before: down_and_back.View, after: down_and_back.View) -> list[str]:
@@ -389,22 +502,9 @@ class BackAlleyTable:
                 f"{(self.you + 2) % 4}); type 'help' for help")
 
     def _hand(self, view: back_alley.View) -> str:
-        """The hand by suit, trump (with the jokers) first, highest card first (BA-3)."""
-        from cardrules.cards import Card, Suit
-
-        def power(card: Card | Joker) -> int:
-            if not isinstance(card, Card):
-                return 20 - card.index  # BB above LB, above every ace
-            return 14 if card.rank.value == 1 else card.rank.value
-
-        groups: dict[object, list[Card | Joker]] = {}
-        for card in view.hand:
-            suit = card.suit if isinstance(card, Card) else view.trump
-            groups.setdefault(suit, []).append(card)
-        order = [view.trump, *[suit for suit in Suit if suit is not view.trump]]
-        shown = [" ".join(str(c) for c in sorted(groups[suit], key=power, reverse=True))
-                 for suit in order if suit in groups]
-        return " | ".join(shown) or "-"
+        """The hand by suit, trump (with the jokers on top) first, highest card
+        first (BA-2, BA-3; see :func:`cardrules.cli._common.back_alley_hand`)."""
+        return _common.back_alley_hand(view.hand, view.trump)
 
     def table(self, view: back_alley.View) -> list[str]:
         """The table: trump, bids, tricks, the trick on the table, scores, your hand.
@@ -489,6 +589,26 @@ class BackAlleyTable:
         doing = "bid (BA-20, BA-21)" if view.phase.value == "bid" else \
             "play a card (BA-31 to BA-33)"
         return [f"your turn: {doing}", "moves:", *numbered([str(a) for a in legal])]
+
+    def labels(self, view: back_alley.View, legal: Sequence[Any]) -> dict[str, Any]:
+        """Every text the moves are listed by (``pass``, ``bid 3``, ``play BB``),
+        keyed by :func:`listed_key`.
+
+        >>> from cardrules.back_alley import Pass
+        >>> BackAlleyTable(0).labels(None, [Pass()])
+        {'PASS': Pass()}
+        """
+        return {listed_key(str(action)): action for action in legal}
+
+    def read(self, text: str) -> Any:
+        """The move ``text`` names (:func:`~cardrules.back_alley.parse_action`).
+
+        >>> BackAlleyTable(0).read("play BB")
+        Play(card=<Joker.BIG: 'BB'>)
+        """
+        from cardrules.back_alley import parse_action
+
+        return parse_action(text)
 
     def narrate(self, actor: int | None, action: Any,
                 before: back_alley.View, after: back_alley.View) -> list[str]:
@@ -710,16 +830,26 @@ def _ask(rules: Rules[Any, Any], show: Presenter, state: Any, you: int, start: A
                 return legal[number - 1]
             print(f"no move numbered {number}: choose 1 to {len(legal)}")
         else:
-            action = _parse(rules, state, you, legal, text)
+            action = _parse(rules, show, state, you, legal, text)
             if action is not None:
                 return action
 
 
-def _parse(rules: Rules[Any, Any], state: Any, you: int, legal: Sequence[Any],
-           text: str) -> Any:
-    """The legal move ``text`` names, or None after printing why it is refused."""
+def _parse(rules: Rules[Any, Any], show: Presenter, state: Any, you: int,
+           legal: Sequence[Any], text: str) -> Any:
+    """The legal move ``text`` names, or None after printing why it is refused.
+
+    Every text a move is listed by is taken as typed (:meth:`Presenter.labels`),
+    then the game's notation (:meth:`Presenter.read`).  A refusal quotes the
+    answer as typed, and the rules' reasons are worded to the person ("you
+    must follow suit"), with the rule id.
+    """
+    view = rules.view(state, you)
+    action = show.labels(view, legal).get(listed_key(text))
+    if action is not None:
+        return action
     try:
-        action = rules.parse_action(text)
+        action = show.read(text)
     except (CardRulesError, ValueError) as err:
         print(f"not a move: {err} (type 'help' for the notation)")
         return None
@@ -727,6 +857,9 @@ def _parse(rules: Rules[Any, Any], state: Any, you: int, legal: Sequence[Any],
         return action
     try:
         rules.apply(state, action, seat=you)
+    except IllegalActionError as err:
+        print(f"not allowed now: {err.rule}: {second_person(err.message, you)}")
+        return None
     except (CardRulesError, ValueError, TypeError) as err:
         print(f"not allowed now: {err}")
         return None

@@ -1,11 +1,25 @@
 """``cardrules play [GAME]``: bots play a whole game and the outcome is printed;
-with ``--human SEAT`` a person plays that seat (see :mod:`cardrules.cli.human`)."""
+with ``--human SEAT`` a person plays that seat (see :mod:`cardrules.cli.human`).
+
+The game is printed as it is played, each line flushed at once: every move
+with ``--moves``, else each round's (or deal's) line as it ends, so
+``cardrules play --rounds 10000 | head -1`` answers at once.  The bots are
+each game's strongest fast bot unless ``--bots`` names others
+(:data:`~cardrules.cli._common.DEFAULT_BOTS`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
+
+if TYPE_CHECKING:
+    from cardrules.engine.bots import Bot
+    from cardrules.engine.rules import Rules, Settings
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -14,24 +28,96 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "play", help="play a whole game (bots, or you against bots); print the outcome")
     parser.add_argument("game", nargs="?", default="down-and-back",
                         help=f"the game: {' or '.join(_common.GAME_NAMES)} "
-                             "(default down-and-back)")
+                             "(default down-and-back; any case, - or _)")
     _common.add_settings_options(parser)
     _common.add_hand_size_option(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed for chance and the bots")
     parser.add_argument("--human", type=int, metavar="SEAT",
-                        help="you play this seat (from 0), typing your moves; the bots "
-                             "default to greedy (Down and Back) or heuristic (Back Alley)")
+                        help="you play this seat (from 0), typing your moves")
     parser.add_argument("--bots", default=None,
-                        help=_common.BOTS_HELP + "; default random, or with --human the "
-                             "game's strongest simple bot")
+                        help=_common.BOTS_HELP + "; default greedy (Down and Back) or "
+                             "heuristic (Back Alley), also around you with --human")
     parser.add_argument("--record", metavar="FILE",
                         help="save the game record (JSON, or text when FILE ends in .txt)")
     parser.add_argument("--moves", action="store_true", help="list every move with its seat")
     parser.set_defaults(handler=run)
 
 
+def result_line(rules: Rules[Any, Any], result: Any) -> str:
+    """The summary's line for one finished round (Down and Back, DB-43) or
+    deal (Back Alley, BA-40 to BA-42), as :attr:`Rules.summarize
+    <cardrules.engine.Rules.summarize>` writes it.
+
+    >>> from cardrules.down_and_back import RULES
+    >>> from cardrules.engine import RandomBot
+    >>> game = RULES.play([RandomBot(1), RandomBot(2)], {"rounds": 1}, seed=3)
+    >>> result_line(RULES, game.state.results[0]) == RULES.summarize(game.state).splitlines()[0]
+    True
+    """
+    if rules.name != "down_and_back":
+        return str(result)
+    pot = (f"seat {result.pot_winner} takes {result.pot}" if result.pot_winner is not None
+           else f"pot of {result.pot} carries over")
+    return (f"round {result.round}: down to seat {result.down_winner}, "
+            f"back to seat {result.back_winner}; {pot}")
+
+
+def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Settings,
+                  seed: int | None, *, moves: bool = False,
+                  keep: bool = False) -> tuple[Any, Any, list[Any] | None]:
+    """Play a game as :func:`cardrules.engine.play` does (the same game for
+    the same bots and seed) and print it as it goes; then print the rest of
+    the summary.  Returns the first state, the last one and, when ``keep``,
+    the actions.
+
+    Each line is flushed at once: with ``moves`` every move (as ``cardrules
+    replay`` lists it), then the whole summary; else each round's line as
+    the round ends, then the totals.
+
+    >>> from cardrules.down_and_back import RULES
+    >>> from cardrules.engine import RandomBot
+    >>> _ = play_printing(RULES, [RandomBot(1), RandomBot(2)], {"rounds": 2}, seed=3)
+    round 1: down to seat ...
+    round 2: ...
+    net: ... (pot ...)
+    leading: seat...
+    """
+    values = dict(settings)
+    if "num_players" in rules.default_settings and "num_players" not in values:
+        values["num_players"] = len(bots)
+    state = start = rules.new_game_from_settings(values)
+    if len(bots) != state.num_players:
+        raise ValueError(f"{rules.title} needs {state.num_players} bots here, not {len(bots)}")
+    rng = random.Random(seed)
+    actions: list[Any] | None = [] if keep else None
+    number = shown = 0
+    while not state.is_terminal:
+        before = state
+        if state.is_chance:
+            action = rules.sample_chance(state, rng)
+            state = rules.apply(state, action)
+        else:
+            seat = state.current_player
+            action = bots[seat].act(rules.view(state, seat), rules.legal_actions(state))
+            state = rules.apply(state, action, seat=seat)
+        number += 1
+        if actions is not None:
+            actions.append(action)
+        if moves:
+            print(_common.move_line(number, before, action), flush=True)
+            continue
+        results = state.results
+        while shown < len(results):
+            print(result_line(rules, results[shown]), flush=True)
+            shown += 1
+    lines = rules.summarize(state).splitlines()
+    for line in lines if moves else lines[shown:]:
+        print(line, flush=True)
+    return start, state, actions
+
+
 def run(args: argparse.Namespace) -> int:
-    """Play the game the options describe and print its summary."""
+    """Play the game the options describe, printing it as it goes."""
     rules = _common.game(args.game)
     if args.record is not None:
         _common.check_record_path(args.record)
@@ -45,12 +131,12 @@ def run(args: argparse.Namespace) -> int:
         bots = _common.bots_around(rules, args.bots, seats, args.seed, args.human)
         return play_human(rules, settings, args.human, bots, args.seed,
                           record_path=args.record)
-    game = rules.play(_common.bots(rules, args.bots or "random", seats, args.seed), settings,
-                      seed=args.seed)
-    if args.moves:
-        _common.print_moves(rules, game.record)
-    print(rules.summarize(game.state))
+    spec = _common.default_bot(rules) if args.bots is None else args.bots
+    start, _, actions = play_printing(rules, _common.bots(rules, spec, seats, args.seed),
+                                      settings, args.seed, moves=args.moves,
+                                      keep=args.record is not None)
     if args.record is not None:
-        game.record.dump(args.record)
+        assert actions is not None
+        rules.record(start, actions).dump(args.record)
         print(f"record written to {args.record}")
     return 0

@@ -194,10 +194,10 @@ def parse_action(text: str) -> Action:
     Traceback (most recent call last):
     ...
     cardrules.errors.ParseError: unknown action: 'cut\xa012' at position 0
-    >>> parse_action("hop 3")
+    >>> parse_action("Hop 3")
     Traceback (most recent call last):
     ...
-    cardrules.errors.ParseError: unknown action: 'hop' at position 0
+    cardrules.errors.ParseError: unknown action: 'Hop' at position 0
     """
     verb, offset, rest, rest_at = split_verb(text)
     chance = parse_chance(verb, rest, rest_at, jokers=False)
@@ -223,7 +223,8 @@ def parse_action(text: str) -> Action:
                              token=rest, position=rest_at)
         back_at = rest_at + len(down) + 1
         return Split(_side(down, rest_at, "down"), _side(back, back_at, "back"))
-    raise ParseError("unknown action", token=verb, position=offset)
+    # The verb as typed (``verb`` is lower case): "unknown action: 'Hop'".
+    raise ParseError("unknown action", token=text[offset:rest_at].rstrip(), position=offset)
 
 
 def _side(text: str, start: int, name: str) -> tuple[Card, ...]:
