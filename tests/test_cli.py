@@ -593,3 +593,33 @@ def test_a_refusal_is_exactly_one_line_on_standard_error(args: list[str]) -> Non
                           text=True, timeout=120, check=False, stdin=subprocess.DEVNULL)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert re.fullmatch(r"cardrules: [^\n]+\n", proc.stderr), proc.stderr
+
+
+def test_replay_names_the_seat_of_a_split_made_out_of_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """DB-40: splits may be made in any order; a record keeps a split by a
+    seat other than the one to act as ``seat N: split ...``, and the move
+    list names that seat, not the player to act."""
+    import random
+
+    import cardrules.down_and_back as db
+    from cardrules.down_and_back.game import split_actions
+    from cardrules.engine import Seated
+
+    rng = random.Random(5)
+    start = state = db.new_game(3, rounds=1)
+    entries: list[object] = []
+    while state.phase is not db.Phase.SPLIT:
+        action = (db.sample_chance(state, rng) if state.is_chance
+                  else rng.choice(db.legal_actions(state)))
+        entries.append(action)
+        state = db.apply(state, action)
+    other = (state.current_player + 1) % 3            # type: ignore[operator]
+    entry = db.RULES.entry(state, split_actions(state.hands[other])[0], other)
+    assert isinstance(entry, Seated)
+    path = tmp_path / "game.txt"
+    path.write_text(db.RULES.record(start, [*entries, entry]).to_text(), encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    line = out.splitlines()[len(entries)]
+    assert line.split()[:4] == [str(len(entries) + 1), "seat", str(other), "split"]

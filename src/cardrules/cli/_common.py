@@ -10,6 +10,7 @@ import sys
 from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from cardrules.engine.records import Seated
 from cardrules.errors import ParseError
 
 if TYPE_CHECKING:
@@ -261,8 +262,18 @@ def move_line(number: int, state: Any, action: object) -> str:
     >>> from cardrules.down_and_back import Cut, new_game
     >>> move_line(3, new_game(2), Cut(20))
     '    3  chance   cut 20'
+
+    A record entry made by another seat than the one to act
+    (:class:`~cardrules.engine.Seated`) names that seat:
+
+    >>> from cardrules.engine import Seated
+    >>> move_line(9, new_game(2), Seated(1, Cut(20)))
+    '    9  seat 1   cut 20'
     """
-    actor = "chance" if state.is_chance else f"seat {state.current_player}"
+    if isinstance(action, Seated):
+        actor, action = f"seat {action.seat}", action.action
+    else:
+        actor = "chance" if state.is_chance else f"seat {state.current_player}"
     return f"{number:5d}  {actor:8s} {action}"
 
 
