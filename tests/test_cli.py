@@ -608,7 +608,7 @@ def test_replay_names_the_seat_of_a_split_made_out_of_turn(
 
     rng = random.Random(5)
     start = state = db.new_game(3, rounds=1)
-    entries: list[object] = []
+    entries: list[db.Action | Seated] = []
     while state.phase is not db.Phase.SPLIT:
         action = (db.sample_chance(state, rng) if state.is_chance
                   else rng.choice(db.legal_actions(state)))
