@@ -290,7 +290,7 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     (which also sets the number of players of Down and Back).  ``settings``
     are the game's settings; those left out take their defaults.  Every game
     must end: an open-ended Down and Back game (``rounds=None``) is refused,
-    as are more than :data:`MAX_ROUNDS` (10,000) rounds.
+    as are more than ``MAX_ROUNDS`` (10,000) rounds.
 
     ``seed`` is the master seed; game ``i`` is played with the seeds
     :func:`game_seeds` derives from ``(seed, i)``, so the same seed gives an
@@ -315,10 +315,10 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     reports are read ten times a second), and after each chunk on an
     executor.
 
-    Limits: ``games`` from 1 to :data:`MAX_GAMES` (10**12), ``workers`` from
-    1 to :data:`MAX_WORKERS` (256), ``chunk_size`` from 1 to
-    :data:`MAX_CHUNK_SIZE` (1,000,000); anything else is refused with
-    :class:`ValueError` before any game is played.
+    Limits: ``games`` from 1 to ``MAX_GAMES`` (10**12), ``workers`` from
+    1 to ``MAX_WORKERS`` (256), ``chunk_size`` from 1 to
+    ``MAX_CHUNK_SIZE`` (1,000,000), constants of :mod:`cardrules.simulation.run`;
+    anything else is refused with :class:`ValueError` before any game is played.
 
     Interrupted (Ctrl-C raises :class:`KeyboardInterrupt` in the caller), or
     when a chunk fails, the chunks not yet started are cancelled and the
@@ -470,7 +470,7 @@ def _stream(submit: Callable[[int, int, int], Future[SimulationResult]],
             poll: Callable[[], None] | None) -> SimulationResult:
     """Send the chunks out, at most ``window`` at a time, and merge their
     results in order as they come back; ``poll`` (when given) is called
-    every :data:`_REPORT_EVERY` seconds to read the workers' reports.
+    every ``_REPORT_EVERY`` seconds to read the workers' reports.
 
     On any exception (Ctrl-C included) the chunks not started are cancelled
     and the exception goes on."""
