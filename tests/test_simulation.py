@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -27,6 +27,7 @@ from cardrules.simulation import (
     rotations,
     simulate,
 )
+from cardrules.simulation.run import MAX_CHUNK_SIZE, MAX_GAMES, MAX_ROUNDS, MAX_WORKERS
 
 #: Short games of both games: (name, settings, bots).
 CASES: list[tuple[str, dict[str, int | None], list[str]]] = [
@@ -355,12 +356,20 @@ def test_a_random_seed_is_recorded_and_replays() -> None:
     assert again == first
 
 
-def test_progress_reports_every_chunk_up_to_the_total() -> None:
+def test_progress_reports_every_game_here_and_on_local_workers() -> None:
     seen: list[tuple[int, int]] = []
     simulate("down-and-back", games=5, seed=1, workers=1, chunk_size=2,
              settings={"rounds": 1}, progress=lambda done, total: seen.append((done, total)))
-    assert seen == [(2, 5), (4, 5), (5, 5)]
+    assert seen == [(done, 5) for done in range(1, 6)]
     seen.clear()
+    # Two local workers, two chunks each: the workers report every game.
+    simulate("down-and-back", games=12, seed=1, workers=2, chunk_size=3,
+             settings={"rounds": 1}, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(done, 12) for done in range(1, 13)]
+
+
+def test_progress_on_an_executor_reports_every_chunk_up_to_the_total() -> None:
+    seen: list[tuple[int, int]] = []
     with ThreadPoolExecutor(2) as pool:
         simulate("down-and-back", games=5, seed=1, executor=pool, chunk_size=2,
                  settings={"rounds": 1},
@@ -368,6 +377,96 @@ def test_progress_reports_every_chunk_up_to_the_total() -> None:
     assert [done for done, _ in seen] == sorted(done for done, _ in seen)
     assert seen[-1] == (5, 5)
     assert len(seen) == 3
+
+
+class _Stop(Exception):
+    """Raised by :class:`_CountingExecutor` once it has taken enough chunks."""
+
+
+class _CountingExecutor(Executor):
+    """Plays each chunk at once in this thread and counts the chunks; refuses
+    the chunk after ``limit``."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if self.submitted == self.limit:
+            raise _Stop
+        self.submitted += 1
+        future: Future[Any] = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_the_chunks_stream_so_memory_does_not_grow_with_the_games() -> None:
+    # 10**12 games in chunks of one: today's code would list 10**12 chunks first.
+    executor = _CountingExecutor(limit=150)
+    with pytest.raises(_Stop):
+        simulate("down-and-back", games=MAX_GAMES, seed=1, executor=executor, chunk_size=1,
+                 settings={"num_players": 2, "rounds": 1})
+    assert executor.submitted == 150
+
+
+def test_at_most_a_window_of_chunks_is_out_and_the_result_is_merged_in_order() -> None:
+    out = 0
+    most = 0
+
+    class Watching(ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            nonlocal out, most
+            out += 1
+            most = max(most, out)
+            future = super().submit(fn, *args, **kwargs)
+
+            def back(_: object) -> None:
+                nonlocal out
+                out -= 1
+
+            future.add_done_callback(back)
+            return future
+
+    case: tuple[str, dict[str, int | None], list[str]] = (
+        "down_and_back", {"num_players": 2, "rounds": 1}, ["greedy", "random"])
+    with Watching(max_workers=4) as pool:
+        spread = _run(case, games=150, executor=pool, chunk_size=1)
+    assert spread == _run(case, games=150, workers=1)
+    assert 1 < most <= 64
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"games": MAX_GAMES + 1}, "games must be a whole number from 1 to 1000000000000"),
+    ({"games": 99999999999999999999999}, "games must be a whole number from 1 to"),
+    ({"workers": MAX_WORKERS + 1}, "workers must be a whole number from 1 to 256"),
+    ({"chunk_size": MAX_CHUNK_SIZE + 1}, "chunk_size must be a whole number from 1 to 1000000"),
+    ({"settings": {"rounds": None}}, "games that end: rounds must be 1 to 10000, not None"),
+    ({"settings": {"rounds": MAX_ROUNDS + 1}}, "rounds must be a whole number from 1 to 10000"),
+    ({"settings": {"rounds": 10**18}}, "rounds must be a whole number from 1 to 10000"),
+])
+def test_what_a_caller_may_ask_for_is_bounded(kwargs: dict[str, Any], message: str) -> None:
+    # Refused at once, before any worker starts (rounds=None used to run for ever).
+    with pytest.raises(ValueError, match=message):
+        simulate("down-and-back", **kwargs)
+
+
+def test_the_limits_themselves_are_accepted() -> None:
+    assert (MAX_GAMES, MAX_ROUNDS, MAX_WORKERS, MAX_CHUNK_SIZE) == (
+        10**12, 10_000, 256, 1_000_000)  # as documented
+    executor = _CountingExecutor(limit=0)   # the first chunk sent out stops the run
+    with pytest.raises(_Stop):
+        simulate("down-and-back", games=MAX_GAMES, executor=executor,
+                 chunk_size=MAX_CHUNK_SIZE, settings={"rounds": MAX_ROUNDS})
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"executor": object()}, "executor must be a concurrent.futures.Executor"),
+    ({"executor": "dask"}, "executor must be a concurrent.futures.Executor"),
+    ({"progress": 5}, "progress must be a function"),
+])
+def test_an_executor_must_be_an_executor(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        simulate("down-and-back", games=2, **kwargs)
 
 
 def test_a_rules_object_and_bots_list_set_the_table() -> None:
@@ -381,7 +480,7 @@ def test_a_rules_object_and_bots_list_set_the_table() -> None:
 
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"game": "go-fish"}, "unknown game 'go-fish'"),
-    ({"game": "down-and-back", "games": 0}, "games must be a whole number of at least 1"),
+    ({"game": "down-and-back", "games": 0}, "games must be a whole number from 1 to"),
     ({"game": "down-and-back", "games": 2.5}, "games must be a whole number"),
     ({"game": "down-and-back", "bots": "clever"}, "unknown Down and Back bot 'clever'"),
     ({"game": "down-and-back", "bots": ["random"]}, "2 to 5 players, not 1"),
@@ -389,7 +488,7 @@ def test_a_rules_object_and_bots_list_set_the_table() -> None:
     ({"game": "back-alley", "bots": ["random"] * 3}, "has 4 seats here"),
     ({"game": "back-alley", "settings": {"rounds": 3}}, "unknown Back Alley setting 'rounds'"),
     ({"game": "down-and-back", "settings": {"ante": 0}}, "ante must be"),
-    ({"game": "down-and-back", "workers": 0}, "workers must be a whole number of at least 1"),
+    ({"game": "down-and-back", "workers": 0}, "workers must be a whole number from 1 to"),
     ({"game": "down-and-back", "chunk_size": 0}, "chunk_size must be"),
     ({"game": "down-and-back", "seed": "7"}, "seed must be a whole number"),
     ({"game": "down-and-back", "workers": 2, "executor": ThreadPoolExecutor(1)},

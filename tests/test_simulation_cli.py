@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import select
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,7 +19,7 @@ from cardrules.simulation import BackAlleyTally, DownAndBackTally, SimulationRes
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DB_ARGS = ["simulate", "--games", "4", "--seed", "7", "--rounds", "2", "--workers", "1",
-           "--bots", "greedy,random,random"]
+           "--players", "3", "--bots", "greedy,random,random"]
 BA_ARGS = ["simulate", "back-alley", "--games", "3", "--seed", "2", "--max-hand-size", "2",
            "--workers", "1", "--bots", "heuristic"]
 
@@ -132,8 +137,8 @@ def test_plot_result_without_matplotlib_names_the_extra(
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["simulate", "--games", "0"], "--games must be at least 1, not 0"),
-    (["simulate", "--workers", "0"], "--workers must be at least 1, not 0"),
+    (["simulate", "--games", "0"], "--games must be from 1 to 1,000,000,000,000, not 0"),
+    (["simulate", "--workers", "0"], "--workers must be from 1 to 256, not 0"),
     (["simulate", "go-fish"], "unknown game"),
     (["simulate", "--bots", "clever"], "--bots is one of random, greedy"),
     (["simulate", "back-alley", "--rounds", "3"], "Back Alley has no setting for --rounds"),
@@ -163,7 +168,7 @@ def test_a_malformed_number_is_an_argparse_error(capsys: pytest.CaptureFixture[s
 def test_rotate_plays_duplicate_and_prints_the_paired_margins(
         capsys: pytest.CaptureFixture[str]) -> None:
     args = ["simulate", "down-and-back", "--games", "4", "--seed", "3", "--bots",
-            "greedy,random", "--rounds", "1", "--workers", "1", "--rotate"]
+            "greedy,random", "--players", "2", "--rounds", "1", "--workers", "1", "--rotate"]
     assert main([*args, "--json", "-"]) == 0
     data = json.loads(capsys.readouterr().out)
     expected = simulate("down-and-back", games=4, seed=3, bots=["greedy", "random"],
@@ -177,3 +182,180 @@ def test_rotate_plays_duplicate_and_prints_the_paired_margins(
     assert f"{expected.margins[0].mean:+.2f}" in out
     assert main([*args[:3], "3", *args[4:]]) == 2      # 3 games: not whole groups
     assert "multiple of 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--games", "1000000000001"], "--games must be from 1 to 1,000,000,000,000, "
+                                   "not 1000000000001"),
+    (["--games", "99999999999999999999999"], "--games must be from 1 to 1,000,000,000,000"),
+    (["--games", "9" * 4000], "not a number of 4000 digits"),
+    (["--workers", "257"], "--workers must be from 1 to 256, not 257"),
+    (["--rounds", "10001"], "--rounds must be from 1 to 10,000 in simulate, not 10001"),
+    (["--rounds", str(10**18)], "--rounds must be from 1 to 10,000 in simulate"),
+    (["--rounds", "0"], "--rounds must be from 1 to 10,000 in simulate, not 0"),
+])
+def test_what_may_be_asked_for_is_bounded(args: list[str], message: str,
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # --games 10**12 used to die with a MemoryError traceback, and 10**23 to grow
+    # without end; --rounds 10**18 ran for ever.
+    played: list[object] = []
+    monkeypatch.setattr("cardrules.simulation.simulate",
+                        lambda *a, **k: played.append(a))  # must not be reached
+    assert main(["simulate", *args, "--workers", "1"] if "--workers" not in args
+                else ["simulate", *args]) == 2
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line and "cardrules[cli]" not in line]
+    assert len(lines) == 1
+    assert lines[0].startswith("cardrules: ")
+    assert message in lines[0]
+    assert len(lines[0]) < 120
+    assert out == ""
+    assert played == []
+
+
+@pytest.mark.parametrize("bots", ["greedy,random", "greedy,random,random,random,random"])
+def test_a_list_of_bots_must_fit_the_table_as_in_play(
+        bots: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # --bots greedy,random used to play a 2-player game silently; play refuses it.
+    assert main(["play", "--bots", bots, "--rounds", "1"]) == 2
+    refused_by_play = capsys.readouterr().err.strip()
+    assert main(["simulate", "--bots", bots, "--games", "1", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line and "cardrules[cli]" not in line]
+    assert lines == [refused_by_play]
+    assert "one name per seat (4 seats)" in refused_by_play
+    # With --players the list fits, in both commands.
+    seats = str(len(bots.split(",")))
+    assert main(["simulate", "--bots", bots, "--players", seats, "--games", "1",
+                 "--rounds", "1", "--workers", "1", "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bots"] == bots.split(",")
+
+
+@pytest.mark.parametrize("name", ["charts.txt", "charts", "charts.png.bak", "charts.jpg"])
+def test_plot_refuses_a_name_that_is_not_a_chart_format(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # --plot p.txt used to write a PNG into p.txt.
+    played: list[object] = []
+    monkeypatch.setattr("cardrules.simulation.simulate",
+                        lambda *a, **k: played.append(a))  # must not be reached
+    target = tmp_path / name
+    assert main([*DB_ARGS, "--plot", str(target)]) == 2
+    out, err = capsys.readouterr()
+    assert err.strip().splitlines() == [
+        f"cardrules: --plot {target}: the name must end in .png, .svg or .pdf "
+        "(the format of the charts)"]
+    assert out == ""
+    assert played == []
+    assert not target.exists()
+
+
+@pytest.mark.parametrize(("name", "magic"), [
+    ("charts.svg", b"<?xml"), ("charts.PDF", b"%PDF-"), ("charts.Png", PNG_MAGIC)])
+def test_plot_writes_the_format_the_name_ends_in(name: str, magic: bytes, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / name
+    assert main([*BA_ARGS, "--plot", str(target)]) == 0
+    assert target.read_bytes().startswith(magic)
+    assert f"charts written to {target}" in capsys.readouterr().out
+
+
+def test_plot_result_refuses_a_name_it_cannot_honour(tmp_path: Path) -> None:
+    from cardrules.simulation.plot import chart_format, plot_result
+
+    target = tmp_path / "p.txt"
+    with pytest.raises(ValueError, match=r"must end in \.png, \.svg or \.pdf"):
+        plot_result(_expected_db(), target)
+    assert not target.exists()
+    assert chart_format(tmp_path / "p.svg") == "svg"
+
+
+#: The console script's entry point, with Python's Ctrl-C handler installed
+#: even when the test runner was started with SIGINT ignored (as in a
+#: background job).
+_COMMAND = [sys.executable, "-c",
+            "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from cardrules.cli import run; run()"]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii") as file:
+                    fields = file.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as file:
+            return file.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pty and /proc")
+def test_ctrl_c_stops_a_run_on_two_workers_at_once() -> None:
+    pytest.importorskip("rich")
+    # 2000 games of 200 rounds on two workers take minutes, and a chunk of them
+    # (250 games) far more than the 10 s allowed below: the command used to wait
+    # for the running chunks.  The progress bar goes to a pseudo-terminal, where
+    # rich draws it, so the test can wait for the first games to be counted.
+    leader, follower = os.openpty()
+    process = subprocess.Popen(
+        [*_COMMAND, "simulate", "--games", "2000", "--rounds", "200", "--workers", "2",
+         "--seed", "1"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=follower,
+        env={**os.environ, "COLUMNS": "120", "LINES": "24"})
+    os.close(follower)
+    seen = b""
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 300
+        while not re.search(rb"\b[1-9]\d*/2000\b", seen):
+            assert time.monotonic() < deadline, f"no progress shown: {seen[-500:]!r}"
+            assert process.poll() is None, f"the command ended: {seen[-500:]!r}"
+            ready, _, _ = select.select([leader], [], [], 1)
+            if ready:
+                seen += os.read(leader, 65536)
+        workers = _children(process.pid)
+        process.send_signal(signal.SIGINT)
+        try:
+            status = process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pytest.fail("Ctrl-C did not stop the command within 10 s")
+        assert status == 130
+        while select.select([leader], [], [], 0.5)[0]:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:   # the other end is closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+        assert b"cardrules: interrupted" in seen
+        assert b"Traceback" not in seen
+        assert process.stdout is not None
+        assert process.stdout.read() == b""   # no tables
+        assert workers   # the pool had started its workers; they are stopped too
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers):
+            assert time.monotonic() < deadline, "the workers kept running"
+            time.sleep(0.1)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        for pid in workers:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        os.close(leader)

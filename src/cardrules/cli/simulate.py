@@ -5,7 +5,9 @@ standard error and the tables are drawn by rich; without it the tables are
 plain text and one line on standard error says what to install.
 ``--json`` saves (or prints, with ``-``) :meth:`SimulationResult.to_dict
 <cardrules.simulation.SimulationResult.to_dict>`, and ``--plot`` draws the
-charts of :func:`cardrules.simulation.plot.plot_result`.
+charts of :func:`cardrules.simulation.plot.plot_result`.  What may be asked
+for is bounded (the limits of :func:`cardrules.simulate`) and checked, with
+the bots and the paths, before any game is played.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
+from cardrules.simulation.run import MAX_GAMES, MAX_ROUNDS, MAX_WORKERS
 
 if TYPE_CHECKING:
     from cardrules.simulation import SimulationResult
@@ -37,7 +40,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help=f"the game: {' or '.join(_common.GAME_NAMES)} "
                              "(default down-and-back)")
     parser.add_argument("--games", type=int, default=100, metavar="N",
-                        help="the number of games (default 100)")
+                        help=f"the number of games, 1 to {MAX_GAMES:,} (default 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="the master seed; each game's seeds derive from it (default 0)")
     parser.add_argument("--bots", default="random", help=_common.BOTS_HELP + "; default random")
@@ -46,38 +49,57 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                              "so the margins compare bots on the same cards (GAMES must be "
                              "a multiple of the seatings)")
     parser.add_argument("--workers", type=int, metavar="W",
-                        help="worker processes (default: one per core; 1 plays here)")
+                        help=f"worker processes, 1 to {MAX_WORKERS} (default: one per core; "
+                             "1 plays here)")
     _common.add_settings_options(parser)
     _common.add_hand_size_option(parser)
     parser.add_argument("--json", metavar="FILE",
                         help="save the result as JSON (- prints it instead of the tables)")
     parser.add_argument("--plot", metavar="FILE",
-                        help="draw the charts into a PNG file (needs matplotlib)")
+                        help="draw the charts into FILE, a .png, .svg or .pdf file "
+                             "(needs matplotlib)")
     parser.set_defaults(handler=run)
 
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse bad options before any game is played."""
-    if args.games < 1:
-        raise ValueError(f"--games must be at least 1, not {args.games}")
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}, not {_shown(args.games)}")
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise ValueError(f"--workers must be from 1 to {MAX_WORKERS}, "
+                         f"not {_shown(args.workers)}")
     if args.plot is not None:
+        from cardrules.simulation.plot import chart_format
+
         try:
             import matplotlib  # noqa: F401
         except ImportError:
             raise ValueError('--plot needs matplotlib: pip install "cardrules[plot]"') from None
         _common.check_record_path(args.plot, "--plot")
+        try:
+            chart_format(args.plot)
+        except ValueError:
+            raise ValueError(f"--plot {args.plot}: the name must end in .png, .svg or .pdf "
+                             "(the format of the charts)") from None
     if args.json is not None and args.json != "-":
         _common.check_record_path(args.json, "--json")
 
 
+def _shown(number: int) -> str:
+    """A number for a message: in full, or its size when it is very long."""
+    text = str(number)
+    return text if len(text) <= 30 else f"a number of {len(text.lstrip('-'))} digits"
+
+
 def _settings(args: argparse.Namespace) -> dict[str, int | None]:
+    """The settings of the options, as ``play`` reads them (``--bots`` does not
+    set the number of players: a list of names must have one per seat)."""
     rules = _common.game(args.game)
     settings = _common.settings_of(rules, args)
-    if "num_players" in rules.default_settings and "num_players" not in settings \
-            and "," in args.bots:  # one bot per seat sets the table size
-        settings["num_players"] = len(args.bots.split(","))
+    rounds = settings.get("rounds")
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        raise ValueError(f"--rounds must be from 1 to {MAX_ROUNDS:,} in simulate, "
+                         f"not {_shown(rounds)}")
     return settings
 
 
@@ -104,13 +126,22 @@ def run(args: argparse.Namespace) -> int:
     bar: AbstractContextManager[Any] = nullcontext()
     if rich is not None:
         from rich.console import Console
-        from rich.progress import Progress
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeRemainingColumn,
+        )
 
-        bar = Progress(console=Console(stderr=True), transient=True)
+        bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                       MofNCompleteColumn(), TaskProgressColumn(), TimeRemainingColumn(),
+                       console=Console(stderr=True), transient=True)
     with bar as progress:
         update = None
         if progress is not None:
-            task = progress.add_task(f"{rules.title}: {args.games} games", total=args.games)
+            task = progress.add_task(f"{rules.title}: games", total=args.games)
 
             def update(done: int, total: int) -> None:
                 progress.update(task, completed=done)

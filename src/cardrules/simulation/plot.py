@@ -8,7 +8,8 @@ the down and the back showdowns (Down and Back), or how often each kind of
 contract was made and set (Back Alley).  It draws on a bare matplotlib
 figure with the Agg canvas, so it never opens a window or changes
 matplotlib's global state.  Without matplotlib it raises
-:class:`ImportError` naming ``pip install "cardrules[plot]"``.
+:class:`ImportError` naming ``pip install "cardrules[plot]"``.  It saves
+PNG, SVG or PDF files, as the file name's ending says (:func:`chart_format`).
 
 >>> from cardrules.simulation import simulate
 >>> result = simulate("down-and-back", games=3, seed=1, workers=1, settings={"rounds": 2})
@@ -32,10 +33,32 @@ from cardrules.simulation.result import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["INSTALL_HINT", "plot_result"]
+__all__ = ["FORMATS", "INSTALL_HINT", "chart_format", "plot_result"]
 
 #: What to install for the charts.
 INSTALL_HINT = 'pip install "cardrules[plot]"'
+#: The file formats :func:`plot_result` saves, named by the file name's ending.
+FORMATS = ("png", "svg", "pdf")
+
+
+def chart_format(path: str | os.PathLike[str]) -> str:
+    """The format :func:`plot_result` saves ``path`` in: its ending, one of
+    :data:`FORMATS` (in any case); :class:`ValueError` for any other name, so
+    that a chart is never written under a name that says something else.
+
+    >>> chart_format("charts.png"), chart_format("out/Charts.SVG"), chart_format("c.pdf")
+    ('png', 'svg', 'pdf')
+    >>> chart_format("charts.txt")
+    Traceback (most recent call last):
+    ...
+    ValueError: charts.txt: the chart file's name must end in .png, .svg or .pdf
+    """
+    name = os.fspath(path)
+    suffix = os.path.splitext(name)[1].lower().lstrip(".")
+    if suffix not in FORMATS:
+        endings = ", ".join(f".{f}" for f in FORMATS[:-1]) + f" or .{FORMATS[-1]}"
+        raise ValueError(f"{name}: the chart file's name must end in {endings}")
+    return suffix
 
 
 def _require_matplotlib() -> None:
@@ -98,7 +121,9 @@ def _contracts(axes: Axes, details: BackAlleyTally) -> None:
 
 def plot_result(result: SimulationResult,
                 path: str | os.PathLike[str] | None = None) -> Any:
-    """Draw the charts of ``result``; save them as a PNG to ``path`` if given.
+    """Draw the charts of ``result``; save them to ``path`` if given, as PNG,
+    SVG or PDF by the name's ending (any other name is refused with
+    :class:`ValueError` before anything is drawn; see :func:`chart_format`).
 
     Returns the ``matplotlib.figure.Figure`` (typed ``Any``, so that
     matplotlib is needed only by those who draw).
@@ -110,6 +135,7 @@ def plot_result(result: SimulationResult,
     >>> figure.axes[1].get_title()
     'Contracts made and set'
     """
+    fmt = None if path is None else chart_format(path)
     _require_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -127,5 +153,5 @@ def plot_result(result: SimulationResult,
     figure.suptitle(f"{title}: {result.games} games, "
                     f"bots {bots}, seed {result.seed}")
     if path is not None:
-        figure.savefig(os.fspath(path), format="png", dpi=100)
+        figure.savefig(os.fspath(path), format=fmt, dpi=100)
     return figure

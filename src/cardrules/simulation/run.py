@@ -19,7 +19,8 @@ import hashlib
 import math
 import os
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules._validate import is_int, require_int
@@ -34,7 +35,8 @@ from cardrules.simulation.result import (
 )
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor, Future
+    from concurrent.futures import Executor, Future, ProcessPoolExecutor
+    from multiprocessing.queues import SimpleQueue
 
     from cardrules.engine.rules import Rules
 
@@ -42,11 +44,29 @@ __all__ = ["game_seeds", "play_chunk", "rotations", "simulate"]
 
 #: The games :func:`simulate` knows how to tally.
 SUPPORTED = ("down_and_back", "back_alley")
+#: The most games one call of :func:`simulate` plays (10**12: years of work
+#: on one machine; a larger number is refused rather than started).
+MAX_GAMES = 10**12
+#: The most rounds of a Down and Back game in :func:`simulate`; an
+#: open-ended game (``rounds=None``) is refused, since it never ends.
+MAX_ROUNDS = 10_000
+#: The most local worker processes :func:`simulate` starts.
+MAX_WORKERS = 256
+#: The largest chunk of games sent to a worker at once.
+MAX_CHUNK_SIZE = 1_000_000
 #: Chunks per worker when ``chunk_size`` is not given (a few, so that a slow
-#: chunk does not hold the others up and progress is reported often).
+#: chunk does not hold the others up).
 _CHUNKS_PER_WORKER = 4
 #: The largest default chunk.
 _MAX_CHUNK = 250
+#: Chunks waiting or running at once, per local worker: enough to keep every
+#: worker busy, few enough that memory does not grow with the games.
+_WINDOW_PER_WORKER = 2
+#: Chunks waiting or running at once on an executor given by the caller.
+_EXECUTOR_WINDOW = 64
+#: How often (seconds) the caller's process reads the local workers' reports
+#: of their finished games.
+_REPORT_EVERY = 0.1
 
 
 def _derive(seed: int, index: int, part: str) -> int:
@@ -135,14 +155,22 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
     ``game`` is a name.  ``settings`` must be complete (every setting of the
     game) and ``bots`` hold one name per seat.  With ``rotate``, ``start``
     and ``stop`` must be multiples of ``len(rotations(bots))`` (see
-    :func:`simulate`).
+    :func:`simulate`).  The memory it needs does not grow with the number
+    of games: the final values are counted as they come.
 
     >>> r = play_chunk("back_alley", {"max_hand_size": 1}, ["random"] * 4, 0, 3, 5)
     >>> r.games, r.details.deals
     (2, 2)
     """
+    return _play(game, settings, bots, seed, start, stop, rotate, None)
+
+
+def _play(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
+          bots: Sequence[str], seed: int, start: int, stop: int, rotate: bool,
+          on_game: Callable[[int], object] | None) -> SimulationResult:
+    """:func:`play_chunk`, calling ``on_game(k)`` after the ``k``-th game of the chunk."""
     rules = _rules(game)
-    final: list[list[int]] = [[] for _ in bots]
+    final: list[Counter[int]] = [Counter() for _ in bots]
     wins = [0] * len(bots)
     ties = [0] * len(bots)
     db = rules.name == "down_and_back"
@@ -150,6 +178,8 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
     down: dict[str, int] = {}
     back: dict[str, int] = {}
     contracts: dict[tuple[int, int], list[int]] = {}
+    # Per (kind, seats, others): groups counted, sum and sum of squares of the
+    # scaled margins (what MarginTally.of computes from the list of them).
     margins: dict[tuple[str, int, int], list[int]] = {}
     if db:
         from cardrules.down_and_back import evaluate3, evaluate4
@@ -200,11 +230,17 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
         for kind, seats, others, scaled in margins_of_game(bots, values):
             group[kind] = group.get(kind, 0) + scaled
             if turn == len(shifts) - 1:  # the group is complete
-                margins.setdefault((kind, seats, others), []).append(group.pop(kind))
+                margin = group.pop(kind)
+                sums = margins.setdefault((kind, seats, others), [0, 0, 0])
+                sums[0] += 1
+                sums[1] += margin
+                sums[2] += margin * margin
         for s, (value, outcome) in enumerate(zip(values, outcomes, strict=True)):
-            final[s].append(value)
+            final[s][value] += 1
             wins[s] += outcome == 1
             ties[s] += outcome == 0
+        if on_game is not None:
+            on_game(index + 1 - start)
     details: DownAndBackTally | BackAlleyTally
     if db:
         empty = DownAndBackTally.empty()
@@ -217,10 +253,12 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
             for (board, tricks), sums in sorted(contracts.items())))
     return SimulationResult(
         rules.name, tuple(sorted(settings.items())), tuple(bots), seed, stop - start,
-        tuple(SeatTally.of(f, wins=w, ties=t) for f, w, t in zip(final, wins, ties, strict=True)),
-        details, tuple(MarginTally.of(kind, scaled, seats=seats, others=others,
-                                      rotations=len(shifts))
-                       for (kind, seats, others), scaled in margins.items()), rotate)
+        tuple(SeatTally(sum(f.values()), w, t, sum(v * c for v, c in f.items()),
+                        sum(v * v * c for v, c in f.items()), tuple(sorted(f.items())))
+              for f, w, t in zip(final, wins, ties, strict=True)),
+        details, tuple(MarginTally(kind, seats, others, count, total, squares, len(shifts))
+                       for (kind, seats, others), (count, total, squares) in margins.items()),
+        rotate)
 
 
 def _bot_names(rules: Rules[Any, Any], bots: str | Sequence[str],
@@ -250,7 +288,9 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     game's :class:`~cardrules.engine.Rules`.  ``bots`` is one bot name (from
     ``RULES.bots``) for every seat, or a sequence with one name per seat
     (which also sets the number of players of Down and Back).  ``settings``
-    are the game's settings; those left out take their defaults.
+    are the game's settings; those left out take their defaults.  Every game
+    must end: an open-ended Down and Back game (``rounds=None``) is refused,
+    as are more than ``MAX_ROUNDS`` (10,000) rounds.
 
     ``seed`` is the master seed; game ``i`` is played with the seeds
     :func:`game_seeds` derives from ``(seed, i)``, so the same seed gives an
@@ -259,13 +299,32 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     ``seed=result.seed``).
 
     The games are cut into chunks of ``chunk_size`` games (by default a few
-    per worker).  ``executor`` may be any :class:`concurrent.futures.Executor`
-    (such as a Dask cluster's ``Client.get_executor()``); each chunk is sent
-    to it as a call of :func:`play_chunk` with plain data.  Without one,
-    ``workers`` local processes are used (default: every core, from
-    :func:`os.cpu_count`); ``workers=1`` plays in this process without a pool.
-    ``progress(done, total)`` is called with the number of games finished
-    after each chunk.
+    per worker, at most 250), sent out a few at a time and merged in order as
+    they come back, so the memory needed does not grow with ``games``.
+    ``executor`` must be a :class:`concurrent.futures.Executor` (such as a
+    pool you keep, or a Dask cluster's ``Client.get_executor()``;
+    :class:`TypeError` otherwise); each chunk is sent to it as a call of
+    :func:`play_chunk` with plain data, at most 64 chunks at a time.
+    Without one, ``workers`` local processes are used (default: every core,
+    from :func:`os.cpu_count`); ``workers=1`` plays in this process without
+    a pool.
+
+    ``progress(done, total)`` is called with the number of games finished so
+    far, never decreasing, the last call being ``(games, games)``: after
+    every game when playing in this process or on local workers (whose
+    reports are read ten times a second), and after each chunk on an
+    executor.
+
+    Limits: ``games`` from 1 to ``MAX_GAMES`` (10**12), ``workers`` from
+    1 to ``MAX_WORKERS`` (256), ``chunk_size`` from 1 to
+    ``MAX_CHUNK_SIZE`` (1,000,000), constants of :mod:`cardrules.simulation.run`;
+    anything else is refused with :class:`ValueError` before any game is played.
+
+    Interrupted (Ctrl-C raises :class:`KeyboardInterrupt` in the caller), or
+    when a chunk fails, the chunks not yet started are cancelled and the
+    local workers are stopped at once, without waiting for their chunks; on
+    an executor given by the caller, the chunks not yet started are
+    cancelled and the executor is left running.
 
     ``rotate=True`` plays duplicate, as bridge clubs do to take the luck of
     the cards out of a comparison: the games come in groups, one game for
@@ -291,26 +350,44 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     >>> simulate("down-and-back", games=0)
     Traceback (most recent call last):
     ...
-    ValueError: games must be a whole number of at least 1, not 0
+    ValueError: games must be a whole number from 1 to 1000000000000, not 0
+    >>> simulate("down-and-back", settings={"rounds": None})
+    Traceback (most recent call last):
+    ...
+    ValueError: simulate needs games that end: rounds must be 1 to 10000, not None
     """
+    from concurrent.futures import Executor
+
     rules = _rules(game)
-    require_int("games", games, minimum=1)
+    require_int("games", games, minimum=1, maximum=MAX_GAMES)
     if seed is None:
         seed = secrets.randbits(63)
     elif not is_int(seed):
         raise ValueError(f"seed must be a whole number or None, not {seed!r}")
     if executor is not None and workers is not None:
         raise ValueError("give workers or an executor, not both")
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor (a process or "
+                        f"thread pool, or a Dask client's get_executor()), not "
+                        f"{type(executor).__name__}")
     if workers is not None:
-        require_int("workers", workers, minimum=1)
+        require_int("workers", workers, minimum=1, maximum=MAX_WORKERS)
     if chunk_size is not None:
-        require_int("chunk_size", chunk_size, minimum=1)
+        require_int("chunk_size", chunk_size, minimum=1, maximum=MAX_CHUNK_SIZE)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a function of (done, total) or None, "
+                        f"not {type(progress).__name__}")
     values = dict(rules.default_settings)
     given = dict(settings or {})
     if "num_players" in values and "num_players" not in given and not isinstance(bots, str):
         given["num_players"] = len(bots)
     seats = rules.new_game_from_settings(given).num_players  # checks the settings
     values.update(given)
+    if "rounds" in values:
+        if values["rounds"] is None:
+            raise ValueError(f"simulate needs games that end: rounds must be 1 to "
+                             f"{MAX_ROUNDS}, not None")
+        require_int("rounds", values["rounds"], minimum=1, maximum=MAX_ROUNDS)
     names = _bot_names(rules, bots, seats)
     if len(names) != seats:
         raise ValueError(f"{rules.title} has {seats} seats here; give one bot name "
@@ -322,57 +399,180 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     if games % size:
         raise ValueError(f"with rotate, games must be a multiple of {size} (one game for "
                          f"each seating of the bots), not {games}")
-    parallel = workers if workers is not None else (os.cpu_count() or 1)
+    parallel = workers if workers is not None else min(MAX_WORKERS, os.cpu_count() or 1)
     if chunk_size is None:
         chunk_size = min(_MAX_CHUNK, max(1, math.ceil(games / (parallel * _CHUNKS_PER_WORKER))))
     chunk_size = math.ceil(chunk_size / size) * size  # whole groups
-    chunks = [(start, min(games, start + chunk_size)) for start in range(0, games, chunk_size)]
+    count = math.ceil(games / chunk_size)
+    chunks = ((start, min(games, start + chunk_size)) for start in range(0, games, chunk_size))
+    report = _Reporter(progress, games)
 
-    parts: list[SimulationResult | None] = [None] * len(chunks)
-    if executor is None and (parallel == 1 or len(chunks) == 1):
-        done = 0
-        for number, (start, stop) in enumerate(chunks):
-            parts[number] = play_chunk(rules, values, names, seed, start, stop, rotate)
-            done += stop - start
-            if progress is not None:
-                progress(done, games)
-    else:
-        name = rules.name
-        if executor is None:
-            from concurrent.futures import ProcessPoolExecutor
+    if executor is None and (parallel == 1 or count == 1):
+        result: SimulationResult | None = None
+        for start, stop in chunks:
+            part = _play(rules, values, names, seed, start, stop, rotate,
+                         None if progress is None else report.at(start))
+            result = part if result is None else result.merge(part)
+            report.finish(start, stop - start)
+        assert result is not None
+        return result
+    task = (rules.name, values, names, seed, rotate)
+    if executor is not None:
+        given_executor = executor
+        return _stream(lambda number, start, stop: given_executor.submit(
+            play_chunk, rules.name, values, names, seed, start, stop, rotate),
+            chunks, _EXECUTOR_WINDOW, report, None)
+    return _on_local_workers(task, chunks, min(parallel, count), report)
 
-            with ProcessPoolExecutor(max_workers=min(parallel, len(chunks))) as pool:
-                _gather(pool, name, values, names, seed, chunks, parts, games, progress,
-                        rotate)
-        else:
-            _gather(executor, name, values, names, seed, chunks, parts, games, progress, rotate)
-    result = parts[0]
+
+class _Reporter:
+    """Adds up the games finished (whole chunks, and games of running chunks)
+    and calls ``progress(done, total)`` when the count has grown."""
+
+    def __init__(self, progress: Callable[[int, int], object] | None, total: int) -> None:
+        self.progress = progress
+        self.total = total
+        self.finished = 0                   # games of the chunks done
+        self.running: dict[int, int] = {}   # games done so far of chunks running (by start)
+        self.shown = 0
+
+    def at(self, start: int) -> Callable[[int], None]:
+        """``on_game`` for the chunk beginning at game ``start``."""
+        def on_game(done: int) -> None:
+            self.update(start, done)
+        return on_game
+
+    def update(self, start: int, done: int) -> None:
+        """The chunk beginning at ``start`` has played ``done`` games."""
+        if done > self.running.get(start, -1):
+            self.running[start] = done
+            self._show()
+
+    def begin(self, start: int) -> None:
+        """A chunk beginning at ``start`` was sent out; later reports count."""
+        self.running.setdefault(start, 0)
+
+    def finish(self, start: int, games: int) -> None:
+        """The chunk beginning at ``start`` is done with its ``games`` games."""
+        self.running.pop(start, None)
+        self.finished += games
+        self._show()
+
+    def _show(self) -> None:
+        done = self.finished + sum(self.running.values())
+        if self.progress is not None and done > self.shown:
+            self.shown = done
+            self.progress(done, self.total)
+
+
+def _stream(submit: Callable[[int, int, int], Future[SimulationResult]],
+            chunks: Iterator[tuple[int, int]], window: int, report: _Reporter,
+            poll: Callable[[], None] | None) -> SimulationResult:
+    """Send the chunks out, at most ``window`` at a time, and merge their
+    results in order as they come back; ``poll`` (when given) is called
+    every ``_REPORT_EVERY`` seconds to read the workers' reports.
+
+    On any exception (Ctrl-C included) the chunks not started are cancelled
+    and the exception goes on."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    pending: dict[Future[SimulationResult], tuple[int, int, int]] = {}
+    waiting: dict[int, SimulationResult] = {}  # finished out of order, by number
+    numbers = enumerate(chunks)
+    merged = 0
+    result: SimulationResult | None = None
+    try:
+        while True:
+            while len(pending) < window:
+                item = next(numbers, None)
+                if item is None:
+                    break
+                number, (start, stop) = item
+                report.begin(start)
+                pending[submit(number, start, stop)] = (number, start, stop)
+            if not pending:
+                break
+            ready, _ = wait(pending, timeout=None if poll is None else _REPORT_EVERY,
+                            return_when=FIRST_COMPLETED)
+            if poll is not None:
+                poll()
+            for future in ready:
+                number, start, stop = pending.pop(future)
+                waiting[number] = future.result()
+                report.finish(start, stop - start)
+            while merged in waiting:
+                part = waiting.pop(merged)
+                result = part if result is None else result.merge(part)
+                merged += 1
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
     assert result is not None
-    for part in parts[1:]:
-        assert part is not None
-        result = result.merge(part)
     return result
 
 
-def _gather(executor: Executor, game: str, settings: dict[str, int | None],
-            bots: list[str], seed: int, chunks: list[tuple[int, int]],
-            parts: list[SimulationResult | None], total: int,
-            progress: Callable[[int, int], object] | None, rotate: bool) -> None:
-    from concurrent.futures import as_completed
+#: In a local worker process: where to report finished games.
+_QUEUE: SimpleQueue[tuple[int, int]] | None = None
 
-    futures: dict[Future[SimulationResult], int] = {}
+
+def _start_worker(queue: SimpleQueue[tuple[int, int]]) -> None:
+    """Run in each local worker as it starts: keep the report queue, and
+    leave Ctrl-C to the caller, which stops the workers itself."""
+    import signal
+
+    global _QUEUE
+    _QUEUE = queue
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _reported_chunk(game: str, settings: Mapping[str, int | None], bots: Sequence[str],
+                    seed: int, start: int, stop: int, rotate: bool) -> SimulationResult:
+    """:func:`play_chunk` in a local worker, reporting each finished game as
+    ``(start, done)`` on the queue.  The queue writes at once (no feeder
+    thread), so every report of a chunk is there before its result."""
+    queue = _QUEUE
+    return _play(game, settings, bots, seed, start, stop, rotate,
+                 None if queue is None else lambda done: queue.put((start, done)))
+
+
+def _on_local_workers(task: tuple[str, dict[str, int | None], list[str], int, bool],
+                      chunks: Iterator[tuple[int, int]], workers: int,
+                      report: _Reporter) -> SimulationResult:
+    """Play the chunks on a pool of ``workers`` processes started for the call."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    context = multiprocessing.get_context()
+    queue: SimpleQueue[tuple[int, int]] = context.SimpleQueue()
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=_start_worker, initargs=(queue,))
+    game, settings, bots, seed, rotate = task
+
+    def poll() -> None:
+        while not queue.empty():
+            start, done = queue.get()
+            if start in report.running:
+                report.update(start, done)
+
     try:
-        for number, (start, stop) in enumerate(chunks):
-            future = executor.submit(play_chunk, game, settings, bots, seed, start, stop, rotate)
-            futures[future] = number
-        done = 0
-        for future in as_completed(futures):
-            number = futures[future]
-            parts[number] = future.result()
-            start, stop = chunks[number]
-            done += stop - start
-            if progress is not None:
-                progress(done, total)
-    finally:
-        for future in futures:
-            future.cancel()
+        result = _stream(lambda number, start, stop: pool.submit(
+            _reported_chunk, game, settings, bots, seed, start, stop, rotate),
+            chunks, workers * _WINDOW_PER_WORKER, report, poll)
+    except BaseException:
+        _stop_now(pool)
+        queue.close()
+        raise
+    pool.shutdown(wait=True)
+    queue.close()
+    return result
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Stop a process pool without waiting for the chunks its workers are playing."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=1)
