@@ -333,7 +333,9 @@ STRONG_BOTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
 
 
 def test_the_limits_and_defaults_are_the_documented_ones() -> None:
-    assert _common.MAX_ROUNDS == MAX_ROUNDS
+    from cardrules.simulation import run as simulation_run
+
+    assert simulation_run.MAX_ROUNDS == MAX_ROUNDS   # play and simulate share the limit
     assert _common.DEFAULT_BOTS == STRONG_BOTS
 
 class _Stop(Exception):
@@ -418,9 +420,9 @@ def _settings(rules: Any, args: list[str]) -> dict[str, int]:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["play", "--rounds", str(10**18)], f"--rounds is at most {MAX_ROUNDS}, "
+    (["play", "--rounds", str(10**18)], f"--rounds must be from 1 to {MAX_ROUNDS:,}, "
                                         f"not {10**18}"),
-    (["play", "--rounds", str(MAX_ROUNDS + 1)], "--rounds is at most"),
+    (["play", "--rounds", str(MAX_ROUNDS + 1)], "--rounds must be from 1 to"),
     (["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", str(10**12)],
      "--trials is at most 1000000 for Down and Back, not 1000000000000"),
     (["advise", "back-alley", "AS KS", "--trump", "2S", "--trials", str(10**12)],
@@ -583,6 +585,7 @@ def test_advise_back_alley_shows_the_jokers_as_the_top_trumps(
     ["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", "1"],
     ["advise", "back-alley", "AS KS", "--trump", "AS"], ["advise", "go-fish", "AS"],
     ["simulate", "--games", "0"], ["simulate", "go-fish"],
+    ["simulate", "--games", "3", "--rotate", "--bots", "greedy,random", "--players", "2"],
 ])
 def test_a_refusal_is_exactly_one_line_on_standard_error(args: list[str]) -> None:
     """Issue 14 saw a stray blank line on standard error before one-line refusals: as a

@@ -190,9 +190,9 @@ def test_rotate_plays_duplicate_and_prints_the_paired_margins(
     (["--games", "99999999999999999999999"], "--games must be from 1 to 1,000,000,000,000"),
     (["--games", "9" * 4000], "not a number of 4000 digits"),
     (["--workers", "257"], "--workers must be from 1 to 256, not 257"),
-    (["--rounds", "10001"], "--rounds must be from 1 to 10,000 in simulate, not 10001"),
-    (["--rounds", str(10**18)], "--rounds must be from 1 to 10,000 in simulate"),
-    (["--rounds", "0"], "--rounds must be from 1 to 10,000 in simulate, not 0"),
+    (["--rounds", "10001"], "--rounds must be from 1 to 10,000, not 10001"),
+    (["--rounds", str(10**18)], "--rounds must be from 1 to 10,000, not 1000000000000000000"),
+    (["--rounds", "0"], "--rounds must be from 1 to 10,000, not 0"),
 ])
 def test_what_may_be_asked_for_is_bounded(args: list[str], message: str,
                                           monkeypatch: pytest.MonkeyPatch,

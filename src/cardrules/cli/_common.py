@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardrules.engine.records import Seated
 from cardrules.errors import ParseError
+from cardrules.simulation.run import MAX_ROUNDS
 
 if TYPE_CHECKING:
     from cardrules.cards import Card, Joker, Suit
@@ -23,9 +24,6 @@ if TYPE_CHECKING:
 GAME_NAMES = ("down-and-back", "back-alley")
 #: Shown in --help; the game's own default applies.
 DEFAULT_ROUNDS = 10
-#: The most rounds ``--rounds`` may ask for: a game of that many rounds still
-#: ends in minutes, where a huge number would play on for ever.
-MAX_ROUNDS = 10_000
 #: Stands in a help text for the bots of every registered game; the command's
 #: :class:`HelpFormatter` fills it in from the registry when help is printed.
 BOTS_MARK = "<the bots of every game>"
@@ -140,7 +138,9 @@ def check_record_path(path: str, option: str = "--record") -> None:
 
 def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, int | None]:
     """The game settings named by the options that were given; ``--rounds``
-    above :data:`MAX_ROUNDS` is refused.
+    above :data:`cardrules.simulation.run.MAX_ROUNDS` (the limit of
+    :func:`cardrules.simulate` too: a game of that many rounds still ends in
+    minutes, where a huge number would play on for ever) is refused.
 
     >>> from cardrules.down_and_back import RULES
     >>> given = argparse.Namespace(players=3, rounds=None, ante=None)
@@ -149,7 +149,7 @@ def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, i
     >>> settings_of(RULES, argparse.Namespace(players=None, rounds=10**18, ante=None))
     Traceback (most recent call last):
     ...
-    ValueError: --rounds is at most 10000, not 1000000000000000000
+    ValueError: --rounds must be from 1 to 10,000, not 1000000000000000000
     """
     given = {"num_players": args.players, "rounds": args.rounds, "ante": args.ante,
              "max_hand_size": getattr(args, "max_hand_size", None)}
@@ -160,10 +160,21 @@ def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, i
         if key not in rules.default_settings:
             option = {"num_players": "--players"}.get(key, "--" + key.replace("_", "-"))
             raise ValueError(f"{rules.title} has no setting for {option}")
-        if key == "rounds" and value > MAX_ROUNDS:
-            raise ValueError(f"--rounds is at most {MAX_ROUNDS}, not {value}")
+        if key == "rounds" and not 1 <= value <= MAX_ROUNDS:
+            raise ValueError(f"--rounds must be from 1 to {MAX_ROUNDS:,}, "
+                             f"not {shown_number(value)}")
         settings[key] = value
     return settings
+
+
+def shown_number(number: int) -> str:
+    """A number for a message: in full, or its size when it is very long.
+
+    >>> shown_number(12), shown_number(10**40)
+    ('12', 'a number of 41 digits')
+    """
+    text = str(number)
+    return text if len(text) <= 30 else f"a number of {len(text.lstrip('-'))} digits"
 
 
 def bot_kinds(rules: Rules[Any, Any], spec: str, seats: int,

@@ -15,11 +15,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
-from cardrules.simulation.run import MAX_GAMES, MAX_ROUNDS, MAX_WORKERS
+from cardrules.simulation.run import MAX_GAMES, MAX_WORKERS
 
 if TYPE_CHECKING:
     from cardrules.simulation import SimulationResult
@@ -64,10 +63,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def _check(args: argparse.Namespace) -> None:
     """Refuse bad options before any game is played."""
     if not 1 <= args.games <= MAX_GAMES:
-        raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}, not {_shown(args.games)}")
+        raise ValueError(f"--games must be from 1 to {MAX_GAMES:,}, "
+                         f"not {_common.shown_number(args.games)}")
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         raise ValueError(f"--workers must be from 1 to {MAX_WORKERS}, "
-                         f"not {_shown(args.workers)}")
+                         f"not {_common.shown_number(args.workers)}")
     if args.plot is not None:
         from cardrules.simulation.plot import chart_format
 
@@ -85,22 +85,10 @@ def _check(args: argparse.Namespace) -> None:
         _common.check_record_path(args.json, "--json")
 
 
-def _shown(number: int) -> str:
-    """A number for a message: in full, or its size when it is very long."""
-    text = str(number)
-    return text if len(text) <= 30 else f"a number of {len(text.lstrip('-'))} digits"
-
-
 def _settings(args: argparse.Namespace) -> dict[str, int | None]:
     """The settings of the options, as ``play`` reads them (``--bots`` does not
     set the number of players: a list of names must have one per seat)."""
-    rules = _common.game(args.game)
-    settings = _common.settings_of(rules, args)
-    rounds = settings.get("rounds")
-    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-        raise ValueError(f"--rounds must be from 1 to {MAX_ROUNDS:,} in simulate, "
-                         f"not {_shown(rounds)}")
-    return settings
+    return _common.settings_of(_common.game(args.game), args)
 
 
 def _rich() -> Any:
@@ -123,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     rich = _rich()
     if rich is None:
         print(RICH_HINT, file=sys.stderr)
-    bar: AbstractContextManager[Any] = nullcontext()
+    progress: Any = None
     if rich is not None:
         from rich.console import Console
         from rich.progress import (
@@ -135,19 +123,28 @@ def run(args: argparse.Namespace) -> int:
             TimeRemainingColumn,
         )
 
-        bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                       MofNCompleteColumn(), TaskProgressColumn(), TimeRemainingColumn(),
-                       console=Console(stderr=True), transient=True)
-    with bar as progress:
-        update = None
-        if progress is not None:
-            task = progress.add_task(f"{rules.title}: games", total=args.games)
+        progress = Progress(TextColumn("[progress.description]{task.description}"),
+                            BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+                            TimeRemainingColumn(), console=Console(stderr=True),
+                            transient=True)
+    update = None
+    if progress is not None:
+        task = progress.add_task(f"{rules.title}: games", total=args.games)
 
-            def update(done: int, total: int) -> None:
-                progress.update(task, completed=done)
+        def update(done: int, total: int) -> None:
+            # The bar is shown from the first game on: a request that
+            # simulate() refuses leaves nothing on the terminal but its
+            # one-line refusal.
+            if not progress.live.is_started:
+                progress.start()
+            progress.update(task, completed=done)
 
+    try:
         result = simulate(rules, args.games, args.seed, kinds, settings,
                           workers=args.workers, progress=update, rotate=args.rotate)
+    finally:
+        if progress is not None and progress.live.is_started:
+            progress.stop()
     if args.json == "-":
         print(json.dumps(result.to_dict(), indent=2))
     else:
