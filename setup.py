@@ -33,17 +33,24 @@ if NO_EXTENSIONS and REQUIRE_EXTENSIONS:
         "setup.py: CARDRULES_NO_EXTENSIONS and CARDRULES_REQUIRE_EXTENSIONS are both set"
     )
 
+# The extension's sources: the module and what its parts share
+# (_speedups_module.c, _speedups.h), the evaluators, the builders of result
+# objects and the batch kernel, one file each.
+SPEEDUPS = "src/cardrules/down_and_back"
+
 ext_modules = (
     []
     if NO_EXTENSIONS
     else [
         Extension(
             "cardrules.down_and_back._speedups",
-            ["src/cardrules/down_and_back/_speedups.c"],
+            [f"{SPEEDUPS}/_speedups_{part}.c" for part in ("module", "evaluate", "build", "batch")],
+            depends=[f"{SPEEDUPS}/_speedups.h"],
             optional=not REQUIRE_EXTENSIONS,
         )
     ]
 )
 
-# The C source goes in the sdist (MANIFEST.in) but has no use inside a wheel.
-setup(ext_modules=ext_modules, exclude_package_data={"cardrules.down_and_back": ["*.c"]})
+# The C sources go in the sdist (MANIFEST.in) but have no use inside a wheel.
+setup(ext_modules=ext_modules,
+      exclude_package_data={"cardrules.down_and_back": ["*.c", "*.h"]})

@@ -917,3 +917,22 @@ def test_a_damaged_table_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(tables, "resources", Damaged())
     with pytest.raises(RuntimeError, match="damaged; reinstall"):
         tables.load.__wrapped__()
+
+
+@pytest.mark.parametrize("name", ["evaluate4", "evaluate3", "strength4", "strength3",
+                                  "split_strengths", "splits", "best_splits"])
+def test_each_python_evaluator_loads_the_tables_on_its_first_call(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pure-Python evaluator reads the tables through the one loader, so
+    any of them can be the first evaluation of a program (DB-10 to DB-25)."""
+    from cardrules.down_and_back import evaluate
+    from cardrules.down_and_back.tables import load
+
+    function: Callable[[Sequence[Card]], object] = getattr(evaluate, name)
+    cards = {"evaluate4": 4, "strength4": 4, "evaluate3": 3, "strength3": 3}.get(name, 7)
+    hand = parse_cards("8S 8H 8D QH 5C 6C 7C")[:cards]
+    expected = function(hand)
+    monkeypatch.setattr(evaluate, "_loaded", None)   # as in a fresh interpreter
+    assert function(hand) == expected
+    assert evaluate._loaded is not None
+    assert evaluate._loaded[0] is load()[0]   # the shipped tables, read once

@@ -281,7 +281,7 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert license_text == (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert {"cardrules/py.typed", "cardrules/down_and_back/_tables.bin",
             "cardrules/cli/__init__.py"} <= names
-    assert not [name for name in names if name.endswith((".so", ".pyd", ".c"))]
+    assert not [name for name in names if name.endswith((".so", ".pyd", ".c", ".h"))]
 
     sdists = sorted(out.glob("*.tar.gz"))
     assert [path.name for path in sdists] == [f"cardrules-{VERSION}.tar.gz"]
@@ -289,8 +289,13 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
         members = set(sdist.getnames())
     top = f"cardrules-{VERSION}"
     assert {f"{top}/LICENSE", f"{top}/pyproject.toml", f"{top}/setup.py", f"{top}/PKG-INFO",
-            f"{top}/src/cardrules/down_and_back/_speedups.c",
             f"{top}/src/cardrules/py.typed"} <= members
+    # Every C source and header of the speed-ups, so the sdist can build them.
+    package = ROOT / "src" / "cardrules" / "down_and_back"
+    c_files = {path.name for path in package.glob("*.[ch]")}
+    assert {"_speedups.h", "_speedups_module.c", "_speedups_evaluate.c",
+            "_speedups_build.c", "_speedups_batch.c"} <= c_files
+    assert {f"{top}/src/cardrules/down_and_back/{name}" for name in c_files} <= members
     assert [name for name in members
             if name.startswith((f"{top}/docs/_build", f"{top}/docs/_generated"))] == []
     assert f"{top}/docs/index.rst" in members

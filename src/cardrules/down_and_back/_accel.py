@@ -1,5 +1,5 @@
 """Chooses the evaluators the package exports: the optional C speed-ups
-(``_speedups``, built from ``_speedups.c`` when a compiler is available at
+(``_speedups``, built from ``_speedups_*.c`` when a compiler is available at
 install time) or the pure-Python ones in :mod:`cardrules.down_and_back.evaluate`;
 likewise for :func:`split_actions`, the reducer's 35 legal splits, and for
 :data:`batch_strengths`, the kernel behind the batch evaluators.
@@ -89,7 +89,7 @@ class BatchKernel(Protocol):
     def __call__(self, rows: object, size: int, out: object, simd: bool = ..., /) -> int: ...
 
 
-#: The C kernel of :mod:`cardrules.down_and_back.batch` (see ``_speedups.c``),
+#: The C kernel of :mod:`cardrules.down_and_back.batch` (``_speedups_batch.c``),
 #: or None: the batch evaluators then use numpy alone, with the same results
 #: and errors.
 batch_strengths: BatchKernel | None = None

@@ -15,10 +15,11 @@ True
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 from operator import add, itemgetter
-from typing import Any, NoReturn, Protocol
+from typing import Any, NoReturn, TypeAlias
 
 import attrs
 
@@ -185,33 +186,28 @@ class SplitOption:
                 and (self.down > other.down or self.back > other.back))
 
 
-# The tables are loaded on first use: until then these names hold placeholders
-# that load everything, put the real tables in their place and answer.
-class _Table(Protocol):
-    def __getitem__(self, index: int, /) -> int: ...
+#: The five tables every evaluation reads, in this order: strengths of 4-card
+#: hands and of 3-card hands (by pair offsets), then per ordered pair of card
+#: indexes ``a * 52 + b`` its pair id, and that id times the 4-card and the
+#: 3-card row length (see :mod:`cardrules.down_and_back.tables`).
+_Tables: TypeAlias = "tuple[array[int], array[int], list[int], list[int], list[int]]"
 
 
-class _Lazy:
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __getitem__(self, key: int) -> int:
-        _install()
-        table: _Table = globals()[self._name]
-        return table[key]
+#: The tables once loaded: None until the first evaluation.  Every use reads
+#: them as ``_loaded or _load_tables()``: a test of one name, where calling a
+#: cached accessor on every evaluation measured a third slower on the
+#: pure-Python ``strength3``.
+_loaded: _Tables | None = None
 
 
-def _install() -> None:
+def _load_tables() -> _Tables:
+    """Load the tables (on the first evaluation, not at import) and keep them."""
+    global _loaded
     four, three = load()
     ids, rows4, rows3 = pair_offsets()
-    globals().update(_T4=four, _T3=three, _P=ids, _P4=rows4, _P3=rows3)
+    _loaded = four, three, ids, rows4, rows3
+    return _loaded
 
-
-_T4: _Table = _Lazy("_T4")
-_T3: _Table = _Lazy("_T3")
-_P: _Table = _Lazy("_P")
-_P4: _Table = _Lazy("_P4")
-_P3: _Table = _Lazy("_P3")
 
 _new = object.__new__
 
@@ -297,9 +293,10 @@ def strength4(cards: Sequence[Card]) -> int:
     6
     """
     hand = cards if type(cards) is tuple else _as_hand(cards)
+    four, _, ids, rows4, _ = _loaded or _load_tables()
     try:
         a, b, c, d = hand
-        strength = _T4[_P4[a._row + b._col] + _P[c._row + d._col]]
+        strength = four[rows4[a._row + b._col] + ids[c._row + d._col]]
     except (AttributeError, ValueError, TypeError, IndexError):
         _reject(hand, 4)
     if strength == INVALID:
@@ -315,9 +312,10 @@ def strength3(cards: Sequence[Card]) -> int:
     True
     """
     hand = cards if type(cards) is tuple else _as_hand(cards)
+    _, three, _, _, rows3 = _loaded or _load_tables()
     try:
         a, b, c = hand
-        strength = _T3[_P3[a._row + b._col] + c._col]
+        strength = three[rows3[a._row + b._col] + c._col]
     except (AttributeError, ValueError, TypeError, IndexError):
         _reject(hand, 3)
     if strength == INVALID:
@@ -364,15 +362,14 @@ def _score_splits(seven: Sequence[Card]) -> tuple[tuple[Card, ...], list[tuple[i
         _reject(hand, 7)
     if len(set(cols)) != 7:
         _reject(hand, 7)
-    if isinstance(_P, _Lazy):
-        _install()
+    four, three, ids, rows4, rows3 = _loaded or _load_tables()
     pair_index = list(_pairwise_sum(_PAIR_PLAN(offsets)))
-    heads4 = list(map(_P4.__getitem__, pair_index))
-    heads4 += map(_P.__getitem__, pair_index)
-    heads3 = list(map(_P3.__getitem__, pair_index))
+    heads4 = list(map(rows4.__getitem__, pair_index))
+    heads4 += map(ids.__getitem__, pair_index)
+    heads3 = list(map(rows3.__getitem__, pair_index))
     heads3 += cols
-    down = map(_T4.__getitem__, _pairwise_sum(_DOWN_PLAN(heads4)))
-    back = map(_T3.__getitem__, _pairwise_sum(_BACK_PLAN(heads3)))
+    down = map(four.__getitem__, _pairwise_sum(_DOWN_PLAN(heads4)))
+    back = map(three.__getitem__, _pairwise_sum(_BACK_PLAN(heads3)))
     return hand, list(zip(down, back, strict=False))
 
 
