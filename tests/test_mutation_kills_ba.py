@@ -1,0 +1,160 @@
+"""Back Alley tests written for survivors of the sampled mutation run
+(``tools/mutation.py``, issue 14 section 5): each one pins an outcome that a
+small slip in the code would change.
+
+Rule ids refer to the rules page of the documentation, "Back Alley".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from cardrules import parse_card, parse_cards
+from cardrules.back_alley import (
+    Bid,
+    ChooseDealer,
+    GameState,
+    Pass,
+    Shuffle,
+    apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    view,
+)
+from cardrules.back_alley import bots as bots_module
+from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.bots import HeuristicBot
+from cardrules.cards import Card, Joker
+
+AnyCard = Card | Joker
+
+
+def dealt(hands: Sequence[str], turned: str) -> GameState:
+    """The first deal of a game with the hand size of ``hands``, dealt by seat 3,
+    giving ``hands[seat]`` to each seat and turning ``turned`` (BA-12)."""
+    per_seat = [parse_cards(h, jokers=True) for h in hands]
+    size = len(per_seat[0])
+    top = [per_seat[k % 4][k // 4] for k in range(4 * size)]
+    top.append(parse_card(turned, jokers=True))
+    shuffle = Shuffle(top + [c for c in CARDS if c not in top])
+    return apply(apply(new_game(max_hand_size=size), ChooseDealer(3)), shuffle)
+
+
+def then(state: GameState, *moves: str) -> GameState:
+    for move in moves:
+        state = apply(state, parse_action(move))
+    return state
+
+
+def choice(state: GameState, bot: HeuristicBot | None = None) -> str:
+    seat = state.current_player
+    assert seat is not None
+    action = (bot or HeuristicBot(seed=0)).act(view(state, seat), legal_actions(state))
+    assert action in legal_actions(state)
+    return str(action)
+
+
+# -- bots.py -----------------------------------------------------------------------------
+
+
+def test_ba32_one_unknown_trump_left_is_still_drawn_with_a_master_trump() -> None:
+    # Thirteen cards, spades trump (2S turned, 2C undealt).  Seat 0 claimed
+    # board and led the Big Blooper; BA-33 made seat 1 play its highest
+    # trump (5S) and seat 2 its only one, seat 3 showed out.  One trump (4S,
+    # with seat 1) is still out: seat 0 draws it with its lowest master
+    # trump before cashing its plain aces.
+    state = then(dealt(["BB LB AS KS QS JS TS 9S 8S 7S 6S AH AD",
+                        "5S 4S KH QH JH TH 9H 8H 7H 6H 5H 4H 3H",
+                        "3S 2H KD QD JD TD 9D 8D 7D 6D 5D 4D 3D",
+                        "2D AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C"], "2S"),
+                 "board", "pass", "pass", "pass", "play BB", "play 5S", "play 3S", "play 2D")
+    assert state.current_player == 0
+    assert choice(state) == "play 6S"
+
+
+def test_duck_when_made_still_plays_to_set_the_opponents_unbeaten_board() -> None:
+    # Seat 1 claimed board and team 0 passed (a zero contract, already made).
+    # Team 0 has not won a trick, so the board can still fail (BA-41): even
+    # with duck_when_made, seat 0, last to play, ruffs the heart.
+    state = then(dealt(["2S 5D 6D", "QH KC KD", "3H 7C 8C", "4H 9C TC"], "9S"),
+                 "pass", "board", "pass", "pass", "play QH", "play 3H", "play 4H")
+    assert state.current_player == 0
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play 2S"
+
+
+def test_duck_when_made_stops_spending_once_the_opponents_board_is_beaten() -> None:
+    # The same board after seat 0 ruffed the first trick: the board has failed
+    # (BA-41) and team 0's zero contract is made, so nothing is urgent and
+    # seat 0 leads low from its longest plain suit instead of cashing AC.
+    state = then(dealt(["2S 5D 6D AC", "AH KC KD QH", "3H 7C 8C 8D", "4H 9C TC 9D"], "9S"),
+                 "pass", "board", "pass", "pass",
+                 "play AH", "play 3H", "play 4H", "play 2S")
+    assert state.current_player == 0
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play 5D"
+    assert choice(state) == "play AC"
+
+
+def test_on_a_board_bid_the_bot_bids_another_phase_s_actions_at_random() -> None:
+    # A play-phase view with a list of bids (the caller mixed up phases): the
+    # bot does not weigh them as bids but picks among them with its generator.
+    state = then(dealt(["2S 5D 6D", "QH KC KD", "3H 7C 8C", "4H 9C TC"], "9S"),
+                 "pass", "board", "pass", "pass")
+    seen = view(state, 1)
+    bot = HeuristicBot(seed=3)
+    picked = {str(bot.act(seen, [Pass(), Bid(1)])) for _ in range(60)}
+    assert picked == {"pass", "bid 1"}
+
+
+def test_board_when_every_trick_is_exactly_75_percent_likely(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The board rule reads "every trick at least 75% likely" (class docstring):
+    # a product of chances equal to 0.75 is enough.  The estimate is replaced
+    # so that the product is exactly 0.75 (1.0 * 0.75, both exact in binary).
+    monkeypatch.setattr(bots_module, "trick_chances", lambda *args: (1.0, 0.75))
+    state = dealt(["2H 3D", "4C 5H", "6D 7C", "8H 9D"], "TS")
+    assert choice(state) == "board"
+    monkeypatch.setattr(bots_module, "trick_chances", lambda *args: (1.0, 0.7499))
+    assert choice(state) == "bid 1"
+
+
+def test_a_winner_beaten_exactly_half_the_time_is_not_safe(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # "More likely than not unable to beat" is strict: at a risk of exactly
+    # one half the second player does not spend its ace but plays low (BA-34).
+    state = then(dealt(["5H 2C", "AH 3H", "6C 7C", "8C 9C"], "TS"),
+                 "bid 1", "pass", "pass", "pass", "play 5H")
+    assert state.current_player == 1
+    monkeypatch.setattr(bots_module._Table, "risk", lambda self, card, led, later: 0.5)
+    assert choice(state) == "play 3H"
+    monkeypatch.setattr(bots_module._Table, "risk", lambda self, card, led, later: 0.4999)
+    assert choice(state) == "play AH"
+
+
+def test_a_lead_beaten_exactly_half_the_time_is_not_a_winner(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # With every card's risk exactly one half no card counts as a master
+    # (BA-30 habit "leads winners"): the bot leads low from its longest plain
+    # suit (the diamonds), not its lowest card.
+    state = then(dealt(["2H KD QD", "3C 4C 5C", "6C 7C 8C", "9C TC JC"], "AS"),
+                 "bid 1", "pass", "pass", "pass")
+    assert state.current_player == 0
+    monkeypatch.setattr(bots_module._Table, "risk", lambda self, card, led, later: 0.5)
+    assert choice(state) == "play QD"
+    monkeypatch.setattr(bots_module._Table, "risk", lambda self, card, led, later: 0.4999)
+    assert choice(state) == "play 2H"
+
+
+def test_ba32_with_no_trump_left_out_the_plain_masters_are_cashed_first() -> None:
+    # As above, but the Big Blooper drew all three trumps that were out: no
+    # opponent can hold a trump, so there is nothing to draw and seat 0 leads
+    # a plain ace rather than another master trump.
+    state = then(dealt(["BB LB AS KS QS JS TS 9S 8S 7S 6S AH AD",
+                        "5S KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+                        "4S KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+                        "3S AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C"], "2S"),
+                 "board", "pass", "pass", "pass", "play BB", "play 5S", "play 4S", "play 3S")
+    assert state.current_player == 0
+    assert choice(state) in ("play AH", "play AD")
