@@ -158,3 +158,37 @@ def test_ba32_with_no_trump_left_out_the_plain_masters_are_cashed_first() -> Non
                  "board", "pass", "pass", "pass", "play BB", "play 5S", "play 4S", "play 3S")
     assert state.current_player == 0
     assert choice(state) in ("play AH", "play AD")
+
+
+def test_ba33_a_little_blooper_lead_counts_as_a_master_trump() -> None:
+    # On a Little Blooper lead every other player who holds a trump plays its
+    # lowest one (BA-33), so the Big Blooper held by seat 1 cannot beat it:
+    # seat 0, which claimed board with nothing else of value, leads it.
+    state = then(dealt(["LB 2H 3H 4H 5H 6H 2D 3D 4D 2C 3C 4C 5C",
+                        "BB AS AH AD AC 3S 4S 5S 5D 6S 6D 6C 7S",
+                        "7H 7D 7C 8S 8H 8D 8C 9S 9H 9D 9C TS TH",
+                        "TD TC JS JH JD JC QS QH QD QC KS KH KD"], "2S"),
+                 "board", "pass", "pass", "pass")
+    assert state.current_player == 0
+    assert choice(state) == "play LB"
+
+
+def test_duck_when_made_plays_on_while_the_opponents_need_every_trick_left() -> None:
+    # Team 1 bid 1 + 1 in a 3-card deal and lost the first trick: it needs
+    # both tricks left, so one more trick sets it (BA-40) and seat 2 leads its
+    # master club even with duck_when_made.
+    state = then(dealt(["4H 7C 8C", "2H KC KD", "AH AC 2D", "3H 9C TC"], "9S"),
+                 "pass", "bid 1", "pass", "bid 1",
+                 "play 2H", "play AH", "play 3H", "play 4H")
+    assert state.current_player == 2
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play AC"
+
+
+def test_duck_when_made_plays_on_while_the_opponents_need_one_more_trick() -> None:
+    # As above with a contract of 1: team 1 still needs one of the two tricks
+    # left, so winning both sets it and seat 2 still leads its master club.
+    state = then(dealt(["4H 7C 8C", "2H KC KD", "AH AC 2D", "3H 9C TC"], "9S"),
+                 "pass", "bid 1", "pass", "pass",
+                 "play 2H", "play AH", "play 3H", "play 4H")
+    assert state.current_player == 2
+    assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play AC"
