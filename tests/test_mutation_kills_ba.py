@@ -192,3 +192,15 @@ def test_duck_when_made_plays_on_while_the_opponents_need_one_more_trick() -> No
                  "play 2H", "play AH", "play 3H", "play 4H")
     assert state.current_player == 2
     assert choice(state, HeuristicBot(0, duck_when_made=True)) == "play AC"
+
+
+def test_ba24_the_partner_model_reads_each_bid_as_a_number_of_tricks() -> None:
+    """A regression pin of the partner model behind BA-24 bidding: the mean
+    tricks the bot reads into a partner's pass (first entry) and bids 1, 2,
+    ... (hands weighted around a fair share, size / 4, with a Gaussian
+    weight).  A pass means about a third of a trick, and every higher bid
+    more than the one before."""
+    means = {size: [round(sum(t * w for t, w in enumerate(dist)), 2)
+                    for dist in bots_module._implied(size)] for size in (4, 8)}
+    assert means == {4: [0.37, 1.44, 2.65, 3.56],
+                     8: [0.33, 1.64, 3.13, 4.39, 5.49, 6.42, 7.15, 7.74]}
