@@ -7,7 +7,9 @@ Rule ids refer to the rules page of the documentation, "Back Alley".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import random
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -22,6 +24,8 @@ from cardrules.back_alley import (
     legal_actions,
     new_game,
     parse_action,
+    pictures,
+    sample_chance,
     view,
 )
 from cardrules.back_alley import bots as bots_module
@@ -204,3 +208,36 @@ def test_ba24_the_partner_model_reads_each_bid_as_a_number_of_tricks() -> None:
                     for dist in bots_module._implied(size)] for size in (4, 8)}
     assert means == {4: [0.37, 1.44, 2.65, 3.56],
                      8: [0.33, 1.64, 3.13, 4.39, 5.49, 6.42, 7.15, 7.74]}
+
+
+# -- pictures.py -------------------------------------------------------------------------
+
+
+def _random_game(seed: int, max_hand_size: int) -> Iterator[GameState]:
+    """Every state of a game of random legal moves (a seeded generator)."""
+    rng = random.Random(seed)
+    state = new_game(max_hand_size=max_hand_size)
+    yield state
+    while not state.is_terminal:
+        action = (sample_chance(state, rng) if state.current_player is None
+                  else rng.choice(legal_actions(state)))
+        state = apply(state, action)
+        yield state
+
+
+def test_the_pictures_of_a_whole_game_are_pinned() -> None:
+    """A regression pin of the layout, not a rule: the table from above and
+    from each seat (BA-50) at all 76 states of a seeded game with deals of
+    1 to 3 cards, one of them with a joker turned (BA-13), hash to exactly
+    this.  A deliberate change of the pictures updates the digest; any other
+    change of it is an accident (a coordinate, a label or a card moved)."""
+    digest = hashlib.sha256()
+    states = list(_random_game(6, 3))
+    assert len(states) == 76
+    assert any(isinstance(s.trump_card, Joker) for s in states)
+    for state in states:
+        digest.update(pictures.state_svg(state).encode())
+        for seat in range(4):
+            digest.update(pictures.view_svg(view(state, seat)).encode())
+    assert digest.hexdigest() == (
+        "f82ce4e15b1e07cce9df5e108ac7e7d59587588bb94532c293b52ff440551711")

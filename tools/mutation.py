@@ -154,7 +154,7 @@ TESTS: dict[str, list[str]] = {
                                             "src/cardrules/back_alley/determinize.py"],
     "cardrules/back_alley/encoding.py": ["tests/test_encoding_back_alley.py", _KILLS_BA,
                                          "src/cardrules/back_alley/encoding.py"],
-    "cardrules/back_alley/pictures.py": ["tests/test_pictures.py", _KILLS_BA,
+    "cardrules/back_alley/pictures.py": [_KILLS_BA, "tests/test_pictures.py",
                                          "src/cardrules/back_alley/pictures.py"],
     "cardrules/back_alley/search.py": ["tests/test_back_alley_search.py", _KILLS_BA,
                                        "src/cardrules/back_alley/search.py"],
