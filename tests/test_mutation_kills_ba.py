@@ -8,7 +8,9 @@ Rule ids refer to the rules page of the documentation, "Back Alley".
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import statistics
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -30,6 +32,7 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley import bots as bots_module
 from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.analysis import trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.cards import Card, Joker
 
@@ -241,3 +244,32 @@ def test_the_pictures_of_a_whole_game_are_pinned() -> None:
             digest.update(pictures.view_svg(view(state, seat)).encode())
     assert digest.hexdigest() == (
         "f82ce4e15b1e07cce9df5e108ac7e7d59587588bb94532c293b52ff440551711")
+
+
+# -- analysis.py -------------------------------------------------------------------------
+
+
+def _opening(max_hand_size: int, seed: int) -> GameState:
+    """The first bidding state of a seeded game (dealer and deal drawn)."""
+    rng = random.Random(seed)
+    state = new_game(max_hand_size=max_hand_size)
+    for _ in range(2):
+        state = apply(state, sample_chance(state, rng))
+    return state
+
+
+@pytest.mark.parametrize("samples", [1, 2, 5, 9])
+def test_trick_estimate_gives_the_mean_and_standard_error_of_its_rollouts(samples: int) -> None:
+    # The rollouts' team tricks are recovered from the distribution; the mean
+    # and the standard error of the mean (sample deviation / sqrt(n), 0 for
+    # one rollout) must be theirs.
+    estimate = trick_estimate(view(_opening(4, 4), 0), samples=samples, seed=4)
+    tricks = [t for t, p in enumerate(estimate.probabilities)
+              for _ in range(round(p * samples))]
+    assert len(tricks) == samples
+    assert estimate.mean == pytest.approx(statistics.fmean(tricks))
+    expected = statistics.stdev(tricks) / math.sqrt(samples) if samples > 1 else 0.0
+    assert estimate.stderr == pytest.approx(expected)
+    if samples == 2:
+        assert sorted(tricks) == [2, 4]
+        assert estimate.stderr == pytest.approx(1.0)
