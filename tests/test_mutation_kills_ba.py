@@ -13,6 +13,7 @@ import random
 import statistics
 from collections.abc import Iterator, Sequence
 
+import attrs
 import pytest
 
 from cardrules import parse_card, parse_cards
@@ -34,6 +35,7 @@ from cardrules.back_alley import bots as bots_module
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.analysis import trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
+from cardrules.back_alley.determinize import Determinizer
 from cardrules.cards import Card, Joker
 
 AnyCard = Card | Joker
@@ -273,3 +275,62 @@ def test_trick_estimate_gives_the_mean_and_standard_error_of_its_rollouts(sample
     if samples == 2:
         assert sorted(tricks) == [2, 4]
         assert estimate.stderr == pytest.approx(1.0)
+
+
+# -- determinize.py ----------------------------------------------------------------------
+
+
+def _joker_turned_with_exchange() -> GameState:
+    """Deal 1 (13 cards, dealer 0): BB turned, LB dealt to seat 2, who
+    discards it and takes the next undealt card (BA-13)."""
+    order: list[AnyCard] = [c for c in CARDS if c not in (Joker.BIG, Joker.LITTLE)]
+    order.insert(1, Joker.LITTLE)   # the second card dealt goes to seat 2
+    order.insert(52, Joker.BIG)     # turned after 4 * 13 cards
+    return apply(apply(new_game(), ChooseDealer(0)), Shuffle(tuple(order)))
+
+
+def test_ba13_the_card_taken_is_drawn_among_the_exchangers_cards_played_or_held() -> None:
+    # Seat 1 led and seat 2, the exchanger, followed: the card seat 2 took
+    # may be any card it was dealt, the one it just played included, but
+    # never seat 1's card in the same trick (BA-13, BA-50).
+    state = then(_joker_turned_with_exchange(), "bid 1", "pass", "pass", "pass")
+    while not (state.leader == 1 and len(state.trick) == 2):
+        state = apply(state, legal_actions(state)[0])
+    assert state.deal is not None
+    assert state.deal.exchanger == 2
+    assert state.current_player == 3
+    led, followed = state.trick
+    for seat in (0, 3):
+        sampler = Determinizer(view(state, seat))
+        rng = random.Random(seat)
+        taken = set()
+        for _ in range(150):
+            guess = sampler.sample(rng)
+            assert guess.deal is not None
+            card = guess.deal.taken
+            assert card is not None
+            played = [c for t in guess.tricks for k, c in enumerate(t.cards)
+                      if (t.leader + k) % 4 == 2]
+            assert card in guess.hands[2] or card in played or card == followed
+            taken.add(card)
+        assert led not in taken
+        assert followed in taken
+
+
+def test_a_view_no_deal_fits_is_refused() -> None:
+    # A tampered view: seats 1 to 3 are shown out of hearts in the first trick
+    # (the 3H of seat 1 replaced by a diamond), so the twelve hearts seat 0
+    # cannot see have nowhere to go but the one undealt card.
+    state = then(dealt(["2H AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S",
+                        "3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 2D",
+                        "3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD BB",
+                        "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC LB"], "2C"),
+                 "bid 1", "pass", "pass", "pass",
+                 "play 2H", "play 3H", "play 3D", "play 3C")
+    seen = view(state, 0)
+    first = seen.tricks[0]
+    tampered = attrs.evolve(first, cards=(first.cards[0], parse_card("4D"), *first.cards[2:]))
+    bad = attrs.evolve(seen, tricks=(tampered,))
+    Determinizer(seen)   # the true view is fine
+    with pytest.raises(ValueError, match="no deal of the unseen cards fits this view"):
+        Determinizer(bad)
