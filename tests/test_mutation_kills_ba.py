@@ -22,6 +22,7 @@ from cardrules.back_alley import (
     ChooseDealer,
     GameState,
     Pass,
+    Phase,
     Shuffle,
     apply,
     legal_actions,
@@ -36,6 +37,7 @@ from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.analysis import trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.search import _Chain, _seat_misses
 from cardrules.cards import Card, Joker
 
 AnyCard = Card | Joker
@@ -334,3 +336,47 @@ def test_a_view_no_deal_fits_is_refused() -> None:
     Determinizer(seen)   # the true view is fine
     with pytest.raises(ValueError, match="no deal of the unseen cards fits this view"):
         Determinizer(bad)
+
+
+# -- search.py ---------------------------------------------------------------------------
+
+
+def _randomly_played(seed: int) -> GameState:
+    """A 6-card deal bid and played (two tricks) by random legal moves."""
+    rng = random.Random(seed)
+    state = _opening(6, seed)
+    while state.phase is Phase.BID or len(state.tricks) < 2:
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+def test_search_counts_unexplained_choices_only_for_the_seats_asked_for() -> None:
+    # Random bids and plays: a heuristic player would have chosen otherwise
+    # for every other seat.  Each seat's count depends on its own cards only,
+    # so asking for one seat gives its count and 0 for every other seat (the
+    # viewer's own choices are never counted).
+    state = _randomly_played(0)
+    full = _seat_misses(state, 0, [1, 2, 3])
+    assert full[0] == 0
+    assert all(full[s] > 0 for s in (1, 2, 3))
+    for s in (1, 2, 3):
+        assert _seat_misses(state, 0, [s]) == [full[k] if k == s else 0 for k in range(4)]
+    assert _seat_misses(state, 2, [0, 1, 3])[2] == 0
+
+
+def test_the_inference_chain_is_pinned() -> None:
+    """A regression pin, not a rule: the Metropolis chain of
+    ``SearchBot(inference=...)`` seen from seat 2 (so that seat 0's hand is
+    one of the hidden ones) draws exactly these deals from a seeded
+    generator.  A deliberate change of the chain updates the digest."""
+    state = _randomly_played(0)
+    seat = state.current_player
+    assert seat == 2
+    mine = view(state, seat)
+    rng = random.Random(9)
+    chained = _Chain(mine, Determinizer(mine).sample(rng), rng).run(6, 4)
+    for guess in chained:
+        assert view(guess, seat) == mine
+    text = "\n".join(" | ".join(str(h) for h in g.hands) + f" | {g.undealt}" for g in chained)
+    assert hashlib.sha256(text.encode()).hexdigest() == (
+        "e1ef8aa47d32c139950ef7f4cdeb2846c565ed357b7c35921c028afef44f35fb")
