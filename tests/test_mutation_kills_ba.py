@@ -37,7 +37,8 @@ from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.analysis import trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
-from cardrules.back_alley.search import _Chain, _seat_misses
+from cardrules.back_alley.encoding import OBSERVATION_LAYOUT, observation_tensor
+from cardrules.back_alley.search import SearchBot, _Chain, _seat_misses
 from cardrules.cards import Card, Joker
 
 AnyCard = Card | Joker
@@ -380,3 +381,53 @@ def test_the_inference_chain_is_pinned() -> None:
     text = "\n".join(" | ".join(str(h) for h in g.hands) + f" | {g.undealt}" for g in chained)
     assert hashlib.sha256(text.encode()).hexdigest() == (
         "e1ef8aa47d32c139950ef7f4cdeb2846c565ed357b7c35921c028afef44f35fb")
+
+
+def test_bid_search_leaves_the_heuristic_bid_for_a_better_one() -> None:
+    # Three cards each, seat 1 to bid first: the heuristic passes, but on the
+    # eight drawn deals bidding 1 scores better for the team (BA-40), so the
+    # bid search bids 1.
+    state = _opening(3, 2)
+    seat = state.current_player
+    assert seat == 1
+    seen, legal = view(state, seat), legal_actions(state)
+    assert HeuristicBot(0).act(seen, legal) == Pass()
+    assert SearchBot(seed=1, bid_samples=8).act(seen, legal) == Bid(1)
+
+
+# -- encoding.py -------------------------------------------------------------------------
+
+
+def test_observation_one_hot_blocks_hold_a_single_one_or_nothing() -> None:
+    # Every one-hot block of the observation (see the layout in the module
+    # docstring) holds zeros and at most one 1, exactly one where the view
+    # has the fact; card planes hold zeros and ones.  Checked at every state
+    # of a seeded game, from every seat.
+    start = {name: (at, length) for name, at, length in OBSERVATION_LAYOUT}
+
+    def block(tensor: object, name: str) -> list[float]:
+        at, length = start[name]
+        return [float(x) for x in tensor[at:at + length]]  # type: ignore[index]
+
+    for state in _random_game(6, 3):
+        for seat in range(4):
+            seen = view(state, seat)
+            tensor = observation_tensor(seen)
+            facts = {"phase": True, "dealer": seen.dealer is not None,
+                     "current_player": seen.current_player is not None,
+                     "trump_card": seen.trump_card is not None,
+                     "trump_suit": seen.trump_card is not None,
+                     "exchanger": seen.exchanger is not None,
+                     "leader": seen.leader is not None and bool(seen.trick)}
+            for name, present in facts.items():
+                values = block(tensor, name)
+                assert set(values) <= {0.0, 1.0}, name
+                if name != "leader":
+                    assert sum(values) == present, name
+                else:
+                    assert sum(values) <= 1
+            bids = block(tensor, "bids")
+            assert set(bids) <= {0.0, 1.0}
+            assert [sum(bids[k:k + 15]) for k in range(0, 60, 15)] == [1.0] * 4
+            for plane in ("hand", "taken", "trick", "played"):
+                assert set(block(tensor, plane)) <= {0.0, 1.0}, plane
