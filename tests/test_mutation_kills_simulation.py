@@ -97,3 +97,14 @@ def test_one_bot_charts_have_a_line_per_seat_and_narrow_bins() -> None:
     assert [t.get_text() for t in left.get_legend().get_texts()] == [
         f"seat {s}: mean {tally.mean:+.1f}" for s, tally in enumerate(result.seats)]
     _outline_edges(result, figure)
+
+
+def test_a_single_value_gets_a_single_bin() -> None:
+    # One seeded game of one round in which every seat ends at -1: the
+    # histogram has one bin, centred on that value.
+    result = simulate("down-and-back", games=1, seed=0, workers=1, settings={"rounds": 1})
+    assert {v for seat in result.seats for v, _ in seat.values} == {-1}
+    figure = plot_result(result)
+    for patch in figure.axes[0].patches:
+        assert list(np.unique(patch.get_path().vertices[:, 0])) == [-1.5, -0.5]
+    _outline_edges(result, figure)
