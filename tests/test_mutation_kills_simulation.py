@@ -108,3 +108,20 @@ def test_a_single_value_gets_a_single_bin() -> None:
     for patch in figure.axes[0].patches:
         assert list(np.unique(patch.get_path().vertices[:, 0])) == [-1.5, -0.5]
     _outline_edges(result, figure)
+
+
+# -- result.py ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "tricks", "board"), [
+    ("board", 0, 1), ("double board", 0, 2), ("quadruple board", 0, 4), ("0", 0, 0),
+    ("3", 3, 0)])
+def test_a_contract_that_never_occurred_is_an_empty_tally_of_its_kind(
+        kind: str, tricks: int, board: int) -> None:
+    # BA-24 contracts: a number of tricks (0 for two passes) or a board of a
+    # level 1 to 4 (BA-23); one that never occurred tallies nothing.
+    tally = BackAlleyTally(0, 0, ()).contract(kind)
+    assert (tally.tricks, tally.board, tally.count, tally.made, tally.points) == (
+        tricks, board, 0, 0, 0)
+    assert tally.kind == kind
+    assert tally.is_board is (board > 0)
