@@ -499,3 +499,31 @@ def test_seeded_search_bots_play_a_pinned_game() -> None:
     assert game.state.scores == (40, 32)
     assert hashlib.sha256(moves.encode()).hexdigest() == (
         "aa0c5ccb5846331ece23ce130971c698d7368e047cab54ecb18cb8d3418b9ff9")
+
+
+def test_search_reads_the_cards_of_a_trick_in_progress_by_seat() -> None:
+    # Heuristic bots in mid-trick, led by a seat other than 0: with the true
+    # hands a heuristic player explains every bid and play (the cards of the
+    # trick in progress are each seat's own), so nothing is unexplained.
+    state = _bid_by_heuristics(_opening(6, 3))
+    bots = [HeuristicBot(seat) for seat in range(4)]
+    while not (len(state.trick) == 2 and state.leader not in (None, 0)):
+        seat = state.current_player
+        assert seat is not None
+        state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
+    for seat in range(4):
+        assert _seat_misses(state, seat, range(4)) == [0, 0, 0, 0]
+
+
+def test_determinize_keeps_the_history_when_no_deal_was_thrown_in() -> None:
+    # After the first deal, with no throw-in (BA-25), the fewest throw-ins that
+    # bring the deal to its dealer are none: a drawn state has the true history.
+    rng = random.Random(2)
+    state = _opening(3, 2)
+    while len(state.results) < 1 or state.phase is not Phase.PLAY:
+        state = apply(state, sample_chance(state, rng) if state.current_player is None
+                      else rng.choice(legal_actions(state)))
+    assert state.history.throw_ins == 0
+    for seat in range(4):
+        guess = Determinizer(view(state, seat)).sample(random.Random(seat))
+        assert guess.history == state.history
