@@ -459,32 +459,37 @@ def test_search_leaves_the_heuristic_card_for_one_that_clearly_scores_more() -> 
 
 
 def test_ba13_the_inference_chain_redraws_the_card_taken_among_the_exchangers_cards() -> None:
-    # After a full trick and one card more of the BA-13 deal above, every
-    # deal of the chain keeps the view and the card seat 2 took is one of
-    # its own cards, held or played; seen by seat 2 itself it stays the card
-    # it really took.
+    # After a full trick, seat 1 leads AC and seat 2, the exchanger, plays KC.
+    # Every deal of the chain keeps the view and the card seat 2 took is one
+    # of its own cards, held or played (KC included, never seat 1's AC);
+    # seen by seat 2 itself it stays the card it really took.
     state = then(_joker_turned_with_exchange(), "bid 1", "pass", "pass", "pass")
     while len(state.tricks) < 1 or len(state.trick) < 2:
         state = apply(state, legal_actions(state)[0])
     deal = state.deal
     assert deal is not None
     assert deal.exchanger == 2
+    assert state.leader == 1
+    assert [str(c) for c in state.trick] == ["AC", "KC"]
+    others: set[AnyCard | None] = set()
     for seat in range(4):
         mine = view(state, seat)
         rng = random.Random(seat)
         taken = set()
-        for guess in _Chain(mine, Determinizer(mine).sample(rng), rng).run(12, 2):
+        for guess in _Chain(mine, Determinizer(mine).sample(rng), rng).run(40, 1):
             assert view(guess, seat) == mine
             assert guess.deal is not None
             card = guess.deal.taken
             played = [c for t in guess.tricks for k, c in enumerate(t.cards)
                       if (t.leader + k) % 4 == 2]
-            played += [c for k, c in enumerate(guess.trick)
-                       if ((guess.leader or 0) + k) % 4 == 2]
-            assert card in guess.hands[2] or card in played
+            assert card in guess.hands[2] or card in played or str(card) == "KC"
             taken.add(card)
         if seat == 2:
             assert taken == {deal.taken}
+        else:
+            others |= taken
+    assert parse_card("KC") in others
+    assert parse_card("AC") not in others
 
 
 def test_seeded_search_bots_play_a_pinned_game() -> None:
@@ -499,6 +504,9 @@ def test_seeded_search_bots_play_a_pinned_game() -> None:
     assert game.state.scores == (40, 32)
     assert hashlib.sha256(moves.encode()).hexdigest() == (
         "aa0c5ccb5846331ece23ce130971c698d7368e047cab54ecb18cb8d3418b9ff9")
+    # The inner heuristic bot (the default card) is seeded from the bot's
+    # own generator: a pin of that seed's first draw.
+    assert SearchBot(seed=4)._heuristic.rng.random() == 0.14669850747419166
 
 
 def test_search_reads_the_cards_of_a_trick_in_progress_by_seat() -> None:

@@ -125,3 +125,15 @@ def test_a_contract_that_never_occurred_is_an_empty_tally_of_its_kind(
         tricks, board, 0, 0, 0)
     assert tally.kind == kind
     assert tally.is_board is (board > 0)
+
+
+@pytest.mark.parametrize("seed", ["7", True, 1.5, [1]])
+def test_a_result_with_a_seed_that_is_not_a_whole_number_is_refused(seed: object) -> None:
+    data = simulate("back-alley", games=1, seed=2, workers=1,
+                    settings={"max_hand_size": 1}).to_dict()
+    assert SimulationResult.from_dict(data).seed == 2
+    data["seed"] = seed
+    with pytest.raises(ValueError, match="'seed' must be a whole number or null"):
+        SimulationResult.from_dict(data)
+    data["seed"] = None
+    assert SimulationResult.from_dict(data).seed is None
