@@ -535,3 +535,19 @@ def test_determinize_keeps_the_history_when_no_deal_was_thrown_in() -> None:
     for seat in range(4):
         guess = Determinizer(view(state, seat)).sample(random.Random(seat))
         assert guess.history == state.history
+
+
+def test_observation_bids_use_one_slot_per_kind_of_bid() -> None:
+    # Per position (0 the viewer, then clockwise), 15 slots: 0 no bid yet, 1
+    # a pass, 2 to 13 bids 1 to 12, 14 a board (BA-21).
+    state = then(dealt(["2H 3H 4H", "5H 6H 7H", "8H 9H TH", "JH QH KH"], "2S"),
+                 "pass", "bid 1", "bid 2")
+    start = {name: at for name, at, _ in OBSERVATION_LAYOUT}["bids"]
+    for seat in range(4):
+        tensor = observation_tensor(view(state, seat))
+        bids = [float(x) for x in tensor[start:start + 60]]
+        ones = [k for k, x in enumerate(bids) if x]
+        slots = {0: 1, 1: 2, 2: 3, 3: 0}    # seat: slot of its bid
+        assert ones == sorted(15 * ((s - seat) % 4) + slot for s, slot in slots.items())
+    tensor = observation_tensor(view(then(state, "board"), 0))
+    assert tensor[start + 45 + 14] == 1.0
