@@ -35,12 +35,14 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley import bots as bots_module
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.analysis import trick_estimate
+from cardrules.back_alley.analysis import _roll, trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
+from cardrules.back_alley.checks import check_invariants
 from cardrules.back_alley.determinize import Determinizer
 from cardrules.back_alley.encoding import OBSERVATION_LAYOUT, observation_tensor
 from cardrules.back_alley.search import SearchBot, _Chain, _seat_misses
 from cardrules.cards import Card, Joker
+from cardrules.simulation.result import BackAlleyTally
 
 AnyCard = Card | Joker
 
@@ -551,3 +553,71 @@ def test_observation_bids_use_one_slot_per_kind_of_bid() -> None:
         assert ones == sorted(15 * ((s - seat) % 4) + slot for s, slot in slots.items())
     tensor = observation_tensor(view(then(state, "board"), 0))
     assert tensor[start + 45 + 14] == 1.0
+
+
+# -- more survivors: analysis.py, checks.py, search.py, determinize.py -------------------
+
+
+class _Passer:
+    """Passes whenever it may, else plays its first legal action."""
+
+    def act(self, seen: object, legal: Sequence[object]) -> object:
+        return next((a for a in legal if isinstance(a, Pass)), legal[0])
+
+
+def test_ba25_a_rollout_all_four_pass_in_is_bid_by_the_seat_itself() -> None:
+    # When all four pass (BA-25) the rollout is not thrown away: the seat
+    # asked about bids the lowest other bid (1) at its own turn, the others
+    # keep their passes.
+    state = _opening(3, 2)
+    seat = state.current_player
+    assert seat is not None
+    outcome = _roll(state, seat, [_Passer()] * 4)  # type: ignore[list-item]
+    assert outcome.thrown_in
+    assert [str(b) for b in outcome.bids] == ["bid 1" if s == seat else "pass" for s in range(4)]
+
+
+def test_values_of_the_analysis_and_the_tallies_are_slotted() -> None:
+    # The result values are small frozen records kept by the thousand: they
+    # carry no per-instance dictionary.
+    estimate = trick_estimate(view(_opening(2, 1), 0), samples=2, seed=1)
+    tally = BackAlleyTally(0, 0, ()).contract("3")
+    for value in (estimate, *estimate.bids, tally):
+        assert not hasattr(value, "__dict__"), type(value).__name__
+
+
+def test_a_state_before_the_first_dealer_with_a_throw_in_is_refused() -> None:
+    # Before the first dealer is chosen (BA-11) no deal was played or thrown in.
+    start = new_game()
+    check_invariants(start)
+    for history in (attrs.evolve(start.history, throw_ins=1),):
+        with pytest.raises(ValueError, match="no deal before the first dealer"):
+            check_invariants(attrs.evolve(start, history=history))
+
+
+def test_search_bot_picks_at_random_from_another_phases_actions() -> None:
+    # A play-phase view with a list of bids, and a bidding view with a list
+    # of plays: the search bot does not search them, it picks among them.
+    state = then(dealt(["2S 5D 6D", "QH KC KD", "3H 7C 8C", "4H 9C TC"], "9S"),
+                 "pass", "board", "pass", "pass")
+    bot = SearchBot(seed=3, samples=2)
+    assert {str(bot.act(view(state, 1), [Pass(), Bid(1)])) for _ in range(60)} == {
+        "pass", "bid 1"}
+    bidding = dealt(["2S 5D 6D", "QH KC KD", "3H 7C 8C", "4H 9C TC"], "9S")
+    plays = [parse_action("play 2S"), parse_action("play 5D")]
+    assert {str(bot.act(view(bidding, 0), plays)) for _ in range(60)} == {"play 2S", "play 5D"}
+
+
+def test_determinize_keeps_the_history_at_every_deal_of_a_game() -> None:
+    # Deals of 1 to 3 cards: the dealer goes round the table (BA-11); at the
+    # first play of each deal without a throw-in, drawn states keep the history.
+    checked = 0
+    for state in _random_game(6, 3):
+        first_play = state.phase is Phase.PLAY and not state.tricks and not state.trick
+        if first_play and state.history.throw_ins == 0 and state.results:
+            seat = state.current_player
+            assert seat is not None
+            guess = Determinizer(view(state, seat)).sample(random.Random(checked))
+            assert guess.history == state.history
+            checked += 1
+    assert checked >= 3

@@ -137,3 +137,13 @@ def test_a_result_with_a_seed_that_is_not_a_whole_number_is_refused(seed: object
         SimulationResult.from_dict(data)
     data["seed"] = None
     assert SimulationResult.from_dict(data).seed is None
+
+
+def test_tallies_are_slotted() -> None:
+    # Tallies are small frozen records merged by the thousand: no
+    # per-instance dictionary.
+    result = simulate("back-alley", games=1, seed=2, workers=1, settings={"max_hand_size": 1})
+    details = result.details
+    assert isinstance(details, BackAlleyTally)
+    for value in (result, details, *details.contracts, *result.seats):
+        assert not hasattr(value, "__dict__"), type(value).__name__
