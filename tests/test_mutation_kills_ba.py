@@ -574,6 +574,7 @@ def test_ba25_a_rollout_all_four_pass_in_is_bid_by_the_seat_itself() -> None:
     assert seat is not None
     outcome = _roll(state, seat, [_Passer()] * 4)  # type: ignore[list-item]
     assert outcome.thrown_in
+    assert not hasattr(outcome, "__dict__")   # a slotted record, one per rollout
     assert [str(b) for b in outcome.bids] == ["bid 1" if s == seat else "pass" for s in range(4)]
 
 
