@@ -622,3 +622,48 @@ def test_determinize_keeps_the_history_at_every_deal_of_a_game() -> None:
             assert guess.history == state.history
             checked += 1
     assert checked >= 3
+
+
+class _ScriptedPicks(random.Random):
+    """A generator whose first ``randrange`` returns ``first`` and later ones 0;
+    ``shuffle`` keeps the order."""
+
+    def __init__(self, first: int) -> None:
+        super().__init__(0)
+        self.first: int | None = first
+
+    def randrange(self, *args: object, **kwargs: object) -> int:
+        first, self.first = self.first, None
+        return 0 if first is None else first
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        return None
+
+
+def test_determinize_gives_each_place_of_a_constrained_card_its_share_of_the_deals() -> None:
+    # The first card that a shown void constrains is placed by one uniform
+    # pick among all the deals the view allows: the first picks leave it
+    # undealt, the next ones give it to the first seat allowed, then to the
+    # next, each range as long as the number of deals with the card there.
+    # Checked at the edges of each range.
+    state = next(s for s in _random_game(6, 3)
+                 if s.phase is Phase.PLAY and Determinizer(view(s, s.current_player or 0))
+                 ._constrained)
+    seat = state.current_player
+    assert seat is not None
+    sampler = Determinizer(view(state, seat))
+    card, allowed = sampler._constrained[0]
+    following = sampler._tables[1]
+    needs = [view(state, seat).hand_sizes[s] for s in sampler._others]
+    at = sum(n * stride for n, stride in zip(needs, sampler._strides, strict=True))
+    places: list[tuple[int | None, int]] = [(None, following[at])]
+    places += [(k, following[at - sampler._strides[k]]) for k in allowed if needs[k]]
+    assert sum(size for _, size in places) == sampler._tables[0][at]
+    low = 0
+    for place, size in places:
+        for pick in (low, low + size - 1):
+            guess = sampler.sample(_ScriptedPicks(pick))
+            holders = [k for k, s in enumerate(sampler._others) if CARDS[card] in guess.hands[s]]
+            holder = None if CARDS[card] in guess.undealt else holders[0]
+            assert holder == place, (pick, place)
+        low += size
