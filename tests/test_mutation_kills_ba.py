@@ -112,7 +112,7 @@ def test_duck_when_made_stops_spending_once_the_opponents_board_is_beaten() -> N
     assert choice(state) == "play AC"
 
 
-def test_on_a_board_bid_the_bot_bids_another_phase_s_actions_at_random() -> None:
+def test_heuristic_bot_picks_at_random_from_another_phases_actions() -> None:
     # A play-phase view with a list of bids (the caller mixed up phases): the
     # bot does not weigh them as bids but picks among them with its generator.
     state = then(dealt(["2S 5D 6D", "QH KC KD", "3H 7C 8C", "4H 9C TC"], "9S"),
