@@ -109,7 +109,7 @@ TESTS: dict[str, list[str]] = {
                                       "tests/test_back_alley_rules.py",
                                       "tests/test_back_alley_serialize.py",
                                       "src/cardrules/back_alley/state.py"],
-    # Down and Back (batch.py and the C extension are left to the default).
+    # Down and Back (the C extension is not mutated: it is not Python).
     "cardrules/down_and_back/__init__.py": [_DB + "game.py", _DB + "actions.py",
                                             "src/cardrules/down_and_back/__init__.py"],
     "cardrules/down_and_back/_accel.py": [_DB + "combos.py", _DB + "actions.py",
@@ -140,6 +140,20 @@ TESTS: dict[str, list[str]] = {
                                           "src/cardrules/down_and_back/tables.py"],
     "cardrules/down_and_back/views.py": [_DB + "game.py", _DB + "properties.py",
                                          "src/cardrules/down_and_back/views.py"],
+    "cardrules/down_and_back/analysis.py": [_DB + "analysis.py",
+                                            "src/cardrules/down_and_back/analysis.py"],
+    "cardrules/down_and_back/batch.py": ["tests/test_batch_kernel.py",
+                                         "tests/test_batch_dtypes.py",
+                                         "src/cardrules/down_and_back/batch.py"],
+    "cardrules/down_and_back/determinize.py": [_DB + "search.py", _DB + "analysis.py",
+                                               "src/cardrules/down_and_back/determinize.py"],
+    "cardrules/down_and_back/encoding.py": ["tests/test_encoding_down_and_back.py",
+                                            "src/cardrules/down_and_back/encoding.py"],
+    "cardrules/down_and_back/pictures.py": ["tests/test_pictures.py",
+                                            "src/cardrules/down_and_back/pictures.py"],
+    "cardrules/down_and_back/search.py": [_DB + "search.py",
+                                          "src/cardrules/down_and_back/search.py"],
+    "cardrules/svg.py": ["tests/test_pictures.py", "src/cardrules/svg.py"],
 }
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
 
