@@ -1,0 +1,59 @@
+"""Down and Back tests written for mutants that survived a sampled mutation run
+(tools/MUTATION.md, seed 11): each pins an outcome the other tests left open."""
+
+from __future__ import annotations
+
+import random
+
+from cardrules import DECK, parse_card
+from cardrules.down_and_back import (
+    DrawStock,
+    Discard,
+    GameState,
+    Phase,
+    Split,
+    apply,
+    view,
+)
+from cardrules.down_and_back.checks import check_invariants
+from cardrules.down_and_back.determinize import determinize
+from deals import cards, hand_of, idle_until_split, start
+
+
+def _stock_turn(state: GameState) -> GameState:
+    state = apply(state, DrawStock())
+    assert state.drawn is not None
+    return apply(state, Discard(state.drawn))
+
+
+def paused_showdown() -> GameState:
+    """Five players, dealer 0; seats 2 and 4 tie for the down (DB-41) and the
+    stock runs out during their tie-break (DB-42), so the showdown pauses for a
+    reshuffle (DB-36) with every split revealed and 8C on the table."""
+    chosen = {2: ("QS QH 9S 9H", "2S 3H 5D"), 4: ("QD QC 9D 9C", "KS KH KD"),
+              1: ("4D 6S 8H TD", "2C 3S 6H"), 3: ("4H 6D 8S TC", "2D 3C 7H"),
+              0: ("4S 6C 8D TH", "2H 3D 7S")}
+    hands = {seat: hand_of(*split) for seat, split in chosen.items()}
+    finale = cards("5S 5H 8C")
+    used = {c for h in hands.values() for c in h} | set(finale)
+    rest = [c for c in DECK if c not in used]
+    state = start(5, 0, hands, rest[0], (*rest[1:], *finale), rounds=1)
+    for _ in range(13):
+        state = _stock_turn(state)
+    state = idle_until_split(state)
+    for seat, (down, back) in chosen.items():
+        state = apply(state, Split(cards(down), cards(back)), seat=seat)
+    assert state.phase is Phase.RESHUFFLE and state.showdown is not None
+    return state
+
+
+def test_db40_determinize_a_paused_showdown_gives_the_state_back() -> None:
+    # Once every split is revealed (DB-40) and the stock is empty, nothing is
+    # hidden: every seat's determinization is the state itself.
+    state = paused_showdown()
+    assert state.showdown is not None
+    assert state.showdown.drawn[0].card == parse_card("8C")
+    for seat in range(5):
+        guess = determinize(view(state, seat), random.Random(seat))
+        check_invariants(guess)
+        assert guess == state
