@@ -57,3 +57,26 @@ def test_db40_determinize_a_paused_showdown_gives_the_state_back() -> None:
         guess = determinize(view(state, seat), random.Random(seat))
         check_invariants(guess)
         assert guess == state
+
+
+def test_pot_share_of_a_hand_counts_whole_and_shared_pots() -> None:
+    # Against a table of opponents' best hands (best down, how many hold it,
+    # best back, how many hold it), a hand's pot share is the largest over its
+    # undominated splits of the down share times the back share (DB-41, DB-43),
+    # a tie splitting a showdown evenly; a hand that loses everything has none.
+    from cardrules.down_and_back import strength3, strength4
+    from cardrules.down_and_back.analysis import _SHARE
+    from cardrules.down_and_back.search import _pot_share
+
+    strong = tuple(sorted(c.index for c in cards("KS KH KD KC QS QH QD")))
+    weak = tuple(sorted(c.index for c in cards("2S 3H 5D 7C 9S JH 4D")))
+    kings, queens = strength4(cards("KS KH KD KC")), strength3(cards("QS QH QD"))
+    low_d, low_b = strength4(cards("2C 3D 4H 6S")), strength3(cards("2D 3S 5C"))
+    beaten = (low_d, 1, low_b, 2)
+    tied_down = (kings, 1, low_b, 1)
+    assert _pot_share(strong, [beaten], {}) == _SHARE * _SHARE
+    assert _pot_share(strong, [tied_down], {}) == _SHARE // 2 * _SHARE
+    assert _pot_share(strong, [beaten, tied_down], {}) == _SHARE * _SHARE * 3 // 2
+    assert _pot_share(weak, [(kings, 1, queens, 1)], {}) == 0
+    cache: dict[tuple[int, ...], int] = {}
+    assert _pot_share(strong, [beaten], cache) == cache[strong] == _SHARE * _SHARE
