@@ -80,3 +80,19 @@ def test_pot_share_of_a_hand_counts_whole_and_shared_pots() -> None:
     assert _pot_share(weak, [(kings, 1, queens, 1)], {}) == 0
     cache: dict[tuple[int, ...], int] = {}
     assert _pot_share(strong, [beaten], cache) == cache[strong] == _SHARE * _SHARE
+
+
+def test_play_out_makes_each_seats_bot_from_bot_seed_plus_seat() -> None:
+    from cardrules.down_and_back import GreedyBot
+    from cardrules.down_and_back.search import play_out
+
+    seeds: list[int | None] = []
+
+    def factory(seed: int | None) -> GreedyBot:
+        seeds.append(seed)
+        return GreedyBot(seed=seed)
+
+    state = start(3, 0, {}, rounds=1)
+    result = play_out(state, DrawStock(), random.Random(2), bot=factory, bot_seed=5)
+    assert seeds == [5, 6, 7]
+    assert result.round == 1
