@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cardrules import DECK, parse_card
 from cardrules.down_and_back import (
     DrawStock,
@@ -96,3 +98,46 @@ def test_play_out_makes_each_seats_bot_from_bot_seed_plus_seat() -> None:
     result = play_out(state, DrawStock(), random.Random(2), bot=factory, bot_seed=5)
     assert seeds == [5, 6, 7]
     assert result.round == 1
+
+
+def test_split_odds_samples_exactly_the_trials_asked_for() -> None:
+    # Each sampled deal gives every opponent seven cards, split by the
+    # opponents' policy (DB-40): two opponents over 50 deals make 100 splits,
+    # on the plain path and on the numpy path alike.
+    from cardrules import Hand
+    from cardrules.down_and_back.analysis import greedy_split, split_odds
+
+    for vectorized in (False, True):
+        if vectorized:
+            pytest.importorskip("numpy")
+        calls: list[Hand] = []
+
+        def policy(hand: Hand) -> Split:
+            calls.append(hand)
+            return greedy_split(hand)
+
+        odds = split_odds("8S 8H 8D QH 5C 6C 7C", 2, trials=50, seed=4,
+                          opponent_split=policy, vectorized=vectorized)
+        assert len(calls) == 100
+        assert all(len(hand) == 7 for hand in calls)
+        assert {o.trials for o in odds} == {50}
+        assert not any(o.exact for o in odds)
+
+
+def test_numpy_is_found_when_installed() -> None:
+    # The vectorised path is the default exactly when numpy can be imported.
+    pytest.importorskip("numpy")
+    from cardrules.down_and_back import analysis
+
+    assert analysis._have_numpy() is True
+
+
+def test_discard_advice_defaults_to_200_rollouts() -> None:
+    from cardrules.down_and_back.analysis import discard_advice
+
+    state = start(2, 0, {}, rounds=1)
+    seat = state.current_player
+    assert seat is not None
+    advice = discard_advice(view(state, seat), seed=3)
+    assert {a.rollouts for a in advice} == {200}
+    assert len(advice) == 2
