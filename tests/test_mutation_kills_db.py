@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from cardrules import DECK, parse_card
+from cardrules import DECK, Card, parse_card
 from cardrules.down_and_back import (
-    DrawStock,
     Discard,
+    DrawStock,
     GameState,
     Phase,
     Split,
@@ -45,7 +45,8 @@ def paused_showdown() -> GameState:
     state = idle_until_split(state)
     for seat, (down, back) in chosen.items():
         state = apply(state, Split(cards(down), cards(back)), seat=seat)
-    assert state.phase is Phase.RESHUFFLE and state.showdown is not None
+    assert state.phase is Phase.RESHUFFLE
+    assert state.showdown is not None
     return state
 
 
@@ -110,9 +111,9 @@ def test_split_odds_samples_exactly_the_trials_asked_for() -> None:
     for vectorized in (False, True):
         if vectorized:
             pytest.importorskip("numpy")
-        calls: list[Hand] = []
+        calls: list[Hand[Card]] = []
 
-        def policy(hand: Hand) -> Split:
+        def policy(hand: Hand[Card], calls: list[Hand[Card]] = calls) -> Split:
             calls.append(hand)
             return greedy_split(hand)
 

@@ -453,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp) / "repo"
         shutil.copytree(ROOT, workdir, ignore=shutil.ignore_patterns(
-            ".git", ".venv*", "docs", "*.egg-info", "__pycache__", ".mypy_cache",
+            ".git", ".venv*", "_build", "*.egg-info", "__pycache__", ".mypy_cache",
             ".ruff_cache", ".hypothesis", "build", "dist"))
         for module in chosen:
             # Without this a test that already fails (or a missing file) would
