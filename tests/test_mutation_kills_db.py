@@ -13,6 +13,7 @@ from cardrules.down_and_back import (
     DrawStock,
     GameState,
     Phase,
+    Shuffle,
     Split,
     apply,
     view,
@@ -142,3 +143,36 @@ def test_discard_advice_defaults_to_200_rollouts() -> None:
     advice = discard_advice(view(state, seat), seed=3)
     assert {a.rollouts for a in advice} == {200}
     assert len(advice) == 2
+
+
+def test_db36_a_tie_break_can_pause_twice_and_each_card_stays_single() -> None:
+    # Five players, dealer 0; seats 2 and 4 tie for the down (DB-41).  The 17
+    # cards outside the hands are eight pairs of ranks and an ace, so the
+    # tie-break (DB-42) empties the stock, pauses for a reshuffle (DB-36),
+    # goes on tying through the whole new stock and pauses a second time.
+    chosen = {2: ("QS QH 9S 9H", "2D 3C 4D"), 4: ("QD QC 9D 9C", "KS KH KD"),
+              1: ("4C 6D 8H TD", "2C 3D 5D"), 3: ("5C 7D 8D TC", "6C JD AH"),
+              0: ("7C TS JC KC", "TH AD AC")}
+    hands = {seat: hand_of(*split) for seat, split in chosen.items()}
+    fillers = cards("2S 2H 3S 3H 4S 4H 6S 6H 7S 7H 8S JS JH")
+    state = start(5, 0, hands, parse_card("AS"), (*fillers, *cards("5S 5H 8C")), rounds=1)
+    for _ in range(13):
+        state = _stock_turn(state)
+    state = idle_until_split(state)
+    for seat, (down, back) in chosen.items():
+        state = apply(state, Split(cards(down), cards(back)), seat=seat)
+    assert state.phase is Phase.RESHUFFLE
+    assert state.showdown is not None
+    assert [d.card for d in state.showdown.drawn] == [parse_card("8C")]
+    assert len(state.discard) == 16
+    # The new up card is AS; seat 4 ties seat 2's 8C with 8S, then seven more
+    # passes tie until the new stock is gone.
+    order = cards("AS 8S 2S 2H 3S 3H 4S 4H 5S 5H 6S 6H 7S 7H JS JH")
+    assert set(order) == set(state.discard)
+    state = apply(state, Shuffle(order))
+    assert state.phase is Phase.RESHUFFLE
+    assert state.showdown is not None
+    assert [d.card for d in state.showdown.drawn] == list(cards("JS JH"))
+    assert state.stock == ()
+    assert state.discard == cards("AS 8C 8S 2S 2H 3S 3H 4S 4H 5S 5H 6S 6H 7S 7H")
+    check_invariants(state)
