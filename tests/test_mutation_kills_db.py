@@ -13,6 +13,7 @@ from cardrules.down_and_back import (
     DrawStock,
     GameState,
     Phase,
+    RoundResult,
     Shuffle,
     Split,
     apply,
@@ -176,3 +177,48 @@ def test_db36_a_tie_break_can_pause_twice_and_each_card_stays_single() -> None:
     assert state.stock == ()
     assert state.discard == cards("AS 8C 8S 2S 2H 3S 3H 4S 4H 5S 5H 6S 6H 7S 7H")
     check_invariants(state)
+
+
+def _three_rounds() -> GameState:
+    from cardrules.down_and_back import GreedyBot, play_game
+
+    state = play_game([GreedyBot(seed=s) for s in range(3)], rounds=3, seed=5).state
+    assert len(state.results) == 3
+    check_invariants(state)
+    return state
+
+
+def _with_result(state: GameState, k: int, result: RoundResult) -> GameState:
+    import attrs
+
+    results = (*state.results[:k], result, *state.results[k + 1:])
+    return attrs.evolve(state, ledger=attrs.evolve(state.ledger, results=results))
+
+
+def test_db31_invariants_refuse_a_result_with_the_wrong_dealer_or_round() -> None:
+    # Round k + 1 is dealt by the seat left of round k's dealer (DB-31); a
+    # result naming another dealer, or another round number, is refused on
+    # its own, the other field being right.
+    import attrs
+
+    state = _three_rounds()
+    second = state.results[1]
+    for bad in (attrs.evolve(second, dealer=(second.dealer + 1) % 3),
+                attrs.evolve(second, round=3)):
+        with pytest.raises(ValueError, match="the deal passes to the left each round"):
+            check_invariants(_with_result(state, 1, bad))
+
+
+def test_db40_invariants_refuse_result_splits_of_the_wrong_sizes() -> None:
+    # Every split of a result is a 4-card down and a 3-card back (DB-40): one
+    # seat's back of four and another's of two are refused, though the
+    # downs are right and the cards are still 7 per player, all different.
+    import attrs
+
+    state = _three_rounds()
+    first = state.results[0]
+    a, b = first.splits[0], first.splits[1]
+    moved = b.back[0]
+    splits = (Split(a.down, (*a.back, moved)), Split(b.down, b.back[1:]), *first.splits[2:])
+    with pytest.raises(ValueError, match="the splits of a result"):
+        check_invariants(_with_result(state, 0, attrs.evolve(first, splits=splits)))
