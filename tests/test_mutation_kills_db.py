@@ -146,11 +146,11 @@ def test_discard_advice_defaults_to_200_rollouts() -> None:
     assert len(advice) == 2
 
 
-def test_db36_a_tie_break_can_pause_twice_and_each_card_stays_single() -> None:
-    # Five players, dealer 0; seats 2 and 4 tie for the down (DB-41).  The 17
-    # cards outside the hands are eight pairs of ranks and an ace, so the
-    # tie-break (DB-42) empties the stock, pauses for a reshuffle (DB-36),
-    # goes on tying through the whole new stock and pauses a second time.
+def _paused_twice() -> GameState:
+    """Five players, dealer 0; seats 2 and 4 tie for the down (DB-41).  The 17
+    cards outside the hands are eight pairs of ranks and an ace, so the
+    tie-break (DB-42) empties the stock, pauses for a reshuffle (DB-36),
+    goes on tying through the whole new stock and pauses a second time."""
     chosen = {2: ("QS QH 9S 9H", "2D 3C 4D"), 4: ("QD QC 9D 9C", "KS KH KD"),
               1: ("4C 6D 8H TD", "2C 3D 5D"), 3: ("5C 7D 8D TC", "6C JD AH"),
               0: ("7C TS JC KC", "TH AD AC")}
@@ -175,8 +175,26 @@ def test_db36_a_tie_break_can_pause_twice_and_each_card_stays_single() -> None:
     assert state.showdown is not None
     assert [d.card for d in state.showdown.drawn] == list(cards("JS JH"))
     assert state.stock == ()
+    return state
+
+
+def test_db36_a_tie_break_can_pause_twice_and_each_card_stays_single() -> None:
+    state = _paused_twice()
     assert state.discard == cards("AS 8C 8S 2S 2H 3S 3H 4S 4H 5S 5H 6S 6H 7S 7H")
     check_invariants(state)
+
+
+def test_db42_the_cards_on_the_table_are_drawn_side_by_side() -> None:
+    # The picture of a paused tie-break lays this pass's draws face up in draw
+    # order, left to right, under the tie-break line (a pin of the layout).
+    import re
+
+    from cardrules.down_and_back.pictures import state_svg
+
+    picture = state_svg(_paused_twice())
+    found = re.findall(r'data-card="(JS|JH)" fill="[^"]*" transform="translate\(([^)]*)\)',
+                       picture)
+    assert found == [("JS", "12 167"), ("JH", "69 167")]
 
 
 def _three_rounds() -> GameState:
