@@ -240,3 +240,21 @@ def test_db40_invariants_refuse_result_splits_of_the_wrong_sizes() -> None:
     splits = (Split(a.down, (*a.back, moved)), Split(b.down, b.back[1:]), *first.splits[2:])
     with pytest.raises(ValueError, match="the splits of a result"):
         check_invariants(_with_result(state, 0, attrs.evolve(first, splits=splits)))
+
+
+def test_db40_a_revealed_split_is_drawn_down_then_back() -> None:
+    # Once the splits are revealed (DB-40) each row shows the four cards of
+    # the down hand fanned from the left and the back hand after a gap.
+    import re
+
+    from cardrules.down_and_back.pictures import state_svg
+
+    picture = state_svg(_paused_twice())
+    xs = {}
+    for text in ("QD", "QC", "9D", "9C", "KS", "KH", "KD"):
+        found = re.findall(rf'data-card="{text}" fill="[^"]*" transform="translate\((\d+) ',
+                           picture)
+        assert len(found) == 1
+        xs[text] = int(found[0])
+    assert sorted(xs[c] for c in ("QD", "QC", "9D", "9C")) == [12, 39, 66, 93]
+    assert sorted(xs[c] for c in ("KS", "KH", "KD")) == [162, 189, 216]
