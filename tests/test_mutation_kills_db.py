@@ -195,6 +195,22 @@ def test_db42_the_cards_on_the_table_are_drawn_side_by_side() -> None:
     found = re.findall(r'data-card="(JS|JH)" fill="[^"]*" transform="translate\(([^)]*)\)',
                        picture)
     assert found == [("JS", "12 167"), ("JH", "69 167")]
+    line = re.findall(r'<text x="(\d+)" y="(\d+)"[^>]*>tie-break DOWN: seats 2, 4; drawn this '
+                      r'pass:</text>', picture)
+    assert line == [("12", "161")]
+
+
+def test_only_the_seat_to_act_is_labelled_so() -> None:
+    import re
+
+    from cardrules.down_and_back.pictures import state_svg
+
+    state = start(3, 0, {}, rounds=1)
+    assert state.current_player == 1
+    labels = re.findall(r">(seat \d[^<]*)<", state_svg(state))
+    assert labels == ["seat 0 · dealer · net -1 · turns 0 · 7 cards",
+                      "seat 1 · to act · net -1 · turns 0 · 7 cards",
+                      "seat 2 · net -1 · turns 0 · 7 cards"]
 
 
 def _three_rounds() -> GameState:
