@@ -115,7 +115,7 @@ TESTS: dict[str, list[str]] = {
                                       "tests/test_back_alley_rules.py",
                                       "tests/test_back_alley_serialize.py",
                                       _KILLS_BA, "src/cardrules/back_alley/state.py"],
-    # Down and Back (batch.py and the C extension are left to the default).
+    # Down and Back (the C extension is not mutated: it is not Python).
     "cardrules/down_and_back/__init__.py": [_DB + "game.py", _DB + "actions.py",
                                             "src/cardrules/down_and_back/__init__.py"],
     "cardrules/down_and_back/_accel.py": [_DB + "combos.py", _DB + "actions.py",
@@ -174,7 +174,29 @@ TESTS: dict[str, list[str]] = {
                                             "src/cardrules/integrations/openspiel.py"],
     "cardrules/integrations/pettingzoo.py": ["tests/test_pettingzoo.py", _KILLS_INTEGRATIONS,
                                              "src/cardrules/integrations/pettingzoo.py"],
+    "cardrules/down_and_back/analysis.py": [_DB + "analysis.py",
+                                            "src/cardrules/down_and_back/analysis.py"],
+    "cardrules/down_and_back/batch.py": ["tests/test_batch_kernel.py",
+                                         "tests/test_batch_dtypes.py",
+                                         "src/cardrules/down_and_back/batch.py"],
+    "cardrules/down_and_back/determinize.py": [_DB + "search.py", _DB + "analysis.py",
+                                               "src/cardrules/down_and_back/determinize.py"],
+    "cardrules/down_and_back/encoding.py": ["tests/test_encoding_down_and_back.py",
+                                            "src/cardrules/down_and_back/encoding.py"],
+    "cardrules/down_and_back/pictures.py": ["tests/test_pictures.py",
+                                            "src/cardrules/down_and_back/pictures.py"],
+    "cardrules/down_and_back/search.py": [_DB + "search.py",
+                                          "src/cardrules/down_and_back/search.py"],
+    "cardrules/svg.py": ["tests/test_pictures.py", "src/cardrules/svg.py"],
 }
+# Tests written for the survivors of a sampled run guard their modules as well.
+_KILLS_CORE = {"cardrules/__init__.py", "cardrules/_validate.py", "cardrules/cards.py",
+               "cardrules/hand.py", "cardrules/errors.py", "cardrules/svg.py"}
+for _module, _files in TESTS.items():
+    if _module.startswith("cardrules/down_and_back/"):
+        _files.insert(-1, "tests/test_mutation_kills_db.py")
+    elif _module in _KILLS_CORE:
+        _files.insert(-1, "tests/test_mutation_kills_core.py")
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
 
 _COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
