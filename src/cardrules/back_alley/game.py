@@ -125,22 +125,16 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if phase is _PLAY:
         seat = state.current_player
         assert seat is not None
-        return tuple(map(PLAYS.__getitem__, _legal_cards(state, seat)))
+        deal = state.deal
+        assert deal is not None
+        return tuple(map(PLAYS.__getitem__, legal_plays(
+            state._hands[seat], state._trick, deal.table, trump_played=state.trump_played,
+            claimed_board=deal.bids[seat].__class__ is Board)))
     if phase is _BID:
         deal = state.deal
         assert deal is not None
         return _BID_CHOICES[deal.hand_size]
     return ()
-
-
-def _legal_cards(state: GameState, seat: int) -> tuple[int, ...]:
-    """The card indexes ``seat`` may play now (BA-31 to BA-33, see
-    :func:`~cardrules.back_alley.trick.legal_plays`)."""
-    deal = state.deal
-    assert deal is not None
-    return legal_plays(state._hands[seat], state._trick, deal.table,
-                       trump_played=state.trump_played,
-                       claimed_board=deal.bids[seat].__class__ is Board)
 
 
 def first_leader(bids: tuple[BidAction | None, ...], dealer: int) -> int:
