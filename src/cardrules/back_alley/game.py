@@ -128,8 +128,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         deal = state.deal
         assert deal is not None
         return tuple(map(PLAYS.__getitem__, legal_plays(
-            state._hands[seat], state._trick, deal.table, trump_played=state.trump_played,
-            claimed_board=deal.bids[seat].__class__ is Board)))
+            state._hands[seat], state._trick, deal.table, state.trump_played,
+            deal.bids[seat].__class__ is Board)))
     if phase is _BID:
         deal = state.deal
         assert deal is not None
@@ -352,8 +352,7 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     table = deal.table
     trick = state._trick
     board = deal.bids[actor].__class__ is Board
-    if card not in legal_plays(hand, trick, table, trump_played=state.trump_played,
-                               claimed_board=board):
+    if card not in legal_plays(hand, trick, table, state.trump_played, board):
         refusal = why_not(card, actor, hand, trick, table, trump_played=state.trump_played,
                           claimed_board=board)
         assert refusal is not None
