@@ -34,7 +34,7 @@ from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.analysis import TrickEstimate, finish_deal, trick_estimate
 from cardrules.back_alley.checks import check_invariants, known_absent
 from cardrules.back_alley.determinize import Determinizer, determinize
-from cardrules.back_alley.state import TABLES, TRUMP_CLASS
+from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.cards import Card, Joker
 from cardrules.hand import Hand
 
@@ -162,7 +162,7 @@ def test_determinize_is_uniform_on_a_small_end_position() -> None:
                     | {c.index for c in state.undealt})
     allowed = _holdable(state, seat)
     assert any(len(allowed[s]) < len(unseen) for s in others), "the position shows a void"
-    classes = TABLES[4 if state.trump is None else state.trump][0]
+    classes = table_for(state.trump).classes
     # Exact: every consistent deal of one card to each other seat, equally likely.
     exact: Counter[tuple[int, int]] = Counter()
     deals = 0
@@ -302,7 +302,7 @@ def test_trick_estimate_matches_the_enumerated_last_trick() -> None:
                     | {c.index for c in state.undealt})
     allowed = _holdable(state, seat)
     lead, = (c.index for c in state.hands[seat])
-    classes, powers = TABLES[4 if state.trump is None else state.trump]
+    classes, powers = table_for(state.trump)
     team = seat & 1
     already = state.tricks_won[team] + state.tricks_won[team + 2]
     wins = deals = 0

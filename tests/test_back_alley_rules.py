@@ -241,23 +241,23 @@ def test_state_repr_shows_hands_and_trick_as_card_text() -> None:
 
 
 def test_trick_tables_give_the_documented_powers() -> None:
-    # Per trump suit (and 4 for no trump): each card's class and power, a
-    # trump 102 to 116 (BB 116, LB 115, BA-3), a plain card 2 to 14, ace high.
-    from cardrules.back_alley.state import TABLES, TRUMP_CLASS
+    # Per trump suit (and a separate table for no trump): each card's class and
+    # power, a trump 102 to 116 (BB 116, LB 115, BA-3), a plain card 2 to 14, ace high.
+    from cardrules.back_alley.trick import NO_TRUMP_TABLE, TRUMP_CLASS, table_for
 
-    def power(trump: int, text: str) -> int:
-        return TABLES[trump][1][parse_card(text, jokers=True).index]
+    def power(trump: Suit | None, text: str) -> int:
+        return table_for(trump).powers[parse_card(text, jokers=True).index]
 
     spades = Suit.SPADES
     assert [power(spades, t) for t in ("2S", "TS", "KS", "AS", "LB", "BB")] \
         == [102, 110, 113, 114, 115, 116]
     assert [power(spades, t) for t in ("2H", "9H", "JH", "AH", "2C", "AC")] \
         == [2, 9, 11, 14, 2, 14]
-    assert [power(4, t) for t in ("2S", "AS", "KD")] == [2, 14, 13]
-    classes = TABLES[Suit.HEARTS][0]
+    assert [power(None, t) for t in ("2S", "AS", "KD")] == [2, 14, 13]
+    classes = table_for(Suit.HEARTS).classes
     assert [classes[parse_card(t, jokers=True).index] for t in ("AS", "AH", "AD", "AC", "BB")] \
         == [0, TRUMP_CLASS, 2, 3, TRUMP_CLASS]
-    assert TABLES[4][0][parse_card("AH").index] == 1
+    assert NO_TRUMP_TABLE.classes[parse_card("AH").index] == 1
 
 
 def test_summary_names_team_1_when_it_leads() -> None:

@@ -27,12 +27,11 @@ from typing import Any, TypeVar
 from cardrules.back_alley.actions import Bid, Board, Pass, Play
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
-    TABLES,
-    TRUMP_CLASS,
     Contract,
     Phase,
     contract_of,
 )
+from cardrules.back_alley.trick import TRUMP_CLASS, table_for, trick_winner
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, Suit
 
@@ -74,7 +73,7 @@ def _chances(mine: Sequence[int], trump: Suit | None, out: Sequence[int]) -> lis
     size = len(mine)
     if not size:
         return []
-    classes, powers = TABLES[TRUMP_CLASS if trump is None else trump]
+    classes, powers = table_for(trump)
     seen = set(mine) | set(out)
     if trump is None:  # BA-13: no joker is in play in a no-trump deal
         seen |= {_BIG, _LITTLE}
@@ -218,12 +217,13 @@ def _numeric_value(contract: int, team: Sequence[float]) -> float:
 class _Table:
     """What one seat knows during the play of a deal, from its view alone."""
 
-    __slots__ = ("classes", "opp_seats", "powers", "seat", "sizes", "unknown", "unknown_count",
-                 "void")
+    __slots__ = ("classes", "opp_seats", "powers", "seat", "sizes", "table", "unknown",
+                 "unknown_count", "void")
 
     def __init__(self, view: View) -> None:
         trump = view.trump
-        self.classes, self.powers = TABLES[TRUMP_CLASS if trump is None else trump]
+        self.table = table_for(trump)
+        self.classes, self.powers = self.table
         self.seat = view.seat
         self.sizes = view.hand_sizes
         self.opp_seats = ((view.seat + 1) % NUM_PLAYERS, (view.seat + 3) % NUM_PLAYERS)
@@ -478,13 +478,10 @@ class HeuristicBot:
         trick = [c.index for c in view.trick]
         led = trick[0]
         led_class = classes[led]
-        best_at = 0
-        for k, card in enumerate(trick):
-            if classes[card] in (TRUMP_CLASS, led_class) and powers[card] > powers[trick[best_at]]:
-                best_at = k
         leader = view.leader
         assert leader is not None
-        best_seat = (leader + best_at) % NUM_PLAYERS
+        best_seat = trick_winner(leader, trick, table.table)  # so far (BA-34)
+        best_at = (best_seat - leader) % NUM_PLAYERS
         best_power = powers[trick[best_at]]
         later = [(leader + k) % NUM_PLAYERS for k in range(len(trick) + 1, NUM_PLAYERS)]
         winners = [c for c in options

@@ -21,15 +21,11 @@ import attrs
 from cardrules.back_alley.actions import BIDS, BOARD, CARDS, PASS, PLAYS, Action, Bid, Board
 from cardrules.back_alley.game import (
     _BID_CHOICES,
-    _allowed,
-    _trick_winner,
     first_leader,
     legal_actions,
 )
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
-    TABLES,
-    TRUMP_CLASS,
     Deal,
     DealResult,
     GameState,
@@ -40,6 +36,7 @@ from cardrules.back_alley.state import (
     hand_size_of,
     score,
 )
+from cardrules.back_alley.trick import TRUMP_CLASS, legal_plays, table_for, trick_winner
 from cardrules.back_alley.views import view
 from cardrules.cards import DECK, Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
@@ -146,7 +143,7 @@ def _check_deal(state: GameState) -> None:
     _require(deal.trump == (turned.suit if isinstance(turned, Card) else None),
              "the trump is the turned card's suit (BA-13)")
     # compared by value: a deal read back by pickle or copy has equal tables
-    _require(deal.table == TABLES[4 if deal.trump is None else deal.trump], "trump tables")
+    _require(deal.table == table_for(deal.trump), "trump tables")
     _check_exchange(deal)
     played = [i for t in state.tricks for i in _indexes(t.cards)] + list(state._trick)
     for hand in state._hands:
@@ -240,7 +237,7 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
     leader = first_leader(bids, dealer)
     won = [0] * NUM_PLAYERS
     trump_played = False
-    classes, powers = deal.table
+    classes = deal.table[0]
     finished: tuple[Trick | None, ...] = (*state.tricks, None)
     for done in finished:
         cards = _indexes(done.cards) if done is not None else list(state._trick)
@@ -250,16 +247,15 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
             _require(state.leader == leader, "the leader of the current trick (BA-30, BA-34)")
         for k, index in enumerate(cards):
             seat = (leader + k) % NUM_PLAYERS
-            probe = GameState(state.settings, state.history, Phase.PLAY, dealer, deal, seat, leader,
-                              tuple(tuple(h) for h in held), tuple(cards[:k]), tuple(won), (),
-                              trump_played)
-            _require(index in _allowed(probe, seat),
+            allowed = legal_plays(held[seat], cards[:k], deal.table, trump_played=trump_played,
+                                  claimed_board=bids[seat].__class__ is Board)
+            _require(index in allowed,
                      f"seat {seat} could not play {CARDS[index]} there (BA-31 to BA-33)")
             held[seat].remove(index)
             trump_played = trump_played or classes[index] == TRUMP_CLASS
         if done is None:
             break
-        winner = _trick_winner(leader, cards, classes, powers)
+        winner = trick_winner(leader, cards, deal.table)
         _require(done.winner == winner, "a trick goes to its highest card (BA-34)")
         won[winner] += 1
         leader = winner

@@ -24,7 +24,6 @@ first dealer and each shuffle).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from operator import attrgetter
 from typing import NoReturn
 
@@ -46,7 +45,6 @@ from cardrules.back_alley.actions import (
 )
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
-    TRUMP_CLASS,
     Deal,
     DealResult,
     GameState,
@@ -57,6 +55,7 @@ from cardrules.back_alley.state import (
     contract_of,
     score,
 )
+from cardrules.back_alley.trick import TRUMP_CLASS, legal_plays, trick_winner, why_not
 from cardrules.cards import Card, Joker
 from cardrules.engine.chance import shuffled_by_keys
 from cardrules.errors import IllegalActionError
@@ -82,6 +81,11 @@ _BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
 # class with a descriptor call, and the reducer compares phases at every step.
 _CHOOSE_DEALER, _SHUFFLE, _BID, _PLAY, _GAME_OVER = (
     Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.BID, Phase.PLAY, Phase.GAME_OVER)
+# The last state whose legal cards legal_actions listed, with those cards.
+# States never change, so apply on that same state (what every playing loop
+# does next) reads them here instead of working out BA-31 to BA-33 again.  The
+# reference keeps that one state alive, so its id cannot be reused.
+_listed: tuple[GameState | None, tuple[int, ...]] = (None, ())
 _PHASE_RULE = {_CHOOSE_DEALER: "BA-11", _SHUFFLE: "BA-12", _BID: "BA-20", _PLAY: "BA-30",
                _GAME_OVER: "BA-43"}
 
@@ -126,37 +130,18 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if phase is _PLAY:
         seat = state.current_player
         assert seat is not None
-        return tuple(map(PLAYS.__getitem__, _allowed(state, seat)))
+        deal = state.deal
+        assert deal is not None
+        global _listed
+        cards = legal_plays(state._hands[seat], state._trick, deal.table, state.trump_played,
+                            deal.bids[seat].__class__ is Board)
+        _listed = (state, cards)
+        return tuple(map(PLAYS.__getitem__, cards))
     if phase is _BID:
         deal = state.deal
         assert deal is not None
         return _BID_CHOICES[deal.hand_size]
     return ()
-
-
-def _allowed(state: GameState, seat: int) -> tuple[int, ...]:
-    """The card indexes ``seat`` may play now (BA-31 to BA-33)."""
-    hand = state._hands[seat]
-    trick = state._trick
-    deal = state.deal
-    assert deal is not None
-    classes, powers = deal.table
-    if not trick:
-        # BA-32: no trump lead before a trump was played to an earlier trick,
-        # unless the leader claimed board or holds nothing but trumps.
-        if state.trump_played or deal.bids[seat].__class__ is Board:
-            return hand
-        plain = tuple([i for i in hand if classes[i] != TRUMP_CLASS])
-        return plain or hand
-    led = trick[0]
-    led_class = classes[led]
-    follow = [i for i in hand if classes[i] == led_class]
-    if not follow:
-        return hand
-    if led >= _BIG:  # BA-33: a Blooper led forces the highest or the lowest trump
-        pick = max if led == _BIG else min
-        return (pick(follow, key=powers.__getitem__),)
-    return tuple(follow)
 
 
 def first_leader(bids: tuple[BidAction | None, ...], dealer: int) -> int:
@@ -366,68 +351,33 @@ def _bid(state: GameState, actor: int, action: object) -> GameState:
                      state._hands, (), _NO_TRICKS, (), False)
 
 
-def _may_play(state: GameState, seat: int, card: int) -> bool:
-    """``card in _allowed(state, seat)``, answered without listing every
-    allowed card (BA-31 to BA-33)."""
-    hand = state._hands[seat]
-    if card not in hand:
-        return False
-    deal = state.deal
-    assert deal is not None
-    classes = deal.table[0]
-    trick = state._trick
-    if not trick:
-        # BA-32; the classes run 0..4 with trumps 4, so min() == 4 means only trumps
-        return (classes[card] != TRUMP_CLASS or state.trump_played
-                or deal.bids[seat].__class__ is Board
-                or min(map(classes.__getitem__, hand)) == TRUMP_CLASS)
-    led = trick[0]
-    led_class = classes[led]
-    if classes[card] != led_class:  # BA-31: only without a card of the class led
-        return led_class not in map(classes.__getitem__, hand)
-    return led < _BIG or card in _allowed(state, seat)  # BA-33
-
-
-def _trick_winner(leader: int, trick: Sequence[int], classes: Sequence[int],
-                  powers: Sequence[int]) -> int:
-    """The seat that wins ``trick`` (card indexes in play order from ``leader``):
-    the highest trump, else the highest card of the class led (BA-34).
-
-    >>> from cardrules.back_alley.state import TABLES
-    >>> classes, powers = TABLES[0]  # trump spades
-    >>> _trick_winner(3, [CARDS.index(Card.parse(t)) for t in ("KH", "AH", "2S", "QH")],
-    ...               classes, powers)
-    1
-    """
-    led_class = classes[trick[0]]
-    best_at, best = 0, -1
-    for k, index in enumerate(trick):
-        cls = classes[index]
-        if (cls == TRUMP_CLASS or cls == led_class) and powers[index] > best:  # noqa: SIM109
-            best_at, best = k, powers[index]
-    return (leader + best_at) % NUM_PLAYERS
-
-
 def _play(state: GameState, actor: int, card: int) -> GameState:
-    if not _may_play(state, actor, card):
-        rule, message = _why_not(state, actor, card, _allowed(state, actor))
-        raise IllegalActionError(rule, message)
     hands = state._hands
     hand = hands[actor]
     deal = state.deal
     assert deal is not None
-    classes, powers = deal.table
+    table = deal.table
+    trick = state._trick
+    board = deal.bids[actor].__class__ is Board
+    listed = _listed  # one read: the pair is replaced whole, so it is never torn
+    allowed = (listed[1] if listed[0] is state
+               else legal_plays(hand, trick, table, state.trump_played, board))
+    if card not in allowed:
+        refusal = why_not(card, actor, hand, trick, table, trump_played=state.trump_played,
+                          claimed_board=board)
+        assert refusal is not None
+        raise IllegalActionError(*refusal)
     at = hand.index(card)
     hands = (*hands[:actor], hand[:at] + hand[at + 1:], *hands[actor + 1:])
-    trick = (*state._trick, card)
-    trump_played = state.trump_played or classes[card] == TRUMP_CLASS
+    trick = (*trick, card)
+    trump_played = state.trump_played or table[0][card] == TRUMP_CLASS
     if len(trick) < NUM_PLAYERS:
         return GameState(state.settings, state.history, _PLAY, state.dealer, deal,
                          (actor + 1) % NUM_PLAYERS, state.leader, hands, trick,
                          state.tricks_won, state.tricks, trump_played)
     leader = state.leader
     assert leader is not None
-    winner = _trick_winner(leader, trick, classes, powers)
+    winner = trick_winner(leader, trick, table)
     won = list(state.tricks_won)
     won[winner] += 1
     tricks = (*state.tricks, Trick(leader, tuple(map(CARDS.__getitem__, trick)), winner))
@@ -460,28 +410,3 @@ def _score_deal(state: GameState, deal: Deal, won: tuple[int, ...]) -> GameState
                          (), _NO_TRICKS, (), False)
     return GameState(settings, history, _SHUFFLE, (dealer + 1) % NUM_PLAYERS, None, None,
                      None, _NO_HANDS, (), _NO_TRICKS, (), False)
-
-
-def _why_not(state: GameState, actor: int, card: int,
-             allowed: tuple[int, ...]) -> tuple[str, str]:
-    """The rule and the reason a play of ``card`` by ``actor`` is refused."""
-    deal = state.deal
-    assert deal is not None
-    shown = CARDS[card]
-    if card not in state._hands[actor]:
-        return "BA-31", f"seat {actor} does not hold {shown}"
-    if not state._trick:
-        return "BA-32", (f"{shown} is a trump and no trump has been played to an earlier "
-                         f"trick; seat {actor} did not claim board and holds a plain card")
-    led = state._trick[0]
-    if led >= _BIG:
-        which = "highest" if led == _BIG else "lowest"
-        return "BA-33", (f"{CARDS[led]} was led: seat {actor} must play its {which} trump, "
-                         f"{CARDS[allowed[0]]}")
-    classes = deal.table[0]
-    if classes[led] == TRUMP_CLASS:
-        return "BA-31", f"a trump was led: seat {actor} must play a trump, not {shown}"
-    suit = CARDS[led]
-    assert isinstance(suit, Card)
-    return "BA-31", (f"{suit.suit.name.lower()} were led: seat {actor} must follow suit, "
-                     f"not play {shown}")

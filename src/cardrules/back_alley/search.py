@@ -35,7 +35,8 @@ from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.checks import known_absent
 from cardrules.back_alley.determinize import Determinizer
 from cardrules.back_alley.game import _BID_CHOICES, apply, legal_actions
-from cardrules.back_alley.state import NUM_PLAYERS, TABLES, TRUMP_CLASS, GameState, Phase
+from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
+from cardrules.back_alley.trick import table_for
 from cardrules.back_alley.views import View, view
 from cardrules.cards import Card
 from cardrules.hand import Hand
@@ -219,7 +220,7 @@ def _distinct(view: View, legal: Sequence[A]) -> list[A]:
     seat's own hand or cards already played) win and lose the same tricks.
     The lowest of each such run is kept."""
     trump = view.trump
-    classes, powers = TABLES[TRUMP_CLASS if trump is None else trump]
+    classes, powers = table_for(trump)
     played = {c.index for t in view.tricks for c in t.cards}
     played.update(c.index for c in view.trick)
     held = {c.index for c in view.hand}

@@ -27,6 +27,7 @@ import attrs
 
 from cardrules._validate import check_seat, require_int
 from cardrules.back_alley.actions import CARDS, BidAction, Board
+from cardrules.back_alley.trick import TrumpTable, table_for
 from cardrules.cards import Card, Joker, Suit
 from cardrules.hand import Hand
 
@@ -309,34 +310,6 @@ class History:
     scores: tuple[int, int]
 
 
-#: The class of a trump card in :data:`TABLES`; the plain suits are classes
-#: 0 to 3 (their :class:`~cardrules.Suit` values).
-TRUMP_CLASS = 4
-
-
-def _table_of(trump: Suit | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per card index 0..53: its class (the suit, or :data:`TRUMP_CLASS` for a
-    trump) and its power in a trick: a trump 102 to 116 (BB 116, LB 115, BA-3),
-    else the rank 2 to 14 with the ace high."""
-    classes, powers = [], []
-    for index in range(54):
-        if index >= 52:
-            classes.append(TRUMP_CLASS)
-            powers.append(116 if index == Joker.BIG.index else 115)
-            continue
-        suit, rank = index & 3, index >> 2
-        value = 14 if rank == 0 else rank + 1
-        is_trump = trump is not None and suit == trump
-        classes.append(TRUMP_CLASS if is_trump else suit)
-        powers.append(100 + value if is_trump else value)
-    return tuple(classes), tuple(powers)
-
-
-#: Per trump, ``(classes, powers)`` indexed by card index (see :func:`_table_of`):
-#: for trump spades, hearts, diamonds, clubs (the suit's value) and for no trump (4).
-TABLES = (*(_table_of(suit) for suit in Suit), _table_of(None))
-
-
 def _trump_of(trump_card: AnyCard) -> Suit | None:
     """The trump suit a turned card makes: its suit, or None for a joker (BA-13)."""
     return trump_card.suit if isinstance(trump_card, Card) else None
@@ -371,12 +344,11 @@ class Deal:
         init=False, default=attrs.Factory(lambda deal: _trump_of(deal.trump_card),
                                           takes_self=True))
 
-    # (classes, powers) for this trump: the shared entry of TABLES, derived
-    # from the trump when the deal is made (see __reduce__).
-    table: tuple[tuple[int, ...], tuple[int, ...]] = attrs.field(
+    # The card order for this trump: the shared table of cardrules.back_alley.trick,
+    # derived from the trump when the deal is made (see __reduce__).
+    table: TrumpTable = attrs.field(
         init=False, eq=False, repr=False, hash=False,
-        default=attrs.Factory(lambda deal: TABLES[4 if deal.trump is None else deal.trump],
-                              takes_self=True))
+        default=attrs.Factory(lambda deal: table_for(deal.trump), takes_self=True))
 
     def __reduce__(self) -> tuple[type[Deal], tuple[object, ...]]:
         """Pickle and copy a deal as its own fields only: the ``trump`` and the

@@ -242,9 +242,9 @@ def back_alley_suits(cards: Iterable[Card | Joker],
     >>> [" ".join(map(str, suit)) for suit in back_alley_suits(cards, Suit.SPADES)]
     ['BB LB KS 9S 2S', 'AH', '3C']
     """
-    from cardrules.back_alley.state import TABLES, TRUMP_CLASS
+    from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 
-    classes, powers = TABLES[4 if trump is None else int(trump)]
+    classes, powers = table_for(trump)
     groups: dict[int, list[Card | Joker]] = {}
     for card in cards:
         groups.setdefault(classes[card.index], []).append(card)

@@ -460,19 +460,6 @@ class DownAndBackTable:
 
 # -- Back Alley ---------------------------------------------------------------------------
 
-def _trick_winner(leader: int, cards: Sequence[Card | Joker], trump: Any) -> int:
-    """The seat that wins a full trick led by ``leader`` (BA-3, BA-34)."""
-    from cardrules.back_alley.state import TABLES, TRUMP_CLASS
-
-    classes, powers = TABLES[4 if trump is None else int(trump)]
-    indexes = [card.index for card in cards]
-    led = classes[indexes[0]]
-    wanted = TRUMP_CLASS if any(classes[i] == TRUMP_CLASS for i in indexes) else led
-    best = max((powers[i], position) for position, i in enumerate(indexes)
-               if classes[i] == wanted)[1]
-    return (leader + best) % 4
-
-
 class BackAlleyTable:
     """The Back Alley table and narration for the person at seat ``you``.
 
@@ -623,6 +610,7 @@ class BackAlleyTable:
         """
         from cardrules.back_alley import Bid, Board, ChooseDealer, Pass, Play
         from cardrules.back_alley.state import Contract, contract_of
+        from cardrules.back_alley.trick import table_for, trick_winner
 
         you = self.you
         lines: list[str] = []
@@ -651,8 +639,9 @@ class BackAlleyTable:
                 if len(after.tricks) > len(before.tricks):
                     winner = after.tricks[-1].winner
                 else:
-                    winner = _trick_winner(before.leader, (*before.trick, action.card),
-                                           before.trump)
+                    winner = trick_winner(before.leader,
+                                          [c.index for c in (*before.trick, action.card)],
+                                          table_for(before.trump))
                 lines.append(f"{_verb(winner, you, 'win', 'wins')} the trick (BA-34)")
         if before.phase.value == "bid":
             if after.phase.value == "play" and after.dealer is not None:
