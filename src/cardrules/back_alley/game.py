@@ -81,11 +81,6 @@ _BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
 # class with a descriptor call, and the reducer compares phases at every step.
 _CHOOSE_DEALER, _SHUFFLE, _BID, _PLAY, _GAME_OVER = (
     Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.BID, Phase.PLAY, Phase.GAME_OVER)
-# The last state whose legal cards legal_actions listed, with those cards.
-# States never change, so apply on that same state (what every playing loop
-# does next) reads them here instead of working out BA-31 to BA-33 again.  The
-# reference keeps that one state alive, so its id cannot be reused.
-_listed: tuple[GameState | None, tuple[int, ...]] = (None, ())
 _PHASE_RULE = {_CHOOSE_DEALER: "BA-11", _SHUFFLE: "BA-12", _BID: "BA-20", _PLAY: "BA-30",
                _GAME_OVER: "BA-43"}
 
@@ -132,11 +127,9 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         assert seat is not None
         deal = state.deal
         assert deal is not None
-        global _listed
-        cards = legal_plays(state._hands[seat], state._trick, deal.table, state.trump_played,
-                            deal.bids[seat].__class__ is Board)
-        _listed = (state, cards)
-        return tuple(map(PLAYS.__getitem__, cards))
+        return tuple(map(PLAYS.__getitem__, legal_plays(
+            state._hands[seat], state._trick, deal.table, state.trump_played,
+            deal.bids[seat].__class__ is Board)))
     if phase is _BID:
         deal = state.deal
         assert deal is not None
@@ -359,10 +352,7 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     table = deal.table
     trick = state._trick
     board = deal.bids[actor].__class__ is Board
-    listed = _listed  # one read: the pair is replaced whole, so it is never torn
-    allowed = (listed[1] if listed[0] is state
-               else legal_plays(hand, trick, table, state.trump_played, board))
-    if card not in allowed:
+    if card not in legal_plays(hand, trick, table, state.trump_played, board):
         refusal = why_not(card, actor, hand, trick, table, trump_played=state.trump_played,
                           claimed_board=board)
         assert refusal is not None
