@@ -32,7 +32,9 @@ The model behind the odds:
 * A showdown tied between ``k`` players (the player among them) counts as
   ``1/k`` of a win: the tie-break draw of DB-42 is fair.  The down and the
   back tie-breaks are separate draws, so a deal's share of the pot is the
-  product of its two shares.
+  product of its two shares (both as
+  :func:`~cardrules.down_and_back.showdown.showdown_share` and
+  :func:`~cardrules.down_and_back.showdown.pot_share` count them).
 * The probabilities are means over the deals, each with its standard error
   (the sample standard deviation over the square root of the number of
   deals).  When every deal can be listed cheaply (see ``exact``), all of

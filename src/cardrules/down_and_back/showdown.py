@@ -3,7 +3,7 @@
 This module is the one place the showdown rules are written.  The reducer
 (:mod:`~cardrules.down_and_back.game`) plays the showdown with them, the
 strict reader (:mod:`~cardrules.down_and_back.serialize`) and the invariant
-checks (:mod:`~cardrules.down_and_back.checks`) check a history against
+checks (:func:`~cardrules.down_and_back.checks.check_invariants`) check a history against
 them, and the odds and the search bot
 (:mod:`~cardrules.down_and_back.analysis`,
 :mod:`~cardrules.down_and_back.search`) count a seat's share of pots with
@@ -58,8 +58,8 @@ def draw_order(dealer: int, num_players: int) -> tuple[int, ...]:
 
 def stage_strengths(splits: Sequence[Split], stage: Stage) -> list[int]:
     """Per seat, the strength of the hand ``stage`` compares (DB-41): the
-    4-card down hand for :attr:`Stage.DOWN`, the 3-card back hand for
-    :attr:`Stage.BACK`; a larger strength is a better hand.
+    4-card down hand for ``Stage.DOWN``, the 3-card back hand for
+    ``Stage.BACK``; a larger strength is a better hand.
 
     >>> from cardrules import Hand
     >>> from cardrules.down_and_back import Split, Stage
