@@ -247,9 +247,23 @@ def test_determinize_after_a_joker_exchange_BA_13() -> None:
                 assert deal.taken == state.deal.taken
 
 
-def test_determinize_refuses_a_view_between_deals() -> None:
-    with pytest.raises(ValueError, match="bidding or the play"):
-        determinize(view(new_game(), 0), random.Random(0))
+def test_determinize_between_deals_gives_the_state_the_view_shows() -> None:
+    """Before the first dealer, at a shuffle and at the end nothing is hidden
+    (BA-11, BA-12, BA-43): the one state the view allows."""
+    state = new_game(max_hand_size=2)
+    assert determinize(view(state, 0), random.Random(0)) == state
+    state = apply(state, ChooseDealer(2))
+    assert Determinizer(view(state, 1)).count == 1
+    assert determinize(view(state, 1), random.Random(0)) == state
+
+
+def test_determinize_refuses_a_view_that_does_not_fit_its_phase() -> None:
+    mine = view(apply(new_game(), ChooseDealer(0)), 0)
+    with pytest.raises(ValueError, match="no card is dealt in the shuffle phase"):
+        determinize(attrs.evolve(mine, hand_sizes=(0, 1, 0, 0)), random.Random(0))
+    dealt = view(_positions(2, 3)[0], 0)
+    with pytest.raises(ValueError, match="shows a turned card"):
+        determinize(attrs.evolve(dealt, trump_card=None), random.Random(0))
 
 
 # -- trick_estimate ------------------------------------------------------------------

@@ -354,6 +354,113 @@ def test_determinize_sees_only_the_view() -> None:
             assert a == b
 
 
+def _split_with_a_seen_card(players: int) -> tuple[GameState, int, int]:
+    """A showdown (DB-40) in which one seat holding cards seen taken from the
+    pile (DB-37) has chosen its split, and a seat that has not is watching."""
+    for seed in range(40):
+        state = _state_at(Phase.SPLIT, players=players, seed=seed)
+        splitter = state.current_player
+        assert splitter is not None
+        if len(state.seen[splitter]) < 2:
+            continue
+        after = apply(state, legal_actions(state)[0])
+        watcher = next(s for s in range(players) if after.splits[s] is None)
+        return after, splitter, watcher
+    raise AssertionError("no showdown with seen cards found")
+
+
+def test_hidden_variant_draws_an_unrevealed_split_uniformly_DB_40() -> None:
+    """A split chosen but not revealed is hidden (DB-40): in the variants a
+    card seen taken (DB-37) lies in the 4-card hand 4 times in 7, whatever the
+    real split was, and every variant is a state the watcher cannot tell
+    from the real one."""
+    state, splitter, watcher = _split_with_a_seen_card(3)
+    known = state.seen[splitter]
+    draws = 2000
+    rng = random.Random(3)
+    down: Counter[Card] = Counter()
+    for _ in range(draws):
+        other = RULES.hidden_variant(state, watcher, rng)
+        assert view(other, watcher) == view(state, watcher)
+        split = other.splits[splitter]
+        assert split is not None
+        assert set(known) <= {*split.down, *split.back}
+        down.update(c for c in known if c in split.down)
+    p = 4 / 7
+    sd = math.sqrt(p * (1 - p) / draws)
+    for card in known:
+        assert abs(down[card] / draws - p) < 5 * sd, (card, down[card])
+
+
+def test_hidden_variant_is_uniform_over_the_hidden_cards() -> None:
+    """Each unseen card lies in a given opponent's hand with probability
+    (that hand's unseen places) / (unseen cards), and on top of the stock
+    with probability 1 / (unseen cards): the hook draws like determinize."""
+    state = _state_at(Phase.DRAW, players=3, seed=9, turn=4)
+    v = view(state, 1)
+    known = {*v.hand, *v.discard, *(c for s in v.seen for c in s)}
+    pool = [c for c in DECK if c not in known]
+    places = {o: v.hand_sizes[o] - len(v.seen[o]) for o in (0, 2)}
+    samples = 3000
+    rng = random.Random(13)
+    counts: dict[int, Counter[Card]] = {0: Counter(), 2: Counter()}
+    top_of_stock: Counter[Card] = Counter()
+    for _ in range(samples):
+        other = RULES.hidden_variant(state, 1, rng)
+        for o in (0, 2):
+            counts[o].update(c for c in other.hands[o] if c not in v.seen[o])
+        top_of_stock[other.stock[0]] += 1
+    for o in (0, 2):
+        p = places[o] / len(pool)
+        sd = math.sqrt(p * (1 - p) / samples)
+        assert set(counts[o]) <= set(pool)
+        for card in pool:
+            assert abs(counts[o][card] / samples - p) < 5 * sd, (o, card)
+    p = 1 / len(pool)
+    sd = math.sqrt(p * (1 - p) / samples)
+    assert all(abs(top_of_stock[c] / samples - p) < 5 * sd for c in pool)
+
+
+def test_hidden_variant_keeps_the_card_just_taken_from_the_pile_DB_37() -> None:
+    """A card taken from the discard pile is seen by everyone (DB-37), but
+    another seat's view does not say that it was taken this turn nor which of
+    the cards seen taken came last; hidden_variant keeps it, where
+    determinize alone must guess."""
+    rng = random.Random(2)
+    found = 0
+    for state in _states(30, seed=6):
+        if state.phase is not Phase.DISCARD or state.drawn is None:
+            continue
+        mover = state.current_player
+        assert mover is not None
+        if state.drawn not in state.seen[mover] or len(state.seen[mover]) < 2:
+            continue
+        found += 1
+        for seat in range(state.num_players):
+            if seat == mover:
+                continue
+            guesses = {determinize(view(state, seat), random.Random(k)).drawn for k in range(12)}
+            assert guesses != {state.drawn}
+            for _ in range(4):
+                other = RULES.hidden_variant(state, seat, rng)
+                assert other.drawn == state.drawn
+                assert view(other, seat) == view(state, seat)
+    assert found
+
+
+def test_hidden_variant_between_rounds_and_at_the_end_is_the_state() -> None:
+    """Nothing is hidden before the first dealer, at a shuffle and at the end
+    (DB-31, DB-32, DB-44)."""
+    rng = random.Random(4)
+    phases = set()
+    for state in _states(3, seed=2):
+        if state.phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER):
+            phases.add(state.phase)
+            for seat in range(state.num_players):
+                assert RULES.hidden_variant(state, seat, rng) == state
+    assert phases == {Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER}
+
+
 def test_determinize_refuses_a_view_that_does_not_add_up() -> None:
     import attrs
 

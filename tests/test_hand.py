@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardrules import DECK, Card, Hand, Joker, ParseError, parse_cards
-from cardrules.hand import card_index, permute_hidden
+from cardrules.hand import card_index
 
 CARDS = st.lists(st.sampled_from(DECK), unique=True, max_size=13)
 
@@ -134,17 +134,3 @@ def test_of_sorted_takes_cards_as_given() -> None:
     hand = Hand.of_sorted(cards)
     assert isinstance(hand, Hand)
     assert tuple(hand) == cards
-
-
-def test_permute_hidden_keeps_visible_piles_and_sizes() -> None:
-    piles = [tuple(range(5)), (10, 11), tuple(range(20, 27))]
-    new = permute_hidden(piles, [True, False, True], random.Random(4))
-    assert new[1] == (10, 11)
-    assert [len(p) for p in new] == [5, 2, 7]
-    assert sorted(new[0] + new[2]) == sorted(piles[0] + piles[2])
-    assert new != piles  # the seed above does move cards
-    assert permute_hidden(piles, [False, False, False], random.Random(4)) == piles
-    with pytest.raises(ValueError, match="shorter"):
-        permute_hidden(piles, [True, False], random.Random(4))
-    with pytest.raises(ValueError, match="longer"):
-        permute_hidden(piles[:2], [True, False, True], random.Random(4))

@@ -54,6 +54,10 @@ SRC = ROOT / "src"
 # _default_tests), else the whole suite.
 _ENGINE_GAMES = ["tests/test_down_and_back_actions.py", "tests/test_back_alley_game.py"]
 _DB = "tests/test_down_and_back_"
+_KILLS_BA = "tests/test_mutation_kills_ba.py"
+_KILLS_ENGINE = "tests/test_mutation_kills_engine.py"
+_KILLS_SIM = "tests/test_mutation_kills_simulation.py"
+_KILLS_INTEGRATIONS = "tests/test_mutation_kills_integrations.py"
 TESTS: dict[str, list[str]] = {
     "cardrules/__init__.py": ["tests/test_hand.py", "src/cardrules/__init__.py"],
     "cardrules/_validate.py": ["tests/test_validate.py", "tests/test_cards_hardening.py",
@@ -65,51 +69,53 @@ TESTS: dict[str, list[str]] = {
                             "src/cardrules/errors.py"],
     "cardrules/cli.py": ["tests/test_cli.py", "src/cardrules/cli.py"],
     "cardrules/engine/__init__.py": ["tests/test_engine_rules.py",
-                                     "src/cardrules/engine/__init__.py"],
-    "cardrules/engine/bots.py": ["tests/test_engine_rules.py", "src/cardrules/engine/bots.py"],
+                                     _KILLS_ENGINE, "src/cardrules/engine/__init__.py"],
+    "cardrules/engine/bots.py": ["tests/test_engine_rules.py", _KILLS_ENGINE,
+                                 "src/cardrules/engine/bots.py"],
     "cardrules/engine/chance.py": ["tests/test_engine_chance.py", "tests/test_engine_codec.py",
-                                   "src/cardrules/engine/chance.py"],
+                                   _KILLS_ENGINE, "src/cardrules/engine/chance.py"],
     "cardrules/engine/codec.py": ["tests/test_engine_codec.py", "tests/test_records_hardening.py",
-                                  "src/cardrules/engine/codec.py"],
+                                  _KILLS_ENGINE, "src/cardrules/engine/codec.py"],
     "cardrules/engine/conformance.py": ["tests/test_engine_conformance.py",
-                                        "src/cardrules/engine/conformance.py"],
+                                        _KILLS_ENGINE, "src/cardrules/engine/conformance.py"],
     "cardrules/engine/encode.py": ["tests/test_engine_codec.py",
                                    "tests/test_down_and_back_loading.py",
-                                   "src/cardrules/engine/encode.py"],
-    "cardrules/engine/play.py": ["tests/test_engine_rules.py", "src/cardrules/engine/play.py"],
+                                   _KILLS_ENGINE, "src/cardrules/engine/encode.py"],
+    "cardrules/engine/play.py": ["tests/test_engine_rules.py", _KILLS_ENGINE,
+                                 "src/cardrules/engine/play.py"],
     "cardrules/engine/records.py": ["tests/test_records.py", "tests/test_records_hardening.py",
-                                    "src/cardrules/engine/records.py"],
+                                    _KILLS_ENGINE, "src/cardrules/engine/records.py"],
     "cardrules/engine/registry.py": ["tests/test_engine_rules.py",
-                                     "src/cardrules/engine/registry.py"],
+                                     _KILLS_ENGINE, "src/cardrules/engine/registry.py"],
     "cardrules/engine/rules.py": ["tests/test_engine_rules.py", *_ENGINE_GAMES,
-                                  "src/cardrules/engine/rules.py"],
+                                  _KILLS_ENGINE, "src/cardrules/engine/rules.py"],
     "cardrules/back_alley/__init__.py": ["tests/test_back_alley_rules.py",
                                          "tests/test_back_alley_game.py",
-                                         "src/cardrules/back_alley/__init__.py"],
+                                         _KILLS_BA, "src/cardrules/back_alley/__init__.py"],
     "cardrules/back_alley/actions.py": ["tests/test_back_alley_rules.py",
                                         "tests/test_back_alley_game.py",
-                                        "src/cardrules/back_alley/actions.py"],
-    "cardrules/back_alley/bots.py": ["tests/test_back_alley_bots.py",
+                                        _KILLS_BA, "src/cardrules/back_alley/actions.py"],
+    "cardrules/back_alley/bots.py": ["tests/test_back_alley_bots.py", _KILLS_BA,
                                      "src/cardrules/back_alley/bots.py"],
     "cardrules/back_alley/checks.py": ["tests/test_back_alley_checks.py",
                                        "tests/test_back_alley_serialize.py",
                                        "tests/test_back_alley_game.py",
                                        "tests/test_back_alley_properties.py",
-                                       "src/cardrules/back_alley/checks.py"],
+                                       _KILLS_BA, "src/cardrules/back_alley/checks.py"],
     "cardrules/back_alley/serialize.py": ["tests/test_back_alley_game.py",
                                           "tests/test_back_alley_serialize.py",
-                                          "src/cardrules/back_alley/serialize.py"],
+                                          _KILLS_BA, "src/cardrules/back_alley/serialize.py"],
     "cardrules/back_alley/views.py": ["tests/test_back_alley_rules.py",
                                       "tests/test_back_alley_serialize.py",
                                       "tests/test_back_alley_game.py",
-                                      "src/cardrules/back_alley/views.py"],
+                                      _KILLS_BA, "src/cardrules/back_alley/views.py"],
     "cardrules/back_alley/game.py": ["tests/test_back_alley_game.py", "tests/test_ba_reference.py",
-                                     "src/cardrules/back_alley/game.py"],
+                                     _KILLS_BA, "src/cardrules/back_alley/game.py"],
     "cardrules/back_alley/state.py": ["tests/test_back_alley_game.py",
                                       "tests/test_back_alley_rules.py",
                                       "tests/test_back_alley_serialize.py",
-                                      "src/cardrules/back_alley/state.py"],
-    # Down and Back (batch.py and the C extension are left to the default).
+                                      _KILLS_BA, "src/cardrules/back_alley/state.py"],
+    # Down and Back (the C extension is not mutated: it is not Python).
     "cardrules/down_and_back/__init__.py": [_DB + "game.py", _DB + "actions.py",
                                             "src/cardrules/down_and_back/__init__.py"],
     "cardrules/down_and_back/_accel.py": [_DB + "combos.py", _DB + "actions.py",
@@ -140,7 +146,57 @@ TESTS: dict[str, list[str]] = {
                                           "src/cardrules/down_and_back/tables.py"],
     "cardrules/down_and_back/views.py": [_DB + "game.py", _DB + "properties.py",
                                          "src/cardrules/down_and_back/views.py"],
+    # Modules first sampled for issue 14 (section 5).
+    "cardrules/back_alley/analysis.py": ["tests/test_back_alley_analysis.py", _KILLS_BA,
+                                         "src/cardrules/back_alley/analysis.py"],
+    "cardrules/back_alley/determinize.py": ["tests/test_back_alley_analysis.py",
+                                            "tests/test_back_alley_search.py", _KILLS_BA,
+                                            "src/cardrules/back_alley/determinize.py"],
+    "cardrules/back_alley/encoding.py": ["tests/test_encoding_back_alley.py", _KILLS_BA,
+                                         "src/cardrules/back_alley/encoding.py"],
+    "cardrules/back_alley/pictures.py": [_KILLS_BA, "tests/test_pictures.py",
+                                         "src/cardrules/back_alley/pictures.py"],
+    "cardrules/back_alley/search.py": ["tests/test_back_alley_search.py", _KILLS_BA,
+                                       "src/cardrules/back_alley/search.py"],
+    "cardrules/engine/encoding.py": ["tests/test_encoding_back_alley.py",
+                                     "tests/test_encoding_down_and_back.py", _KILLS_ENGINE,
+                                     "src/cardrules/engine/encoding.py"],
+    "cardrules/simulation/__init__.py": ["tests/test_simulation.py",
+                                         "src/cardrules/simulation/__init__.py"],
+    "cardrules/simulation/plot.py": ["tests/test_simulation_cli.py", "tests/test_simulation.py",
+                                     _KILLS_SIM, "src/cardrules/simulation/plot.py"],
+    "cardrules/simulation/result.py": ["tests/test_simulation.py", "tests/test_simulation_cli.py",
+                                       _KILLS_SIM, "src/cardrules/simulation/result.py"],
+    "cardrules/simulation/run.py": ["tests/test_simulation.py", "tests/test_simulation_cli.py",
+                                    "tests/test_simulation_dask.py", _KILLS_SIM,
+                                    "src/cardrules/simulation/run.py"],
+    "cardrules/integrations/openspiel.py": ["tests/test_openspiel.py", _KILLS_INTEGRATIONS,
+                                            "src/cardrules/integrations/openspiel.py"],
+    "cardrules/integrations/pettingzoo.py": ["tests/test_pettingzoo.py", _KILLS_INTEGRATIONS,
+                                             "src/cardrules/integrations/pettingzoo.py"],
+    "cardrules/down_and_back/analysis.py": [_DB + "analysis.py",
+                                            "src/cardrules/down_and_back/analysis.py"],
+    "cardrules/down_and_back/batch.py": ["tests/test_batch_kernel.py",
+                                         "tests/test_batch_dtypes.py",
+                                         "src/cardrules/down_and_back/batch.py"],
+    "cardrules/down_and_back/determinize.py": [_DB + "search.py", _DB + "analysis.py",
+                                               "src/cardrules/down_and_back/determinize.py"],
+    "cardrules/down_and_back/encoding.py": ["tests/test_encoding_down_and_back.py",
+                                            "src/cardrules/down_and_back/encoding.py"],
+    "cardrules/down_and_back/pictures.py": ["tests/test_pictures.py",
+                                            "src/cardrules/down_and_back/pictures.py"],
+    "cardrules/down_and_back/search.py": [_DB + "search.py",
+                                          "src/cardrules/down_and_back/search.py"],
+    "cardrules/svg.py": ["tests/test_pictures.py", "src/cardrules/svg.py"],
 }
+# Tests written for the survivors of a sampled run guard their modules as well.
+_KILLS_CORE = {"cardrules/__init__.py", "cardrules/_validate.py", "cardrules/cards.py",
+               "cardrules/hand.py", "cardrules/errors.py", "cardrules/svg.py"}
+for _module, _files in TESTS.items():
+    if _module.startswith("cardrules/down_and_back/"):
+        _files.insert(-1, "tests/test_mutation_kills_db.py")
+    elif _module in _KILLS_CORE:
+        _files.insert(-1, "tests/test_mutation_kills_core.py")
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
 
 _COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -431,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp) / "repo"
         shutil.copytree(ROOT, workdir, ignore=shutil.ignore_patterns(
-            ".git", ".venv*", "docs", "*.egg-info", "__pycache__", ".mypy_cache",
+            ".git", ".venv*", "_build", "*.egg-info", "__pycache__", ".mypy_cache",
             ".ruff_cache", ".hypothesis", "build", "dist"))
         for module in chosen:
             # Without this a test that already fails (or a missing file) would

@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import random
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
@@ -29,11 +28,10 @@ from typing import TYPE_CHECKING, TypeVar, overload
 from cardrules.cards import Card, Joker, parse_cards
 from cardrules.errors import shorten
 
-__all__ = ["Hand", "card_index", "permute_hidden"]
+__all__ = ["Hand", "card_index"]
 
 AnyCard = Card | Joker
 C = TypeVar("C", Card, Card | Joker)
-T = TypeVar("T")
 
 
 def card_index(card: Card | Joker) -> int:
@@ -229,32 +227,3 @@ def _hand_of(cards: Iterable[AnyCard]) -> Hand[AnyCard]:
     Hand.parse('KS BB')
     """
     return Hand(cards, jokers=True)
-
-
-def permute_hidden(piles: Sequence[Sequence[T]], hidden: Sequence[bool],
-                   rng: random.Random) -> list[tuple[T, ...]]:
-    """Deal the cards of the ``hidden`` piles out again, uniformly at random.
-
-    ``piles`` are the places cards lie (hands, a stock, undealt cards); the
-    cards of the piles marked in ``hidden`` are shuffled together with
-    ``rng`` and dealt back into those piles, each keeping its size.  Visible
-    piles come back unchanged, so a view built from the result shows nothing
-    new.  Games build ``hidden_variant`` on this: what one seat cannot see,
-    dealt differently.
-
-    >>> import random
-    >>> new = permute_hidden([(1, 2), (3,), (4, 5)], [True, False, True], random.Random(2))
-    >>> new[1], sorted(new[0] + new[2]), [len(p) for p in new]
-    ((3,), [1, 2, 4, 5], [2, 1, 2])
-    """
-    pool = [card for pile, secret in zip(piles, hidden, strict=True) if secret for card in pile]
-    rng.shuffle(pool)
-    out: list[tuple[T, ...]] = []
-    taken = 0
-    for pile, secret in zip(piles, hidden, strict=True):
-        if secret:
-            out.append(tuple(pool[taken:taken + len(pile)]))
-            taken += len(pile)
-        else:
-            out.append(tuple(pile))
-    return out

@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from cardrules._validate import check_seat
+import attrs
+
 from cardrules.back_alley.actions import BIDS, BOARD, CARDS, PASS, PLAYS, Action, Bid, Board
 from cardrules.back_alley.game import (
     _BID_CHOICES,
@@ -39,9 +40,9 @@ from cardrules.back_alley.state import (
     hand_size_of,
     score,
 )
+from cardrules.back_alley.views import view
 from cardrules.cards import DECK, Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
-from cardrules.hand import Hand, permute_hidden
 
 __all__ = ["check_invariants", "hidden_variant", "known_absent", "probe_actions"]
 
@@ -313,88 +314,42 @@ def known_absent(state: GameState) -> tuple[frozenset[int], ...]:
     return tuple(frozenset(a) for a in absent)
 
 
-def _redeal(pool: list[int], sizes: list[int], absent: list[frozenset[int]],
-            rng: random.Random, tries: int = 40) -> list[list[int]] | None:
-    """Deal ``pool`` into piles of ``sizes`` so that no pile gets a card it is
-    known not to hold: random greedy tries, most constrained pile first."""
-    order = sorted(range(len(sizes)), key=lambda p: -len(absent[p]))
-    for _ in range(tries):
-        remaining = pool[:]
-        rng.shuffle(remaining)
-        piles: list[list[int]] = [[] for _ in sizes]
-        for p in order:
-            allowed = [i for i in remaining if i not in absent[p]]
-            if len(allowed) < sizes[p]:
-                break
-            piles[p] = allowed[:sizes[p]]
-            chosen = set(piles[p])
-            remaining = [i for i in remaining if i not in chosen]
-        else:
-            return piles
-    return None
-
-
 def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """``state`` with every card ``seat`` cannot see dealt out afresh.
+    """A state drawn uniformly among those ``seat`` cannot tell from ``state``.
 
-    Hidden are the other seats' hands and the undealt cards (BA-50).  Public
-    facts are kept: in a no-trump deal without an exchange the other joker is
-    known to be undealt, and a seat never gets a card the play shows it
-    cannot hold (:func:`~cardrules.back_alley.checks.known_absent`), so the
-    variant is a state the same public history could have led to.  Without
-    such inferences the cards are re-dealt uniformly with
-    :func:`cardrules.hand.permute_hidden`; with them, by random tries (not
-    exactly uniform), falling back to ``state`` itself.
-    The card another seat took under BA-13 follows its place in that hand.
+    Hidden are the other seats' hands, the card another seat took under
+    BA-13 and the undealt cards (BA-50).  The draw is
+    :func:`~cardrules.back_alley.determinize` of the seat's view, so it is
+    exactly uniform over the deals of the unseen cards that fit every
+    public fact: a void or a forced trump the play has shown is kept
+    (:func:`~cardrules.back_alley.checks.known_absent`), and in a no-trump
+    deal no joker is in play.  The two public facts a view does not carry,
+    the first dealer and how often the deal now due was thrown in (BA-11,
+    BA-25), are copied from ``state``.  Between deals and at the end nothing
+    is hidden, and the variant equals ``state``.
 
     >>> import random
-    >>> from cardrules.back_alley import new_game
+    >>> from cardrules.back_alley import apply, new_game, sample_chance, view
     >>> s = new_game()
     >>> hidden_variant(s, 0, random.Random(1)) == s   # nothing dealt yet
     True
+    >>> rng = random.Random(3)
+    >>> for _ in range(2):   # the first dealer and the shuffle
+    ...     s = apply(s, sample_chance(s, rng))
+    >>> other = hidden_variant(s, 2, random.Random(1))
+    >>> view(other, 2) == view(s, 2), other.hands[0] == s.hands[0]
+    (True, False)
     """
-    check_seat(seat, NUM_PLAYERS)
-    deal = state.deal
-    if deal is None:
-        return state
-    undealt = _indexes(deal.undealt)
-    fixed: list[int] = []
-    if isinstance(deal.trump_card, Joker) and deal.joker_discard is None:
-        other = _BIG_INDEX + _LITTLE_INDEX - deal.trump_card.index
-        undealt.remove(other)
-        fixed.append(other)
-    others = [s for s in _SEATS if s != seat]
-    absent = known_absent(state)
-    new: list[list[int]] = [list(h) for h in state._hands]
-    if not any(absent[s] for s in others):
-        piles = [*state._hands, tuple(undealt)]
-        secret = [s != seat for s in _SEATS] + [True]
-        dealt = permute_hidden(piles, secret, rng)
-        new, undealt = [list(h) for h in dealt[:NUM_PLAYERS]], list(dealt[NUM_PLAYERS])
-    else:
-        pool = [i for s in others for i in state._hands[s]] + undealt
-        sizes = [len(state._hands[s]) for s in others] + [len(undealt)]
-        found = _redeal(pool, sizes, [*(absent[s] for s in others), frozenset()], rng)
-        if found is None:
-            return state
-        for s, pile in zip(others, found, strict=False):
-            new[s] = pile
-        undealt = found[-1]
-    taken = deal.taken
-    if deal.exchanger is not None and deal.exchanger != seat and taken is not None:
-        old_hand = state._hands[deal.exchanger]
-        if taken.index in old_hand:
-            moved = CARDS[new[deal.exchanger][old_hand.index(taken.index)]]
-            assert isinstance(moved, Card)
-            taken = moved
-    rest = sorted(undealt + fixed)
-    new_deal = Deal(hand_size=deal.hand_size, trump_card=deal.trump_card,
-                    joker_discard=deal.joker_discard, exchanger=deal.exchanger, taken=taken,
-                    undealt=Hand.of_sorted(tuple(CARDS[i] for i in rest)), bids=deal.bids)
-    hands = tuple(tuple(sorted(h)) for h in new)
-    return GameState(state.settings, state.history, state.phase, state.dealer, new_deal,
-                     state.current_player, state.leader, hands, state._trick, state.tricks_won,
-                     state.tricks, state.trump_played)
+    # Imported here: the determinizer reads known_absent from this module.
+    from cardrules.back_alley.determinize import determinize
+
+    guess = determinize(view(state, seat), rng)
+    history, known = guess.history, state.history
+    if history.first_dealer != known.first_dealer or history.throw_ins != known.throw_ins:
+        history = attrs.evolve(history, first_dealer=known.first_dealer,
+                               throw_ins=known.throw_ins)
+        guess = attrs.evolve(guess, history=history)
+    return guess
 
 
 def probe_actions(state: GameState) -> Iterator[Action]:

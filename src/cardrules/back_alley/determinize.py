@@ -28,6 +28,15 @@ small dynamic programme over the cards still needed per seat); the other
 cards are then shared out by a plain shuffle.  Bids carry no hard facts
 about the hands, so they do not shape the draw.
 
+Before the first dealer is chosen, at a shuffle and at the end no card is in
+anyone's hand or undealt (BA-11, BA-12, BA-43): nothing is hidden, and the
+state drawn is the one the view describes.  Two public facts are not in a
+view: the first dealer, once a deal has been played, is read off the first
+result, and the number of throw-ins of the deal in progress (BA-25) is taken
+as the fewest that bring the deal to its dealer.
+:func:`~cardrules.back_alley.checks.hidden_variant` draws with this module
+and copies those two facts from the state it starts from.
+
 >>> import random
 >>> from cardrules.back_alley import apply, new_game, sample_chance, view
 >>> rng = random.Random(2)
@@ -61,6 +70,7 @@ from cardrules.hand import Hand
 __all__ = ["Determinizer", "determinize"]
 
 _BIG, _LITTLE = Joker.BIG.index, Joker.LITTLE.index
+_FACTORIALS = tuple(factorial(k) for k in range(55))
 
 
 class Determinizer:
@@ -70,8 +80,9 @@ class Determinizer:
     draws as many states as wanted (each uniform among the consistent
     states, see the module ``cardrules.back_alley.determinize``).  ``count`` is
     the number of ways the hidden cards can lie: the number of distinct
-    states the view allows.  Only bidding and play views can be
-    determinized; any other phase is a :class:`ValueError`.
+    states the view allows (1 between deals and at the end, where nothing
+    is hidden).  A view whose hand sizes do not fit the unseen cards is a
+    :class:`ValueError`.
 
     >>> import random
     >>> from cardrules.back_alley import apply, new_game, sample_chance, view
@@ -90,16 +101,20 @@ class Determinizer:
                  "_view", "count")
 
     def __init__(self, view: View) -> None:
-        if view.phase is not Phase.BID and view.phase is not Phase.PLAY:
-            raise ValueError(f"only a view of the bidding or the play can be determinized, "
-                             f"not of the {view.phase.value} phase")
         self._view = view
         seat = view.seat
         skeleton = _skeleton(view)
         self._skeleton = skeleton
-        absent = known_absent(skeleton)
+        self._others = tuple(s for s in range(NUM_PLAYERS) if s != seat)
+        self._constrained: tuple[tuple[int, tuple[int, ...]], ...] = ()
+        self._free: tuple[int, ...] = ()
         deal = skeleton.deal
-        assert deal is not None
+        if deal is None:
+            # No deal in progress (BA-11, BA-12, BA-43): no card is hidden.
+            self._strides, self._tables = (1, 1, 1), [{0: 1}]
+            self.count = 1
+            return
+        absent = known_absent(skeleton)
         known = {c.index for c in view.hand}
         known.update(c.index for t in view.tricks for c in t.cards)
         known.update(c.index for c in view.trick)
@@ -107,7 +122,6 @@ class Determinizer:
         if deal.trump is None:  # BA-13: no joker is in play without trump
             known.update((_BIG, _LITTLE))
         pool = [i for i in range(54) if i not in known]
-        self._others = tuple(s for s in range(NUM_PLAYERS) if s != seat)
         needs = tuple(view.hand_sizes[s] for s in self._others)
         if sum(needs) > len(pool):
             raise ValueError("the view's hand sizes do not fit the unseen cards")
@@ -115,12 +129,13 @@ class Determinizer:
         # (0 to 2 in self._others) that may take it; the rest are free.
         constrained: list[tuple[int, tuple[int, ...]]] = []
         free: list[int] = []
+        lacking = [absent[s] for s in self._others]
+        blocked = lacking[0] | lacking[1] | lacking[2]
         for card in pool:
-            allowed = tuple(k for k, s in enumerate(self._others) if card not in absent[s])
-            if len(allowed) == len(self._others):
-                free.append(card)
+            if card in blocked:
+                constrained.append((card, tuple(k for k in range(3) if card not in lacking[k])))
             else:
-                constrained.append((card, allowed))
+                free.append(card)
         self._constrained = tuple(constrained)
         self._free = tuple(free)
         dims = [n + 1 for n in needs]
@@ -146,6 +161,8 @@ class Determinizer:
         >>> sampler.sample(random.Random(4)) == sampler.sample(random.Random(4))
         True
         """
+        if self._skeleton.deal is None:
+            return self._skeleton
         view = self._view
         strides = self._strides
         tables = self._tables
@@ -243,30 +260,38 @@ def _flat(needs: tuple[int, ...] | list[int], strides: tuple[int, ...]) -> int:
 
 def _count_tables(needs: tuple[int, ...], strides: tuple[int, int, int],
                   constrained: list[tuple[int, tuple[int, ...]]],
-                  free: int) -> list[list[int]]:
+                  free: int) -> list[dict[int, int]]:
     """``tables[j][r]``: the number of ways to place the constrained cards j, j+1,
     ... and then the ``free`` cards so that the three seats get exactly ``r``
-    (flattened) more cards, the rest staying undealt."""
-    n0, n1, n2 = needs
-    size = (n0 + 1) * strides[0]
-    fact = [factorial(k) for k in range(free + 1)]
-    last = [0] * size
-    for a in range(n0 + 1):
-        for b in range(n1 + 1):
-            for c in range(n2 + 1):
-                rest = free - a - b - c
-                if rest >= 0:
-                    last[a * strides[0] + b * strides[1] + c] = (
-                        fact[free] // (fact[a] * fact[b] * fact[c] * fact[rest]))
-    tables = [last]
-    for _card, allowed in reversed(constrained):
-        following = tables[-1]
-        table = following[:]
+    (flattened) more cards, the rest staying undealt.  Only the ``r`` a draw
+    can reach after placing cards 0 to j-1 are counted."""
+    sizes = [n + 1 for n in needs]
+    reach: list[set[int]] = [{_flat(needs, strides)}]
+    for _card, allowed in constrained:
+        now = reach[-1]
+        step = set(now)
         for k in allowed:
-            step = strides[k]
-            for at in range(size):
-                if (at // step) % (needs[k] + 1):  # this seat still needs a card
-                    table[at] += following[at - step]
+            stride, size = strides[k], sizes[k]
+            step.update(at - stride for at in now if (at // stride) % size)
+        reach.append(step)
+    fact = _FACTORIALS
+    last: dict[int, int] = {}
+    for at in reach[-1]:
+        a, b, c = at // strides[0], (at // strides[1]) % sizes[1], at % sizes[2]
+        rest = free - a - b - c
+        last[at] = (fact[free] // (fact[a] * fact[b] * fact[c] * fact[rest])
+                    if rest >= 0 else 0)
+    tables = [last]
+    for j in range(len(constrained) - 1, -1, -1):
+        allowed = constrained[j][1]
+        following = tables[-1]
+        table: dict[int, int] = {}
+        for at in reach[j]:
+            ways = following[at]  # the card stays undealt
+            for k in allowed:
+                if (at // strides[k]) % sizes[k]:  # this seat still needs a card
+                    ways += following[at - strides[k]]
+            table[at] = ways
         tables.append(table)
     tables.reverse()
     return tables
@@ -274,26 +299,42 @@ def _count_tables(needs: tuple[int, ...], strides: tuple[int, int, int],
 
 def _skeleton(view: View) -> GameState:
     """The public part of ``view`` as a state: every seat's hand empty but
-    the viewer's, nothing undealt."""
-    trump_card = view.trump_card
-    dealer = view.dealer
-    assert trump_card is not None
-    assert dealer is not None
-    results = view.results
-    # The view does not show the first dealer nor how often this deal was
-    # thrown in; take the fewest throw-ins that bring the deal to this dealer.
-    if results:
-        first = (results[0].dealer - results[0].throw_ins) % NUM_PLAYERS
-        throw_ins = (dealer - results[-1].dealer - 1) % NUM_PLAYERS
-        history = History(first_dealer=first, throw_ins=throw_ins, results=results,
-                          scores=view.scores)
-    else:
-        history = History(first_dealer=dealer, throw_ins=0, results=(), scores=view.scores)
-    deal = Deal(hand_size=view.hand_size, trump_card=trump_card,
-                joker_discard=view.joker_discard, exchanger=view.exchanger,
-                taken=view.taken, undealt=Hand(), bids=view.bids)
+    the viewer's, nothing undealt; between deals and at the end, the whole
+    state."""
+    history = _history(view)
     hands: list[tuple[int, ...]] = [(), (), (), ()]
     hands[view.seat] = tuple(c.index for c in view.hand)
-    return GameState(view.settings, history, view.phase, dealer, deal, view.current_player,
-                     view.leader, tuple(hands), tuple(c.index for c in view.trick),
-                     view.tricks_won, view.tricks, view.trump_played)
+    deal = None
+    if view.phase is Phase.BID or view.phase is Phase.PLAY:
+        if view.trump_card is None or view.dealer is None:
+            raise ValueError(f"a view of the {view.phase.value} phase shows a turned card "
+                             f"and a dealer (BA-12)")
+        deal = Deal(hand_size=view.hand_size, trump_card=view.trump_card,
+                    joker_discard=view.joker_discard, exchanger=view.exchanger,
+                    taken=view.taken, undealt=Hand(), bids=view.bids)
+    elif view.trump_card is not None or any(view.hand_sizes):
+        raise ValueError(f"no card is dealt in the {view.phase.value} phase, "
+                         f"but the view shows some (BA-12)")
+    return GameState(view.settings, history, view.phase, view.dealer, deal,
+                     view.current_player, view.leader, tuple(hands),
+                     tuple(c.index for c in view.trick), view.tricks_won, view.tricks,
+                     view.trump_played)
+
+
+def _history(view: View) -> History:
+    """The game so far as ``view`` shows it.  The view does not carry the
+    first dealer nor how often the deal now due was thrown in (BA-11,
+    BA-25): the first dealer is read off the first result (less its
+    throw-ins), and the throw-ins are the fewest that bring the deal to this
+    dealer (none at the end of the game, whose dealer dealt the last deal)."""
+    results, dealer = view.results, view.dealer
+    if dealer is None:  # the first dealer is still to be chosen (BA-11)
+        return History(first_dealer=None, throw_ins=0, results=results, scores=view.scores)
+    if not results:
+        return History(first_dealer=dealer, throw_ins=0, results=(), scores=view.scores)
+    first = (results[0].dealer - results[0].throw_ins) % NUM_PLAYERS
+    throw_ins = 0
+    if view.phase is not Phase.GAME_OVER:
+        throw_ins = (dealer - results[-1].dealer - 1) % NUM_PLAYERS
+    return History(first_dealer=first, throw_ins=throw_ins, results=results,
+                   scores=view.scores)

@@ -43,7 +43,8 @@ from cardrules.down_and_back.state import (
     Stage,
     TieBreakDraw,
 )
-from cardrules.hand import Hand, permute_hidden
+from cardrules.down_and_back.views import view
+from cardrules.hand import Hand
 
 __all__ = ["check_invariants", "hidden_variant", "probe_actions"]
 
@@ -293,44 +294,40 @@ def _on_table(state: GameState, log: tuple[TieBreakDraw, ...]) -> list[int]:
 
 
 def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """``state`` with every card ``seat`` cannot see dealt out afresh.
+    """A state drawn uniformly among those ``seat`` cannot tell from ``state``.
 
-    Hidden cards are the stock and the cards of other hands that were not
-    seen taken from the discard pile (all hands are open once every split
-    is revealed).  :func:`cardrules.hand.permute_hidden` deals them out
-    again among their places; chosen but unrevealed splits of other players
-    follow their cards.
+    Hidden are the order of the stock, the cards of other hands that were
+    not seen taken from the discard pile (DB-37), the card another player
+    just drew from the stock, and splits chosen but not yet revealed (all
+    hands are open once every split is, DB-40).  The draw is
+    :func:`~cardrules.down_and_back.determinize.determinize` of the seat's
+    view, so it is exactly uniform over those; an unrevealed split is any
+    split of its hand, each equally likely.  The one public fact a view does
+    not carry, which of the cards seen taken another player has just drawn
+    from the pile (DB-34, DB-37), is copied from ``state``.  Between rounds
+    and at the end nothing is hidden, and the variant equals ``state``.
 
     >>> import random
-    >>> from cardrules.down_and_back import new_game
+    >>> from cardrules.down_and_back import Cut, apply, new_game, sample_chance, view
     >>> s = new_game(2)
-    >>> hidden_variant(s, 0, random.Random(1)).stock == s.stock   # gathered deck: untouched
+    >>> hidden_variant(s, 0, random.Random(1)) == s   # nothing dealt yet
     True
+    >>> rng = random.Random(4)
+    >>> for _ in range(2):   # the first dealer and the shuffle
+    ...     s = apply(s, sample_chance(s, rng))
+    >>> s = apply(s, Cut(20))
+    >>> other = hidden_variant(s, 0, random.Random(1))
+    >>> view(other, 0) == view(s, 0), other.hands[1] == s.hands[1]
+    (True, False)
     """
-    if state.phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER):
-        return state
-    revealed = all(s is not None for s in state.splits)
-    others = [] if revealed else [other for other in range(state.num_players) if other != seat]
-    piles = [state.stock, *(state.hands[o].without(state.seen[o]) for o in others)]
-    fresh = permute_hidden(piles, [True] * len(piles), rng)
-    moved = {old: new for pile, dealt in zip(piles, fresh, strict=True)
-             for old, new in zip(pile, dealt, strict=True)}
+    # Imported here: the determinizer reads _check_counts from this module.
+    from cardrules.down_and_back.determinize import determinize
 
-    def move_all(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-        return tuple(moved.get(c, c) for c in cards)
-
-    hands = list(state.hands)
-    splits = list(state.splits)
-    for other in others:
-        hands[other] = Hand(move_all(state.hands[other]))
-        split = splits[other]
-        if split is not None:
-            splits[other] = Split(move_all(split.down), move_all(split.back))
+    guess = determinize(view(state, seat), rng)
     drawn = state.drawn
-    if drawn is not None and drawn not in state.hands[seat]:
-        drawn = moved.get(drawn, drawn)
-    return attrs.evolve(state, hands=tuple(hands), stock=fresh[0], splits=tuple(splits),
-                        drawn=drawn)
+    if drawn is not None and guess.drawn != drawn and any(drawn in s for s in state.seen):
+        guess = attrs.evolve(guess, drawn=drawn)
+    return guess
 
 
 def probe_actions(state: GameState) -> Iterator[Action]:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import split_actions
 from cardrules.down_and_back.actions import Split
-from cardrules.down_and_back.checks import _check_counts, hidden_variant
+from cardrules.down_and_back.checks import _check_counts
 from cardrules.down_and_back.state import GameSettings, GameState, Ledger, Phase
 from cardrules.down_and_back.views import View
 from cardrules.hand import Hand
@@ -45,18 +45,20 @@ def determinize(view: View, rng: random.Random, *,
     discard pile, the cards each player was seen taking from the discard
     pile (DB-37), splits once revealed (DB-40) and tie-break draws on the
     table (DB-42).  Every other card (the rest of the other hands and the
-    stock) is dealt among those places uniformly at random with ``rng``:
-    a state with the seat's own cards is built, then
-    :func:`~cardrules.down_and_back.checks.hidden_variant` (a uniform
-    shuffle of the hidden cards among their places) deals it afresh.
+    stock) is dealt among those places uniformly at random with ``rng``.
 
     What the view cannot tell is filled in as follows: a player who has
     split but whose split is not yet revealed gets ``split(hand)`` (by
     default one of the 35 splits uniformly at random); the card drawn by
     another player in the middle of their turn is a uniformly random one of
-    their unseen cards.  The view keeps no history, so the state is uniform
+    their unseen cards, or, when the pile and the cards seen show that they
+    drew from the pile, one of the cards seen taken (which one the view
+    does not say).  The view keeps no history, so the state is uniform
     among those matching the view, not weighted by how likely the players'
-    past choices made it.
+    past choices made it.  Between rounds and at the end nothing is hidden:
+    the state is the one the view describes.
+    :func:`~cardrules.down_and_back.checks.hidden_variant` draws with this
+    function from a state's view.
 
     >>> import random
     >>> from cardrules.down_and_back import new_game, view
@@ -87,8 +89,11 @@ def determinize(view: View, rng: random.Random, *,
             assert s is not None
             known.update((*s.down, *s.back))
     pool = [c for c in DECK if c not in known]
+    rng.shuffle(pool)   # each unseen card to a uniformly random place
     hands: list[Hand[Card]] = []
+    fresh: list[list[Card]] = []   # per seat, the unseen cards it was given
     for other in range(n):
+        given: list[Card] = []
         if other == seat:
             hands.append(view.hand)
         elif revealed:
@@ -97,8 +102,10 @@ def determinize(view: View, rng: random.Random, *,
             hands.append(Hand((*own.down, *own.back)))
         else:
             missing = view.hand_sizes[other] - len(view.seen[other])
-            hands.append(Hand((*view.seen[other], *pool[:missing])))
+            given = pool[:missing]
+            hands.append(Hand((*view.seen[other], *given)))
             del pool[:missing]
+        fresh.append(given)
     if len(pool) != view.stock_size:
         raise ValueError(f"the view does not add up: {len(pool)} unseen cards are left "
                          f"for a stock of {view.stock_size}")
@@ -112,15 +119,15 @@ def determinize(view: View, rng: random.Random, *,
         # (a draw from the stock), unless the pile and the cards seen show
         # that the draw was from the pile (DB-34, DB-37): then one of the
         # cards seen taken.
-        drawn = next(c for c in hands[mover] if c not in view.seen[mover])
-        if view.seen[mover] and not _counts_fit(GameState(
+        # (The unseen cards it was given are in random order: the first is a
+        # uniformly random one of them.)
+        drawn = fresh[mover][0] if fresh[mover] else None
+        if view.seen[mover] and (drawn is None or not _counts_fit(GameState(
                 settings, ledger, phase, view.current_player, tuple(hands), tuple(pool),
-                view.discard, view.seen, turn, drawn, view.splits, view.showdown)):
+                view.discard, view.seen, turn, drawn, view.splits, view.showdown))):
             drawn = rng.choice(view.seen[mover])
-    splits = list(view.splits)
-    base = GameState(settings, ledger, phase, view.current_player, tuple(hands), tuple(pool),
-                     view.discard, view.seen, turn, drawn, tuple(splits), view.showdown)
-    state = hidden_variant(base, seat, rng)
+    state = GameState(settings, ledger, phase, view.current_player, tuple(hands), tuple(pool),
+                      view.discard, view.seen, turn, drawn, view.splits, view.showdown)
     if revealed or not any(view.split_chosen):
         return state
     choose = split if split is not None else (lambda hand: rng.choice(split_actions(hand)))

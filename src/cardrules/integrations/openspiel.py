@@ -54,9 +54,9 @@ the seat's :func:`~cardrules.down_and_back.view` (the encoding module's
 adds everything the seat has seen since the start, in order: every public
 action, its own dealt hands, its own stock draws and splits.
 ``resample_from_infostate`` deals out what the seat cannot see afresh (the
-game's ``RULES.hidden_variant``; for Back Alley ``back_alley.determinize``, uniform
-over what the seat's view allows, while bidding and playing), at every node,
-a shuffle in progress redrawn, so OpenSpiel's information-set MCTS works.
+game's ``RULES.hidden_variant``, uniform over the states the seat's
+information allows), at every node, a shuffle in progress redrawn, so
+OpenSpiel's information-set MCTS works.
 
 **Parameters** must fit OpenSpiel's C++ ``int``, and so must the bounds
 they give (``max_game_length()``, ``max_chance_nodes_in_history()`` and
@@ -99,8 +99,6 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
-import attrs
-
 try:
     import numpy as np
     import pyspiel
@@ -113,11 +111,11 @@ from cardrules import down_and_back as _db
 from cardrules._validate import is_int
 from cardrules.back_alley import encoding as _ba_encoding
 from cardrules.back_alley.actions import CARDS as _BA_CARDS
-from cardrules.back_alley.determinize import determinize as _ba_determinize
 from cardrules.cards import DECK, Card, Joker
 from cardrules.down_and_back import encoding as _db_encoding
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.codec import MAX_DIGITS, Fields, safe_repr
+from cardrules.engine.rules import Rules
 from cardrules.errors import IllegalActionError, ParseError
 
 if TYPE_CHECKING:
@@ -182,6 +180,9 @@ class _Spec(Generic[S, A]):
     """What the adapter needs from one game with given settings."""
 
     name: str
+    #: The game's rules; ``resample_from_infostate`` draws with their
+    #: ``hidden_variant``.
+    rules: Rules[S, A]
     num_players: int
     #: Cards by chance outcome number (their index).
     cards: tuple[AnyCard, ...]
@@ -220,9 +221,6 @@ class _Spec(Generic[S, A]):
     def observation_tensor(self, state: S, seat: int) -> npt.NDArray[np.float32]:
         raise NotImplementedError
 
-    def hidden_variant(self, state: S, seat: int, rng: random.Random) -> S:
-        raise NotImplementedError
-
     def state_to_json(self, state: S) -> object:
         raise NotImplementedError
 
@@ -235,6 +233,7 @@ class _Spec(Generic[S, A]):
 
 class _DownAndBack(_Spec[_db.GameState, _db.Action]):
     name = DOWN_AND_BACK
+    rules = _db.RULES
     cards = DECK
 
     def __init__(self, players: int, ante: int, rounds: int) -> None:
@@ -314,10 +313,6 @@ class _DownAndBack(_Spec[_db.GameState, _db.Action]):
     def observation_tensor(self, state: _db.GameState, seat: int) -> npt.NDArray[np.float32]:
         return _db_encoding.observation_tensor(_db.view(state, seat))
 
-    def hidden_variant(self, state: _db.GameState, seat: int,
-                       rng: random.Random) -> _db.GameState:
-        return _db.RULES.hidden_variant(state, seat, rng)
-
     def state_to_json(self, state: _db.GameState) -> object:
         return _db.state_to_dict(state)
 
@@ -327,6 +322,7 @@ class _DownAndBack(_Spec[_db.GameState, _db.Action]):
 
 class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
     name = BACK_ALLEY
+    rules = _ba.RULES
     num_players = _ba.NUM_PLAYERS
     cards = _BA_CARDS
 
@@ -403,21 +399,6 @@ class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
 
     def observation_tensor(self, state: _ba.GameState, seat: int) -> npt.NDArray[np.float32]:
         return _ba_encoding.observation_tensor(_ba.view(state, seat))
-
-    def hidden_variant(self, state: _ba.GameState, seat: int,
-                       rng: random.Random) -> _ba.GameState:
-        if state.phase is not _ba.Phase.BID and state.phase is not _ba.Phase.PLAY:
-            # Before the first deal, between deals (a shuffle, whose cards the
-            # adapter redraws itself) and at the end no hand holds a card:
-            # the rules' hidden_variant deals out whatever is left unseen.
-            return _ba.RULES.hidden_variant(state, seat, rng)
-        # Uniform over the deals the seat's view allows, shown voids included
-        # (back_alley.determinize).  A view does not carry the first dealer or
-        # the throw-in count, which everyone saw, so they are copied over.
-        guess = _ba_determinize(_ba.view(state, seat), rng)
-        history = attrs.evolve(guess.history, first_dealer=state.history.first_dealer,
-                               throw_ins=state.history.throw_ins)
-        return attrs.evolve(guess, history=history)
 
     def state_to_json(self, state: _ba.GameState) -> object:
         return _ba.state_to_dict(state)
@@ -1108,12 +1089,11 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         """A state ``player_id`` cannot tell from this one, drawn at random.
 
         Works at every node.  The cards the seat cannot see are dealt out
-        afresh (seeded from ``probability_sampler()``): Down and Back with
-        ``RULES.hidden_variant``; Back Alley, while bidding and playing, with
-        ``back_alley.determinize``, uniformly among the deals the seat's view
-        allows, shown voids kept, and otherwise (the choice of dealer, a
-        shuffle, the end) with ``RULES.hidden_variant``.  The cards of a
-        shuffle in progress, seen by no one, are redrawn.  The other seats
+        afresh (seeded from ``probability_sampler()``) with the game's
+        ``RULES.hidden_variant``, uniformly among the states the seat's
+        information allows (its view and every void the play has shown
+        kept).  The cards of a shuffle in progress, seen by no one, are
+        redrawn.  The other seats
         keep only the public part of their earlier private events;
         ``history()`` stays this state's (OpenSpiel keeps it as a record
         only), and the new state remembers where it was drawn from, so that
@@ -1132,7 +1112,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         clone = cast(CardrulesState, self.clone())
         core = clone._core.copy()
         spec = core.spec
-        core.state = spec.hidden_variant(core.state, player_id, rng)  # type: ignore[arg-type]
+        core.state = spec.rules.hidden_variant(core.state, player_id, rng)  # type: ignore[arg-type]
         core.forget_others(player_id)
         if core.picked:
             # The cards picked so far are seen by no one: redraw them from the
