@@ -70,8 +70,8 @@ def test_pot_share_of_a_hand_counts_whole_and_shared_pots() -> None:
     # undominated splits of the down share times the back share (DB-41, DB-43),
     # a tie splitting a showdown evenly; a hand that loses everything has none.
     from cardrules.down_and_back import strength3, strength4
-    from cardrules.down_and_back.analysis import _SHARE
     from cardrules.down_and_back.search import _pot_share
+    from cardrules.down_and_back.showdown import SHARE as _SHARE
 
     strong = tuple(sorted(c.index for c in cards("KS KH KD KC QS QH QD")))
     weak = tuple(sorted(c.index for c in cards("2S 3H 5D 7C 9S JH 4D")))
@@ -89,7 +89,7 @@ def test_pot_share_of_a_hand_counts_whole_and_shared_pots() -> None:
 
 def test_play_out_makes_each_seats_bot_from_bot_seed_plus_seat() -> None:
     from cardrules.down_and_back import GreedyBot
-    from cardrules.down_and_back.search import play_out
+    from cardrules.down_and_back.rollout import play_out
 
     seeds: list[int | None] = []
 

@@ -32,7 +32,9 @@ The model behind the odds:
 * A showdown tied between ``k`` players (the player among them) counts as
   ``1/k`` of a win: the tie-break draw of DB-42 is fair.  The down and the
   back tie-breaks are separate draws, so a deal's share of the pot is the
-  product of its two shares.
+  product of its two shares (both as
+  :func:`~cardrules.down_and_back.showdown.showdown_share` and
+  :func:`~cardrules.down_and_back.showdown.pot_share` count them).
 * The probabilities are means over the deals, each with its standard error
   (the sample standard deviation over the square root of the number of
   deals).  When every deal can be listed cheaply (see ``exact``), all of
@@ -65,6 +67,8 @@ from cardrules.down_and_back._accel import split_actions, split_strengths, stren
 from cardrules.down_and_back.actions import Discard, DrawDiscard, DrawStock, Split
 from cardrules.down_and_back.bots import greedy_index
 from cardrules.down_and_back.evaluate import Combo
+from cardrules.down_and_back.rollout import legal_options, play_out, undominated
+from cardrules.down_and_back.showdown import SHARE, rivals_table, showdown_share
 from cardrules.down_and_back.state import HAND_SIZE, Phase
 from cardrules.hand import Hand
 
@@ -90,9 +94,6 @@ __all__ = [
 DEFAULT_TRIALS = 10_000
 #: The most deals :func:`split_odds` lists one by one when asked for exact odds.
 EXACT_LIMIT = 2_000_000
-#: A tied showdown is shared; with at most five players, every share ``1/k``
-#: is a whole multiple of ``1/_SHARE``.
-_SHARE = 60
 _CHUNK = 4096
 
 #: How an opponent splits seven cards.
@@ -230,7 +231,7 @@ def split_odds(hand: Sequence[Card] | str, opponents: int, *,
     if vectorized is None:
         vectorized = _have_numpy()
     scores = split_strengths(cards)
-    numbers = _pareto(scores) if pareto else list(range(35))
+    numbers = undominated(scores) if pareto else list(range(35))
     ours = [scores[n] for n in numbers]
     total = count if exact else trials
     rng = random.Random(seed)
@@ -332,12 +333,6 @@ def _lists_as_arrays(deals: Iterable[list[int]], need: int) -> Iterator[npt.NDAr
         yield np.array(flat, dtype=np.intp).reshape(-1, need)
 
 
-def _pareto(scores: list[tuple[int, int]]) -> list[int]:
-    """The numbers of the splits no other split dominates (as best_splits keeps)."""
-    return [n for n, (d, b) in enumerate(scores)
-            if not any(d2 >= d and b2 >= b and (d2, b2) != (d, b) for d2, b2 in scores)]
-
-
 def _have_numpy() -> bool:
     try:
         import numpy  # noqa: F401
@@ -360,11 +355,10 @@ def _tally_python(deals: Iterable[list[int]], opponents: int, ours: list[tuple[i
             down, back = _opponent(seven, policy)
             downs.append(down)
             backs.append(back)
-        top_d, top_b = max(downs), max(backs)
-        tie_d, tie_b = _SHARE // (downs.count(top_d) + 1), _SHARE // (backs.count(top_b) + 1)
+        top_d, many_d, top_b, many_b = rivals_table(downs, backs)
         for row, (d, b) in zip(tally, ours, strict=True):
-            sd = _SHARE if d > top_d else tie_d if d == top_d else 0
-            sb = _SHARE if b > top_b else tie_b if b == top_b else 0
+            sd = showdown_share(d, top_d, many_d)
+            sb = showdown_share(b, top_b, many_b)
             both = sd * sb
             row[0] += sd
             row[1] += sd * sd
@@ -414,14 +408,16 @@ def _tally_numpy(deals: Iterable[npt.NDArray[np.intp]], opponents: int,
 
 
 def _shares(theirs: npt.NDArray[np.int64], ours: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Per deal (rows) and rated split (columns), the player's share of one showdown."""
+    """Per deal (rows) and rated split (columns), the player's share of one
+    showdown: :func:`~cardrules.down_and_back.showdown.showdown_share`, many
+    at a time."""
     import numpy as np
 
     top = theirs.max(axis=1)
-    tie = _SHARE // ((theirs == top[:, None]).sum(axis=1) + 1)
+    tie = SHARE // ((theirs == top[:, None]).sum(axis=1) + 1)
     above = ours[None, :] > top[:, None]
     level = ours[None, :] == top[:, None]
-    out: npt.NDArray[np.int64] = np.where(above, _SHARE, np.where(level, tie[:, None], 0))
+    out: npt.NDArray[np.int64] = np.where(above, SHARE, np.where(level, tie[:, None], 0))
     return out.astype(np.int64)
 
 
@@ -433,10 +429,10 @@ def _results(actions: list[Split], tally: _Tally, total: int,
     for n in order:
         s_d, q_d, s_b, q_b, s_both, q_both = tally[n]
         out.append(SplitOdds(
-            actions[n], s_d / (_SHARE * total), s_b / (_SHARE * total),
-            s_both / (_SHARE * _SHARE * total),
-            _se(s_d, q_d, total, _SHARE, exact), _se(s_b, q_b, total, _SHARE, exact),
-            _se(s_both, q_both, total, _SHARE * _SHARE, exact), total, exact))
+            actions[n], s_d / (SHARE * total), s_b / (SHARE * total),
+            s_both / (SHARE * SHARE * total),
+            _se(s_d, q_d, total, SHARE, exact), _se(s_b, q_b, total, SHARE, exact),
+            _se(s_both, q_both, total, SHARE * SHARE, exact), total, exact))
     return tuple(out)
 
 
@@ -496,7 +492,6 @@ def discard_advice(view: View, *, rollouts: int = 200, seed: int | None = None,
     True
     """
     from cardrules.down_and_back.determinize import determinize
-    from cardrules.down_and_back.search import legal_options, play_out
 
     require_int("rollouts", rollouts, minimum=2)
     if view.phase not in (Phase.DRAW, Phase.DISCARD) or view.current_player != view.seat:

@@ -20,7 +20,6 @@ import attrs
 
 from cardrules._validate import is_int
 from cardrules.cards import DECK, Card
-from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.actions import (
     Action,
     ChooseDealer,
@@ -32,6 +31,7 @@ from cardrules.down_and_back.actions import (
     Split,
 )
 from cardrules.down_and_back.game import legal_actions, seat_order, turn_seat
+from cardrules.down_and_back.showdown import best_seats, draw_winners, pot_winner
 from cardrules.down_and_back.state import (
     HAND_SIZE,
     MAX_PLAYERS,
@@ -151,18 +151,17 @@ def _check_result(state: GameState, result: RoundResult) -> None:
     cards = [c for s in result.splits for c in (*s.down, *s.back)]
     _require(all(len(s.down) == 4 and len(s.back) == 3 for s in result.splits)
              and len(set(cards)) == 7 * n, "the splits of a result")
-    downs = [strength4(s.down) for s in result.splits]
-    backs = [strength3(s.back) for s in result.splits]
-    _require(is_int(result.down_winner) and 0 <= result.down_winner < n
-             and downs[result.down_winner] == max(downs),
+    seats = range(n)
+    _require(is_int(result.down_winner)
+             and result.down_winner in best_seats(result.splits, Stage.DOWN, seats),
              "the down showdown goes to a best 4-card hand")
-    _require(is_int(result.back_winner) and 0 <= result.back_winner < n
-             and backs[result.back_winner] == max(backs),
+    _require(is_int(result.back_winner)
+             and result.back_winner in best_seats(result.splits, Stage.BACK, seats),
              "the back showdown goes to a best 3-card hand")
     _require(all(isinstance(d.stage, Stage) and is_int(d.seat) and 0 <= d.seat < n
                  for d in result.tiebreaks), "tie-break draws name a stage and a seat")
-    both = result.down_winner if result.down_winner == result.back_winner else None
-    _require(result.pot_winner == both, "only a player who wins both takes the pot")
+    _require(result.pot_winner == pot_winner(result.down_winner, result.back_winner),
+             "only a player who wins both takes the pot")
 
 
 def _check_dealt(state: GameState) -> None:
@@ -282,18 +281,15 @@ def _on_table(state: GameState, log: tuple[TieBreakDraw, ...]) -> list[int]:
     at = 0
     splits = [s for s in state.splits if s is not None]
     for stage in (Stage.DOWN, Stage.BACK):
-        strengths = ([strength4(s.down) for s in splits] if stage is Stage.DOWN
-                     else [strength3(s.back) for s in splits])
-        tied = strengths.count(max(strengths))
+        tied = len(best_seats(splits, stage, range(len(splits))))
         while tied > 1:
-            ranks = []
+            start = at
             for _ in range(tied):
                 if at == len(log):
                     return counts
-                ranks.append(log[at].card.rank)
-                counts.append(len(ranks))
                 at += 1
-            tied = ranks.count(max(ranks))
+                counts.append(at - start)
+            tied = len(draw_winners(log[start:at]))
     return counts
 
 

@@ -87,7 +87,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, SupportsIndex
 
-from cardrules.cards import DECK, Card
+from cardrules.cards import DECK
 from cardrules.down_and_back.actions import (
     Action,
     ChooseDealer,
@@ -126,10 +126,9 @@ NUM_ACTIONS = 140
 #: The sets of four positions (of seven) a split's down hand can take, in
 #: lexicographic order: the split with number ``k`` takes ``_DOWN_POSITIONS[k]``.
 _DOWN_POSITIONS: tuple[tuple[int, ...], ...] = tuple(combinations(range(7), 4))
-_SPLIT_NUMBER = {positions: k for k, positions in enumerate(_DOWN_POSITIONS)}
-_CUT_IDS = tuple(range(_CUT, _CUT + 51))
-_DRAW_IDS = (_DRAW_STOCK, _DRAW_DISCARD)
-_SPLIT_IDS = tuple(range(_SPLIT, _SPLIT + len(_DOWN_POSITIONS)))
+#: ``k`` by the down hand's positions as a bit mask (bit ``p`` for position ``p``).
+_SPLIT_NUMBER = {sum(1 << p for p in positions): k
+                 for k, positions in enumerate(_DOWN_POSITIONS)}
 
 
 
@@ -157,7 +156,7 @@ def action_id(action: Action, state: GameState | None = None) -> int:
     cardrules.errors.IllegalActionError: DB-31: the first dealer must be chosen first
     """
     number = _number(action)
-    if state is not None and number not in legal_action_ids(state):
+    if state is not None and action not in legal_actions(state):
         _refuse(state, number, action)
     return number
 
@@ -178,23 +177,30 @@ def _number(action: Action) -> int:
     if kind is Split:
         assert isinstance(action, Split)
         down, back = action.down, action.back
-        if len(down) != 4 or len(back) != 3 or set(down) & set(back):
+        if len(down) != 4 or len(back) != 3:
             raise ValueError(f"a split is 4 and 3 different cards (DB-40): {action}")
-        cards = sorted((*down, *back), key=_index)
-        positions = tuple(cards.index(card) for card in down)
-        return _SPLIT + _SPLIT_NUMBER[positions]
+        # The seven cards as bits of a 52-bit set; a card's position among them
+        # (in canonical order) is the number of them below it.
+        a, b, c, d = down
+        e, f, g = back
+        ba, bb, bc, bd = 1 << a.index, 1 << b.index, 1 << c.index, 1 << d.index
+        seven = ba | bb | bc | bd | 1 << e.index | 1 << f.index | 1 << g.index
+        if seven.bit_count() != 7:
+            raise ValueError(f"a split is 4 and 3 different cards (DB-40): {action}")
+        mask = (1 << (seven & (ba - 1)).bit_count() | 1 << (seven & (bb - 1)).bit_count()
+                | 1 << (seven & (bc - 1)).bit_count() | 1 << (seven & (bd - 1)).bit_count())
+        return _SPLIT + _SPLIT_NUMBER[mask]
     if kind is ChooseDealer or kind is Shuffle:
         raise ValueError(f"chance actions have no number: {shorten(repr(action))}")
     raise TypeError(f"not a Down and Back action: {shorten(repr(action))}")
 
 
-def _index(card: Card) -> int:
-    return card.index
-
-
 def legal_action_ids(state: GameState) -> tuple[int, ...]:
     """The numbers of :func:`~cardrules.down_and_back.legal_actions`, in increasing order.
 
+    Each is :func:`action_id` of an action the reducer lists, in the
+    reducer's order, which is increasing: cuts by count, the stock before
+    the pile, discards and splits as the module's table numbers them.
     Empty at chance points and at the end.
 
     >>> from cardrules.down_and_back import new_game, ChooseDealer, Shuffle, apply
@@ -204,18 +210,8 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     >>> len(ids), ids[0], ids[-1]
     (51, 0, 50)
     """
-    phase, seat = state.phase, state.current_player
-    if seat is None:
-        return ()
-    if phase is Phase.DISCARD:
-        return tuple([_DISCARD + card.index for card in state.hands[seat]])
-    if phase is Phase.DRAW:
-        return _DRAW_IDS if state.discard else _DRAW_IDS[:1]
-    if phase is Phase.CUT:
-        return _CUT_IDS
-    if phase is Phase.SPLIT:
-        return _SPLIT_IDS
-    return tuple(_number(action) for action in legal_actions(state))  # pragma: no cover
+    number = _number
+    return tuple([number(action) for action in legal_actions(state)])
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:
@@ -257,7 +253,9 @@ def action_from_id(state: GameState, number: SupportsIndex) -> Action:
         action = DrawStock()
     else:
         action = Cut(number - _CUT + 1)
-    if action is None or number not in legal_action_ids(state):
+    # Legal when the reducer lists it: the numbering is one to one, so this is
+    # the same as ``number in legal_action_ids(state)``, without numbering them all.
+    if action is None or action not in legal_actions(state):
         _refuse(state, number, action)
     assert action is not None
     return action

@@ -30,7 +30,7 @@ from operator import attrgetter
 
 from cardrules._validate import check_seat, is_int
 from cardrules.cards import DECK, Card
-from cardrules.down_and_back._accel import hand_of_sorted, strength3, strength4
+from cardrules.down_and_back._accel import hand_of_sorted
 from cardrules.down_and_back._accel import split_actions as _split_actions
 from cardrules.down_and_back.actions import (
     Action,
@@ -42,6 +42,7 @@ from cardrules.down_and_back.actions import (
     Shuffle,
     Split,
 )
+from cardrules.down_and_back.showdown import best_seats, draw_order, draw_winners, pot_winner
 from cardrules.down_and_back.state import (
     DEFAULT_ROUNDS,
     HAND_SIZE,
@@ -54,7 +55,6 @@ from cardrules.down_and_back.state import (
     Phase,
     RoundResult,
     Showdown,
-    Stage,
     TieBreakDraw,
 )
 from cardrules.engine.chance import shuffled
@@ -118,8 +118,7 @@ def seat_order(state: GameState) -> tuple[int, ...]:
     >>> seat_order(apply(new_game(4), ChooseDealer(2)))
     (3, 0, 1, 2)
     """
-    n, dealer = state.settings.num_players, state.ledger.dealer or 0
-    return tuple((dealer + 1 + k) % n for k in range(n))
+    return draw_order(state.ledger.dealer or 0, state.settings.num_players)
 
 
 def turn_seat(state: GameState) -> int:
@@ -445,17 +444,6 @@ def _split(state: GameState, action: Action, seat: int | None) -> GameState:
 
 # -- showdown (DB-41 .. DB-43) -----------------------------------------------------
 
-def _best_seats(state: GameState, stage: Stage) -> tuple[int, ...]:
-    """The seats, in draw order, with the best hand of ``stage`` (DB-41)."""
-    splits = state.splits
-    if stage is Stage.DOWN:
-        strengths = [strength4(s.down) for s in splits]  # type: ignore[union-attr]
-    else:
-        strengths = [strength3(s.back) for s in splits]  # type: ignore[union-attr]
-    best = max(strengths)
-    return tuple(seat for seat in seat_order(state) if strengths[seat] == best)
-
-
 def _run_showdown(state: GameState, progress: Showdown, stock: tuple[Card, ...],
                   discard: tuple[Card, ...]) -> GameState:
     """Decide the down, then the back showdown (DB-41), then finish the round.
@@ -482,15 +470,17 @@ def _decide_stage(state: GameState, progress: Showdown, stock: tuple[Card, ...],
 
     The best hand wins (DB-41); players tied for it draw the top card of
     the stock in turn, in seat order from the dealer's left, the highest
-    rank winning and the still tied drawing again (DB-42); each finished
-    pass of draws goes onto the discard pile.  If a draw empties the stock
+    rank winning and the still tied drawing again (DB-42), as the functions
+    of :mod:`~cardrules.down_and_back.showdown` say; each finished pass of
+    draws goes onto the discard pile.  If a draw empties the stock
     the winner is None and ``progress`` holds the tie-break as it stands,
     to resume after the reshuffle (DB-36).
     """
     stage = progress.stage
     contenders, drawn, log = progress.contenders, progress.drawn, progress.log
     if not contenders:
-        tied = _best_seats(state, stage)
+        splits: tuple[Split, ...] = state.splits  # type: ignore[assignment]
+        tied = best_seats(splits, stage, seat_order(state))
         if len(tied) == 1:
             return tied[0], progress, stock, discard
         contenders = tied
@@ -505,8 +495,7 @@ def _decide_stage(state: GameState, progress: Showdown, stock: tuple[Card, ...],
                 return None, Showdown(progress.down_winner, contenders, drawn, log), stock, \
                     discard
             continue
-        top = max(draw.card.rank for draw in drawn)
-        still = tuple(draw.seat for draw in drawn if draw.card.rank == top)
+        still = draw_winners(drawn)
         discard = discard + tuple(draw.card for draw in drawn)
         drawn = ()
         if len(still) == 1:
@@ -528,13 +517,13 @@ def _finish_round(state: GameState, down_winner: int, back_winner: int,
     either end the game (DB-44) or pass the deal and start the next round (DB-31)."""
     settings, ledger = state.settings, state.ledger
     pot, net = ledger.pot, ledger.net
-    pot_winner = down_winner if down_winner == back_winner else None
-    if pot_winner is not None:
-        net = (*net[:pot_winner], net[pot_winner] + pot, *net[pot_winner + 1:])
+    taker = pot_winner(down_winner, back_winner)
+    if taker is not None:
+        net = (*net[:taker], net[taker] + pot, *net[taker + 1:])
     splits: tuple[Split, ...] = state.splits  # type: ignore[assignment]
     result = RoundResult(ledger.round, _dealer(state), splits, down_winner, back_winner, log,
-                         pot, pot_winner)
-    books = Ledger(ledger.round, ledger.dealer, 0 if pot_winner is not None else pot, net,
+                         pot, taker)
+    books = Ledger(ledger.round, ledger.dealer, 0 if taker is not None else pot, net,
                    (*ledger.results, result))
     n = settings.num_players
     if settings.rounds is not None and ledger.round >= settings.rounds:

@@ -16,28 +16,26 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TypeVar
 
 from cardrules.cards import DECK, Card
-from cardrules.down_and_back._accel import split_actions, split_strengths, strength3, strength4
-from cardrules.down_and_back.actions import Action, Discard, DrawDiscard, DrawStock, Split
-from cardrules.down_and_back.analysis import _SHARE, _pareto, greedy_split
+from cardrules.down_and_back._accel import split_strengths, strength3, strength4
+from cardrules.down_and_back.actions import Discard, DrawDiscard, DrawStock, Split
+from cardrules.down_and_back.analysis import greedy_split
 from cardrules.down_and_back.bots import (
-    greedy_discard,
-    greedy_index,
     greedy_measure,
     takes_discard,
     without_each,
 )
 from cardrules.down_and_back.determinize import determinize
-from cardrules.down_and_back.game import apply, legal_actions, sample_chance
-from cardrules.down_and_back.state import GameState, Phase, RoundResult
-from cardrules.down_and_back.views import View, view
-from cardrules.engine.bots import Bot
+from cardrules.down_and_back.rollout import play_out, undominated
+from cardrules.down_and_back.showdown import pot_share, rivals_table
+from cardrules.down_and_back.state import GameState, Phase
+from cardrules.down_and_back.views import View
 from cardrules.hand import Hand
 
-__all__ = ["SearchBot", "greedy_action", "legal_options", "play_out"]
+__all__ = ["SearchBot"]
 
 A = TypeVar("A")
 
@@ -114,112 +112,19 @@ def _strengthen(state: GameState, view: View, rng: random.Random) -> GameState:
 
 def _pot_share(hand: tuple[int, ...], tables: list[tuple[int, int, int, int]],
                cache: dict[tuple[int, ...], int]) -> int:
-    """The largest total pot share (in 1/3600 units) over the undominated
-    splits of seven cards (card indices) against opponents' tables given as
-    (best down, how many hold it, best back, how many hold it)."""
+    """The largest total pot share (in units of ``SHARE ** 2``, DB-43) over
+    the undominated splits of seven cards (card indices) against opponents'
+    tables (:func:`~cardrules.down_and_back.showdown.rivals_table`)."""
     known = cache.get(hand)
     if known is not None:
         return known
     scores = split_strengths([DECK[i] for i in hand])
     best = 0
-    for n in _pareto(scores):
+    for n in undominated(scores):
         d, b = scores[n]
-        total = 0
-        for top_d, many_d, top_b, many_b in tables:
-            sd = _SHARE if d > top_d else _SHARE // (many_d + 1) if d == top_d else 0
-            if sd:
-                total += sd * (_SHARE if b > top_b else _SHARE // (many_b + 1)
-                               if b == top_b else 0)
-        best = max(best, total)
+        best = max(best, sum(pot_share(d, b, table) for table in tables))
     cache[hand] = best
     return best
-
-
-def greedy_action(state: GameState) -> Action:
-    """What :class:`~cardrules.down_and_back.GreedyBot` does in ``state`` (not a
-    cut), read straight from the state: the fast policy of rollouts.
-
-    It takes the discard pile's top card when that makes a better hand,
-    discards the card whose loss hurts least and splits to maximise the sum
-    of the two hands' strengths; the measure is exactly GreedyBot's.
-
-    >>> import random
-    >>> from cardrules.down_and_back import new_game, apply, sample_chance, Cut
-    >>> rng = random.Random(1)
-    >>> s = new_game(2)
-    >>> s = apply(s, sample_chance(s, rng))
-    >>> s = apply(apply(s, sample_chance(s, rng)), Cut(9))
-    >>> greedy_action(s) in (DrawStock(), DrawDiscard())
-    True
-    """
-    seat = state.current_player
-    if seat is None:
-        raise ValueError("nobody is to act (a chance point or the end of the game)")
-    hand = state.hands[seat]
-    phase = state.phase
-    if phase is Phase.DRAW:
-        if not state.discard:
-            return DrawStock()
-        return DrawDiscard() if takes_discard(hand, state.discard[-1]) else DrawStock()
-    if phase is Phase.DISCARD:
-        return Discard(greedy_discard(hand))
-    if phase is Phase.SPLIT:
-        return split_actions(hand)[greedy_index(split_strengths(hand))]
-    raise ValueError(f"greedy_action plays draws, discards and splits, not {phase}")
-
-
-def legal_options(view: View) -> tuple[DrawStock | DrawDiscard | Discard, ...]:
-    """The legal draws (DB-34: stock, or the discard pile's top card when there
-    is one) or discards (any card held) of the view's seat, in
-    :func:`~cardrules.down_and_back.legal_actions` order.
-
-    >>> from cardrules.down_and_back import new_game
-    >>> legal_options(view(new_game(2), 0))
-    Traceback (most recent call last):
-    ...
-    ValueError: seat 0 has no draw or discard to make in CHOOSE_DEALER
-    """
-    if view.current_player == view.seat and view.phase is Phase.DRAW:
-        return (DrawStock(), DrawDiscard()) if view.discard else (DrawStock(),)
-    if view.current_player == view.seat and view.phase is Phase.DISCARD:
-        return tuple(Discard(c) for c in view.hand)
-    raise ValueError(f"seat {view.seat} has no draw or discard to make in {view.phase}")
-
-
-def play_out(state: GameState, action: Action, rng: random.Random, *,
-             bot: Callable[[int | None], Bot] | None = None,
-             bot_seed: int = 0) -> RoundResult:
-    """Apply ``action`` for the player to act, then play to the end of the round.
-
-    Every seat then plays with bots made by ``bot(bot_seed + seat)``, each
-    seeing its own view, or, by default, with :func:`greedy_action`;
-    chance events (reshuffles, DB-36) come from ``rng``.  Returns the
-    round's :class:`~cardrules.down_and_back.RoundResult`.
-
-    >>> import random
-    >>> from cardrules.down_and_back import new_game, apply, sample_chance, Cut
-    >>> rng = random.Random(4)
-    >>> s = new_game(3)
-    >>> s = apply(s, sample_chance(s, rng))
-    >>> s = apply(apply(s, sample_chance(s, rng)), Cut(30))
-    >>> result = play_out(s, DrawStock(), rng)
-    >>> result.round, result.pot
-    (1, 3)
-    """
-    done = len(state.results)
-    state = apply(state, action, seat=state.current_player)
-    bots = None if bot is None else [bot(bot_seed + seat) for seat in range(state.num_players)]
-    while len(state.results) == done:
-        if state.is_chance:
-            state = apply(state, sample_chance(state, rng))
-        elif bots is None:
-            state = apply(state, greedy_action(state))
-        else:
-            seat = state.current_player
-            assert seat is not None
-            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)),
-                          seat=seat)
-    return state.results[done]
 
 
 class SearchBot:
@@ -229,7 +134,7 @@ class SearchBot:
     ``width`` discards :class:`~cardrules.down_and_back.GreedyBot` rates
     best).  For each of ``rollouts`` states drawn to fit its view it plays
     every candidate and then the round out with greedy players
-    (:func:`~cardrules.down_and_back.search.play_out`), with the same state
+    (:func:`~cardrules.down_and_back.rollout.play_out`), with the same state
     and chance for every candidate.  A rollout's own winner is one draw of
     many, so each rollout is scored by the seat's final seven cards instead:
     the share of pots (DB-43) their best undominated split takes against the
@@ -333,8 +238,7 @@ class SearchBot:
                 finals[n].append(tuple(sorted(c.index for c in (*mine.down, *mine.back))))
                 downs = [strength4(s.down) for o, s in enumerate(result.splits) if o != seat]
                 backs = [strength3(s.back) for o, s in enumerate(result.splits) if o != seat]
-                top_d, top_b = max(downs), max(backs)
-                tables.append((top_d, downs.count(top_d), top_b, backs.count(top_b)))
+                tables.append(rivals_table(downs, backs))
         # A rollout's own outcome is one draw of many; the seat's final hand is
         # scored instead by its best split's share of pots against the final
         # hands of all the rollouts' opponents (the same yardstick for all
@@ -346,7 +250,7 @@ class SearchBot:
 
     def _split(self, view: View, legal: Sequence[A]) -> A:
         scores = split_strengths(view.hand)   # legal splits come in this order
-        numbers = _pareto(scores)
+        numbers = undominated(scores)
         if len(numbers) == 1:
             return legal[numbers[0]]
         shares = [0] * len(numbers)
@@ -360,12 +264,10 @@ class SearchBot:
                 chosen = state.splits[other] or greedy_split(state.hands[other])
                 downs.append(strength4(chosen.down))
                 backs.append(strength3(chosen.back))
-            top_d, top_b = max(downs), max(backs)
+            table = rivals_table(downs, backs)
             for k, n in enumerate(numbers):
                 d, b = scores[n]
-                sd = _SHARE if d > top_d else _SHARE // (downs.count(d) + 1) if d == top_d else 0
-                sb = _SHARE if b > top_b else _SHARE // (backs.count(b) + 1) if b == top_b else 0
-                shares[k] += sd * sb
+                shares[k] += pot_share(d, b, table)
         # On equal shares, the greedy measure (sum of strengths) decides.
         best = max(range(len(numbers)),
                    key=lambda k: (shares[k], sum(scores[numbers[k]]), -numbers[k]))

@@ -61,9 +61,9 @@ from collections.abc import Sequence
 
 from cardrules._validate import is_int
 from cardrules.cards import DECK, Card
-from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.actions import Split
 from cardrules.down_and_back.checks import check_invariants
+from cardrules.down_and_back.showdown import best_seats, draw_order, draw_winners, pot_winner
 from cardrules.down_and_back.state import (
     HAND_SIZE,
     MAX_PLAYERS,
@@ -324,7 +324,7 @@ def _check_result(result: RoundResult, first_dealer: int, k: int, where: str) ->
         if claimed != winner:
             raise ParseError(f"{where}.{key}: the {stage.value} showdown goes to seat "
                              f"{winner} (DB-41, DB-42), not seat {claimed}")
-    both = winners[0] if winners[0] == winners[1] else None
+    both = pot_winner(winners[0], winners[1])
     if result.pot_winner != both:
         rule = (f"seat {both} won both showdowns" if both is not None
                 else "nobody won both showdowns, so the pot carries")
@@ -360,23 +360,20 @@ def _check_showdown(state: GameState, showdown: Showdown, where: str) -> None:
 def _walk_ties(splits: Sequence[Split], dealer: int, draws: Sequence[TieBreakDraw],
                where: str, *, may_pause: bool
                ) -> tuple[list[int], tuple[tuple[int, ...], tuple[TieBreakDraw, ...]] | None]:
-    """Follow ``draws`` through the showdown DB-41 and DB-42 make of ``splits``.
+    """Follow ``draws`` through the showdown DB-41 and DB-42 make of ``splits``
+    (the rules as :mod:`~cardrules.down_and_back.showdown` writes them).
 
     Returns the winners of the stages decided and, if the draws stop within
     a pass (allowed only with ``may_pause``: the stock ran out), that pass's
     contenders and draws so far.  Any draw the rules would not make, or a
     missing or extra draw, is a :class:`ParseError`.
     """
-    n = len(splits)
-    order = [(dealer + 1 + k) % n for k in range(n)]
+    order = draw_order(dealer, len(splits))
     held = {c for split in splits for c in (*split.down, *split.back)}
-    strengths = {Stage.DOWN: [strength4(s.down) for s in splits],
-                 Stage.BACK: [strength3(s.back) for s in splits]}
     winners: list[int] = []
     at = 0
     for stage in (Stage.DOWN, Stage.BACK):
-        best = max(strengths[stage])
-        contenders = tuple(seat for seat in order if strengths[stage][seat] == best)
+        contenders = best_seats(splits, stage, order)
         while len(contenders) > 1:
             this_pass: list[TieBreakDraw] = []
             for seat in contenders:
@@ -401,8 +398,7 @@ def _walk_ties(splits: Sequence[Split], dealer: int, draws: Sequence[TieBreakDra
                 at += 1
             if at == len(draws) and may_pause:
                 return winners, (contenders, tuple(this_pass))
-            top = max(d.card.rank for d in this_pass)
-            contenders = tuple(d.seat for d in this_pass if d.card.rank == top)
+            contenders = draw_winners(this_pass)
         winners.append(contenders[0])
     if at != len(draws):
         raise ParseError(f"{where}[{at}]: both showdowns are decided; there is no tie "
