@@ -22,10 +22,12 @@ import pickle
 import random
 import re
 from collections.abc import Iterator, Sequence
-from typing import Literal, TypeVar, overload
+from types import ModuleType
+from typing import Any, Literal, TypeVar, overload
 
 import attrs
 import numpy as np
+import pytest
 
 from cardrules import Card, Joker
 from cardrules.engine import Rules
@@ -120,3 +122,23 @@ def documented_layout(text: str) -> list[tuple[str, int]]:
             length = int(match.group(2)) * int(match.group(3) or 1)
             rows.append((match.group(1), length))
     return rows
+
+
+def spy_on_entries(monkeypatch: pytest.MonkeyPatch,
+                   readers: Sequence[tuple[ModuleType, str]]) -> None:
+    """Make each of ``readers`` (a module and the name of a function in it
+    that reads one list entry) fail after a few thousand calls: a loader that
+    reads a huge list entry by entry, instead of measuring it first, is then
+    caught at once, with no timing in the test."""
+    for module, name in readers:
+        real = getattr(module, name)
+        calls = [0]
+
+        def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
+                _name: str = name, **kwargs: Any) -> Any:
+            _calls[0] += 1
+            assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, spy)
+

@@ -17,6 +17,7 @@ import cardrules.back_alley as ba
 from cardrules import Card, ParseError
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.serialize import FORMAT, VIEW_FORMAT
+from gamecheck import spy_on_entries
 
 JSONDict = dict[str, Any]
 
@@ -357,23 +358,11 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
 
 
 def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make every reader of a list entry fail after a few thousand calls: a
-    loader that reads a huge list entry by entry is then caught at once."""
     import cardrules.back_alley.serialize as serialize
     import cardrules.engine.codec as codec
 
-    for module, name in ((codec, "read_card"), (serialize, "_read_result"),
-                         (serialize, "_read_trick"), (serialize, "action_from_dict")):
-        real = getattr(module, name)
-        calls = [0]
-
-        def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
-                _name: str = name, **kwargs: Any) -> Any:
-            _calls[0] += 1
-            assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
-            return _real(*args, **kwargs)
-
-        monkeypatch.setattr(module, name, spy)
+    spy_on_entries(monkeypatch, [(codec, "read_card"), (serialize, "_read_result"),
+                                 (serialize, "_read_trick"), (serialize, "action_from_dict")])
 
 
 @pytest.mark.parametrize(("make", "path", "message"), [

@@ -54,6 +54,7 @@ from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.serialize import FORMAT, STATE_KEYS, VIEW_FORMAT
 from cardrules.engine.encode import attributes_to_json, to_json
 from deals import hand_of, idle_until_split, showdown_round, start
+from gamecheck import spy_on_entries
 
 # ---------------------------------------------------------------------------
 # states to load
@@ -1404,21 +1405,10 @@ HUGE = 10**6
 
 
 def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make every reader of a list entry fail after a few thousand calls: a
-    loader that reads a huge list entry by entry is then caught at once."""
     import cardrules.down_and_back.serialize as serialize
 
-    for name in ("read_card", "_result", "_draw", "_split", "_whole"):
-        real = getattr(serialize, name)
-        calls = [0]
-
-        def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
-                _name: str = name, **kwargs: Any) -> Any:
-            _calls[0] += 1
-            assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
-            return _real(*args, **kwargs)
-
-        monkeypatch.setattr(serialize, name, spy)
+    spy_on_entries(monkeypatch, [(serialize, name) for name in
+                                 ("read_card", "_result", "_draw", "_split", "_whole")])
 
 
 def _a_drawing_state() -> GameState:
