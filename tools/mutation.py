@@ -58,6 +58,9 @@ _KILLS_BA = "tests/test_mutation_kills_ba.py"
 _KILLS_ENGINE = "tests/test_mutation_kills_engine.py"
 _KILLS_SIM = "tests/test_mutation_kills_simulation.py"
 _KILLS_INTEGRATIONS = "tests/test_mutation_kills_integrations.py"
+_KILLS_CLI = "tests/test_mutation_kills_cli.py"
+_KILLS_SIM_RUN = "tests/test_mutation_kills_sim_run.py"
+_CLI = ["tests/test_cli.py", "tests/test_cli_human.py", "tests/test_simulation_cli.py"]
 TESTS: dict[str, list[str]] = {
     "cardrules/__init__.py": ["tests/test_hand.py", "src/cardrules/__init__.py"],
     "cardrules/_validate.py": ["tests/test_validate.py", "tests/test_cards_hardening.py",
@@ -67,7 +70,14 @@ TESTS: dict[str, list[str]] = {
     "cardrules/hand.py": ["tests/test_hand.py", "src/cardrules/hand.py"],
     "cardrules/errors.py": ["tests/test_cards_hardening.py", "tests/test_records_hardening.py",
                             "src/cardrules/errors.py"],
-    "cardrules/cli.py": ["tests/test_cli.py", "src/cardrules/cli.py"],
+    # The command line (a package since issue 14).
+    **{f"cardrules/cli/{name}.py": [*_CLI, _KILLS_CLI, f"src/cardrules/cli/{name}.py"]
+       for name in ("__init__", "_common", "simulate", "play", "human", "evaluate",
+                    "replay")},
+    "cardrules/cli/advise.py": [*_CLI, "tests/test_down_and_back_analysis.py", _KILLS_CLI,
+                                "src/cardrules/cli/advise.py"],
+    "cardrules/cli/advise_back_alley.py": [*_CLI, "tests/test_back_alley_analysis.py",
+                                           _KILLS_CLI, "src/cardrules/cli/advise_back_alley.py"],
     "cardrules/engine/__init__.py": ["tests/test_engine_rules.py",
                                      _KILLS_ENGINE, "src/cardrules/engine/__init__.py"],
     "cardrules/engine/bots.py": ["tests/test_engine_rules.py", _KILLS_ENGINE,
@@ -84,7 +94,8 @@ TESTS: dict[str, list[str]] = {
     "cardrules/engine/play.py": ["tests/test_engine_rules.py", _KILLS_ENGINE,
                                  "src/cardrules/engine/play.py"],
     "cardrules/engine/records.py": ["tests/test_records.py", "tests/test_records_hardening.py",
-                                    _KILLS_ENGINE, "src/cardrules/engine/records.py"],
+                                    "tests/test_contracts.py", _KILLS_ENGINE,
+                                    "src/cardrules/engine/records.py"],
     "cardrules/engine/registry.py": ["tests/test_engine_rules.py",
                                      _KILLS_ENGINE, "src/cardrules/engine/registry.py"],
     "cardrules/engine/rules.py": ["tests/test_engine_rules.py", *_ENGINE_GAMES,
@@ -168,7 +179,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/simulation/result.py": ["tests/test_simulation.py", "tests/test_simulation_cli.py",
                                        _KILLS_SIM, "src/cardrules/simulation/result.py"],
     "cardrules/simulation/run.py": ["tests/test_simulation.py", "tests/test_simulation_cli.py",
-                                    "tests/test_simulation_dask.py", _KILLS_SIM,
+                                    "tests/test_simulation_dask.py", _KILLS_SIM, _KILLS_SIM_RUN,
                                     "src/cardrules/simulation/run.py"],
     "cardrules/integrations/openspiel.py": ["tests/test_openspiel.py", _KILLS_INTEGRATIONS,
                                             "src/cardrules/integrations/openspiel.py"],
