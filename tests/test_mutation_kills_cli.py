@@ -4,7 +4,9 @@ issue 14 section 5): each one pins an outcome that a small slip would change."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,3 +58,57 @@ def test_the_progress_bar_leaves_nothing_behind(capsys: pytest.CaptureFixture[st
     assert status == 0
     assert "Down and Back: 2 games" in out
     assert err.strip() == ""   # (rich may end its live display with a bare newline)
+
+
+class _Terminal(io.StringIO):
+    """Typed answers on a terminal (which shows them as they are typed)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_answers_are_echoed_only_when_they_do_not_come_from_a_terminal(
+        terminal: bool, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal shows what the person types, so the answer is printed again
+    only for piped input (a transcript then reads like the session)."""
+    from cardrules.cli import human
+
+    stdin = _Terminal("quit\n") if terminal else io.StringIO("quit\n")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert human._read("move> ") == "quit"
+    out = capsys.readouterr().out
+    assert out == ("move> " if terminal else "move> quit\n")
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_play_printing_refuses_a_bot_list_that_does_not_fit_the_table(
+        count: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """One bot per seat (Down and Back is for 2 to 5 players, one per seat): too few or
+    too many is refused before any move, not played with some bots left idle."""
+    from cardrules.cli.play import play_printing
+    from cardrules.down_and_back import RULES
+    from cardrules.engine import RandomBot
+
+    bots = [RandomBot(seat) for seat in range(count)]
+    with pytest.raises(ValueError, match=f"Down and Back needs 2 bots here, not {count}"):
+        play_printing(RULES, bots, {"num_players": 2, "rounds": 1}, seed=1)
+    assert capsys.readouterr().out == ""
+
+
+def test_play_printing_keeps_the_actions_only_when_asked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``keep`` (off by default) returns the actions played, which replay the game."""
+    from cardrules.cli.play import play_printing
+    from cardrules.down_and_back import RULES
+    from cardrules.engine import RandomBot
+
+    bots = [RandomBot(0), RandomBot(1)]
+    _, end, actions = play_printing(RULES, bots, {"rounds": 1}, seed=4)
+    assert actions is None
+    again = play_printing(RULES, [RandomBot(0), RandomBot(1)], {"rounds": 1}, seed=4,
+                          keep=True)
+    assert again[2] is not None
+    assert list(RULES.record(again[0], again[2]).replay())[-1] == end
+    capsys.readouterr()
