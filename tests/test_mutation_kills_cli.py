@@ -112,3 +112,32 @@ def test_play_printing_keeps_the_actions_only_when_asked(
     assert again[2] is not None
     assert list(RULES.record(again[0], again[2]).replay())[-1] == end
     capsys.readouterr()
+
+
+def test_the_back_alley_table_names_who_played_each_card_of_the_trick() -> None:
+    """The trick on the table lists its cards from the leader clockwise
+    (BA-1: seats 0..3 clockwise), wrapping from seat 3 to seat 0."""
+    import random
+
+    from cardrules.back_alley import RULES, view
+    from cardrules.cli.human import BackAlleyTable
+
+    rng = random.Random(5)
+    state = RULES.new_game_from_settings({"max_hand_size": 3})
+    seen = 0
+    while not state.is_terminal and seen < 3:
+        if state.is_chance:
+            state = RULES.apply(state, RULES.sample_chance(state, rng))
+            continue
+        seat = state.current_player
+        state = RULES.apply(state, rng.choice(RULES.legal_actions(state)), seat=seat)
+        seen_by_0 = view(state, 0)
+        if seen_by_0.leader is not None and seen_by_0.leader >= 2 and len(seen_by_0.trick) == 3:
+            who = [(seen_by_0.leader + k) % 4 for k in range(3)]
+            assert 0 in who
+            expected = ", ".join(f"{'you' if s == 0 else f'seat {s}'} {card}"
+                                 for s, card in zip(who, seen_by_0.trick, strict=True))
+            lines = BackAlleyTable(0).table(seen_by_0)
+            assert f"trick: {expected} (led by seat {seen_by_0.leader})" in lines
+            seen += 1
+    assert seen == 3
