@@ -141,3 +141,32 @@ def test_the_back_alley_table_names_who_played_each_card_of_the_trick() -> None:
             assert f"trick: {expected} (led by seat {seen_by_0.leader})" in lines
             seen += 1
     assert seen == 3
+
+
+def test_advise_without_its_back_alley_half_still_serves_down_and_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Back Alley half of ``advise`` is optional: when that module itself
+    is missing the command goes on without it, but a module it needs that is
+    missing is a real error and is not hidden."""
+    from cardrules.cli import advise
+
+    monkeypatch.delitem(sys.modules, "cardrules.cli.advise_back_alley", raising=False)
+    monkeypatch.setitem(sys.modules, "cardrules.cli.advise_back_alley", None)
+    assert advise._back_alley() is None
+    monkeypatch.delitem(sys.modules, "cardrules.cli.advise_back_alley")
+    monkeypatch.setitem(sys.modules, "cardrules.back_alley.analysis", None)
+    with pytest.raises(ModuleNotFoundError) as caught:
+        advise._back_alley()
+    assert caught.value.name == "cardrules.back_alley.analysis"
+
+
+def test_the_narrated_trick_winner_follows_trump_or_the_suit_led() -> None:
+    """BA-34: the highest trump wins the trick, else the highest card of the
+    suit led; with no trump (``None``) the suit led alone decides."""
+    from cardrules.cards import Suit, parse_cards
+    from cardrules.cli.human import _trick_winner
+
+    cards = parse_cards("5S KS 2H 9S")   # led by seat 1, then seats 2, 3 and 0
+    assert _trick_winner(1, cards, None) == 2
+    assert _trick_winner(1, cards, Suit.HEARTS) == 3
+    assert _trick_winner(1, cards, Suit.CLUBS) == 2
