@@ -170,3 +170,19 @@ def test_the_narrated_trick_winner_follows_trump_or_the_suit_led() -> None:
     assert _trick_winner(1, cards, None) == 2
     assert _trick_winner(1, cards, Suit.HEARTS) == 3
     assert _trick_winner(1, cards, Suit.CLUBS) == 2
+
+
+def test_the_advise_table_puts_the_hands_left_and_the_odds_right(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The two hand columns are text, flush left; the three odds columns are
+    numbers, flush right under their headers (as every table of the command)."""
+    status, out, _ = run(capsys, "advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C",
+                         "--trials", "200", "--seed", "1")
+    assert status == 0
+    header, first = out.splitlines()[1:3]
+    assert first.startswith("1  prial of eights (8S 8H 8D QH)  bouncer, seven high")
+    assert header.index("back hand") == first.index("bouncer")
+    for name in ("down wins", "back wins", "pot (both)"):
+        end = header.index(name) + len(name)
+        assert first[end - 1] != " "     # a right-justified number ends where its header does
+        assert first[end:end + 2] in ("  ", "")
