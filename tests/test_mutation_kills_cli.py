@@ -186,3 +186,18 @@ def test_the_advise_table_puts_the_hands_left_and_the_odds_right(
         end = header.index(name) + len(name)
         assert first[end - 1] != " "     # a right-justified number ends where its header does
         assert first[end:end + 2] in ("  ", "")
+
+
+def test_advise_json_with_a_single_undominated_split(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand whose best split beats every other one (here with most of the
+    deck known dead, so every deal is listed) gives one split, and its JSON
+    still says how many deals were weighed and that the odds are exact."""
+    dead = ("KS KH KD KC QS QH QD QC JS JH JD JC TS TH TD TC 9S 9H 9D 9C "
+            "8S 8H 8D 8C 7S 7D 7C 6S 6D 6C 5S")
+    status, out, _ = run(capsys, "advise", "down-and-back", "AS 2S 3S 4S 5H 6H 7H",
+                         "--opponents", "1", "--dead", dead, "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert len(data["splits"]) == 1
+    assert (data["trials"], data["exact"]) == (3432, True)
