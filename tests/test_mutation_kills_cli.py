@@ -201,3 +201,15 @@ def test_advise_json_with_a_single_undominated_split(
     data = json.loads(out)
     assert len(data["splits"]) == 1
     assert (data["trials"], data["exact"]) == (3432, True)
+
+
+def test_advise_back_alley_takes_one_rollout_but_not_none(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--trials`` is at least 1: one rollout is a (rough) answer, zero is refused."""
+    args = ("advise", "back-alley", "AS KS QS", "--trump", "2H", "--seed", "1", "--json")
+    status, out, _ = run(capsys, *args, "--trials", "1")
+    assert status == 0
+    assert json.loads(out)["samples"] == 1
+    status, out, err = run(capsys, *args, "--trials", "0")
+    assert (status, out) == (2, "")
+    assert err == "cardrules: --trials must be at least 1, not 0\n"
