@@ -213,3 +213,13 @@ def test_advise_back_alley_takes_one_rollout_but_not_none(
     status, out, err = run(capsys, *args, "--trials", "0")
     assert (status, out) == (2, "")
     assert err == "cardrules: --trials must be at least 1, not 0\n"
+
+
+def test_at_most_three_bids_come_before_yours() -> None:
+    """BA-20: four players bid once each, so at most three bids come before
+    the seat asking for advice; four are refused, naming the limit."""
+    from cardrules.cli.advise_back_alley import parse_bids
+
+    assert len(parse_bids("pass 1 board", 5)) == 3
+    with pytest.raises(ValueError, match="^at most 3 bids come before yours, not 4$"):
+        parse_bids("pass 1 board 2", 5)
