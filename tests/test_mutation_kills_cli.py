@@ -221,5 +221,5 @@ def test_at_most_three_bids_come_before_yours() -> None:
     from cardrules.cli.advise_back_alley import parse_bids
 
     assert len(parse_bids("pass 1 board", 5)) == 3
-    with pytest.raises(ValueError, match="^at most 3 bids come before yours, not 4$"):
+    with pytest.raises(ValueError, match=r"^at most 3 bids come before yours, not 4$"):
         parse_bids("pass 1 board 2", 5)
