@@ -223,3 +223,16 @@ def test_at_most_three_bids_come_before_yours() -> None:
     assert len(parse_bids("pass 1 board", 5)) == 3
     with pytest.raises(ValueError, match=r"^at most 3 bids come before yours, not 4$"):
         parse_bids("pass 1 board 2", 5)
+
+
+def test_a_bid_is_a_number_from_1_to_the_hand_size_less_one() -> None:
+    """BA-21: with 5 cards the number bids are 1 to 4; 0 and 5 are refused."""
+    from cardrules.back_alley.actions import Bid
+    from cardrules.cli.advise_back_alley import parse_bids
+    from cardrules.errors import ParseError
+
+    assert parse_bids("1", 5) == (Bid(1),)
+    assert parse_bids("bid 4", 5) == (Bid(4),)
+    for word in ("0", "5"):
+        with pytest.raises(ParseError, match="1 to 4 with 5 cards"):
+            parse_bids(word, 5)
