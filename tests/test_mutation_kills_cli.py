@@ -236,3 +236,34 @@ def test_a_bid_is_a_number_from_1_to_the_hand_size_less_one() -> None:
     for word in ("0", "5"):
         with pytest.raises(ParseError, match="1 to 4 with 5 cards"):
             parse_bids(word, 5)
+
+
+def test_a_command_must_be_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """``cardrules`` alone is a usage error (status 2), not a crash."""
+    with pytest.raises(SystemExit) as stopped:
+        main([])
+    assert stopped.value.code == 2
+    assert "the following arguments are required: command" in capsys.readouterr().err
+
+
+def test_a_command_runs_without_any_standard_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no standard output at all (``sys.stdout`` is None, as under
+    pythonw) a command still runs and returns its status."""
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["eval", "JH QH KH"]) == 0
+
+
+class _ClosedPipe(io.StringIO):
+    def flush(self) -> None:
+        raise BrokenPipeError
+
+
+def test_a_reader_gone_before_the_flush_ends_quietly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A short output sits in the buffer until the command flushes it at the
+    end; a reader that went away shows there, and the status is still 0."""
+    quieted: list[bool] = []
+    monkeypatch.setattr(_common, "quiet_stdout", lambda: quieted.append(True))
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert main(["eval", "JH QH KH"]) == 0
+    assert quieted == [True]
