@@ -182,6 +182,7 @@ TESTS: dict[str, list[str]] = {
                                     "tests/test_simulation_dask.py", _KILLS_SIM, _KILLS_SIM_RUN,
                                     "src/cardrules/simulation/run.py"],
     "cardrules/integrations/openspiel.py": ["tests/test_openspiel.py", _KILLS_INTEGRATIONS,
+                                            "tests/test_mutation_kills_openspiel.py",
                                             "src/cardrules/integrations/openspiel.py"],
     "cardrules/integrations/pettingzoo.py": ["tests/test_pettingzoo.py", _KILLS_INTEGRATIONS,
                                              "src/cardrules/integrations/pettingzoo.py"],
