@@ -53,3 +53,43 @@ def test_a_shuffle_in_progress_must_be_of_the_pile_being_shuffled() -> None:
     twice = {**fields, "remaining": sorted([*fields["remaining"][1:], fields["picked"][0]])}
     with pytest.raises(ParseError, match="the shuffle in progress is not of the pile"):
         game.deserialize_state(text(twice))
+
+
+@pytest.mark.parametrize("base", [[0.0], [0.0, "1"], [0.0, True],
+                                  [0.0, 0.0, 0.0]])
+def test_a_base_that_is_not_one_finite_number_per_player_is_named(base: list[Any]) -> None:
+    """The returns already paid (``base``) are one finite number per player;
+    anything else is refused by name, before the history is replayed (which
+    would refuse it too, with a vaguer message)."""
+    game = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"players": 2, "rounds": 1})
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    history, moves, data = state.serialize().split("\n", 2)
+    core = pickle.loads(base64.b64decode(data[len("__dict__="):]))["_core"]
+    fields = json.loads(core.to_json())
+    assert fields["base"] == [0.0, 0.0]
+    tampered = json.dumps({**fields, "base": base})
+    payload = base64.b64encode(pickle.dumps({"_core": _Raw(tampered)})).decode()
+    with pytest.raises(ParseError, match="'base' must be 2 numbers"):
+        game.deserialize_state(f"{history}\n{moves}\n__dict__={payload}")
+
+
+def test_a_down_and_back_game_cut_short_at_the_chance_cap_loads_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Down and Back game has no throw-ins; it is cut short only when a
+    shuffle would pass the cap on chance steps (the adapter's bound for
+    OpenSpiel, DB-36/DB-42 reshuffles).  Such a state says it is truncated and
+    reads back as itself.  (The cap is lowered here so that the first shuffle
+    already passes it; in real games only long runs of tie-break reshuffles
+    do.)"""
+    game = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"players": 2, "rounds": 1})
+    state = game.new_initial_state()
+    spec = pickle.loads(base64.b64decode(
+        state.serialize().split("\n", 2)[2][len("__dict__="):]))["_core"].spec
+    monkeypatch.setattr(spec, "max_chance_nodes", 10)
+    state.apply_action(state.chance_outcomes()[0][0])     # the first dealer; then a shuffle
+    assert state.is_terminal()
+    text = state.serialize()
+    assert '"truncated":true' in json.dumps(json.loads(pickle.loads(base64.b64decode(
+        text.split("\n", 2)[2][len("__dict__="):]))["_core"].to_json()), separators=(",", ":"))
+    assert game.deserialize_state(text).serialize() == text
