@@ -398,6 +398,32 @@ def test_bid_search_leaves_the_heuristic_bid_for_a_better_one() -> None:
     assert SearchBot(seed=1, bid_samples=8).act(seen, legal) == Bid(1)
 
 
+def test_bid_search_seeds_each_sample_with_a_32_bit_rollout_seed() -> None:
+    # Each drawn deal gets one rollout seed (the same for every candidate
+    # bid, so candidates are compared on the same play), drawn as 32 bits
+    # from the bot's own stream: over 32 samples the seeds use the whole range.
+    drawn: list[tuple[tuple[int, ...], int]] = []
+
+    class Recording(random.Random):
+        def randrange(self, *args: int) -> int:  # type: ignore[override]
+            value = super().randrange(*args)
+            drawn.append((args, value))
+            return value
+
+    state = _opening(3, 2)
+    assert state.current_player is not None
+    seen, legal = view(state, state.current_player), legal_actions(state)
+    bot = SearchBot(seed=1, bid_samples=32)
+    spy = Recording()
+    spy.setstate(bot.rng.getstate())
+    bot.rng = spy
+    bot.act(seen, legal)
+    seeds = [value for args, value in drawn if args == (1 << 32,)]
+    assert len(seeds) == 32                         # one seed per drawn deal
+    assert all(0 <= s < 1 << 32 for s in seeds)
+    assert max(seeds) >= 1 << 31                    # all 32 bits are used
+
+
 # -- encoding.py -------------------------------------------------------------------------
 
 
