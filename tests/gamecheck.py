@@ -142,3 +142,15 @@ def spy_on_entries(monkeypatch: pytest.MonkeyPatch,
 
         monkeypatch.setattr(module, name, spy)
 
+
+def back_alley_opening(max_hand_size: int, seed: int) -> Any:
+    """The first bidding state of a seeded Back Alley game: the first dealer
+    and the deal drawn from ``random.Random(seed)`` (BA-11, BA-12)."""
+    from cardrules.back_alley import apply, new_game, sample_chance
+
+    rng = random.Random(seed)
+    state = new_game(max_hand_size=max_hand_size)
+    for _ in range(2):
+        state = apply(state, sample_chance(state, rng))
+    return state
+

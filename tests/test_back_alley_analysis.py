@@ -27,7 +27,6 @@ from cardrules.back_alley import (
     apply,
     legal_actions,
     new_game,
-    sample_chance,
     view,
 )
 from cardrules.back_alley.actions import CARDS
@@ -37,13 +36,12 @@ from cardrules.back_alley.determinize import Determinizer, determinize
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.cards import Card, Joker
 from cardrules.hand import Hand
+from gamecheck import back_alley_opening
 
 
 def _dealt(max_hand_size: int, seed: int) -> GameState:
-    rng = random.Random(seed)
-    state = new_game(max_hand_size=max_hand_size)
-    for _ in range(2):
-        state = apply(state, sample_chance(state, rng))
+    """The first bidding state of a seeded game (dealer and deal drawn)."""
+    state: GameState = back_alley_opening(max_hand_size, seed)
     return state
 
 

@@ -43,6 +43,7 @@ from cardrules.back_alley.encoding import OBSERVATION_LAYOUT, observation_tensor
 from cardrules.back_alley.search import SearchBot, _Chain, _seat_misses
 from cardrules.cards import Card, Joker
 from cardrules.simulation.result import BackAlleyTally
+from gamecheck import back_alley_opening
 
 AnyCard = Card | Joker
 
@@ -259,10 +260,7 @@ def test_the_pictures_of_a_whole_game_are_pinned() -> None:
 
 def _opening(max_hand_size: int, seed: int) -> GameState:
     """The first bidding state of a seeded game (dealer and deal drawn)."""
-    rng = random.Random(seed)
-    state = new_game(max_hand_size=max_hand_size)
-    for _ in range(2):
-        state = apply(state, sample_chance(state, rng))
+    state: GameState = back_alley_opening(max_hand_size, seed)
     return state
 
 
