@@ -37,11 +37,20 @@ def paused_showdown() -> GameState:
     chosen = {2: ("QS QH 9S 9H", "2S 3H 5D"), 4: ("QD QC 9D 9C", "KS KH KD"),
               1: ("4D 6S 8H TD", "2C 3S 6H"), 3: ("4H 6D 8S TC", "2D 3C 7H"),
               0: ("4S 6C 8D TH", "2H 3D 7S")}
-    hands = {seat: hand_of(*split) for seat, split in chosen.items()}
     finale = cards("5S 5H 8C")
-    used = {c for h in hands.values() for c in h} | set(finale)
+    used = {c for split in chosen.values() for c in hand_of(*split)} | set(finale)
     rest = [c for c in DECK if c not in used]
-    state = start(5, 0, hands, rest[0], (*rest[1:], *finale), rounds=1)
+    return _split_into_a_pause(chosen, rest[0], (*rest[1:], *finale))
+
+
+def _split_into_a_pause(chosen: dict[int, tuple[str, str]], discard: Card,
+                        stock: tuple[Card, ...]) -> GameState:
+    """A one-round game of five, dealer 0, dealt ``chosen`` (each seat's down
+    and back), ``discard`` face up and ``stock``: thirteen turns draw from the
+    stock and throw the card drawn, the rest idle to the showdown, every seat
+    splits as chosen (DB-40), and the tie-break pauses for a reshuffle."""
+    hands = {seat: hand_of(*split) for seat, split in chosen.items()}
+    state = start(5, 0, hands, discard, stock, rounds=1)
     for _ in range(13):
         state = _stock_turn(state)
     state = idle_until_split(state)
@@ -154,15 +163,8 @@ def _paused_twice() -> GameState:
     chosen = {2: ("QS QH 9S 9H", "2D 3C 4D"), 4: ("QD QC 9D 9C", "KS KH KD"),
               1: ("4C 6D 8H TD", "2C 3D 5D"), 3: ("5C 7D 8D TC", "6C JD AH"),
               0: ("7C TS JC KC", "TH AD AC")}
-    hands = {seat: hand_of(*split) for seat, split in chosen.items()}
     fillers = cards("2S 2H 3S 3H 4S 4H 6S 6H 7S 7H 8S JS JH")
-    state = start(5, 0, hands, parse_card("AS"), (*fillers, *cards("5S 5H 8C")), rounds=1)
-    for _ in range(13):
-        state = _stock_turn(state)
-    state = idle_until_split(state)
-    for seat, (down, back) in chosen.items():
-        state = apply(state, Split(cards(down), cards(back)), seat=seat)
-    assert state.phase is Phase.RESHUFFLE
+    state = _split_into_a_pause(chosen, parse_card("AS"), (*fillers, *cards("5S 5H 8C")))
     assert state.showdown is not None
     assert [d.card for d in state.showdown.drawn] == [parse_card("8C")]
     assert len(state.discard) == 16
