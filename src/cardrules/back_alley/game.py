@@ -234,7 +234,6 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
                                                      "action")
     if phase is _CHOOSE_DEALER:
         if action.__class__ is not ChooseDealer:
-            _check_type(action)
             raise IllegalActionError("BA-11", "the first dealer must be chosen first "
                                               "(a chance action)")
         assert isinstance(action, ChooseDealer)
@@ -246,7 +245,6 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         return GameState(state.settings, history, _SHUFFLE, action.seat, None, None, None,
                          _NO_HANDS, (), _NO_TRICKS, (), False)
     if action.__class__ is not Shuffle:
-        _check_type(action)
         raise IllegalActionError("BA-12", "the dealer must shuffle first (a chance action)")
     assert isinstance(action, Shuffle)
     return _deal(state, action.order)
