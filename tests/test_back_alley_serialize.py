@@ -359,7 +359,7 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
 
 def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
     import cardrules.back_alley.serialize as serialize
-    import cardrules.engine.codec as codec
+    import cardrules.engine.readers as codec
 
     spy_on_entries(monkeypatch, [(codec, "read_card"), (serialize, "_read_result"),
                                  (serialize, "_read_trick"), (serialize, "action_from_dict")])

@@ -1320,7 +1320,7 @@ def test_state_parts_and_views_are_frozen_and_slotted() -> None:
     result = finished.results[0]
     from cardrules.down_and_back import Showdown
     paused = Showdown(down_winner=None, contenders=(0, 1), drawn=(draw,), log=(draw,))
-    for thing in (state, state.settings, state.ledger, draw, result, paused, view(state, 1)):
+    for thing in (state, state.settings, state.history, draw, result, paused, view(state, 1)):
         assert attrs.has(type(thing)), type(thing)
         assert not hasattr(thing, "__dict__"), type(thing)
         name = attrs.fields(type(thing))[0].name

@@ -52,7 +52,7 @@ from cardrules.down_and_back import (
 from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.serialize import FORMAT, STATE_KEYS, VIEW_FORMAT
-from cardrules.engine.encode import attributes_to_json, to_json
+from cardrules.engine.json_out import attributes_to_json, to_json
 from deals import hand_of, idle_until_split, showdown_round, start
 from gamecheck import spy_on_entries
 
@@ -296,7 +296,7 @@ def test_views_are_written_field_by_field(num_players: int, seed: int) -> None:
 
 
 # ---------------------------------------------------------------------------
-# the generic encoder (cardrules.engine.encode)
+# the generic encoder (cardrules.engine.json_out)
 
 
 class _Colour(enum.Enum):
@@ -971,9 +971,9 @@ def _nudges(value: Any) -> list[Any]:
 
 
 def unchecked_settings(num_players: Any, ante: Any, rounds: Any) -> Any:
-    from cardrules.down_and_back import GameSettings
+    from cardrules.down_and_back import Settings
     with attrs.validators.disabled():
-        return GameSettings(num_players, ante, rounds)
+        return Settings(num_players, ante, rounds)
 
 
 def test_db30_invariants_refuse_a_table_size_outside_two_to_five() -> None:
@@ -1069,7 +1069,7 @@ def test_db34_after_taking_the_only_discard_the_pile_may_be_empty() -> None:
 
 def test_db31_invariants_refuse_a_dealer_that_is_not_a_seat() -> None:
     state = start(3, 0, {})
-    bad = attrs.evolve(state, ledger=attrs.evolve(state.ledger, dealer=3))
+    bad = attrs.evolve(state, history=attrs.evolve(state.history, dealer=3))
     with pytest.raises(ValueError, match="dealer seat"):
         check_invariants(bad)
 
@@ -1160,7 +1160,7 @@ def test_db43_invariants_refuse_a_pot_winner_that_is_not_a_seat(seat: Any) -> No
     state = next(final for final in (playout(3, seed, rounds=1)[-1] for seed in range(40))
                  if final.results[0].pot_winner is not None)
     result = attrs.evolve(state.results[0], pot_winner=seat)
-    bad = attrs.evolve(state, ledger=attrs.evolve(state.ledger, results=(result,)))
+    bad = attrs.evolve(state, history=attrs.evolve(state.history, results=(result,)))
     with pytest.raises(ValueError, match="pot winner seat"):
         check_invariants(bad)
 
@@ -1171,7 +1171,7 @@ def test_db42_invariants_refuse_a_tie_break_draw_by_no_seat(seat: Any) -> None:
     result = state.results[0]
     draws = (attrs.evolve(result.tiebreaks[0], seat=seat), *result.tiebreaks[1:])
     results = (attrs.evolve(result, tiebreaks=draws),)
-    bad = attrs.evolve(state, ledger=attrs.evolve(state.ledger, results=results))
+    bad = attrs.evolve(state, history=attrs.evolve(state.history, results=results))
     with pytest.raises(ValueError, match="tie-break draws name a stage and a seat"):
         check_invariants(bad)
 

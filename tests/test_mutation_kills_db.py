@@ -228,7 +228,7 @@ def _with_result(state: GameState, k: int, result: RoundResult) -> GameState:
     import attrs
 
     results = (*state.results[:k], result, *state.results[k + 1:])
-    return attrs.evolve(state, ledger=attrs.evolve(state.ledger, results=results))
+    return attrs.evolve(state, history=attrs.evolve(state.history, results=results))
 
 
 def test_db31_invariants_refuse_a_result_with_the_wrong_dealer_or_round() -> None:

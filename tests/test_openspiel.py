@@ -55,7 +55,7 @@ def test_both_games_load_by_name_with_their_parameters() -> None:
     assert (db.num_players(), db.num_distinct_actions(), db.max_chance_outcomes()) == \
         (2, db_encoding.NUM_ACTIONS, 52)
     state = db.new_initial_state()
-    assert state.cardrules_state.settings == down_and_back.GameSettings(2, 3, 4)
+    assert state.cardrules_state.settings == down_and_back.Settings(2, 3, 4)
     ba = pyspiel.load_game("cardrules_back_alley")
     assert (ba.num_players(), ba.num_distinct_actions(), ba.max_chance_outcomes()) == \
         (4, ba_encoding.NUM_ACTIONS, 54)

@@ -527,7 +527,7 @@ _TOO_LONG = 10 ** 18      # 19 digits
 def test_from_dict_from_json_and_from_text_agree_on_long_numbers(
         game: str, settings: dict[str, Any], action: dict[str, Any] | None, value: int) -> None:
     # from_dict took 19-digit numbers that its own from_text(to_text()) and
-    # from_json(to_json()) then refused: one rule (codec.check_digits) for all three.
+    # from_json(to_json()) then refused: one rule (readers.check_digits) for all three.
     def filled(template: Mapping[str, Any]) -> dict[str, Any]:
         return {k: value if v == "N" else v for k, v in template.items()}
 

@@ -31,7 +31,7 @@ from cardrules.engine.chance import (
     chance_to_dict,
     parse_chance,
 )
-from cardrules.engine.codec import Fields, card_at, int_token, split_verb
+from cardrules.engine.readers import Fields, card_at, int_token, split_verb
 from cardrules.errors import ParseError
 
 __all__ = [
@@ -150,7 +150,7 @@ def parse_action(text: str) -> Action:
 
     Verbs and card letters may be in either case; numbers are ASCII digits;
     words are separated by ASCII spaces, tabs and line breaks only
-    (:data:`~cardrules.engine.codec.BLANKS`: an ideographic space is refused).
+    (:data:`~cardrules.engine.readers.BLANKS`: an ideographic space is refused).
 
     >>> parse_action("bid 3"), parse_action("  PASS ")
     (Bid(tricks=3), Pass())

@@ -92,7 +92,7 @@ from cardrules.back_alley.game import _PHASE_RULE, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
 from cardrules.back_alley.views import View
 from cardrules.cards import Joker, Suit
-from cardrules.engine.encoding import as_action_id, layout, mark_cards, zeros
+from cardrules.engine.tensors import as_action_id, layout, mark_cards, zeros
 from cardrules.errors import IllegalActionError, shorten
 
 if TYPE_CHECKING:

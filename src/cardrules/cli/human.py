@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from cardrules import back_alley, down_and_back
     from cardrules.cards import Card, Joker
     from cardrules.engine.bots import Bot
-    from cardrules.engine.rules import Rules, Settings
+    from cardrules.engine.rules import Rules, SettingValues
 
 __all__ = ["BackAlleyTable", "DownAndBackTable", "Presenter", "listed_key", "numbered",
            "play_human", "presenter_for", "second_person"]
@@ -711,7 +711,7 @@ def _read(prompt: str) -> str | None:
     return line
 
 
-def play_human(rules: Rules[Any, Any], settings: Settings, you: int,
+def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
                bots: Mapping[int, Bot], seed: int | None = None, *,
                record_path: str | None = None,
                read: Callable[[str], str | None] = _read) -> int:

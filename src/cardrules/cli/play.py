@@ -19,7 +19,7 @@ from cardrules.cli import _common
 
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
-    from cardrules.engine.rules import Rules, Settings
+    from cardrules.engine.rules import Rules, SettingValues
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,7 +62,7 @@ def result_line(rules: Rules[Any, Any], result: Any) -> str:
             f"back to seat {result.back_winner}; {pot}")
 
 
-def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Settings,
+def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: SettingValues,
                   seed: int | None, *, moves: bool = False,
                   keep: bool = False) -> tuple[Any, Any, list[Any] | None]:
     """Play a game as :func:`cardrules.engine.play` does (the same game for

@@ -73,9 +73,9 @@ from cardrules.down_and_back.search import SearchBot
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.down_and_back.state import (
     DEFAULT_ROUNDS,
-    GameSettings,
+    Settings,
     GameState,
-    Ledger,
+    History,
     Phase,
     RoundResult,
     Showdown,
@@ -140,9 +140,9 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "action_to_dict",
     "parse_action",
     # the state and its parts
-    "GameSettings",
+    "Settings",
     "GameState",
-    "Ledger",
+    "History",
     "Phase",
     "RoundResult",
     "Showdown",

@@ -36,7 +36,7 @@ from cardrules.engine.chance import (
     chance_to_dict,
     parse_chance,
 )
-from cardrules.engine.codec import Fields, card_at, cards_at, int_token, split_verb
+from cardrules.engine.readers import Fields, card_at, cards_at, int_token, split_verb
 from cardrules.errors import ParseError, shorten
 from cardrules.hand import Hand
 
@@ -182,7 +182,7 @@ def parse_action(text: str) -> Action:
 
     Verbs and card letters may be in either case; numbers are ASCII digits;
     words are separated by ASCII spaces, tabs and line breaks only
-    (:data:`~cardrules.engine.codec.BLANKS`: a no-break space is refused).
+    (:data:`~cardrules.engine.readers.BLANKS`: a no-break space is refused).
     Bad text raises :class:`~cardrules.ParseError` with the position of the
     offending token.
 

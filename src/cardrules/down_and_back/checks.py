@@ -60,18 +60,18 @@ def check_invariants(state: GameState) -> None:
     >>> import attrs
     >>> from cardrules.down_and_back import new_game
     >>> s = new_game(2)
-    >>> check_invariants(attrs.evolve(s, ledger=attrs.evolve(s.ledger, pot=5)))
+    >>> check_invariants(attrs.evolve(s, history=attrs.evolve(s.history, pot=5)))
     Traceback (most recent call last):
     ...
     ValueError: inconsistent Down and Back state: money is not conserved
     """
-    settings, ledger = state.settings, state.ledger
+    settings, history = state.settings, state.history
     n = settings.num_players
     _require(is_int(n) and MIN_PLAYERS <= n <= MAX_PLAYERS, "2 to 5 players")
     _require(is_int(settings.ante) and settings.ante >= 1 and (
         settings.rounds is None or (is_int(settings.rounds) and settings.rounds >= 1)),
         "bad settings")
-    for name, items in (("net", ledger.net), ("hands", state.hands), ("seen", state.seen),
+    for name, items in (("net", history.net), ("hands", state.hands), ("seen", state.seen),
                         ("splits", state.splits)):
         _require(len(items) == n, f"{name} must have one entry per seat")
     for pile in (*state.hands, *state.seen):
@@ -87,17 +87,17 @@ def check_invariants(state: GameState) -> None:
         _require(set(state.seen[seat]) <= set(state.hands[seat]), "seen cards must be held")
     _check_money(state)
     if phase is Phase.CHOOSE_DEALER:
-        _require(ledger.dealer is None and not ledger.results, "no dealer before the first deal")
+        _require(history.dealer is None and not history.results, "no dealer before the first deal")
     else:
-        _require(is_int(ledger.dealer) and 0 <= ledger.dealer < n, "dealer seat")
-        first = ledger.results[0].dealer if ledger.results else (ledger.dealer or 0)
-        for k, result in enumerate(ledger.results):
+        _require(is_int(history.dealer) and 0 <= history.dealer < n, "dealer seat")
+        first = history.results[0].dealer if history.results else (history.dealer or 0)
+        for k, result in enumerate(history.results):
             _require(result.dealer == (first + k) % n and result.round == k + 1,
                      "the deal passes to the left each round")
-        if ledger.results and phase is not Phase.GAME_OVER:
-            _require(ledger.dealer == (first + len(ledger.results)) % n, "dealer order")
+        if history.results and phase is not Phase.GAME_OVER:
+            _require(history.dealer == (first + len(history.results)) % n, "dealer order")
         if phase is Phase.GAME_OVER:
-            _require(bool(ledger.results) and ledger.dealer == ledger.results[-1].dealer,
+            _require(bool(history.results) and history.dealer == history.results[-1].dealer,
                      "a finished game keeps the dealer of its last round (DB-31, DB-44)")
     gathered = phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER)
     dealt = phase in (Phase.DRAW, Phase.DISCARD, Phase.RESHUFFLE, Phase.SPLIT)
@@ -108,7 +108,7 @@ def check_invariants(state: GameState) -> None:
     _require(state.current_player is None if phase.is_chance or phase is Phase.GAME_OVER
              else is_int(state.current_player), "who acts must match the phase")
     if phase is Phase.CUT:
-        _require(state.current_player == ((ledger.dealer or 0) - 1) % n, "the cutter")
+        _require(state.current_player == ((history.dealer or 0) - 1) % n, "the cutter")
     if dealt:
         _check_dealt(state)
     else:
@@ -118,22 +118,22 @@ def check_invariants(state: GameState) -> None:
 
 def _check_money(state: GameState) -> None:
     """Antes of every round started (DB-30), pots paid to winners (DB-43)."""
-    settings, ledger, phase = state.settings, state.ledger, state.phase
+    settings, history, phase = state.settings, state.history, state.phase
     n, ante = settings.num_players, settings.ante
-    results = ledger.results
+    results = history.results
     started = len(results) + (0 if phase in (Phase.CHOOSE_DEALER, Phase.GAME_OVER) else 1)
-    _require(ledger.round == max(1, len(results) + (phase is not Phase.GAME_OVER)),
+    _require(history.round == max(1, len(results) + (phase is not Phase.GAME_OVER)),
              "round number does not match the finished rounds")
     _require(phase is not Phase.GAME_OVER or len(results) == settings.rounds,
              "the game ends after the set number of rounds")
-    _require(settings.rounds is None or ledger.round <= settings.rounds,
+    _require(settings.rounds is None or history.round <= settings.rounds,
              "no round beyond the set number of rounds")
     for result in results:
         _require(is_int(result.pot_winner) and 0 <= result.pot_winner < n
                  if result.pot_winner is not None else True, "pot winner seat")
     won = [sum(r.pot for r in results if r.pot_winner == s) for s in range(n)]
     expected_net = tuple(w - ante * started for w in won)
-    _require(ledger.net == expected_net and sum(ledger.net) + ledger.pot == 0,
+    _require(history.net == expected_net and sum(history.net) + history.pot == 0,
              "money is not conserved")
     carry = 0
     for result in results:
@@ -141,7 +141,7 @@ def _check_money(state: GameState) -> None:
         _require(result.pot == carry + ante * n, "each pot is the antes plus what carried")
         carry = 0 if result.pot_winner is not None else result.pot
     in_round = phase not in (Phase.CHOOSE_DEALER, Phase.GAME_OVER)
-    _require(ledger.pot == carry + (ante * n if in_round else 0), "the pot")
+    _require(history.pot == carry + (ante * n if in_round else 0), "the pot")
 
 
 def _check_result(state: GameState, result: RoundResult) -> None:

@@ -28,7 +28,7 @@ from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import split_actions
 from cardrules.down_and_back.actions import Split
 from cardrules.down_and_back.checks import _check_counts
-from cardrules.down_and_back.state import GameSettings, GameState, Ledger, Phase
+from cardrules.down_and_back.state import Settings, GameState, History, Phase
 from cardrules.down_and_back.views import View
 from cardrules.hand import Hand
 
@@ -66,16 +66,16 @@ def determinize(view: View, rng: random.Random, *,
     True
     """
     n = view.num_players
-    settings = GameSettings(n, view.ante, view.rounds)
-    ledger = Ledger(view.round, view.dealer, view.pot, view.net, view.results)
+    settings = Settings(n, view.ante, view.rounds)
+    history = History(view.round, view.dealer, view.pot, view.net, view.results)
     phase = view.phase
     if phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER):
-        return GameState(settings, ledger, phase, view.current_player, (_EMPTY,) * n, DECK,
+        return GameState(settings, history, phase, view.current_player, (_EMPTY,) * n, DECK,
                          (), (_EMPTY,) * n, 0, None, (None,) * n, None)
     if phase is Phase.CUT:
         order = list(DECK)
         rng.shuffle(order)
-        return GameState(settings, ledger, phase, view.current_player, (_EMPTY,) * n,
+        return GameState(settings, history, phase, view.current_player, (_EMPTY,) * n,
                          tuple(order), (), (_EMPTY,) * n, 0, None, (None,) * n, None)
     seat = view.seat
     revealed = all(s is not None for s in view.splits)
@@ -123,17 +123,17 @@ def determinize(view: View, rng: random.Random, *,
         # uniformly random one of them.)
         drawn = fresh[mover][0] if fresh[mover] else None
         if view.seen[mover] and (drawn is None or not _counts_fit(GameState(
-                settings, ledger, phase, view.current_player, tuple(hands), tuple(pool),
+                settings, history, phase, view.current_player, tuple(hands), tuple(pool),
                 view.discard, view.seen, turn, drawn, view.splits, view.showdown))):
             drawn = rng.choice(view.seen[mover])
-    state = GameState(settings, ledger, phase, view.current_player, tuple(hands), tuple(pool),
+    state = GameState(settings, history, phase, view.current_player, tuple(hands), tuple(pool),
                       view.discard, view.seen, turn, drawn, view.splits, view.showdown)
     if revealed or not any(view.split_chosen):
         return state
     choose = split if split is not None else (lambda hand: rng.choice(split_actions(hand)))
     chosen = tuple(choose(state.hands[o]) if made and o != seat else state.splits[o]
                    for o, made in enumerate(view.split_chosen))
-    return GameState(state.settings, state.ledger, state.phase, state.current_player,
+    return GameState(state.settings, state.history, state.phase, state.current_player,
                      state.hands, state.stock, state.discard, state.seen, state.turn,
                      state.drawn, chosen, state.showdown)
 

@@ -101,7 +101,7 @@ from cardrules.down_and_back.actions import (
 from cardrules.down_and_back.game import _PHASE_RULES, apply, legal_actions, split_actions
 from cardrules.down_and_back.state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase
 from cardrules.down_and_back.views import View
-from cardrules.engine.encoding import as_action_id, layout, mark_cards, zeros
+from cardrules.engine.tensors import as_action_id, layout, mark_cards, zeros
 from cardrules.errors import IllegalActionError, shorten
 
 if TYPE_CHECKING:

@@ -49,9 +49,9 @@ from cardrules.down_and_back.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     TURNS,
-    GameSettings,
+    Settings,
     GameState,
-    Ledger,
+    History,
     Phase,
     RoundResult,
     Showdown,
@@ -106,9 +106,9 @@ def new_game(num_players: int, *, ante: int = 1,
     ...
     ValueError: Down and Back is for 2 to 5 players, not 6
     """
-    settings = GameSettings(num_players, ante, rounds)
+    settings = Settings(num_players, ante, rounds)
     n = settings.num_players
-    return GameState(settings, Ledger(1, None, 0, (0,) * n, ()), _CHOOSE_DEALER, None,
+    return GameState(settings, History(1, None, 0, (0,) * n, ()), _CHOOSE_DEALER, None,
                      (_EMPTY,) * n, DECK, (), (_EMPTY,) * n, 0, None, (None,) * n, None)
 
 
@@ -118,7 +118,7 @@ def seat_order(state: GameState) -> tuple[int, ...]:
     >>> seat_order(apply(new_game(4), ChooseDealer(2)))
     (3, 0, 1, 2)
     """
-    return draw_order(state.ledger.dealer or 0, state.settings.num_players)
+    return draw_order(state.history.dealer or 0, state.settings.num_players)
 
 
 def turn_seat(state: GameState) -> int:
@@ -130,7 +130,7 @@ def turn_seat(state: GameState) -> int:
     >>> turn_seat(apply(new_game(3), ChooseDealer(0)))
     1
     """
-    return ((state.ledger.dealer or 0) + 1 + state.turn) % state.settings.num_players
+    return ((state.history.dealer or 0) + 1 + state.turn) % state.settings.num_players
 
 
 # -- legal actions -------------------------------------------------------------
@@ -288,14 +288,14 @@ def _apply_chance(state: GameState, action: Action) -> GameState:
             raise IllegalActionError("DB-31", "the first dealer must be chosen first")
         if action.seat >= state.settings.num_players:
             raise IllegalActionError("DB-31", f"there is no seat {action.seat}")
-        return _start_round(state.settings, state.ledger, state.ledger.round, action.seat)
+        return _start_round(state.settings, state.history, state.history.round, action.seat)
     if phase is _SHUFFLE:
         if not isinstance(action, Shuffle):
             raise IllegalActionError("DB-32", "the dealer must shuffle first (a chance action)")
         if len(action.order) != 52 or {card.index for card in action.order} != _ALL_52:
             raise IllegalActionError("DB-32", "the shuffle must order all 52 cards")
         cutter = (_dealer(state) - 1) % state.settings.num_players
-        return GameState(state.settings, state.ledger, _CUT, cutter, state.hands,
+        return GameState(state.settings, state.history, _CUT, cutter, state.hands,
                          action.order, (), state.seen, 0, None, state.splits, None)  # type: ignore[arg-type]
     if not isinstance(action, Shuffle):
         raise IllegalActionError("DB-36", "the stock is empty: the discard pile is shuffled")
@@ -305,24 +305,24 @@ def _apply_chance(state: GameState, action: Action) -> GameState:
     order: tuple[Card, ...] = action.order  # type: ignore[assignment]
     if state.showdown is not None:
         return _run_showdown(state, state.showdown, order[1:], order[:1])
-    return GameState(state.settings, state.ledger, _DISCARD, turn_seat(state),
+    return GameState(state.settings, state.history, _DISCARD, turn_seat(state),
                      state.hands, order[1:], order[:1], state.seen, state.turn, state.drawn,
                      state.splits, None)
 
 
 def _dealer(state: GameState) -> int:
-    dealer = state.ledger.dealer
+    dealer = state.history.dealer
     assert dealer is not None
     return dealer
 
 
-def _start_round(settings: GameSettings, ledger: Ledger, round_number: int,
+def _start_round(settings: Settings, history: History, round_number: int,
                  dealer: int) -> GameState:
     """Round ``round_number`` dealt by ``dealer``: the cards gathered, the antes
     taken (DB-30), the dealer about to shuffle."""
     n, ante = settings.num_players, settings.ante
-    books = Ledger(round_number, dealer, ledger.pot + n * ante,
-                   tuple(v - ante for v in ledger.net), ledger.results)
+    books = History(round_number, dealer, history.pot + n * ante,
+                   tuple(v - ante for v in history.net), history.results)
     return GameState(settings, books, _SHUFFLE, None, (_EMPTY,) * n, DECK, (),
                      (_EMPTY,) * n, 0, None, (None,) * n, None)
 
@@ -341,7 +341,7 @@ def _cut(state: GameState, action: Action) -> GameState:
     hands: list[Hand[Card]] = [_EMPTY] * n
     for position, seat in enumerate(order):
         hands[seat] = _of_sorted(sorted(deck[position:dealt:n], key=_INDEX))
-    return GameState(state.settings, state.ledger, _DRAW, order[0], tuple(hands),
+    return GameState(state.settings, state.history, _DRAW, order[0], tuple(hands),
                      deck[dealt + 1:], (deck[dealt],), state.seen, 0, None, state.splits,
                      None)
 
@@ -369,10 +369,10 @@ def _draw(state: GameState, action: Action) -> GameState:
         hands = (*hands[:seat], _of_sorted((*hand[:place], card, *hand[place:])),
                  *hands[seat + 1:])
         if len(stock) > 1:
-            return GameState(state.settings, state.ledger, _DISCARD, seat, hands, stock[1:],
+            return GameState(state.settings, state.history, _DISCARD, seat, hands, stock[1:],
                              state.discard, state.seen, state.turn, card, state.splits, None)
         # DB-36: the stock ran out; the dealer reshuffles the discard pile.
-        return GameState(state.settings, state.ledger, _RESHUFFLE, None, hands, (),
+        return GameState(state.settings, state.history, _RESHUFFLE, None, hands, (),
                          state.discard, state.seen, state.turn, card, state.splits, None)
     if kind is DrawDiscard:
         discard = state.discard
@@ -387,7 +387,7 @@ def _draw(state: GameState, action: Action) -> GameState:
         own = seen[seat]
         place = _place(own, key)
         seen = (*seen[:seat], _of_sorted((*own[:place], card, *own[place:])), *seen[seat + 1:])
-        return GameState(state.settings, state.ledger, _DISCARD, seat, hands, state.stock,
+        return GameState(state.settings, state.history, _DISCARD, seat, hands, state.stock,
                          discard[:-1], seen, state.turn, card, state.splits, None)
     raise IllegalActionError("DB-34", "a turn starts by drawing from the stock or the discard pile")
 
@@ -416,7 +416,7 @@ def _discard(state: GameState, action: Action) -> GameState:
         phase, next_player = _SPLIT, (_dealer(state) + 1) % n
     else:
         phase, next_player = _DRAW, (seat + 1) % n
-    return GameState(state.settings, state.ledger, phase, next_player, hands, state.stock,
+    return GameState(state.settings, state.history, phase, next_player, hands, state.stock,
                      (*state.discard, hand[place]), seen, turn, None, state.splits, None)
 
 
@@ -433,10 +433,10 @@ def _split(state: GameState, action: Action, seat: int | None) -> GameState:
     splits = (*state.splits[:seat], action, *state.splits[seat + 1:])
     waiting = [s for s in seat_order(state) if splits[s] is None]
     if waiting:
-        return GameState(state.settings, state.ledger, _SPLIT, waiting[0], state.hands,
+        return GameState(state.settings, state.history, _SPLIT, waiting[0], state.hands,
                          state.stock, state.discard, state.seen, state.turn, None, splits,
                          None)
-    revealed = GameState(state.settings, state.ledger, _SPLIT, None, state.hands,
+    revealed = GameState(state.settings, state.history, _SPLIT, None, state.hands,
                          state.stock, state.discard, state.seen, state.turn, None, splits, None)
     start = Showdown(down_winner=None, contenders=(), drawn=(), log=())
     return _run_showdown(revealed, start, state.stock, state.discard)
@@ -507,7 +507,7 @@ def _pause_for_reshuffle(state: GameState, waiting: Showdown,
                          discard: tuple[Card, ...]) -> GameState:
     """DB-36 during a tie-break: the dealer shuffles the discard pile (a chance
     event); the cards of the unfinished pass stay on the table in ``waiting``."""
-    return GameState(state.settings, state.ledger, _RESHUFFLE, None, state.hands, (),
+    return GameState(state.settings, state.history, _RESHUFFLE, None, state.hands, (),
                      discard, state.seen, state.turn, None, state.splits, waiting)
 
 
@@ -515,18 +515,18 @@ def _finish_round(state: GameState, down_winner: int, back_winner: int,
                   log: tuple[TieBreakDraw, ...]) -> GameState:
     """Pay or carry the pot (DB-43), record the round, then gather the cards and
     either end the game (DB-44) or pass the deal and start the next round (DB-31)."""
-    settings, ledger = state.settings, state.ledger
-    pot, net = ledger.pot, ledger.net
+    settings, history = state.settings, state.history
+    pot, net = history.pot, history.net
     taker = pot_winner(down_winner, back_winner)
     if taker is not None:
         net = (*net[:taker], net[taker] + pot, *net[taker + 1:])
     splits: tuple[Split, ...] = state.splits  # type: ignore[assignment]
-    result = RoundResult(ledger.round, _dealer(state), splits, down_winner, back_winner, log,
+    result = RoundResult(history.round, _dealer(state), splits, down_winner, back_winner, log,
                          pot, taker)
-    books = Ledger(ledger.round, ledger.dealer, 0 if taker is not None else pot, net,
-                   (*ledger.results, result))
+    books = History(history.round, history.dealer, 0 if taker is not None else pot, net,
+                   (*history.results, result))
     n = settings.num_players
-    if settings.rounds is not None and ledger.round >= settings.rounds:
+    if settings.rounds is not None and history.round >= settings.rounds:
         return GameState(settings, books, _GAME_OVER, None, (_EMPTY,) * n, DECK, (),
                          (_EMPTY,) * n, 0, None, (None,) * n, None)
-    return _start_round(settings, books, ledger.round + 1, (_dealer(state) + 1) % n)
+    return _start_round(settings, books, history.round + 1, (_dealer(state) + 1) % n)

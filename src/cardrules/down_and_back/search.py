@@ -105,7 +105,7 @@ def _strengthen(state: GameState, view: View, rng: random.Random) -> GameState:
         changed = True
     if not changed:
         return state
-    return GameState(state.settings, state.ledger, state.phase, state.current_player,
+    return GameState(state.settings, state.history, state.phase, state.current_player,
                      tuple(hands), tuple(stock), state.discard, state.seen, state.turn,
                      state.drawn, tuple(splits), state.showdown)
 

@@ -1,7 +1,7 @@
 """Down and Back states and views as plain JSON values, and states back with
 full validation.
 
-Writing is generic (:func:`cardrules.engine.encode.attributes_to_json`):
+Writing is generic (:func:`cardrules.engine.json_out.attributes_to_json`):
 cards are written as text (``"KS"``), enums by value (``"discard"``),
 hands and tuples as lists, nested records as objects.  Reading is strict
 and hand-written, because a saved state is untrusted input.
@@ -69,9 +69,9 @@ from cardrules.down_and_back.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     TURNS,
-    GameSettings,
+    Settings,
     GameState,
-    Ledger,
+    History,
     Phase,
     RoundResult,
     Showdown,
@@ -79,8 +79,8 @@ from cardrules.down_and_back.state import (
     TieBreakDraw,
 )
 from cardrules.down_and_back.views import View
-from cardrules.engine.codec import Fields, check_length, read_card, safe_repr
-from cardrules.engine.encode import attributes_to_json
+from cardrules.engine.readers import Fields, check_length, read_card, safe_repr
+from cardrules.engine.json_out import attributes_to_json
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
@@ -254,7 +254,7 @@ def state_from_dict(data: object) -> GameState:
         raise ParseError(f"state: unknown format (expected {FORMAT!r})",
                          token=safe_repr(tag))
     n = root.integer("num_players", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
-    settings = GameSettings(n, root.integer("ante", minimum=1),
+    settings = Settings(n, root.integer("ante", minimum=1),
                             root.opt_integer("rounds", minimum=1))
     phase = root.enum("phase", Phase)
     round_no = root.integer("round", minimum=1)
@@ -284,7 +284,7 @@ def state_from_dict(data: object) -> GameState:
     root.done()
 
     state = GameState(
-        settings=settings, ledger=Ledger(round_no, dealer, pot, net, results), phase=phase,
+        settings=settings, history=History(round_no, dealer, pot, net, results), phase=phase,
         current_player=current, hands=hands, stock=stock, discard=discard, seen=seen,
         turn=sum(turns), drawn=drawn, splits=splits, showdown=showdown)
     if state.turns != turns:

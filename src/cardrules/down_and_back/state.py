@@ -5,7 +5,7 @@ States are made by :func:`~cardrules.down_and_back.new_game` and
 from JSON validates everything, see :mod:`cardrules.down_and_back.serialize`).
 
 A state has few fields, so that each action copies little: the settings
-(:class:`GameSettings`, fixed for the game), the books (:class:`Ledger`,
+(:class:`Settings`, fixed for the game), the books (:class:`History`,
 changed once a round), and the table as it is now.  Every older name
 (``num_players``, ``pot``, ``net``, ``turns``, ...) is still there, as a
 read-only property.
@@ -39,9 +39,9 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
-    "GameSettings",
+    "Settings",
     "GameState",
-    "Ledger",
+    "History",
     "Phase",
     "RoundResult",
     "Showdown",
@@ -201,20 +201,20 @@ def _check_rounds(instance: object, attribute: object, value: int | None) -> Non
 
 
 @attrs.frozen(slots=True)
-class GameSettings:
+class Settings:
     """A game's settings, fixed from start to end.
 
     ``num_players`` is 2 to 5, ``ante`` a whole number of chips of at least 1
     (DB-30), ``rounds`` a number of rounds of at least 1, or None for an
     open-ended game (DB-44).  Bad values raise :class:`ValueError`.
 
-    >>> GameSettings(4, 1, 10).rounds
+    >>> Settings(4, 1, 10).rounds
     10
-    >>> GameSettings(6, 1, 10)
+    >>> Settings(6, 1, 10)
     Traceback (most recent call last):
     ...
     ValueError: Down and Back is for 2 to 5 players, not 6
-    >>> GameSettings(2, True, 10)
+    >>> Settings(2, True, 10)
     Traceback (most recent call last):
     ...
     ValueError: ante must be a whole number of at least 1, not True
@@ -226,12 +226,12 @@ class GameSettings:
 
 
 @attrs.frozen(slots=True)
-class Ledger:
+class History:
     """The game's books: the round being played (1-based), its dealer (None
     until chosen), the ``pot``, each seat's ``net`` winnings (winnings minus
     antes) and the ``results`` of the finished rounds.
 
-    >>> Ledger(1, None, 0, (0, 0), ()).pot
+    >>> History(1, None, 0, (0, 0), ()).pot
     0
     """
 
@@ -246,8 +246,8 @@ class Ledger:
 class GameState:
     """A complete, immutable Down and Back game state.
 
-    Fields: ``settings`` (:class:`GameSettings`); ``ledger``
-    (:class:`Ledger`); ``phase``; ``current_player`` (None at chance points
+    Fields: ``settings`` (:class:`Settings`); ``history``
+    (:class:`History`); ``phase``; ``current_player`` (None at chance points
     and at the end); ``hands`` (one :class:`~cardrules.Hand` per seat);
     ``stock`` (``stock[0]`` on top); ``discard`` (``discard[-1]`` on top);
     ``seen`` (per seat, the cards in that hand that everyone saw taken from
@@ -277,8 +277,8 @@ class GameState:
     stock 52 cards, top AS;  discard 0 cards
     """
 
-    settings: GameSettings
-    ledger: Ledger
+    settings: Settings
+    history: History
     phase: Phase
     current_player: int | None
     hands: tuple[Hand[Card], ...]
@@ -330,7 +330,7 @@ class GameState:
         >>> new_game(2).round
         1
         """
-        return self.ledger.round
+        return self.history.round
 
     @property
     def dealer(self) -> int | None:
@@ -340,7 +340,7 @@ class GameState:
         >>> new_game(2).dealer is None
         True
         """
-        return self.ledger.dealer
+        return self.history.dealer
 
     @property
     def pot(self) -> int:
@@ -350,7 +350,7 @@ class GameState:
         >>> new_game(2).pot
         0
         """
-        return self.ledger.pot
+        return self.history.pot
 
     @property
     def net(self) -> tuple[int, ...]:
@@ -360,7 +360,7 @@ class GameState:
         >>> new_game(3).net
         (0, 0, 0)
         """
-        return self.ledger.net
+        return self.history.net
 
     @property
     def results(self) -> tuple[RoundResult, ...]:
@@ -370,7 +370,7 @@ class GameState:
         >>> new_game(3).results
         ()
         """
-        return self.ledger.results
+        return self.history.results
 
     @property
     def turns(self) -> tuple[int, ...]:
@@ -384,7 +384,7 @@ class GameState:
         (0, 0, 0)
         """
         n, turn = self.settings.num_players, self.turn
-        first = ((self.ledger.dealer or 0) + 1) % n
+        first = ((self.history.dealer or 0) + 1) % n
         laps, extra = divmod(turn, n)
         return tuple(laps + ((seat - first) % n < extra) for seat in range(n))
 
@@ -419,7 +419,7 @@ class GameState:
         >>> new_game(3).leaders
         (0, 1, 2)
         """
-        net = self.ledger.net
+        net = self.history.net
         best = max(net)
         return tuple(seat for seat, value in enumerate(net) if value == best)
 

@@ -7,7 +7,7 @@
 - :mod:`cardrules.engine.records`: game records (JSON and text), :class:`Seated`
   entries for actions of a seat other than the player to act, and replay;
 - :mod:`cardrules.engine.play`: :func:`play`, bots playing a whole game;
-- :mod:`cardrules.engine.codec`: strict readers for action text and JSON;
+- :mod:`cardrules.engine.readers`: strict readers for action text and JSON;
 - :mod:`cardrules.engine.bots`: the :class:`Bot` protocol and :class:`RandomBot`;
 - :mod:`cardrules.engine.conformance`: :func:`check_game`, random-playout checks.
 

@@ -22,7 +22,7 @@ import attrs
 
 from cardrules._validate import is_int
 from cardrules.cards import Card, Joker
-from cardrules.engine.codec import Fields, cards_at, int_token
+from cardrules.engine.readers import Fields, cards_at, int_token
 from cardrules.errors import ParseError
 
 __all__ = [

@@ -24,7 +24,7 @@ from cardrules.engine.records import GameRecord
 
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
-    from cardrules.engine.rules import Rules, Settings, StateLike
+    from cardrules.engine.rules import Rules, SettingValues, StateLike
 
 __all__ = ["PlayedGame", "play"]
 
@@ -47,7 +47,7 @@ class PlayedGame(Generic[S]):
     record: GameRecord
 
 
-def play(rules: Rules[S, A], bots: Sequence[Bot], settings: Settings | None = None, *,
+def play(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | None = None, *,
          seed: int | None = None, max_actions: int | None = None) -> PlayedGame[S]:
     """Play a game of ``rules`` between ``bots`` (one per seat) to its end.
 

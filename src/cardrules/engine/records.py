@@ -43,7 +43,7 @@ from typing import Any
 import attrs
 
 from cardrules._validate import is_int
-from cardrules.engine.codec import (
+from cardrules.engine.readers import (
     BLANKS,
     MAX_DIGITS,
     Fields,
@@ -181,9 +181,9 @@ class GameRecord:
         Unknown keys, settings the game refuses and bad actions are a
         :class:`~cardrules.ParseError`; a bad action is named by its number,
         counting from 1.  A number of more than
-        :data:`~cardrules.engine.codec.MAX_DIGITS` digits anywhere is refused,
+        :data:`~cardrules.engine.readers.MAX_DIGITS` digits anywhere is refused,
         as :meth:`from_text` and :meth:`from_json` refuse it
-        (:func:`~cardrules.engine.codec.check_digits` is the one rule of all three).
+        (:func:`~cardrules.engine.readers.check_digits` is the one rule of all three).
 
         >>> GameRecord.from_dict({"game": "down_and_back", "settings": {"num_players": 2},
         ...                       "actions": [{"type": "dealer", "seat": 0}]}).actions
@@ -224,7 +224,7 @@ class GameRecord:
         """Read a record from JSON text; malformed input raises ParseError.
 
         Strict JSON only (no ``NaN`` or ``Infinity``), numbers of at most
-        :data:`~cardrules.engine.codec.MAX_DIGITS` digits and a sane nesting
+        :data:`~cardrules.engine.readers.MAX_DIGITS` digits and a sane nesting
         depth: anything else is a :class:`~cardrules.ParseError`, never a
         ``RecursionError`` or a bare ``ValueError``.
 
@@ -275,7 +275,7 @@ class GameRecord:
         with ``line N:`` (lines counted from 1, split at ``\\n``); its
         ``position`` is the offset of the bad token within that line.
         Numbers are ASCII digits only, at most
-        :data:`~cardrules.engine.codec.MAX_DIGITS` of them, and the settings
+        :data:`~cardrules.engine.readers.MAX_DIGITS` of them, and the settings
         must be ones the game accepts.
 
         >>> GameRecord.from_text("# cardrules down_and_back\\nnum_players 2\\n\\ncut x")

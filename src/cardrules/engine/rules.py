@@ -31,10 +31,10 @@ if TYPE_CHECKING:
     from cardrules.engine.play import PlayedGame
     from cardrules.engine.records import GameRecord, Seated
 
-__all__ = ["ApplyFunction", "Rules", "Settings", "StateLike"]
+__all__ = ["ApplyFunction", "Rules", "SettingValues", "StateLike"]
 
 #: Game settings as plain JSON values, for example ``{"num_players": 4, "ante": 1}``.
-Settings = Mapping[str, int | None]
+SettingValues = Mapping[str, int | None]
 
 
 class StateLike(Protocol):
@@ -129,9 +129,9 @@ class Rules(Generic[S, A]):
     #: ``new_game(**settings)``: the initial state.
     new_game: Callable[..., S]
     #: Every setting the game accepts, with its default.
-    default_settings: Settings
+    default_settings: SettingValues
     #: The settings a state was created with (what a record stores).
-    settings_of: Callable[[S], Settings]
+    settings_of: Callable[[S], SettingValues]
     #: ``legal_actions(state)``: what the player to act may do (empty at a
     #: chance point and at the end).
     legal_actions: Callable[[S], tuple[A, ...]]
@@ -152,7 +152,7 @@ class Rules(Generic[S, A]):
     #: ``parse_action(text)``: an action from its text form (``"cut 5"``).
     parse_action: Callable[[str], A]
     #: Settings for conformance runs: short games that cover the table sizes.
-    check_settings: tuple[Settings, ...]
+    check_settings: tuple[SettingValues, ...]
     #: Conformance hook: legal actions and likely illegal ones worth trying.
     probe_actions: Callable[[S], Iterable[A]]
     #: Conformance hook: ``state`` with what ``seat`` cannot see dealt differently.
@@ -164,7 +164,7 @@ class Rules(Generic[S, A]):
     #: A few lines of text on how the game stands: results so far, scores, leaders.
     summarize: Callable[[S], str]
 
-    def new_game_from_settings(self, settings: Settings) -> S:
+    def new_game_from_settings(self, settings: SettingValues) -> S:
         """The initial state for ``settings`` (as stored in a record); settings
         left out take their defaults, unknown ones are refused.
 
@@ -310,7 +310,7 @@ class Rules(Generic[S, A]):
                  and self.is_legal(state, action, seat=seat)]  # type: ignore[arg-type]
         return seats[0] if len(seats) == 1 else None
 
-    def play(self, bots: Sequence[Bot], settings: Settings | None = None, *,
+    def play(self, bots: Sequence[Bot], settings: SettingValues | None = None, *,
              seed: int | None = None) -> PlayedGame[S]:
         """Play a whole game between ``bots`` (one per seat); see
         :func:`cardrules.engine.play`.

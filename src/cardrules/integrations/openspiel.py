@@ -114,7 +114,7 @@ from cardrules.back_alley.actions import CARDS as _BA_CARDS
 from cardrules.cards import DECK, Card, Joker
 from cardrules.down_and_back import encoding as _db_encoding
 from cardrules.engine.chance import ChooseDealer, Shuffle
-from cardrules.engine.codec import MAX_DIGITS, Fields, safe_repr
+from cardrules.engine.readers import MAX_DIGITS, Fields, safe_repr
 from cardrules.engine.rules import Rules
 from cardrules.errors import IllegalActionError, ParseError
 

@@ -19,7 +19,7 @@ from cardrules.engine.chance import (
     parse_chance,
     shuffled,
 )
-from cardrules.engine.codec import (
+from cardrules.engine.readers import (
     MAX_DIGITS,
     Fields,
     card_at,
@@ -33,7 +33,7 @@ from cardrules.engine.codec import (
     safe_repr,
     split_verb,
 )
-from cardrules.engine.encode import attributes_to_json, to_json
+from cardrules.engine.json_out import attributes_to_json, to_json
 
 AS, KS, QH = parse_cards("AS KS QH")
 
@@ -51,7 +51,7 @@ def failure(call: Any) -> ParseError:
 
 
 # ---------------------------------------------------------------------------
-# codec.Fields
+# readers.Fields
 
 
 @pytest.mark.parametrize("data", [[1, 2], "text", None, 3, ("a", 1)])
@@ -213,7 +213,7 @@ def test_split_verb_refuses_blank_text(text: str) -> None:
     assert (err.message, err.token, err.position) == ("expected an action", text, 0)
 
 
-# Issue 14: only the documented blanks (codec.BLANKS) separate the words of an
+# Issue 14: only the documented blanks (readers.BLANKS) separate the words of an
 # action; other white space stays part of its token, which is then refused.
 OTHER_SPACES = ["\u00a0", "\u3000", "\u2003", "\u2028", "\x0b", "\x0c", "\x85"]
 

@@ -16,7 +16,7 @@ Anything else (a float, a set, an arbitrary object) is a :class:`TypeError`:
 a state holding one is a bug, better found at once than written out.
 
 Reading goes the other way with strict, hand-written readers per game (see
-:mod:`cardrules.engine.codec`): writing can be generic, loading must check
+:mod:`cardrules.engine.readers`): writing can be generic, loading must check
 every value against the rules.
 
 >>> import attrs
