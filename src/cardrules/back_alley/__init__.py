@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from cardrules.back_alley import encoding as _encoding
+from cardrules.back_alley.actions import CARDS as _CARDS
 from cardrules.back_alley.actions import (
     Action,
     Bid,
@@ -60,7 +62,9 @@ from cardrules.back_alley.encoding import (
     observation_string,
     observation_tensor,
 )
+from cardrules.back_alley.events import events as _events
 from cardrules.back_alley.game import apply, first_leader, legal_actions, new_game, sample_chance
+from cardrules.back_alley.game import chance_pile as _chance_pile
 from cardrules.back_alley.search import SearchBot
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.back_alley.state import (
@@ -80,12 +84,14 @@ from cardrules.back_alley.state import (
     summarize,
     team_of,
 )
+from cardrules.back_alley.state import returns as _returns
 from cardrules.back_alley.views import View, view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
 from cardrules.engine.play import PlayedGame as _PlayedGame
 from cardrules.engine.registry import register
 from cardrules.engine.rules import Rules
+from cardrules.engine.tensors import Encoding as _Encoding
 
 # The engine's Bot, RandomBot and PlayedGame are imported under private names:
 # users import them from cardrules.engine, their one import path.  The
@@ -176,7 +182,12 @@ RULES: Rules[GameState, Action] = Rules(
     parse_action=parse_action, check_settings=_CHECK_SETTINGS, probe_actions=probe_actions,
     hidden_variant=hidden_variant, check_invariants=check_invariants,
     bots={"random": _RandomBot, "heuristic": HeuristicBot, "search": SearchBot},
-    summarize=summarize)
+    summarize=summarize,
+    returns=_returns, return_unit="team points", chance_pile=_chance_pile,
+    chance_cards=_CARDS, events=_events, default_bot="heuristic",
+    encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
+                       OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
+                       _encoding.seat_string))
 register(RULES)
 
 

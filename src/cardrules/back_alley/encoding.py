@@ -90,7 +90,7 @@ from cardrules.back_alley.actions import (
 )
 from cardrules.back_alley.game import _PHASE_RULE, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
-from cardrules.back_alley.views import View
+from cardrules.back_alley.views import View, view
 from cardrules.cards import Joker, Suit
 from cardrules.engine.tensors import as_action_id, layout, mark_cards, zeros
 from cardrules.errors import IllegalActionError, shorten
@@ -108,6 +108,8 @@ __all__ = [
     "legal_action_ids",
     "observation_string",
     "observation_tensor",
+    "seat_string",
+    "seat_tensor",
 ]
 
 _PASS, _BOARD, _PLAY = 0, 13, 14
@@ -353,3 +355,23 @@ def observation_string(view: View) -> str:
     scores: team 0 0, team 1 0
     """
     return str(view)
+
+
+def seat_tensor(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+    """:func:`observation_tensor` of the view of ``seat`` (what ``RULES.encoding`` gives).
+
+    >>> from cardrules.back_alley import new_game
+    >>> len(seat_tensor(new_game(), 0)) == OBSERVATION_SIZE
+    True
+    """
+    return observation_tensor(view(state, seat))
+
+
+def seat_string(state: GameState, seat: int) -> str:
+    """:func:`observation_string` of the view of ``seat``.
+
+    >>> from cardrules.back_alley import new_game
+    >>> seat_string(new_game(), 0) == observation_string(view(new_game(), 0))
+    True
+    """
+    return observation_string(view(state, seat))

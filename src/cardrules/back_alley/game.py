@@ -181,6 +181,21 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
     raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
 
 
+def chance_pile(state: GameState) -> tuple[Card | Joker, ...] | None:
+    """The cards the chance action due now shuffles: all 54 before each deal
+    (BA-12); None when it is the choice of the first dealer (BA-11).
+
+    >>> chance_pile(new_game()) is None
+    True
+    """
+    phase = state.phase
+    if phase is _CHOOSE_DEALER:
+        return None
+    if phase is _SHUFFLE:
+        return CARDS
+    raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
+
+
 # -- apply ---------------------------------------------------------------------
 
 def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:

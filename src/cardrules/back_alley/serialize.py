@@ -42,8 +42,8 @@ from cardrules.back_alley.state import (
 )
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker
-from cardrules.engine.readers import Fields, safe_repr
 from cardrules.engine.json_out import JSON, attributes_to_json
+from cardrules.engine.readers import Fields, safe_repr
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 

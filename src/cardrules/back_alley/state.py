@@ -67,6 +67,17 @@ def team_of(seat: int) -> int:
     return check_seat(seat, NUM_PLAYERS) & 1
 
 
+def returns(state: GameState) -> tuple[int, int, int, int]:
+    """What each seat has won so far: the points of its team (BA-40 to BA-43).
+
+    >>> from cardrules.back_alley import new_game
+    >>> returns(new_game())
+    (0, 0, 0, 0)
+    """
+    first, second = state.scores
+    return (first, second, first, second)
+
+
 def hand_size_of(deal_number: int, max_hand_size: int = MAX_HAND_SIZE) -> int:
     """Cards per hand in deal ``deal_number``: 13, 12, ..., 1, ..., 13 (BA-10).
 

@@ -39,9 +39,10 @@ import random
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
+from cardrules.engine.presenter import Presenter
 from cardrules.errors import CardRulesError, IllegalActionError, ParseError
 
 if TYPE_CHECKING:
@@ -154,44 +155,6 @@ def numbered(actions: Sequence[object], width: int = WIDTH) -> list[str]:
     per_line = max(1, (width + 2) // size)  # the last column needs no gap
     return ["".join(entry.ljust(size) for entry in entries[row:row + per_line]).rstrip()
             for row in range(0, len(entries), per_line)]
-
-
-class Presenter(Protocol):
-    """What the loop needs from a game's text presentation.
-
-    Every method reads the person's view (``view(state, you)``), never a
-    state, so nothing hidden from the person can be shown.
-
-    >>> from cardrules.back_alley import RULES
-    >>> isinstance(presenter_for(RULES).notation, str)
-    True
-    """
-
-    #: The move notation of the game, for ``help``.
-    notation: str
-
-    def intro(self, view: Any) -> str:
-        """The first line: the game and who the person is."""
-
-    def table(self, view: Any) -> list[str]:
-        """The table as the person sees it, first line starting with ``==``."""
-
-    def moves(self, view: Any, legal: Sequence[Any]) -> list[str]:
-        """The numbered legal moves, and any hints."""
-
-    def labels(self, view: Any, legal: Sequence[Any]) -> dict[str, Any]:
-        """Every text :meth:`moves` lists a move by (as :func:`listed_key`
-        keys it), with the move it stands for."""
-
-    def read(self, text: str) -> Any:
-        """The move ``text`` names in the game's notation; :class:`~cardrules.ParseError`
-        (quoting the text as typed) if it names none."""
-
-    def narrate(self, actor: int | None, action: Any, before: Any, after: Any) -> list[str]:
-        """What everyone at the table saw of ``action`` (and what it ended)."""
-
-    def outcome(self, view: Any) -> list[str]:
-        """The person's result at the end of the game."""
 
 
 # -- Down and Back ------------------------------------------------------------------------

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from cardrules.cards import DECK as _DECK
 from cardrules.down_and_back import checks as _checks
+from cardrules.down_and_back import encoding as _encoding
 from cardrules.down_and_back._accel import (
     ACCELERATED,
     best_splits,
@@ -68,20 +70,23 @@ from cardrules.down_and_back.encoding import (
     observation_tensor,
 )
 from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
+from cardrules.down_and_back.events import events as _events
 from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
+from cardrules.down_and_back.game import chance_pile as _chance_pile
 from cardrules.down_and_back.search import SearchBot
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.down_and_back.state import (
     DEFAULT_ROUNDS,
-    Settings,
     GameState,
     History,
     Phase,
     RoundResult,
+    Settings,
     Showdown,
     Stage,
     TieBreakDraw,
 )
+from cardrules.down_and_back.state import returns as _returns
 from cardrules.down_and_back.summary import summarize as _summarize
 from cardrules.down_and_back.views import View, view
 from cardrules.engine.bots import Bot as _Bot
@@ -90,6 +95,7 @@ from cardrules.engine.play import PlayedGame as _PlayedGame
 from cardrules.engine.play import play as _play
 from cardrules.engine.registry import register as _register
 from cardrules.engine.rules import Rules as _Rules
+from cardrules.engine.tensors import Encoding as _Encoding
 
 # One import path per name.  Engine names (Bot, RandomBot, GameRecord,
 # PlayedGame) come from cardrules.engine; the conformance hooks
@@ -190,7 +196,12 @@ RULES: _Rules[GameState, Action] = _Rules(
                          for n in range(2, 6)),
     probe_actions=_checks.probe_actions, hidden_variant=_checks.hidden_variant,
     check_invariants=_checks.check_invariants,
-    bots={"random": _RandomBot, "greedy": GreedyBot, "search": SearchBot}, summarize=_summarize)
+    bots={"random": _RandomBot, "greedy": GreedyBot, "search": SearchBot}, summarize=_summarize,
+    returns=_returns, return_unit="net chips", chance_pile=_chance_pile,
+    chance_cards=_DECK, events=_events, default_bot="greedy",
+    encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
+                       OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
+                       _encoding.seat_string))
 _register(RULES)
 
 

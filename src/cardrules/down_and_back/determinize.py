@@ -28,7 +28,7 @@ from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import split_actions
 from cardrules.down_and_back.actions import Split
 from cardrules.down_and_back.checks import _check_counts
-from cardrules.down_and_back.state import Settings, GameState, History, Phase
+from cardrules.down_and_back.state import GameState, History, Phase, Settings
 from cardrules.down_and_back.views import View
 from cardrules.hand import Hand
 

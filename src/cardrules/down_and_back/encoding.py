@@ -100,7 +100,7 @@ from cardrules.down_and_back.actions import (
 )
 from cardrules.down_and_back.game import _PHASE_RULES, apply, legal_actions, split_actions
 from cardrules.down_and_back.state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase
-from cardrules.down_and_back.views import View
+from cardrules.down_and_back.views import View, view
 from cardrules.engine.tensors import as_action_id, layout, mark_cards, zeros
 from cardrules.errors import IllegalActionError, shorten
 
@@ -117,6 +117,8 @@ __all__ = [
     "legal_action_ids",
     "observation_string",
     "observation_tensor",
+    "seat_string",
+    "seat_tensor",
 ]
 
 _CUT, _DRAW_STOCK, _DRAW_DISCARD, _DISCARD, _SPLIT = 0, 51, 52, 53, 105
@@ -375,3 +377,23 @@ def observation_string(view: View) -> str:
     'Down and Back: 2 players, ante 1, round 1 of 10, no dealer yet; you are seat 1'
     """
     return str(view)
+
+
+def seat_tensor(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+    """:func:`observation_tensor` of the view of ``seat`` (what ``RULES.encoding`` gives).
+
+    >>> from cardrules.down_and_back import new_game
+    >>> len(seat_tensor(new_game(2), 0)) == OBSERVATION_SIZE
+    True
+    """
+    return observation_tensor(view(state, seat))
+
+
+def seat_string(state: GameState, seat: int) -> str:
+    """:func:`observation_string` of the view of ``seat``.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> seat_string(new_game(2), 0) == observation_string(view(new_game(2), 0))
+    True
+    """
+    return observation_string(view(state, seat))

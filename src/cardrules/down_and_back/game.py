@@ -49,11 +49,11 @@ from cardrules.down_and_back.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     TURNS,
-    Settings,
     GameState,
     History,
     Phase,
     RoundResult,
+    Settings,
     Showdown,
     TieBreakDraw,
 )
@@ -196,6 +196,23 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
         return Shuffle(shuffled(DECK, rng))
     if state.phase is _RESHUFFLE:
         return Shuffle(shuffled(state.discard, rng))
+    raise IllegalActionError(_PHASE_RULES[state.phase], "no chance event is due now")
+
+
+def chance_pile(state: GameState) -> tuple[Card, ...] | None:
+    """The cards the chance action due now shuffles: the whole deck before a
+    deal (DB-32), the discard pile when the stock runs out (DB-36); None when
+    the chance action due is the choice of the first dealer (DB-31).
+
+    >>> chance_pile(new_game(3)) is None
+    True
+    """
+    if state.phase is _CHOOSE_DEALER:
+        return None
+    if state.phase is _SHUFFLE:
+        return DECK
+    if state.phase is _RESHUFFLE:
+        return state.discard
     raise IllegalActionError(_PHASE_RULES[state.phase], "no chance event is due now")
 
 

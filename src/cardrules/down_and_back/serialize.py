@@ -69,18 +69,18 @@ from cardrules.down_and_back.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     TURNS,
-    Settings,
     GameState,
     History,
     Phase,
     RoundResult,
+    Settings,
     Showdown,
     Stage,
     TieBreakDraw,
 )
 from cardrules.down_and_back.views import View
-from cardrules.engine.readers import Fields, check_length, read_card, safe_repr
 from cardrules.engine.json_out import attributes_to_json
+from cardrules.engine.readers import Fields, check_length, read_card, safe_repr
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 

@@ -39,11 +39,11 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
-    "Settings",
     "GameState",
     "History",
     "Phase",
     "RoundResult",
+    "Settings",
     "Showdown",
     "Stage",
     "TieBreakDraw",
@@ -198,6 +198,16 @@ def _check_ante(instance: object, attribute: object, value: int) -> None:
 def _check_rounds(instance: object, attribute: object, value: int | None) -> None:
     if value is not None:
         require_int("rounds", value, minimum=1)
+
+
+def returns(state: GameState) -> tuple[int, ...]:
+    """What each seat has won so far: its net chips, winnings minus antes (DB-44).
+
+    >>> from cardrules.down_and_back import new_game
+    >>> returns(new_game(3))
+    (0, 0, 0)
+    """
+    return state.history.net
 
 
 @attrs.frozen(slots=True)

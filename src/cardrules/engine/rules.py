@@ -27,9 +27,15 @@ from cardrules._validate import is_int
 from cardrules.errors import CardRulesError, IllegalActionError
 
 if TYPE_CHECKING:
+    from cardrules.cards import Card, Joker
     from cardrules.engine.bots import Bot
+    from cardrules.engine.bounds import Bounds
+    from cardrules.engine.events import Event
     from cardrules.engine.play import PlayedGame
+    from cardrules.engine.presenter import Presenter
     from cardrules.engine.records import GameRecord, Seated
+    from cardrules.engine.tally import Tally
+    from cardrules.engine.tensors import Encoding
 
 __all__ = ["ApplyFunction", "Rules", "SettingValues", "StateLike"]
 
@@ -163,6 +169,35 @@ class Rules(Generic[S, A]):
     bots: Mapping[str, Callable[[int | None], Bot]]
     #: A few lines of text on how the game stands: results so far, scores, leaders.
     summarize: Callable[[S], str]
+    #: ``returns(state)``: what each seat has won so far (Down and Back's net
+    #: chips, Back Alley's team points), one whole number per seat.
+    returns: Callable[[S], tuple[int, ...]]
+    #: What :attr:`returns` counts, for people: ``"net chips"``.
+    return_unit: str
+    #: ``chance_pile(state)``: at a chance point, the cards the due
+    #: :class:`~cardrules.engine.Shuffle` orders, or None when the chance
+    #: action due is a :class:`~cardrules.engine.ChooseDealer`.
+    chance_pile: Callable[[S], tuple[Card | Joker, ...] | None]
+    #: Every card a shuffle of this game can hold, by :attr:`~cardrules.Card.index`.
+    chance_cards: tuple[Card | Joker, ...]
+    #: ``events(before, action, after)``: what every seat learns from a step.
+    events: Callable[[S, A, S], tuple[Event, ...]]
+    #: The bot a person plays against by default, and the command's default.
+    default_bot: str = "random"
+    #: Action numbers and observation vectors (None: the game has none, and
+    #: the learning adapters refuse it).
+    encoding: Encoding[S, A] | None = None
+    #: ``bounds(settings)``: how long a game can last and what it can pay;
+    #: None when the game gives no bounds (OpenSpiel then refuses it).
+    bounds: Callable[[SettingValues], Bounds] | None = None
+    #: Settings only a bounded adapter takes, with their defaults: caps on
+    #: rules that could repeat without end (Back Alley's ``max_throw_ins``).
+    limit_settings: SettingValues = attrs.field(factory=dict)
+    #: ``presenter(seat)``: the game's text table for a person at ``seat``
+    #: (None: the command's plain presenter).
+    presenter: Callable[[int], Presenter] | None = None
+    #: The game's own simulation counts (None: only what every game counts).
+    tally: type[Tally] | None = None
 
     def new_game_from_settings(self, settings: SettingValues) -> S:
         """The initial state for ``settings`` (as stored in a record); settings

@@ -13,8 +13,10 @@ The numbering and the layouts themselves belong to each game (see
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+import attrs
 
 from cardrules.cards import Card, Joker
 
@@ -22,7 +24,43 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["as_action_id", "layout", "mark_cards", "zeros"]
+_S = TypeVar("_S")
+_A = TypeVar("_A")
+
+
+@attrs.frozen(slots=True)
+class Encoding(Generic[_S, _A]):
+    """A game's numbers for actions and vectors for views, for learning libraries.
+
+    Player actions are numbered ``0`` to ``num_actions - 1`` (chance actions
+    are not numbered here; see ``Rules.chance_pile``).  An observation is
+    read from a seat's view only, so it can never leak a hidden card.
+
+    >>> from cardrules.back_alley import RULES
+    >>> RULES.encoding.num_actions, RULES.encoding.observation_size
+    (68, 698)
+    """
+
+    #: How many action numbers there are.
+    num_actions: int
+    #: ``action_id(action, state=None)``: the number of an action.
+    action_id: Callable[..., int]
+    #: ``action_from_id(state, number)``: the action a number stands for in
+    #: ``state``; :class:`~cardrules.IllegalActionError` if it is not legal there.
+    action_from_id: Callable[[_S, int], _A]
+    #: ``legal_action_ids(state)``: the numbers of the legal actions, ascending.
+    legal_action_ids: Callable[[_S], tuple[int, ...]]
+    #: The length of an observation vector.
+    observation_size: int
+    #: ``(name, start, length)`` of each part of the vector.
+    observation_layout: tuple[tuple[str, int, int], ...]
+    #: ``observation_tensor(state, seat)``: what ``seat`` sees of ``state``
+    #: (read from its view only) as a float32 vector (needs numpy).
+    observation_tensor: Callable[[_S, int], npt.NDArray[np.float32]]
+    #: ``observation_string(state, seat)``: the same information as text.
+    observation_string: Callable[[_S, int], str]
+
+__all__ = ["Encoding", "as_action_id", "layout", "mark_cards", "zeros"]
 
 
 def as_action_id(number: object) -> int:
