@@ -50,6 +50,8 @@ from cardrules.back_alley.actions import (
 )
 from cardrules.back_alley.analysis import BidValue, TrickEstimate, trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
+from cardrules.back_alley.bounds import MAX_THROW_INS as _MAX_THROW_INS
+from cardrules.back_alley.bounds import bounds as _bounds
 from cardrules.back_alley.checks import check_invariants, hidden_variant, probe_actions
 from cardrules.back_alley.determinize import Determinizer, determinize
 from cardrules.back_alley.encoding import (
@@ -187,7 +189,8 @@ RULES: Rules[GameState, Action] = Rules(
     chance_cards=_CARDS, events=_events, default_bot="heuristic",
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string))
+                       _encoding.seat_string),
+    bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS})
 register(RULES)
 
 

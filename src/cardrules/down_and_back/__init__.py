@@ -58,6 +58,7 @@ from cardrules.down_and_back.batch import (
     split_strengths_batch,
 )
 from cardrules.down_and_back.bots import GreedyBot, hand_value
+from cardrules.down_and_back.bounds import bounds as _bounds
 from cardrules.down_and_back.categories import Category3, Category4
 from cardrules.down_and_back.encoding import (
     NUM_ACTIONS,
@@ -201,7 +202,8 @@ RULES: _Rules[GameState, Action] = _Rules(
     chance_cards=_DECK, events=_events, default_bot="greedy",
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string))
+                       _encoding.seat_string),
+    bounds=_bounds)
 _register(RULES)
 
 
