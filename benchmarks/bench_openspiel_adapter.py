@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     setups: list[tuple[str, Rules[Any, Any], Any, dict[str, int], Any]] = [
         ("Down and Back, 4 players, 10 rounds", db.RULES, db_encoding,
          {"num_players": 4, "ante": 1, "rounds": 10},
-         pyspiel.load_game("cardrules_down_and_back", {"players": 4, "rounds": 10})),
+         pyspiel.load_game("cardrules_down_and_back", {"num_players": 4, "rounds": 10})),
         ("Back Alley, 25 deals", ba.RULES, ba_encoding, {"max_hand_size": 13},
          pyspiel.load_game("cardrules_back_alley")),
     ]

@@ -33,7 +33,7 @@ def test_a_shuffle_in_progress_must_be_of_the_pile_being_shuffled() -> None:
     the cards left must be that pile: one card both picked and left (and so
     one card of the pile in neither) is refused, though each list alone is
     a valid, ordered list of cards of the right length."""
-    game = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"players": 2, "rounds": 1})
+    game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 2, "rounds": 1})
     state = game.new_initial_state()
     rng = random.Random(1)
     for _ in range(4):   # the first dealer, then three cards of the shuffle
@@ -61,7 +61,7 @@ def test_a_base_that_is_not_one_finite_number_per_player_is_named(base: list[Any
     """The returns already paid (``base``) are one finite number per player;
     anything else is refused by name, before the history is replayed (which
     would refuse it too, with a vaguer message)."""
-    game = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"players": 2, "rounds": 1})
+    game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 2, "rounds": 1})
     state = game.new_initial_state()
     state.apply_action(state.chance_outcomes()[0][0])
     history, moves, data = state.serialize().split("\n", 2)
@@ -82,7 +82,7 @@ def test_a_down_and_back_game_cut_short_at_the_chance_cap_loads_back(
     reads back as itself.  (The cap is lowered here so that the first shuffle
     already passes it; in real games only long runs of tie-break reshuffles
     do.)"""
-    game = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"players": 2, "rounds": 1})
+    game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 2, "rounds": 1})
     state = game.new_initial_state()
     spec = pickle.loads(base64.b64decode(
         state.serialize().split("\n", 2)[2][len("__dict__="):]))["_core"].spec

@@ -28,16 +28,18 @@ from cardrules.engine import ChooseDealer, Shuffle  # noqa: E402
 from cardrules.errors import ParseError  # noqa: E402
 from cardrules.integrations import openspiel  # noqa: E402
 
-DB_SHORT = {"players": 3, "rounds": 2}
+DOWN_AND_BACK = "cardrules_down_and_back"
+BACK_ALLEY = "cardrules_back_alley"
+DB_SHORT = {"num_players": 3, "rounds": 2}
 BA_SHORT = {"max_hand_size": 2}
 
 
 def db_game(**params: int) -> Any:
-    return pyspiel.load_game(openspiel.DOWN_AND_BACK, {**DB_SHORT, **params})
+    return pyspiel.load_game(DOWN_AND_BACK, {**DB_SHORT, **params})
 
 
 def ba_game(**params: int) -> Any:
-    return pyspiel.load_game(openspiel.BACK_ALLEY, {**BA_SHORT, **params})
+    return pyspiel.load_game(BACK_ALLEY, {**BA_SHORT, **params})
 
 
 def random_step(state: Any, rng: random.Random) -> int:
@@ -51,7 +53,7 @@ def random_step(state: Any, rng: random.Random) -> int:
 # -- loading and parameters ----------------------------------------------------------
 
 def test_both_games_load_by_name_with_their_parameters() -> None:
-    db = pyspiel.load_game("cardrules_down_and_back(players=2,ante=3,rounds=4)")
+    db = pyspiel.load_game("cardrules_down_and_back(num_players=2,ante=3,rounds=4)")
     assert (db.num_players(), db.num_distinct_actions(), db.max_chance_outcomes()) == \
         (2, db_encoding.NUM_ACTIONS, 52)
     state = db.new_initial_state()
@@ -66,7 +68,7 @@ def test_both_games_load_by_name_with_their_parameters() -> None:
 
 
 def test_bounds_follow_from_the_settings() -> None:
-    db = db_game(players=4, ante=2, rounds=5)
+    db = db_game(num_players=4, ante=2, rounds=5)
     # DB-30, DB-43: a seat loses at most its antes and wins at most everyone else's.
     assert (db.min_utility(), db.max_utility()) == (-10.0, 30.0)
     # A round is one cut, six turns of two actions per seat and one split per seat.
@@ -79,7 +81,7 @@ def test_bounds_follow_from_the_settings() -> None:
 
 
 @pytest.mark.parametrize(("name", "params"), [
-    ("cardrules_down_and_back", {"players": 6}),
+    ("cardrules_down_and_back", {"num_players": 6}),
     ("cardrules_down_and_back", {"rounds": 0}),
     ("cardrules_back_alley", {"max_hand_size": 14}),
     ("cardrules_back_alley", {"max_throw_ins": -1}),
@@ -89,25 +91,24 @@ def test_bad_parameters_are_refused(name: str, params: dict[str, int]) -> None:
         pyspiel.load_game(name, params)
 
 
-@pytest.mark.parametrize("game_class", ["DownAndBackGame", "BackAlleyGame"])
+@pytest.mark.parametrize("rules", [down_and_back.RULES, back_alley.RULES], ids=["db", "ba"])
 @pytest.mark.parametrize("value", [2 ** 31, -(2 ** 31) - 1, 10 ** 12])
-def test_parameters_beyond_a_cpp_int_are_refused_clearly(game_class: str, value: int) -> None:
+def test_parameters_beyond_a_cpp_int_are_refused_clearly(rules: Any, value: int) -> None:
     """OpenSpiel keeps every parameter in a C++ int: a value beyond it is a
     ValueError naming the parameter, not a TypeError from inside pyspiel.
     (pyspiel.load_game itself refuses such a value before the adapter runs.)"""
-    cls = getattr(openspiel, game_class)
-    for key in cls._defaults:
+    for key in {**rules.default_settings, **rules.limit_settings}:
         with pytest.raises(ValueError, match=rf"parameter '{key}' .*C\+\+ int"):
-            cls({key: value})
+            openspiel.CardrulesGame(rules, {key: value})
 
 
 @pytest.mark.parametrize(("name", "params", "bound"), [
-    (openspiel.BACK_ALLEY, {"max_throw_ins": 10 ** 9}, "max_chance_nodes_in_history"),
-    (openspiel.BACK_ALLEY, {"max_throw_ins": 2 ** 31 - 1}, "max_chance_nodes_in_history"),
-    (openspiel.BACK_ALLEY, {"max_hand_size": 1, "max_throw_ins": 37_675_151}, "max_move_number"),
-    (openspiel.DOWN_AND_BACK, {"rounds": 10 ** 8}, "max_chance_nodes_in_history"),
-    (openspiel.DOWN_AND_BACK, {"players": 5, "rounds": 7_134_498}, "max_move_number"),
-    (openspiel.DOWN_AND_BACK, {"players": 2, "rounds": 2 ** 31 - 1},
+    (BACK_ALLEY, {"max_throw_ins": 10 ** 9}, "max_chance_nodes_in_history"),
+    (BACK_ALLEY, {"max_throw_ins": 2 ** 31 - 1}, "max_chance_nodes_in_history"),
+    (BACK_ALLEY, {"max_hand_size": 1, "max_throw_ins": 37_675_151}, "max_move_number"),
+    (DOWN_AND_BACK, {"rounds": 10 ** 8}, "max_chance_nodes_in_history"),
+    (DOWN_AND_BACK, {"num_players": 5, "rounds": 7_134_498}, "max_move_number"),
+    (DOWN_AND_BACK, {"num_players": 2, "rounds": 2 ** 31 - 1},
      "max_chance_nodes_in_history"),
 ])
 def test_parameters_whose_bounds_overflow_a_cpp_int_are_refused(
@@ -120,11 +121,11 @@ def test_parameters_whose_bounds_overflow_a_cpp_int_are_refused(
 
 def test_the_largest_parameters_that_fit_load() -> None:
     """Just below the limits the games load and their bounds are exact (DB-30, DB-43)."""
-    db = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"players": 5, "rounds": 7_134_497})
+    db = pyspiel.load_game(DOWN_AND_BACK, {"num_players": 5, "rounds": 7_134_497})
     assert db.max_game_length() + db.max_chance_nodes_in_history() <= 2 ** 31 - 1
-    ante = pyspiel.load_game(openspiel.DOWN_AND_BACK, {"ante": 2 ** 31 - 1, "rounds": 1})
+    ante = pyspiel.load_game(DOWN_AND_BACK, {"ante": 2 ** 31 - 1, "rounds": 1})
     assert ante.max_utility() == 3.0 * (2 ** 31 - 1)
-    ba = pyspiel.load_game(openspiel.BACK_ALLEY, {"max_throw_ins": 37_675_113})
+    ba = pyspiel.load_game(BACK_ALLEY, {"max_throw_ins": 37_675_113})
     assert ba.max_game_length() + ba.max_chance_nodes_in_history() <= 2 ** 31 - 1
 
 
@@ -138,8 +139,8 @@ def test_a_missing_openspiel_names_the_extra(monkeypatch: pytest.MonkeyPatch) ->
 # -- OpenSpiel's own checks -----------------------------------------------------------
 
 @pytest.mark.parametrize("game", [
-    pytest.param(lambda: db_game(players=2, rounds=1), id="db-2"),
-    pytest.param(lambda: db_game(players=5, rounds=1), id="db-5"),
+    pytest.param(lambda: db_game(num_players=2, rounds=1), id="db-2"),
+    pytest.param(lambda: db_game(num_players=5, rounds=1), id="db-5"),
     pytest.param(lambda: ba_game(), id="ba-short"),
 ])
 def test_random_sim_test_passes(game: Any) -> None:
@@ -150,7 +151,7 @@ def test_random_sim_test_passes(game: Any) -> None:
 
 def test_the_first_dealer_is_a_uniform_seat() -> None:
     """DB-31, BA-11: outcomes are the seats, each 1/n, as sample_chance's randrange(n)."""
-    for game, n in ((db_game(players=5), 5), (ba_game(), 4)):
+    for game, n in ((db_game(num_players=5), 5), (ba_game(), 4)):
         state = game.new_initial_state()
         assert state.chance_outcomes() == [(seat, 1.0 / n) for seat in range(n)]
         state.apply_action(n - 1)
@@ -248,13 +249,13 @@ def play_both(game: Any, seed: int) -> None:
 
 
 def test_a_game_through_openspiel_is_the_game_played_with_apply() -> None:
-    play_both(db_game(players=4, rounds=2), seed=1)
+    play_both(db_game(num_players=4, rounds=2), seed=1)
     play_both(ba_game(max_hand_size=3), seed=2)
 
 
 # -- returns and rewards ----------------------------------------------------------------
 
-@pytest.mark.parametrize("make", [lambda: db_game(players=4, rounds=3), lambda: ba_game()])
+@pytest.mark.parametrize("make", [lambda: db_game(num_players=4, rounds=3), lambda: ba_game()])
 def test_rewards_add_up_to_the_returns(make: Any) -> None:
     """DB-43/DB-44 net chips, BA-40 to BA-42 team points; rewards read at every
     decision and at the end sum to the returns."""
@@ -324,7 +325,7 @@ def test_observations_are_the_encoding_of_the_seat_view() -> None:
 def test_the_information_state_keeps_a_stock_draw_private() -> None:
     """DB-37: a card drawn from the stock is seen only by the drawer."""
     rng = random.Random(2)
-    state = db_game(players=2).new_initial_state()
+    state = db_game(num_players=2).new_initial_state()
     while state.is_chance_node() or state.cardrules_state.phase.value != "draw":
         state.apply_action(random_step(state, rng))
     seat = state.current_player()
@@ -338,7 +339,7 @@ def test_the_information_state_keeps_a_stock_draw_private() -> None:
 
 def test_resampling_keeps_the_information_state_and_changes_hidden_cards() -> None:
     rng = random.Random(4)
-    for game in (db_game(players=3), ba_game(max_hand_size=5)):
+    for game in (db_game(num_players=3), ba_game(max_hand_size=5)):
         state = advance(game.new_initial_state(), rng, 120)
         while state.is_chance_node() or state.cardrules_state.phase.value == "cut":
             state.apply_action(random_step(state, rng))
@@ -373,7 +374,7 @@ def test_serialization_round_trips() -> None:
 
 # -- search ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("make", [lambda: db_game(players=2, rounds=1), lambda: ba_game()])
+@pytest.mark.parametrize("make", [lambda: db_game(num_players=2, rounds=1), lambda: ba_game()])
 def test_ismcts_plays_whole_games(make: Any) -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -398,7 +399,7 @@ def test_ismcts_plays_whole_games(make: Any) -> None:
 def test_a_reshuffle_offers_exactly_the_discard_pile() -> None:
     """DB-36: when the stock runs out the discard pile is shuffled card by card."""
     rng = random.Random(6)
-    state = db_game(players=5, rounds=3).new_initial_state()
+    state = db_game(num_players=5, rounds=3).new_initial_state()
     while not (state.is_chance_node() and state.cardrules_state.phase.value == "reshuffle"):
         state.apply_action(random_step(state, rng))
     pile = state.cardrules_state.discard
@@ -416,7 +417,7 @@ def test_a_reshuffle_offers_exactly_the_discard_pile() -> None:
 
 def test_too_many_chance_steps_end_a_down_and_back_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """DB-42 tie-breaks could need reshuffles without end: past the cap the game stops."""
-    game = db_game(players=2, rounds=3)
+    game = db_game(num_players=2, rounds=3)
     monkeypatch.setattr(game._spec, "max_chance_nodes", 1 + 51 + 51 + 10)
     rng = random.Random(1)
     state = game.new_initial_state()
@@ -481,8 +482,8 @@ def assert_resample_matches(state: Any, seat: int, sample: Any) -> None:
 
 
 @pytest.mark.parametrize(("make", "seed"), [
-    pytest.param(lambda: db_game(players=2, rounds=1), 1, id="db-2"),
-    pytest.param(lambda: db_game(players=5, rounds=1), 2, id="db-5"),
+    pytest.param(lambda: db_game(num_players=2, rounds=1), 1, id="db-2"),
+    pytest.param(lambda: db_game(num_players=5, rounds=1), 2, id="db-5"),
     pytest.param(lambda: ba_game(max_hand_size=1, max_throw_ins=1), 3, id="ba-1"),
     pytest.param(lambda: ba_game(max_hand_size=2), 4, id="ba-2"),
 ])
@@ -514,7 +515,7 @@ def test_resampling_works_at_every_node_for_every_seat(make: Any, seed: int) -> 
                 sample = state.resample_from_infostate(state.num_players() - 1, sampler)
                 while sample.is_chance_node():
                     sample.apply_action(random_step(sample, rng))
-                module = (down_and_back if game.get_type().short_name == openspiel.DOWN_AND_BACK
+                module = (down_and_back if game.get_type().short_name == DOWN_AND_BACK
                           else back_alley)
                 module.RULES.check_invariants(sample.cardrules_state)
         else:
@@ -560,7 +561,7 @@ def sample_states(seed: int) -> list[tuple[Any, Any]]:
     rng = random.Random(seed)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     out = []
-    for game in (db_game(players=2, rounds=1), ba_game(max_hand_size=1, max_throw_ins=0)):
+    for game in (db_game(num_players=2, rounds=1), ba_game(max_hand_size=1, max_throw_ins=0)):
         for steps in (1, 20, 70, 10_000):
             state = advance(game.new_initial_state(), rng, steps)
             out.append((game, state))
@@ -620,7 +621,6 @@ def json_tampers(data: dict[str, Any], other: dict[str, Any], resampled: bool
     out.append(changed(truncated=not data["truncated"]))
     out.append(changed(chance_steps=data["chance_steps"] + 10 ** 6))
     out.append(changed(chance_steps=float(data["chance_steps"])))
-    out.append(changed(throw_ins=data["throw_ins"] + 5))
     out.append(changed(base=data["base"][:-1]))
     out.append(changed(base=["1"] * len(data["base"])))
     out.append(changed(base=[True] * len(data["base"])))
@@ -715,8 +715,8 @@ def test_tampered_serialized_states_are_all_parse_errors(capsys: pytest.CaptureF
         history, moves, data = split_serialized(state.serialize())
         assert game.deserialize_state(join_serialized(history, moves, data)).serialize() \
             == state.serialize()
-        other = cores[openspiel.BACK_ALLEY if data["game"] == openspiel.DOWN_AND_BACK
-                      else openspiel.DOWN_AND_BACK]
+        other = cores[BACK_ALLEY if data["game"] == DOWN_AND_BACK
+                      else DOWN_AND_BACK]
         texts: list[object] = [join_serialized(history, moves, tampered)
                                for tampered in json_tampers(data, other,
                                                             data["resampled"] is not None)]
@@ -748,7 +748,7 @@ def test_a_tampered_core_is_refused_by_openspiel_own_readers_too() -> None:
             with pytest.raises(ParseError):
                 pyspiel.deserialize_game_and_state(whole)
         # The other game's core in this game's state (DB-31, BA-11).
-        other = sample_states(33)[9 if data["game"] == openspiel.DOWN_AND_BACK else 1]
+        other = sample_states(33)[9 if data["game"] == DOWN_AND_BACK else 1]
         _, _, other_data = split_serialized(other[1].serialize())
         with pytest.raises(ParseError, match="not of"):
             game.new_initial_state()._core = pickle.loads(pickle.dumps(_Raw(json.dumps(

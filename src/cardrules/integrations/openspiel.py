@@ -1,62 +1,70 @@
-"""Down and Back and Back Alley as OpenSpiel games (needs ``cardrules[openspiel]``).
+"""Any cardrules game as an OpenSpiel game (needs ``cardrules[openspiel]``).
 
-Importing this module registers two Python games with OpenSpiel, so that
+:func:`register_game` registers a game's :class:`~cardrules.engine.Rules`
+with OpenSpiel as the Python game ``"cardrules_" + rules.name``, so that
 ``pyspiel.load_game`` and every OpenSpiel algorithm that works on Python
-games can use them:
+games can use it.  Importing this module registers the built-in games
+(:data:`cardrules.engine.registry.BUILT_IN`):
 
-- ``cardrules_down_and_back`` (:data:`DOWN_AND_BACK`), parameters ``players``
-  (2 to 5, default 4), ``ante`` (default 1) and ``rounds`` (default 10: an
-  OpenSpiel game must end, so there is no open-ended game here, DB-44);
-- ``cardrules_back_alley`` (:data:`BACK_ALLEY`), always 4 players, parameters
-  ``max_hand_size`` (13 by the rules, BA-10; smaller for short games) and
-  ``max_throw_ins`` (default 50, see below).
+- ``cardrules_down_and_back``, parameters ``num_players`` (2 to 5, default
+  4), ``ante`` (default 1) and ``rounds`` (default 10: an OpenSpiel game
+  must end, so an open-ended game is refused, DB-44);
+- ``cardrules_back_alley``, always 4 players, parameters ``max_hand_size``
+  (13 by the rules, BA-10; smaller for short games) and ``max_throw_ins``
+  (default 50, see below).
 
-The rules are the library's: each OpenSpiel state holds a cardrules state and
-every step goes through the game's ``apply``.  Player actions are numbered by
-the game's ``encoding`` module (:data:`cardrules.down_and_back.NUM_ACTIONS`,
-:data:`cardrules.back_alley.NUM_ACTIONS`).
+The adapter is written once over ``Rules``; everything about a game comes
+from its fields.  The parameters are the game's settings
+(``rules.default_settings``) and its ``rules.limit_settings``.  Each
+OpenSpiel state holds a cardrules state and every step goes through
+``rules.apply``.  Player actions are numbered by ``rules.encoding``, which
+also gives the observations; ``rules.returns`` the returns;
+``rules.bounds(settings)`` the length and utility bounds.  A game without
+an encoding or bounds is refused (:class:`ValueError`).
 
 **Chance.**  OpenSpiel lists the outcomes of a chance node, so a shuffle of
-52 or 54 cards is split into card-by-card steps: each step picks the next
-card of the pile (from the top) among the cards left, each with probability
-``1 / cards left``; the outcome's number is the card's index
-(:attr:`cardrules.Card.index`, 52 and 53 for Back Alley's jokers).  The last
+the pile ``rules.chance_pile(state)`` is split into card-by-card steps: each
+step picks the next card of the pile (from the top) among the cards left,
+each with probability ``1 / cards left``; the outcome's number is the card's
+index (:attr:`cardrules.Card.index`, 52 and 53 for the jokers).  The last
 card is forced and taken without a step, so a pile of ``k`` cards takes
 ``k - 1`` chance steps; then the whole order is applied as one
-:class:`~cardrules.engine.Shuffle`.  Down and Back's reshuffles of the
-discard pile (DB-36) work the same way.  The first dealer (DB-31, BA-11) is
-one step whose outcome is the seat, each with probability ``1 / players``.
-This is exactly the distribution of the games' ``sample_chance`` (a uniform
-dealer, a uniform order).  Chance outcome numbers and player action numbers
-are separate ranges in OpenSpiel (``max_chance_outcomes()`` and
-``num_distinct_actions()``), so they may overlap.
+:class:`~cardrules.engine.Shuffle`.  Where ``chance_pile`` is None the
+chance action is a :class:`~cardrules.engine.ChooseDealer`: one step whose
+outcome is the seat, each with probability ``1 / players``.  This is
+exactly the distribution of ``rules.sample_chance`` (a uniform dealer, a
+uniform order).  Chance outcome numbers and player action numbers are
+separate ranges in OpenSpiel (``max_chance_outcomes()``, the largest card
+index or seat plus one, and ``num_distinct_actions()``), so they may overlap.
 
-**Returns.**  Down and Back pays net chips (winnings minus antes, DB-44);
-Back Alley gives each player the points of their team (BA-40 to BA-43).
-Both are general-sum: in Down and Back a pot not won by the end stays
-unpaid (DB-43), and in Back Alley both teams can score.  ``rewards()`` is
-the change of the returns since the previous player decision (so antes
-taken at a chance step count in the reward of the decision that follows).
+**Returns.**  ``returns()`` is ``rules.returns`` of the state: Down and Back
+pays net chips (winnings minus antes, DB-44), Back Alley gives each player
+the points of their team (BA-40 to BA-43).  Games are registered as
+general-sum.  ``rewards()`` is the change of the returns since the previous
+player decision (so antes taken at a chance step count in the reward of the
+decision that follows).
 
-**Length.**  Player decisions per game are bounded exactly in Down and Back
-(a round is always ``13 * players + 1`` decisions).  Two rules can in
-principle repeat without end: Back Alley's throw-ins (BA-25) and Down and
-Back's tie-break draws (DB-42) with their reshuffles.  To keep the game
-finite, a Back Alley game with more than ``max_throw_ins`` throw-ins, and a
-Down and Back game whose chance steps would pass ``max_chance_nodes_in_history()``
-(room for every shuffle plus two whole-deck reshuffles of tie-break draws per
-round), ends there, with the returns as they stand.  Neither happens in
-ordinary play.
+**Length.**  ``rules.bounds(settings)`` gives ``max_game_length()`` (player
+decisions) and ``max_chance_nodes_in_history()`` (chance steps).  A rule
+that could repeat without end (Back Alley's throw-ins, BA-25; Down and
+Back's tie-break draws with their reshuffles, DB-36, DB-42) is kept finite
+by one rule for every game: a game whose chance step now due (a whole
+shuffle, or a choice of dealer) would not fit in the chance steps left ends
+there, with the returns as they stand.  Down and Back's bounds leave room
+for every shuffle plus two whole-deck reshuffles of tie-break draws per
+round; Back Alley's for ``max_throw_ins`` deals thrown in, so a game with at
+most that many throw-ins is never cut short.  Neither happens in ordinary
+play.
 
-**Information.**  ``observation_string`` and ``observation_tensor`` describe
-the seat's :func:`~cardrules.down_and_back.view` (the encoding module's
-``observation_string`` and ``observation_tensor``).  ``information_state_string``
-adds everything the seat has seen since the start, in order: every public
-action, its own dealt hands, its own stock draws and splits.
-``resample_from_infostate`` deals out what the seat cannot see afresh (the
-game's ``RULES.hidden_variant``, uniform over the states the seat's
-information allows), at every node, a shuffle in progress redrawn, so
-OpenSpiel's information-set MCTS works.
+**Information.**  ``observation_string`` and ``observation_tensor`` are the
+encoding's of the seat's view.  ``information_state_string`` adds
+everything the seat has learnt since the start, in order: the part of each
+of ``rules.events`` the seat sees (:meth:`~cardrules.engine.Event.seen_by`:
+every public action, its own dealt hands, its own stock draws and splits).
+``resample_from_infostate`` deals out what the seat cannot see afresh
+(``rules.hidden_variant``, uniform over the states the seat's information
+allows), at every node, a shuffle in progress redrawn, so OpenSpiel's
+information-set MCTS works.
 
 **Parameters** must fit OpenSpiel's C++ ``int``, and so must the bounds
 they give (``max_game_length()``, ``max_chance_nodes_in_history()`` and
@@ -64,20 +72,21 @@ their sum): anything larger is a :class:`ValueError` that says so.
 
 **Serialization.**  ``state.serialize()`` is OpenSpiel's text for a Python
 state: the history, the move number and the state's attributes pickled (here
-the adapter's JSON).  ``game.deserialize_state(text)`` reads that text
-strictly: the pickled part may hold only the adapter's JSON (nothing else is
-unpickled), the JSON goes through the library's strict readers and must be
-of this game with its settings, and replaying the history must lead to
-exactly that state; a resampled state carries the state it was drawn from,
-which is checked the same way.  Anything else is a
-:class:`~cardrules.ParseError`.  OpenSpiel's own formats, pickling a state or
-a game and ``pyspiel.deserialize_game_and_state``, unpickle whatever they are
-given, by design: never give them untrusted bytes (the adapter's JSON they
-reach is still checked).
+the adapter's JSON, with ``rules.state_to_dict``).  ``game.deserialize_state(text)``
+reads that text strictly: the pickled part may hold only the adapter's JSON
+(nothing else is unpickled), the JSON goes through the library's strict
+readers (``rules.state_from_dict``) and must be of this game with its
+settings, and replaying the history must lead to exactly that state; a
+resampled state carries the state it was drawn from, which is checked the
+same way.  Anything else is a :class:`~cardrules.ParseError`.  OpenSpiel's
+own formats, pickling a state or a game and
+``pyspiel.deserialize_game_and_state``, unpickle whatever they are given, by
+design: never give them untrusted bytes (the adapter's JSON they reach is
+still checked).
 
 >>> import pyspiel
 >>> from cardrules.integrations import openspiel
->>> game = pyspiel.load_game("cardrules_down_and_back", {"players": 3, "rounds": 1})
+>>> game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 3, "rounds": 1})
 >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
 (3, 140, 52)
 >>> state = game.new_initial_state()
@@ -97,7 +106,7 @@ import pickletools
 import random
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 try:
     import numpy as np
@@ -106,43 +115,29 @@ except ImportError as _error:  # pragma: no cover - depends on the installation
     raise ImportError('cardrules.integrations.openspiel needs OpenSpiel and numpy: '
                       'pip install "cardrules[openspiel]"') from _error
 
-from cardrules import back_alley as _ba
-from cardrules import down_and_back as _db
 from cardrules._validate import is_int
-from cardrules.back_alley import encoding as _ba_encoding
-from cardrules.back_alley.actions import CARDS as _BA_CARDS
-from cardrules.cards import DECK, Card, Joker
-from cardrules.down_and_back import encoding as _db_encoding
+from cardrules.cards import Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.readers import MAX_DIGITS, Fields, safe_repr
-from cardrules.engine.rules import Rules
+from cardrules.engine.registry import BUILT_IN, rules_for
+from cardrules.engine.rules import Rules, StateLike
 from cardrules.errors import IllegalActionError, ParseError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = [
-    "BACK_ALLEY",
-    "DOWN_AND_BACK",
-    "BackAlleyGame",
-    "CardrulesGame",
-    "CardrulesState",
-    "DownAndBackGame",
-]
+    from cardrules.engine.tensors import Encoding
 
-#: The OpenSpiel name of Down and Back.
-DOWN_AND_BACK = "cardrules_down_and_back"
-#: The OpenSpiel name of Back Alley.
-BACK_ALLEY = "cardrules_back_alley"
+__all__ = ["CardrulesGame", "CardrulesState", "register_game"]
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-S = TypeVar("S", _db.GameState, _ba.GameState)
-A = TypeVar("A", _db.Action, _ba.Action)
 AnyCard = Card | Joker
 #: Text pieces of one logged event, joined with spaces when shown.
 _Parts = tuple[object, ...]
+#: A game's rules, whatever its state and action types.
+_AnyRules = Rules[Any, Any]
 
 
 class _Entry:
@@ -150,7 +145,7 @@ class _Entry:
 
     ``owner`` is the seat the event is private to, or None for a public event;
     ``public`` is what everyone else learns (None: nothing), ``private`` what
-    the owner learns.
+    the owner learns (never None when there is an owner).
     """
 
     __slots__ = ("owner", "prev", "private", "public")
@@ -174,241 +169,98 @@ def _text(parts: _Parts | None) -> str | None:
     return None if parts is None else " ".join(map(str, parts))
 
 
-# -- the two games -------------------------------------------------------------
-
-class _Spec(Generic[S, A]):
-    """What the adapter needs from one game with given settings."""
-
-    name: str
-    #: The game's rules; ``resample_from_infostate`` draws with their
-    #: ``hidden_variant``.
-    rules: Rules[S, A]
-    num_players: int
-    #: Cards by chance outcome number (their index).
-    cards: tuple[AnyCard, ...]
-    max_chance_nodes: int
-    settings: dict[str, int]
-
-    def new_state(self) -> S:
-        raise NotImplementedError
-
-    def apply(self, state: S, action: A) -> S:
-        raise NotImplementedError
-
-    def pile(self, state: S) -> tuple[AnyCard, ...] | None:
-        """The pile to shuffle at a chance point; None for the choice of dealer."""
-        raise NotImplementedError
-
-    def returns(self, state: S) -> tuple[float, ...]:
-        raise NotImplementedError
-
-    def legal_ids(self, state: S) -> tuple[int, ...]:
-        raise NotImplementedError
-
-    def action_of(self, state: S, number: int) -> A:
-        raise NotImplementedError
-
-    def events(self, before: S, action: A, after: S) -> list[tuple[int | None, _Parts | None,
-                                                                   _Parts | None]]:
-        raise NotImplementedError
-
-    def is_throw_in(self, before: S, after: S) -> bool:
-        return False
-
-    def observation_string(self, state: S, seat: int) -> str:
-        raise NotImplementedError
-
-    def observation_tensor(self, state: S, seat: int) -> npt.NDArray[np.float32]:
-        raise NotImplementedError
-
-    def state_to_json(self, state: S) -> object:
-        raise NotImplementedError
-
-    def state_from_json(self, data: Mapping[str, object]) -> S:
-        raise NotImplementedError
-
-    observation_size: int
-    game_info: pyspiel.GameInfo
-
-
-class _DownAndBack(_Spec[_db.GameState, _db.Action]):
-    name = DOWN_AND_BACK
-    rules = _db.RULES
-    cards = DECK
-
-    def __init__(self, players: int, ante: int, rounds: int) -> None:
-        if rounds is None:
-            raise ValueError("an OpenSpiel game needs a number of rounds")
-        _db.new_game(players, ante=ante, rounds=rounds)  # checks the settings
-        self.settings = {"players": players, "ante": ante, "rounds": rounds}
-        self.num_players, self.ante, self.rounds = players, ante, rounds
-        # Per round: the deal's shuffle (51 steps), reshuffles while playing (at
-        # most the stock draws plus one stock: 6n + 52) and room for two
-        # whole-deck reshuffles of tie-break draws (DB-42).
-        self.max_chance_nodes = _fits_int(
-            "max_chance_nodes_in_history()", 1 + rounds * (51 + 6 * players + 52 + 2 * 51),
-            self.settings)
-        self.observation_size = _db_encoding.OBSERVATION_SIZE
-        self.game_info = pyspiel.GameInfo(
-            num_distinct_actions=_db_encoding.NUM_ACTIONS, max_chance_outcomes=52,
-            num_players=players, min_utility=float(-ante * rounds),
-            max_utility=float((players - 1) * ante * rounds), utility_sum=None,
-            max_game_length=_fits_int("max_game_length()", rounds * (13 * players + 1),
-                                      self.settings))
-        _fits_moves(self)
-
-    def new_state(self) -> _db.GameState:
-        return _db.new_game(self.num_players, ante=self.ante, rounds=self.rounds)
-
-    def apply(self, state: _db.GameState, action: _db.Action) -> _db.GameState:
-        return _db.apply(state, action)
-
-    def pile(self, state: _db.GameState) -> tuple[AnyCard, ...] | None:
-        phase = state.phase
-        if phase is _db.Phase.SHUFFLE:
-            return DECK
-        if phase is _db.Phase.RESHUFFLE:
-            return state.discard
-        return None
-
-    def returns(self, state: _db.GameState) -> tuple[float, ...]:
-        return tuple(map(float, state.net))
-
-    def legal_ids(self, state: _db.GameState) -> tuple[int, ...]:
-        return _db_encoding.legal_action_ids(state)
-
-    def action_of(self, state: _db.GameState, number: int) -> _db.Action:
-        return _db_encoding.action_from_id(state, number)
-
-    def events(self, before: _db.GameState, action: _db.Action, after: _db.GameState
-               ) -> list[tuple[int | None, _Parts | None, _Parts | None]]:
-        kind = type(action)
-        if kind is ChooseDealer:
-            return [(None, ("dealer", cast(ChooseDealer, action).seat), None)]
-        if kind is Shuffle:
-            if before.phase is _db.Phase.SHUFFLE:
-                return [(None, ("shuffle",), None)]
-            # DB-36: the top card of the reshuffled pile is turned face up.
-            return [(None, ("reshuffle, turned", cast(Shuffle, action).order[0]), None)]
-        seat = before.current_player
-        if kind is _db.Discard:
-            return [(None, ("seat", seat, "discards", cast(_db.Discard, action).card), None)]
-        if kind is _db.DrawStock:
-            return [(seat, ("seat", seat, "draws from the stock"),
-                     ("seat", seat, "draws", after.drawn, "from the stock"))]
-        if kind is _db.DrawDiscard:
-            return [(None, ("seat", seat, "takes", before.discard[-1]), None)]
-        if kind is _db.Split:
-            return [(seat, ("seat", seat, "splits"), ("seat", seat, action))]
-        assert isinstance(action, _db.Cut)
-        dealt: list[tuple[int | None, _Parts | None, _Parts | None]] = [
-            (None, ("seat", seat, action, "turned", after.discard[-1]), None)]
-        dealt.extend((other, None, ("seat", other, "dealt", after.hands[other]))
-                     for other in range(self.num_players))
-        return dealt
-
-    def observation_string(self, state: _db.GameState, seat: int) -> str:
-        return _db_encoding.observation_string(_db.view(state, seat))
-
-    def observation_tensor(self, state: _db.GameState, seat: int) -> npt.NDArray[np.float32]:
-        return _db_encoding.observation_tensor(_db.view(state, seat))
-
-    def state_to_json(self, state: _db.GameState) -> object:
-        return _db.state_to_dict(state)
-
-    def state_from_json(self, data: Mapping[str, object]) -> _db.GameState:
-        return _db.state_from_dict(data)
-
-
-class _BackAlley(_Spec[_ba.GameState, _ba.Action]):
-    name = BACK_ALLEY
-    rules = _ba.RULES
-    num_players = _ba.NUM_PLAYERS
-    cards = _BA_CARDS
-
-    def __init__(self, max_hand_size: int, max_throw_ins: int) -> None:
-        settings = _ba.Settings(max_hand_size=max_hand_size)  # checks the value
-        if type(max_throw_ins) is not int or max_throw_ins < 0:
-            raise ValueError(f"max_throw_ins must be a whole number of at least 0, "
-                             f"not {max_throw_ins!r}")
-        self.settings = {"max_hand_size": max_hand_size, "max_throw_ins": max_throw_ins}
-        self.max_hand_size, self.max_throw_ins = max_hand_size, max_throw_ins
-        deals = settings.deals
-        sizes = [_ba.hand_size_of(d, max_hand_size) for d in range(1, deals + 1)]
-        # One step for the dealer, 53 per shuffle of 54 cards, one shuffle per
-        # deal and per throw-in allowed.
-        self.max_chance_nodes = _fits_int("max_chance_nodes_in_history()",
-                                          1 + 53 * (deals + max_throw_ins), self.settings)
-        # A deal scores at most +-40 points per card (a made or failed quadruple
-        # board, BA-41); the hand sizes add up to max_hand_size ** 2.
-        bound = 40.0 * sum(sizes)
-        self.observation_size = _ba_encoding.OBSERVATION_SIZE
-        self.game_info = pyspiel.GameInfo(
-            num_distinct_actions=_ba_encoding.NUM_ACTIONS, max_chance_outcomes=54,
-            num_players=4, min_utility=-bound, max_utility=bound, utility_sum=None,
-            max_game_length=_fits_int(
-                "max_game_length()",
-                sum(4 + 4 * size for size in sizes) + 4 * (max_throw_ins + 1), self.settings))
-        _fits_moves(self)
-
-    def new_state(self) -> _ba.GameState:
-        return _ba.new_game(max_hand_size=self.max_hand_size)
-
-    def apply(self, state: _ba.GameState, action: _ba.Action) -> _ba.GameState:
-        return _ba.apply(state, action)
-
-    def pile(self, state: _ba.GameState) -> tuple[AnyCard, ...] | None:
-        return _BA_CARDS if state.phase is _ba.Phase.SHUFFLE else None
-
-    def returns(self, state: _ba.GameState) -> tuple[float, ...]:
-        first, second = state.scores
-        return (float(first), float(second), float(first), float(second))
-
-    def legal_ids(self, state: _ba.GameState) -> tuple[int, ...]:
-        return _ba_encoding.legal_action_ids(state)
-
-    def action_of(self, state: _ba.GameState, number: int) -> _ba.Action:
-        return _ba_encoding.action_from_id(state, number)
-
-    def is_throw_in(self, before: _ba.GameState, after: _ba.GameState) -> bool:
-        return before.phase is _ba.Phase.BID and after.phase is _ba.Phase.SHUFFLE
-
-    def events(self, before: _ba.GameState, action: _ba.Action, after: _ba.GameState
-               ) -> list[tuple[int | None, _Parts | None, _Parts | None]]:
-        kind = type(action)
-        if kind is ChooseDealer:
-            return [(None, ("dealer", cast(ChooseDealer, action).seat), None)]
-        if kind is not Shuffle:
-            return [(None, ("seat", before.current_player, action), None)]
-        deal = after.deal
-        assert deal is not None
-        public: _Parts = ("deal by", after.dealer, "turned", deal.trump_card)
-        if deal.joker_discard is not None:
-            public += ("seat", deal.exchanger, "discards", deal.joker_discard)
-        dealt: list[tuple[int | None, _Parts | None, _Parts | None]] = [(None, public, None)]
-        hands = after.hands
-        for seat in range(4):
-            private: _Parts = ("seat", seat, "dealt", hands[seat])
-            if seat == deal.exchanger:
-                private += ("took", deal.taken)
-            dealt.append((seat, None, private))
-        return dealt
-
-    def observation_string(self, state: _ba.GameState, seat: int) -> str:
-        return _ba_encoding.observation_string(_ba.view(state, seat))
-
-    def observation_tensor(self, state: _ba.GameState, seat: int) -> npt.NDArray[np.float32]:
-        return _ba_encoding.observation_tensor(_ba.view(state, seat))
-
-    def state_to_json(self, state: _ba.GameState) -> object:
-        return _ba.state_to_dict(state)
-
-    def state_from_json(self, data: Mapping[str, object]) -> _ba.GameState:
-        return _ba.state_from_dict(data)
-
+# -- registering games -----------------------------------------------------------
 
 #: OpenSpiel keeps parameters, lengths and counts in a C++ ``int``.
 _INT_MAX = 2 ** 31 - 1
+
+
+class _Registered:
+    """A game registered with OpenSpiel: its rules and what follows from them
+    whatever the settings."""
+
+    __slots__ = ("cards", "defaults", "game_type", "max_chance_outcomes", "rules")
+
+    def __init__(self, rules: _AnyRules, game_type: pyspiel.GameType,
+                 defaults: dict[str, int], max_players: int) -> None:
+        self.rules, self.game_type, self.defaults = rules, game_type, defaults
+        #: Cards by chance outcome number (their index).
+        self.cards: dict[int, AnyCard] = {card.index: card for card in rules.chance_cards}
+        self.max_chance_outcomes = max(max(self.cards, default=-1) + 1, max_players)
+
+
+#: Every game registered by :func:`register_game`, by OpenSpiel name.
+_GAMES: dict[str, _Registered] = {}
+
+
+def register_game(rules: _AnyRules) -> str:
+    """Register ``rules`` with OpenSpiel as ``"cardrules_" + rules.name``; returns that name.
+
+    The parameters are the game's settings (``rules.default_settings``) and
+    its ``rules.limit_settings``, each with its default, which must be a
+    whole number.  The game needs an ``encoding`` and ``bounds``, else
+    :class:`ValueError` says which is missing.  Registering the same rules
+    again does nothing; other rules under a registered name replace them
+    (for games loaded afterwards).  The table sizes OpenSpiel is told are
+    those of the default settings and of ``rules.check_settings``.
+
+    >>> import pyspiel
+    >>> from cardrules.integrations import openspiel
+    >>> from cardrules.down_and_back import RULES
+    >>> openspiel.register_game(RULES)
+    'cardrules_down_and_back'
+    >>> pyspiel.load_game("cardrules_down_and_back").get_parameters()
+    {'ante': 1, 'num_players': 4, 'rounds': 10}
+    """
+    name = "cardrules_" + rules.name
+    known = _GAMES.get(name)
+    if known is not None and known.rules is rules:
+        return name
+    if rules.encoding is None:
+        raise ValueError(f"{rules.title} has no encoding (Rules.encoding): OpenSpiel needs "
+                         f"numbered actions and observations")
+    if rules.bounds is None:
+        raise ValueError(f"{rules.title} gives no bounds (Rules.bounds): an OpenSpiel game "
+                         f"must end, with known bounds on its length and returns")
+    clash = set(rules.default_settings) & set(rules.limit_settings)
+    if clash:
+        raise ValueError(f"{rules.title}: {', '.join(sorted(clash))} is both a setting and a "
+                         f"limit setting")
+    defaults = {**rules.default_settings, **rules.limit_settings}
+    for key, value in defaults.items():
+        if type(value) is not int:
+            raise ValueError(f"{rules.title} setting {key!r} defaults to {value!r}: an OpenSpiel "
+                             f"parameter needs a whole number for its default")
+    sizes = {rules.new_game_from_settings(settings).num_players
+             for settings in (rules.default_settings, *rules.check_settings)}
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=f"cardrules {rules.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.REWARDS,
+        max_num_players=max(sizes), min_num_players=min(sizes),
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=cast(dict[str, int], defaults))
+    _GAMES[name] = _Registered(rules, game_type, cast(dict[str, int], defaults), max(sizes))
+    if name not in pyspiel.registered_names():
+        pyspiel.register_game(game_type, _creator(name))
+    return name
+
+
+def _creator(name: str) -> type[CardrulesGame]:
+    """OpenSpiel's creator of the game registered as ``name``: a subclass of
+    :class:`CardrulesGame` taking only the parameters.  (A class, not a
+    closure: OpenSpiel drops its creators after Python has shut down, and a
+    class, unlike a function, is never freed by that.)"""
+
+    def __init__(self: CardrulesGame, params: Mapping[str, object] | None = None) -> None:
+        CardrulesGame.__init__(self, _GAMES[name].rules, params)
+
+    return type(f"CardrulesGame_{name}", (CardrulesGame,),
+                {"__init__": __init__, "__module__": __name__, "__doc__": None})
 
 
 def _fits_int(what: str, value: int, settings: Mapping[str, int]) -> int:
@@ -420,28 +272,96 @@ def _fits_int(what: str, value: int, settings: Mapping[str, int]) -> int:
     return value
 
 
-def _fits_moves(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
-                ) -> None:
-    """OpenSpiel's longest history (``max_move_number()``) is the sum of the two bounds."""
-    _fits_int("max_move_number()",
-              spec.game_info.max_game_length + spec.max_chance_nodes, spec.settings)
+def _settings(params: Mapping[str, object] | None, defaults: Mapping[str, int]
+              ) -> dict[str, int]:
+    values = dict(defaults)
+    for key, value in (params or {}).items():
+        if key not in values:
+            raise ValueError(f"unknown parameter {key!r} (known: {', '.join(defaults)})")
+        if type(value) is not int:
+            raise ValueError(f"parameter {key!r} must be a whole number, not {value!r}")
+        if not -_INT_MAX - 1 <= value <= _INT_MAX:
+            raise ValueError(f"parameter {key!r} = {value} does not fit OpenSpiel, which "
+                             f"keeps parameters in a C++ int ({-_INT_MAX - 1} to {_INT_MAX})")
+        values[key] = value
+    return values
 
 
-_SPECS: dict[tuple[str, tuple[tuple[str, int], ...]], _Spec[_db.GameState, _db.Action]
-             | _Spec[_ba.GameState, _ba.Action]] = {}
+class _Spec:
+    """What the adapter needs from one game with given settings, read from its
+    rules once (every field a plain attribute: the steps read them often)."""
+
+    __slots__ = (
+        "action_of",
+        "apply",
+        "cards",
+        "events",
+        "game_info",
+        "initial",
+        "legal_ids",
+        "max_chance_nodes",
+        "name",
+        "num_players",
+        "observation_size",
+        "observation_string",
+        "observation_tensor",
+        "pile",
+        "returns_of",
+        "rules",
+        "settings",
+    )
+
+    def __init__(self, entry: _Registered, settings: dict[str, int]) -> None:
+        rules = entry.rules
+        encoding = cast("Encoding[Any, Any]", rules.encoding)
+        bounds_of = cast(Callable[[Mapping[str, int]], Any], rules.bounds)
+        self.name: str = entry.game_type.short_name
+        self.rules = rules
+        self.settings = settings
+        self.initial: StateLike = rules.new_game_from_settings(
+            {key: settings[key] for key in rules.default_settings})   # checks the settings
+        self.num_players: int = self.initial.num_players
+        bounds = bounds_of(settings)   # ValueError when the settings leave the game unbounded
+        self.max_chance_nodes: int = _fits_int("max_chance_nodes_in_history()",
+                                               bounds.max_chance_steps, settings)
+        max_length = _fits_int("max_game_length()", bounds.max_decisions, settings)
+        # OpenSpiel's longest history (max_move_number()) is the sum of the two.
+        _fits_int("max_move_number()", max_length + self.max_chance_nodes, settings)
+        self.cards = entry.cards
+        self.apply: Callable[[Any, Any], Any] = rules.apply
+        self.events: Callable[[Any, Any, Any], Any] = rules.events
+        self.pile: Callable[[Any], tuple[AnyCard, ...] | None] = rules.chance_pile
+        self.returns_of: Callable[[Any], tuple[int, ...]] = rules.returns
+        self.legal_ids: Callable[[Any], tuple[int, ...]] = encoding.legal_action_ids
+        self.action_of: Callable[[Any, int], Any] = encoding.action_from_id
+        self.observation_string: Callable[[Any, int], str] = encoding.observation_string
+        self.observation_tensor: Callable[[Any, int], npt.NDArray[np.float32]] = \
+            encoding.observation_tensor
+        self.observation_size: int = encoding.observation_size
+        self.game_info = pyspiel.GameInfo(
+            num_distinct_actions=encoding.num_actions,
+            max_chance_outcomes=max(entry.max_chance_outcomes, self.num_players),
+            num_players=self.num_players, min_utility=float(bounds.min_return),
+            max_utility=float(bounds.max_return), utility_sum=None, max_game_length=max_length)
+
+    def returns(self, state: Any) -> tuple[float, ...]:
+        return tuple(map(float, self.returns_of(state)))
+
+    def chance_cost(self, state: Any) -> int:
+        """The chance steps of the chance action due in ``state``."""
+        pile = self.pile(state)
+        return 1 if pile is None else max(len(pile) - 1, 0)
 
 
-def _spec(name: str, settings: Mapping[str, int]
-          ) -> _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]:
-    """The (cached) game description for ``name`` with ``settings``."""
-    key = (name, tuple(sorted(settings.items())))
+_SPECS: dict[tuple[str, tuple[tuple[str, int], ...]], _Spec] = {}
+
+
+def _spec(entry: _Registered, settings: dict[str, int]) -> _Spec:
+    """The (cached) game description for ``entry`` with ``settings``."""
+    key = (entry.game_type.short_name, tuple(sorted(settings.items())))
     spec = _SPECS.get(key)
-    if spec is None:
-        if name == DOWN_AND_BACK:
-            spec = _DownAndBack(settings["players"], settings["ante"], settings["rounds"])
-        else:
-            spec = _BackAlley(settings["max_hand_size"], settings["max_throw_ins"])
-        _SPECS[key] = spec
+    if spec is None or spec.rules is not entry.rules:
+        spec = _SPECS[key] = _Spec(entry, settings)
     return spec
 
 
@@ -456,10 +376,10 @@ class _Core:
     """
 
     __slots__ = ("base", "chance_steps", "log", "origin", "picked", "player", "remaining",
-                 "spec", "state", "throw_ins", "truncated", "unchecked")
+                 "spec", "state", "truncated", "unchecked")
 
-    spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
-    state: _db.GameState | _ba.GameState
+    spec: _Spec
+    state: Any
     #: Card indexes of the shuffle in progress: drawn so far (top first), and left.
     picked: tuple[int, ...]
     remaining: tuple[int, ...]
@@ -467,7 +387,7 @@ class _Core:
     #: The returns when the last player decision was made (for rewards()).
     base: tuple[float, ...]
     chance_steps: int
-    throw_ins: int
+    #: The game was cut short: the chance action due did not fit the bounds.
     truncated: bool
     #: Made by resample_from_infostate (or played on from such a state), whose
     #: OpenSpiel history is the original's: the seat it was drawn for, the
@@ -504,15 +424,17 @@ class _Core:
     # -- chance ---------------------------------------------------------------------
 
     def enter(self) -> None:
-        """Set up the chance point the state is at, if any (a new shuffle)."""
+        """Set up the chance point the state is at, if any (a new shuffle), or
+        cut the game short when its chance steps would not fit the bounds."""
         state, spec = self.state, self.spec
         if not state.is_chance:
             return
-        pile = spec.pile(state)  # type: ignore[arg-type]
-        if pile is None:
-            return
-        if self.chance_steps + len(pile) - 1 > spec.max_chance_nodes:
+        pile = spec.pile(state)
+        cost = 1 if pile is None else max(len(pile) - 1, 0)
+        if self.chance_steps + cost > spec.max_chance_nodes:
             self.truncated = True
+            return
+        if pile is None:
             return
         self.picked = ()
         self.remaining = tuple(sorted(card.index for card in pile))
@@ -529,7 +451,7 @@ class _Core:
         state = self.state
         if not state.is_chance:
             raise ValueError("not a chance node")
-        if not self.remaining:  # the first dealer
+        if not self.remaining:  # the choice of a dealer
             if not 0 <= number < state.num_players:
                 raise ValueError(f"chance outcome {number}: the dealer is a seat, 0 to "
                                  f"{state.num_players - 1}")
@@ -560,25 +482,30 @@ class _Core:
         state = self.state
         if state.is_chance or state.is_terminal or self.truncated:
             raise ValueError("no player is to act")
-        action = self.spec.action_of(state, number)  # type: ignore[arg-type]
-        self.base = self.spec.returns(state)  # type: ignore[arg-type]
+        spec = self.spec
+        action = spec.action_of(state, number)
+        self.base = spec.returns(state)
         self.step(action)
 
-    def step(self, action: _db.Action | _ba.Action) -> None:
-        """Apply ``action`` to the cardrules state, log what each seat learns,
-        count throw-ins and set up the next chance point."""
+    def step(self, action: object) -> None:
+        """Apply ``action`` to the cardrules state, log what each seat learns
+        and set up the next chance point."""
         spec, before = self.spec, self.state
-        after = spec.apply(before, action)  # type: ignore[arg-type]
+        after = spec.apply(before, action)
         self.state = after
         log = self.log
-        for owner, public, private in spec.events(before, action, after):  # type: ignore[arg-type]
-            log = _Entry(log, owner, public, private)
+        for event in spec.events(before, action, after):
+            owner, public = event.owner, event.public
+            if owner is None:
+                if public is not None:
+                    log = _Entry(log, None, public, None)
+            else:
+                private = event.private
+                if private is None:   # the owner learns what everyone does
+                    private = public
+                if private is not None:
+                    log = _Entry(log, owner, public, private)
         self.log = log
-        if spec.is_throw_in(before, after):  # type: ignore[arg-type]
-            self.throw_ins += 1
-            if self.throw_ins > cast(_BackAlley, spec).max_throw_ins:
-                self.truncated = True
-                return
         self.enter()
 
     # -- what the players see --------------------------------------------------------
@@ -590,7 +517,7 @@ class _Core:
                 text = _text(entry.private if entry.owner == seat else entry.public)
                 if text is not None:
                     lines.append(text)
-        lines.append(self.spec.observation_string(self.state, seat))  # type: ignore[arg-type]
+        lines.append(self.spec.observation_string(self.state, seat))
         return "\n".join(lines)
 
     def forget_others(self, seat: int) -> None:
@@ -616,12 +543,11 @@ class _Core:
                          "start": start.to_data()}
         return {
             "game": spec.name, "settings": spec.settings,
-            "state": spec.state_to_json(self.state),  # type: ignore[arg-type]
+            "state": spec.rules.state_to_dict(self.state),
             "picked": list(self.picked), "remaining": list(self.remaining),
             "log": [[e.owner, _text(e.public), _text(e.private)] for e in entries],
             "base": list(self.base), "chance_steps": self.chance_steps,
-            "throw_ins": self.throw_ins, "truncated": self.truncated,
-            "resampled": resampled,
+            "truncated": self.truncated, "resampled": resampled,
         }
 
     def to_json(self) -> str:
@@ -634,16 +560,16 @@ _Origin = tuple[int, int, _Core, _Core]
 _MAX_RESAMPLES = 32
 
 
-def _new_core(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
-              ) -> _Core:
+def _new_core(spec: _Spec) -> _Core:
     core = _Core.__new__(_Core)
-    core.spec, core.state = spec, spec.new_state()
+    core.spec, core.state = spec, spec.initial
     core.picked = core.remaining = ()
     core.log = None
     core.base = (0.0,) * spec.num_players
-    core.chance_steps = core.throw_ins = 0
+    core.chance_steps = 0
     core.truncated = core.unchecked = False
     core.origin = None
+    core.enter()   # a game may start with a shuffle
     core.update_player()
     return core
 
@@ -671,16 +597,16 @@ def _read_json(text: object, what: str) -> object:
         raise ParseError(f"{what}: not valid JSON (nested too deeply)") from None
 
 
-def _card_indexes(f: Fields, key: str, cards: tuple[AnyCard, ...]) -> tuple[int, ...]:
+def _card_indexes(f: Fields, key: str, cards: Mapping[int, AnyCard]) -> tuple[int, ...]:
     """A list of distinct card numbers (:attr:`Card.index`) of ``cards``."""
     values = f.array(key)
     if len(values) > len(cards):
         raise ParseError(f"{f.what}: {key!r} lists more than {len(cards)} cards")
     out: list[int] = []
     for at, value in enumerate(values):
-        if not is_int(value) or not 0 <= value < len(cards):
-            raise ParseError(f"{f.what}: {key}[{at}] is not a card number "
-                             f"(0 to {len(cards) - 1})", token=safe_repr(value))
+        if not is_int(value) or value not in cards:
+            raise ParseError(f"{f.what}: {key}[{at}] is not a card number of the game",
+                             token=safe_repr(value))
         out.append(value)
     if len(set(out)) != len(out):
         raise ParseError(f"{f.what}: {key!r} lists a card twice")
@@ -690,9 +616,9 @@ def _card_indexes(f: Fields, key: str, cards: tuple[AnyCard, ...]) -> tuple[int,
 def _core_from_json(text: str) -> _Core:
     """Read back :meth:`_Core.to_json` (what unpickling a state calls), strictly.
 
-    Every key is checked (types, ranges, the game's settings, the library's
+    Every key is checked (types, ranges, the game's settings, the game's
     ``state_from_dict``, the shuffle in progress against the pile, the
-    counters against the settings); anything wrong is a ParseError.  The core
+    counters against the bounds); anything wrong is a ParseError.  The core
     is then still ``unchecked``: a state checks it against its own OpenSpiel
     history when it takes it (:meth:`CardrulesState.__setattr__`).
     """
@@ -705,19 +631,25 @@ def _core_from_data(data: object, what: str, depth: int) -> _Core:
     """One core from its JSON object (see :func:`_core_from_json`)."""
     f = Fields(data, what)
     name = f.text("game")
-    defaults = _GAME_DEFAULTS.get(name)
-    if defaults is None:
+    entry = _GAMES.get(name)
+    if entry is None:
         raise ParseError(f"{what}: unknown game", token=safe_repr(name))
     given = Fields(f.obj("settings"), f"{what}: settings")
-    settings = {key: given.integer(key) for key in defaults}
+    settings = {key: given.integer(key) for key in entry.defaults}
     given.done()
     spec = _SPECS.get((name, tuple(sorted(settings.items()))))
-    if spec is None:  # every game makes its spec before any of its states
+    if spec is None or spec.rules is not entry.rules:  # a game makes its spec before its states
         raise ParseError(f"{what}: no game {name} with these settings is loaded",
                          token=safe_repr(settings))
+    rules = spec.rules
     core = _new_core(spec)
-    state = spec.state_from_json(f.obj("state"))
-    if state.settings != core.state.settings:
+    try:
+        state = rules.state_from_dict(f.obj("state"))
+    except ParseError:
+        raise
+    except (ValueError, TypeError) as error:   # a game whose reader raises otherwise
+        raise ParseError(f"{what}: 'state' is not a state of the game ({error})") from None
+    if rules.settings_of(state) != rules.settings_of(spec.initial):
         raise ParseError(f"{what}: the cardrules state's settings are not the game's "
                          f"({', '.join(f'{k}={v}' for k, v in settings.items())})")
     core.state = state
@@ -749,15 +681,11 @@ def _core_from_data(data: object, what: str, depth: int) -> _Core:
         raise ParseError(f"{what}: 'base' must be {n} numbers", token=safe_repr(base))
     core.base = tuple(float(cast(float, v)) for v in base)
     core.chance_steps = f.integer("chance_steps", minimum=0, maximum=spec.max_chance_nodes)
-    # Down and Back has no throw-ins; Back Alley stops at one too many.
-    max_throw_ins = cast(_BackAlley, spec).max_throw_ins if name == BACK_ALLEY else None
-    core.throw_ins = f.integer("throw_ins", minimum=0,
-                               maximum=0 if max_throw_ins is None else max_throw_ins + 1)
     core.truncated = f.flag("truncated")
     # Written before resampled states were saved with their origin: absent.
     origin = f.obj("resampled") if f.has("resampled") and f.get("resampled") is not None else None
     f.done()
-    _check_core(core, max_throw_ins)
+    _check_core(core)
     core.update_player()
     if origin is not None:
         if depth >= _MAX_RESAMPLES:
@@ -776,17 +704,16 @@ def _core_from_data(data: object, what: str, depth: int) -> _Core:
     return core
 
 
-def _check_core(core: _Core, max_throw_ins: int | None) -> None:
+def _check_core(core: _Core) -> None:
     """The parts of a core read from JSON agree with each other."""
     what = "OpenSpiel state"
     spec, state = core.spec, core.state
-    pile = spec.pile(state) if state.is_chance else None  # type: ignore[arg-type]
-    # A game is cut short by one throw-in too many, or at a shuffle that
-    # would pass the cap on chance steps (_Core.step and _Core.enter).
-    at_cap = (pile is not None and not core.picked
-              and core.chance_steps + len(pile) - 1 > spec.max_chance_nodes)
-    too_many = max_throw_ins is not None and core.throw_ins > max_throw_ins
-    if core.truncated != (too_many or at_cap):
+    pile = spec.pile(state) if state.is_chance else None
+    # A game is cut short at a chance action that would pass the bounds
+    # (_Core.enter); a shuffle under way had room when it began.
+    at_cap = (state.is_chance and not core.picked
+              and core.chance_steps + spec.chance_cost(state) > spec.max_chance_nodes)
+    if core.truncated != at_cap:
         raise ParseError(f"{what}: 'truncated' does not agree with the counters and the state",
                          token=safe_repr(core.truncated))
     if pile is None or core.truncated:
@@ -814,7 +741,7 @@ def _replay(start: _Core, history: list[tuple[int, int]], offset: int) -> _Core:
         try:
             if player == _CHANCE:
                 core.apply_chance(number)
-            elif number in core.spec.legal_ids(core.state):  # type: ignore[arg-type]
+            elif number in core.spec.legal_ids(core.state):
                 core.apply_player(number)
             else:
                 raise ValueError("not a legal action")
@@ -859,10 +786,10 @@ def _verify(core: _Core, history: list[tuple[int, int]]) -> None:
                              f"({len(history)} moves)")
         _verify(source, history[:at])
         if not (start.information_string(seat) == source.information_string(seat)
-                and (start.player, start.base, start.chance_steps, start.throw_ins,
-                     start.truncated, len(start.picked))
-                == (source.player, source.base, source.chance_steps, source.throw_ins,
-                    source.truncated, len(source.picked))):
+                and (start.player, start.base, start.chance_steps, start.truncated,
+                     len(start.picked))
+                == (source.player, source.base, source.chance_steps, source.truncated,
+                    len(source.picked))):
             raise ParseError(f"the resampled state does not give seat {seat} the "
                              f"information of the state it was drawn from")
         replayed = _replay(start, history[at:], at)
@@ -870,7 +797,7 @@ def _verify(core: _Core, history: list[tuple[int, int]]) -> None:
         raise ParseError("the history does not lead to the state written with it")
 
 
-def _params(spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]) -> str:
+def _params(spec: _Spec) -> str:
     return ",".join(f"{key}={value}" for key, value in spec.settings.items())
 
 
@@ -941,7 +868,7 @@ def _screen_serialized(text: object, num_players: int, max_moves: int) -> None:
 # -- OpenSpiel classes ---------------------------------------------------------------
 
 class CardrulesState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state of either game, wrapping a cardrules state.
+    """An OpenSpiel state of a cardrules game, wrapping a cardrules state.
 
     Use it as any OpenSpiel state; :attr:`cardrules_state` is the library's
     own state underneath (complete only between the card-by-card steps of a
@@ -984,12 +911,12 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         super().__setattr__(name, value)
 
     @property
-    def cardrules_state(self) -> _db.GameState | _ba.GameState:
+    def cardrules_state(self) -> StateLike:
         """The cardrules state underneath (see the class).
 
         >>> import pyspiel
         >>> from cardrules.integrations import openspiel
-        >>> game = pyspiel.load_game("cardrules_down_and_back", {"players": 2})
+        >>> game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 2})
         >>> game.new_initial_state().cardrules_state.phase
         <Phase.CHOOSE_DEALER: 'choose_dealer'>
         """
@@ -1009,7 +936,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         if player != self.current_player() or player < 0:
             return []
-        return list(core.spec.legal_ids(core.state))  # type: ignore[arg-type]
+        return list(core.spec.legal_ids(core.state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance outcomes here with their probabilities (see the module).
@@ -1037,16 +964,18 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         core = self._core
         if player == _CHANCE:
-            if core.remaining or core.state.phase.value != "choose_dealer":
-                return f"card {core.spec.cards[action]}"
-            return f"dealer {action}"
+            state = core.state
+            if not core.remaining and state.is_chance and core.spec.pile(state) is None:
+                return f"dealer {action}"
+            card = core.spec.cards.get(action)
+            return f"chance {action}" if card is None else f"card {card}"
         try:
-            return str(core.spec.action_of(core.state, int(action)))  # type: ignore[arg-type]
+            return str(core.spec.action_of(core.state, int(action)))
         except (IllegalActionError, ValueError):
             return f"action {action}"
 
     def is_terminal(self) -> bool:
-        """True when the game is over (or cut short, see the module).
+        """True when the game is over (or cut short, see the module on length).
 
         >>> import pyspiel
         >>> from cardrules.integrations import openspiel
@@ -1057,31 +986,33 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         return core.truncated or core.state.is_terminal
 
     def returns(self) -> list[float]:
-        """Each player's total so far: net chips (Down and Back) or the team's
-        points (Back Alley).
+        """Each player's total so far (the game's ``rules.returns``): net chips
+        in Down and Back, the team's points in Back Alley.
 
         >>> import pyspiel
         >>> from cardrules.integrations import openspiel
-        >>> state = pyspiel.load_game("cardrules_down_and_back", {"players": 2}).new_initial_state()
+        >>> game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 2})
+        >>> state = game.new_initial_state()
         >>> state.apply_action(1)                  # seat 1 deals: both ante 1 (DB-30)
         >>> state.returns()
         [-1.0, -1.0]
         """
         core = self._core
-        return list(core.spec.returns(core.state))  # type: ignore[arg-type]
+        return list(core.spec.returns(core.state))
 
     def rewards(self) -> list[float]:
         """The change of :meth:`returns` since the last player decision.
 
         >>> import pyspiel
         >>> from cardrules.integrations import openspiel
-        >>> state = pyspiel.load_game("cardrules_down_and_back", {"players": 2}).new_initial_state()
+        >>> game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 2})
+        >>> state = game.new_initial_state()
         >>> state.apply_action(1)
         >>> state.rewards()
         [-1.0, -1.0]
         """
         core = self._core
-        now = core.spec.returns(core.state)  # type: ignore[arg-type]
+        now = core.spec.returns(core.state)
         return [a - b for a, b in zip(now, core.base, strict=True)]
 
     def resample_from_infostate(self, player_id: int,
@@ -1112,12 +1043,12 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         clone = cast(CardrulesState, self.clone())
         core = clone._core.copy()
         spec = core.spec
-        core.state = spec.rules.hidden_variant(core.state, player_id, rng)  # type: ignore[arg-type]
+        core.state = spec.rules.hidden_variant(core.state, player_id, rng)
         core.forget_others(player_id)
         if core.picked:
             # The cards picked so far are seen by no one: redraw them from the
             # pile being shuffled (the new state's, the same cards).
-            pile = sorted(card.index for card in spec.pile(core.state) or ())  # type: ignore[arg-type]
+            pile = sorted(card.index for card in spec.pile(core.state) or ())
             rng.shuffle(pile)
             core.picked = tuple(pile[:len(core.picked)])
             core.remaining = tuple(sorted(pile[len(core.picked):]))
@@ -1142,8 +1073,8 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
 class _Observer:
     """OpenSpiel's Python observer: a seat's observation, or its information state."""
 
-    def __init__(self, spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action],
-                 iig_obs_type: object, params: Mapping[str, object] | None) -> None:
+    def __init__(self, spec: _Spec, iig_obs_type: object,
+                 params: Mapping[str, object] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {dict(params)}")
         perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
@@ -1164,36 +1095,66 @@ class _Observer:
     def set_from(self, state: CardrulesState, player: int) -> None:
         if self.tensor is not None:
             core = state._core
-            self.tensor[:] = core.spec.observation_tensor(core.state, player)  # type: ignore[arg-type]
+            self.tensor[:] = core.spec.observation_tensor(core.state, player)
 
     def string_from(self, state: CardrulesState, player: int) -> str:
         core = state._core
         if self.perfect_recall:
             return core.information_string(player)
-        return core.spec.observation_string(core.state, player)  # type: ignore[arg-type]
+        return core.spec.observation_string(core.state, player)
 
 
 class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
-    """The OpenSpiel game of either cardrules game: the base class of
-    :class:`DownAndBackGame` and :class:`BackAlleyGame`.
+    """The OpenSpiel game of a cardrules game's ``rules`` with OpenSpiel
+    parameters ``params`` (the game's settings and limit settings; those left
+    out take their defaults).
+
+    ``pyspiel.load_game("cardrules_" + rules.name, params)`` makes one of a
+    registered game (see :func:`register_game`, which this calls too).  Bad
+    settings, and settings whose bounds do not fit OpenSpiel, are a
+    :class:`ValueError`.
 
     >>> import pyspiel
     >>> from cardrules.integrations import openspiel
+    >>> from cardrules.down_and_back import RULES
+    >>> game = openspiel.CardrulesGame(RULES, {"num_players": 2, "rounds": 3})
+    >>> game.max_game_length(), game.min_utility(), game.max_utility()
+    (81, -3.0, 3.0)
     >>> isinstance(pyspiel.load_game("cardrules_back_alley"), openspiel.CardrulesGame)
     True
     """
 
-    _spec: _Spec[_db.GameState, _db.Action] | _Spec[_ba.GameState, _ba.Action]
-    #: Set by each game: its OpenSpiel name, type and parameter defaults.
-    _name: str
-    _game_type: pyspiel.GameType
-    _defaults: Mapping[str, int]
+    _spec: _Spec
 
-    def __init__(self, params: Mapping[str, object] | None = None) -> None:
-        settings = _settings(params, self._defaults)
-        spec = _spec(self._name, settings)
-        super().__init__(self._game_type, spec.game_info, settings)
+    def __init__(self, rules: _AnyRules, params: Mapping[str, object] | None = None) -> None:
+        entry = _GAMES[register_game(rules)]
+        settings = _settings(params, entry.defaults)
+        spec = _spec(entry, settings)
+        super().__init__(entry.game_type, spec.game_info, settings)
         self._spec = spec
+
+    def __reduce__(self) -> tuple[Callable[..., pyspiel.Game], tuple[str, dict[str, int]]]:
+        """Pickled as its OpenSpiel name and parameters (loaded back with
+        ``pyspiel.load_game``).
+
+        >>> import pickle, pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley", {"max_hand_size": 2})
+        >>> pickle.loads(pickle.dumps(game)).get_parameters()["max_hand_size"]
+        2
+        """
+        return pyspiel.load_game, (self._spec.name, dict(self._spec.settings))
+
+    @property
+    def rules(self) -> _AnyRules:
+        """The game's rules.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> pyspiel.load_game("cardrules_back_alley").rules.title
+        'Back Alley'
+        """
+        return self._spec.rules
 
     def new_initial_state(self) -> CardrulesState:
         """The state before the first dealer is chosen (a chance node).
@@ -1248,7 +1209,7 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self._spec, iig_obs_type, params)
 
     def max_chance_nodes_in_history(self) -> int:
-        """The most chance steps a game can have (see the module on length).
+        """The most chance steps a game can have (``rules.bounds``; see the module on length).
 
         >>> import pyspiel
         >>> from cardrules.integrations import openspiel
@@ -1260,71 +1221,5 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         return self._spec.max_chance_nodes
 
 
-def _game_type(short_name: str, long_name: str, players: tuple[int, int],
-               parameters: Mapping[str, int]) -> pyspiel.GameType:
-    return pyspiel.GameType(
-        short_name=short_name, long_name=long_name,
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=pyspiel.GameType.RewardModel.REWARDS,
-        max_num_players=players[1], min_num_players=players[0],
-        provides_information_state_string=True, provides_information_state_tensor=False,
-        provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=dict(parameters))
-
-
-_DB_DEFAULTS = {"players": 4, "ante": 1, "rounds": _db.DEFAULT_ROUNDS}
-_BA_DEFAULTS = {"max_hand_size": 13, "max_throw_ins": 50}
-_GAME_DEFAULTS = {DOWN_AND_BACK: _DB_DEFAULTS, BACK_ALLEY: _BA_DEFAULTS}
-_DB_TYPE = _game_type(DOWN_AND_BACK, "cardrules Down and Back", (2, 5), _DB_DEFAULTS)
-_BA_TYPE = _game_type(BACK_ALLEY, "cardrules Back Alley", (4, 4), _BA_DEFAULTS)
-
-
-def _settings(params: Mapping[str, object] | None, defaults: Mapping[str, int]
-              ) -> dict[str, int]:
-    values = dict(defaults)
-    for key, value in (params or {}).items():
-        if key not in values:
-            raise ValueError(f"unknown parameter {key!r} (known: {', '.join(defaults)})")
-        if type(value) is not int:
-            raise ValueError(f"parameter {key!r} must be a whole number, not {value!r}")
-        if not -_INT_MAX - 1 <= value <= _INT_MAX:
-            raise ValueError(f"parameter {key!r} = {value} does not fit OpenSpiel, which "
-                             f"keeps parameters in a C++ int ({-_INT_MAX - 1} to {_INT_MAX})")
-        values[key] = value
-    return values
-
-
-class DownAndBackGame(CardrulesGame):
-    """Down and Back for OpenSpiel: ``pyspiel.load_game("cardrules_down_and_back",
-    {"players": 4, "ante": 1, "rounds": 10})`` (these are the defaults).
-
-    >>> game = DownAndBackGame({"players": 2, "rounds": 3})
-    >>> game.max_game_length(), game.min_utility(), game.max_utility()
-    (81, -3.0, 3.0)
-    """
-
-    _name, _game_type, _defaults = DOWN_AND_BACK, _DB_TYPE, _DB_DEFAULTS
-
-
-class BackAlleyGame(CardrulesGame):
-    """Back Alley for OpenSpiel: ``pyspiel.load_game("cardrules_back_alley",
-    {"max_hand_size": 13, "max_throw_ins": 50})`` (these are the defaults).
-
-    >>> game = BackAlleyGame({"max_hand_size": 2})
-    >>> game.num_players(), game.max_utility(), game.max_game_length()
-    (4, 200.0, 236)
-    """
-
-    _name, _game_type, _defaults = BACK_ALLEY, _BA_TYPE, _BA_DEFAULTS
-
-
-def _register(game_type: pyspiel.GameType, creator: Callable[..., CardrulesGame]) -> None:
-    if game_type.short_name not in pyspiel.registered_names():
-        pyspiel.register_game(game_type, creator)
-
-
-_register(_DB_TYPE, DownAndBackGame)
-_register(_BA_TYPE, BackAlleyGame)
+for _name in BUILT_IN:
+    register_game(rules_for(_name))
