@@ -12,8 +12,9 @@ import pickle
 import random
 import sys
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
+import attrs
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -22,10 +23,14 @@ np = pytest.importorskip("numpy")
 from cardrules import back_alley, down_and_back  # noqa: E402
 from cardrules.back_alley import encoding as ba_encoding  # noqa: E402
 from cardrules.back_alley.actions import CARDS  # noqa: E402
-from cardrules.cards import DECK  # noqa: E402
+from cardrules.cards import DECK, Card, parse_cards  # noqa: E402
 from cardrules.down_and_back import encoding as db_encoding  # noqa: E402
-from cardrules.engine import ChooseDealer, Shuffle  # noqa: E402
-from cardrules.errors import ParseError  # noqa: E402
+from cardrules.down_and_back.bounds import bounds as db_bounds  # noqa: E402
+from cardrules.engine import ChooseDealer, Rules, Shuffle  # noqa: E402
+from cardrules.engine.bounds import Bounds  # noqa: E402
+from cardrules.engine.events import Event  # noqa: E402
+from cardrules.engine.tensors import Encoding  # noqa: E402
+from cardrules.errors import IllegalActionError, ParseError  # noqa: E402
 from cardrules.integrations import openspiel  # noqa: E402
 
 DOWN_AND_BACK = "cardrules_down_and_back"
@@ -531,6 +536,26 @@ def test_resampling_works_at_every_node_for_every_seat(make: Any, seed: int) -> 
             sample.apply_action(random_step(sample, rng))
 
 
+def test_a_resample_keeps_the_history_of_the_state_it_was_drawn_from() -> None:
+    """A resample's history() is the original's (the true deal), not one that
+    leads to the cards it holds: the rules give the state drawn
+    (hidden_variant), not the shuffles and hidden actions that would lead
+    to it, and no game-independent code can invert a deal (see
+    resample_from_infostate).  So the resample carries where it was drawn
+    from, and deserialize_state checks it that way."""
+    game = db_game(num_players=2, rounds=1)
+    state = advance(game.new_initial_state(), random.Random(5), 60)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    sample = state.resample_from_infostate(0, sampler)
+    assert sample.history() == state.history()
+    assert sample.cardrules_state.hands[1] != state.cardrules_state.hands[1]
+    loaded = game.deserialize_state(sample.serialize())
+    assert loaded.cardrules_state == sample.cardrules_state
+    history, moves, data = split_serialized(sample.serialize())
+    with pytest.raises(ParseError, match="history does not lead"):
+        game.deserialize_state(join_serialized(history, moves, {**data, "resampled": None}))
+
+
 # -- deserializing untrusted text ------------------------------------------------------
 
 class _Raw:
@@ -769,3 +794,237 @@ def test_serialized_states_load_back_at_every_kind_of_node() -> None:
             for seat in range(game.num_players()):
                 assert copy_.information_state_string(seat) == \
                     state.information_state_string(seat)
+
+
+# -- a game known only by its Rules -------------------------------------------------------
+
+
+#: MINI-1: three cards are shuffled; seat 0 gets the top one, seat 1 the next,
+#: the third is the spare.  MINI-2: seat 0 calls or folds; then the spare is
+#: "shuffled" alone (a pile of one card: no chance step) and shown.  MINI-3:
+#: seat 1 calls or folds.  MINI-4: if both call, the higher card wins the stake.
+MINI_PILE = parse_cards("2S 3S 4S")
+
+
+@attrs.frozen
+class MiniState:
+    stake: int
+    order: tuple[Card, ...] = ()
+    calls: tuple[bool, ...] = ()
+    spare_shown: bool = False
+    num_players: int = 2
+
+    @property
+    def is_chance(self) -> bool:
+        return not self.order or (len(self.calls) == 1 and not self.spare_shown)
+
+    @property
+    def is_terminal(self) -> bool:
+        return len(self.calls) == 2
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_chance or self.is_terminal else len(self.calls)
+
+
+def _mini_apply(state: MiniState, action: object, *, seat: int | None = None) -> MiniState:
+    if state.is_terminal:
+        raise IllegalActionError("MINI-4", "the game is over")
+    if state.is_chance:
+        if not isinstance(action, Shuffle):
+            raise IllegalActionError("MINI-1", "a shuffle is due")
+        if not state.order:
+            if {c.index for c in action.order} != {c.index for c in MINI_PILE}:
+                raise IllegalActionError("MINI-1", "the three cards are shuffled")
+            return attrs.evolve(state, order=cast(tuple[Card, ...], action.order))
+        if action.order != state.order[2:]:
+            raise IllegalActionError("MINI-2", "the spare is shown")
+        return attrs.evolve(state, spare_shown=True)
+    if not isinstance(action, bool) or seat not in (None, state.current_player):
+        raise IllegalActionError("MINI-2", "call (True) or fold (False)")
+    return attrs.evolve(state, calls=(*state.calls, action))
+
+
+def _mini_pile(state: MiniState) -> tuple[Card, ...]:
+    return state.order[2:] if state.order else MINI_PILE
+
+
+def _mini_view(state: MiniState, seat: int) -> tuple[object, ...]:
+    own = state.order[seat] if state.order else None
+    return (seat, own, state.calls, state.order[2] if state.spare_shown else None)
+
+
+def _mini_returns(state: MiniState) -> tuple[int, int]:
+    if state.calls != (True, True):
+        return (0, 0)
+    win = state.stake if state.order[0] > state.order[1] else -state.stake
+    return (win, -win)
+
+
+def _mini_events(before: MiniState, action: object, after: MiniState) -> tuple[Event, ...]:
+    if isinstance(action, Shuffle):
+        if not before.order:
+            return tuple(Event(seat, None, ("seat", seat, "gets", after.order[seat]))
+                         for seat in range(2))
+        return (Event(None, ("the spare is", after.order[2])),)
+    seat = before.current_player
+    # An event with an owner and no private part: the owner learns the public part.
+    return (Event(seat, ("seat", seat, "calls" if action else "folds")),)
+
+
+def _mini_hidden(state: MiniState, seat: int, rng: random.Random) -> MiniState:
+    if not state.order or state.spare_shown:
+        return state
+    other = [1 - seat, 2]
+    cards = [state.order[1 - seat], state.order[2]]
+    rng.shuffle(cards)
+    order = list(state.order)
+    for at, card in zip(other, cards, strict=True):
+        order[at] = card
+    return attrs.evolve(state, order=tuple(order))
+
+
+def _mini_tensor(state: MiniState, seat: int) -> Any:
+    out = np.zeros(8, np.float32)
+    if state.order:
+        out[MINI_PILE.index(state.order[seat])] = 1
+    for at, call in enumerate(state.calls):
+        out[3 + at] = 1 + call
+    if state.spare_shown:
+        out[5 + MINI_PILE.index(state.order[2])] = 1
+    return out
+
+
+def _mini_from_dict(data: Any) -> MiniState:
+    return MiniState(data["stake"], tuple(parse_cards(" ".join(data["order"]))),
+                     tuple(data["calls"]), data["spare_shown"])
+
+
+MINI: Rules[MiniState, Any] = Rules(
+    name="os_minimal", title="Minimal", new_game=lambda stake=1: MiniState(stake),
+    default_settings={"stake": 1}, settings_of=lambda s: {"stake": s.stake},
+    legal_actions=lambda s: (False, True) if s.current_player is not None else (),
+    apply=_mini_apply,
+    sample_chance=lambda s, rng: Shuffle(tuple(rng.sample(_mini_pile(s), len(_mini_pile(s))))),
+    view=_mini_view,
+    state_to_dict=lambda s: {"stake": s.stake, "order": [str(c) for c in s.order],
+                             "calls": list(s.calls), "spare_shown": s.spare_shown},
+    state_from_dict=_mini_from_dict, action_to_dict=lambda a: {"action": str(a)},
+    action_from_dict=lambda d: d["action"], parse_action=str, check_settings=({"stake": 2},),
+    probe_actions=lambda s: (), hidden_variant=_mini_hidden, check_invariants=lambda s: None,
+    bots={}, summarize=str, returns=_mini_returns, return_unit="chips",
+    chance_pile=_mini_pile, chance_cards=MINI_PILE, events=_mini_events,
+    encoding=Encoding(2, lambda a, s=None: int(a), lambda s, n: bool(n),
+                      lambda s: (0, 1) if s.current_player is not None else (), 8,
+                      (("all", 0, 8),), _mini_tensor, lambda s, seat: str(_mini_view(s, seat))),
+    bounds=lambda settings: Bounds(2, 2, -float(settings["stake"] or 1),
+                                   float(settings["stake"] or 1)))
+
+
+def mini_game(**params: int) -> Any:
+    return pyspiel.load_game(openspiel.register_game(MINI), params)
+
+
+def test_a_game_known_only_by_its_rules_passes_openspiel_checks() -> None:
+    """A game that gives only the Rules fields (no dealer, a shuffle at the
+    start, a pile of one card later) loads under ``cardrules_`` + its name
+    with its settings as parameters, and passes random_sim_test."""
+    assert openspiel.register_game(MINI) == "cardrules_os_minimal"
+    assert openspiel.register_game(MINI) == "cardrules_os_minimal"   # again: nothing changes
+    game = mini_game(stake=3)
+    assert game.get_parameters() == {"stake": 3}
+    assert (game.num_players(), game.max_chance_outcomes(), game.num_distinct_actions()) == \
+        (2, 13, 2)   # 4S is card index 12
+    assert (game.min_utility(), game.max_utility(), game.max_game_length(),
+            game.max_chance_nodes_in_history()) == (-3.0, 3.0, 2, 2)
+    assert game.rules is MINI
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+
+
+def test_a_game_known_only_by_its_rules_plays_card_by_card() -> None:
+    game = mini_game()
+    state = game.new_initial_state()
+    assert state.is_chance_node()   # the game starts with a shuffle: no dealer
+    assert [i for i, _ in state.chance_outcomes()] == [c.index for c in MINI_PILE]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 12) == "card 4S"
+    state.apply_action(12)      # 4S on top: seat 0's
+    state.apply_action(4)       # 2S next: seat 1's; 3S is forced
+    assert state.cardrules_state.order == parse_cards("4S 2S 3S")
+    assert state.current_player() == 0
+    state.apply_action(1)       # seat 0 calls; the spare alone takes no chance step
+    assert state.current_player() == 1
+    assert state.cardrules_state.spare_shown
+    state.apply_action(1)
+    assert state.is_terminal()
+    assert state.returns() == [1.0, -1.0]
+    # The information state comes from the events, as each seat sees them.
+    assert state.information_state_string(0).splitlines()[:4] == [
+        "seat 0", "seat 0 gets 4S", "seat 0 calls", "the spare is 3S"]
+    assert "4S" not in state.information_state_string(1).split("\n(")[0]
+    assert state.information_state_string(1).splitlines()[1] == "seat 1 gets 2S"
+
+
+def test_a_game_ends_when_the_chance_step_due_would_pass_its_bounds() -> None:
+    """One rule for every game: a shuffle (here the first one, two steps) that
+    would not fit the chance steps the bounds leave ends the game, with the
+    returns as they stand."""
+    short = attrs.evolve(MINI, name="os_minimal_short",
+                         bounds=lambda settings: Bounds(2, 1, -1.0, 1.0))
+    game = pyspiel.load_game(openspiel.register_game(short))
+    state = game.new_initial_state()
+    assert state.is_terminal()
+    assert not state.cardrules_state.is_terminal
+    assert state.returns() == [0.0, 0.0]
+    assert "cut short" in str(state)
+    assert game.deserialize_state(state.serialize()).serialize() == state.serialize()
+
+
+def test_a_game_without_encoding_bounds_or_whole_number_defaults_is_refused() -> None:
+    for rules, reason in [
+            (attrs.evolve(MINI, name="os_no_encoding", encoding=None), "no encoding"),
+            (attrs.evolve(MINI, name="os_no_bounds", bounds=None), "no bounds"),
+            (attrs.evolve(MINI, name="os_open", default_settings={"stake": None}),
+             "needs a whole number"),
+            (attrs.evolve(MINI, name="os_clash", limit_settings={"stake": 2}),
+             "both a setting and a limit setting")]:
+        with pytest.raises(ValueError, match=reason):
+            openspiel.register_game(rules)
+        assert f"cardrules_{rules.name}" not in pyspiel.registered_names()
+
+
+def test_settings_that_leave_a_game_unbounded_are_refused() -> None:
+    """DB-44: an open-ended Down and Back game has no bounds."""
+    with pytest.raises(ValueError, match="open-ended"):
+        db_bounds({"num_players": 2, "rounds": None})
+    with pytest.raises(Exception, match=r"(?i)unknown parameter 'players'"):   # now num_players
+        pyspiel.load_game(DOWN_AND_BACK, {"players": 2})
+
+
+def test_a_back_alley_game_with_at_most_max_throw_ins_throw_ins_is_never_cut() -> None:
+    """BA-25 under the one truncation rule: max_throw_ins makes room for that
+    many deals thrown in.  With two throw-ins where one is allowed, the
+    game plays on while the next deal's shuffle fits and ends, scores as
+    they stand, when it does not (here before the last of three deals)."""
+    for throw_ins, allowed, cut in ((1, 1, False), (2, 1, True), (2, 2, False)):
+        game = ba_game(max_hand_size=2, max_throw_ins=allowed)
+        state = game.new_initial_state()
+        rng = random.Random(throw_ins)
+        pass_id = ba_encoding.action_id(back_alley.Pass())
+        thrown = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(random_step(state, rng))
+                continue
+            passing = thrown < throw_ins
+            bidding = state.cardrules_state.phase is back_alley.Phase.BID
+            legal = state.legal_actions()
+            state.apply_action(pass_id if passing else
+                               next((a for a in legal if a != pass_id), legal[0]))
+            thrown += bidding and state.cardrules_state.phase is not back_alley.Phase.PLAY \
+                and state.cardrules_state.phase is not back_alley.Phase.BID
+        final = state.cardrules_state
+        assert thrown == throw_ins
+        assert final.is_terminal is not cut
+        assert len(final.history.results) == (2 if cut else 3)
+        s0, s1 = final.scores
+        assert state.returns() == [s0, s1, s0, s1]

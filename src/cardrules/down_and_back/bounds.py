@@ -30,7 +30,7 @@ def bounds(settings: SettingValues) -> Bounds:
     at most its antes and wins at most everyone else's (DB-30, DB-43).
 
     >>> bounds({"num_players": 4, "ante": 2, "rounds": 5}).max_chance_steps
-    1391
+    1146
     >>> bounds({"rounds": None})
     Traceback (most recent call last):
     ...

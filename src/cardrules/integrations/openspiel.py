@@ -126,7 +126,6 @@ from cardrules.errors import IllegalActionError, ParseError
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-    from cardrules.engine.tensors import Encoding
 
 __all__ = ["CardrulesGame", "CardrulesState", "register_game"]
 
@@ -313,8 +312,9 @@ class _Spec:
 
     def __init__(self, entry: _Registered, settings: dict[str, int]) -> None:
         rules = entry.rules
-        encoding = cast("Encoding[Any, Any]", rules.encoding)
-        bounds_of = cast(Callable[[Mapping[str, int]], Any], rules.bounds)
+        encoding, bounds_of = rules.encoding, rules.bounds
+        assert encoding is not None   # register_game refuses a game without one
+        assert bounds_of is not None
         self.name: str = entry.game_type.short_name
         self.rules = rules
         self.settings = settings
@@ -920,7 +920,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         >>> game.new_initial_state().cardrules_state.phase
         <Phase.CHOOSE_DEALER: 'choose_dealer'>
         """
-        return self._core.state
+        return cast(StateLike, self._core.state)
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's chance or terminal player id.
