@@ -375,8 +375,8 @@ class _Core:
     parts are immutable) and pickles as JSON text (the library's state form).
     """
 
-    __slots__ = ("base", "chance_steps", "log", "origin", "picked", "player", "remaining",
-                 "spec", "state", "truncated", "unchecked")
+    __slots__ = ("base", "base_state", "chance_steps", "log", "origin", "picked", "player",
+                 "remaining", "spec", "state", "truncated", "unchecked")
 
     spec: _Spec
     state: Any
@@ -384,8 +384,10 @@ class _Core:
     picked: tuple[int, ...]
     remaining: tuple[int, ...]
     log: _Entry | None
-    #: The returns when the last player decision was made (for rewards()).
-    base: tuple[float, ...]
+    #: The returns when the last player decision was made (for rewards()),
+    #: or None: not read yet, they are the returns of ``base_state``.
+    base: tuple[float, ...] | None
+    base_state: Any
     chance_steps: int
     #: The game was cut short: the chance action due did not fit the bounds.
     truncated: bool
@@ -482,10 +484,17 @@ class _Core:
         state = self.state
         if state.is_chance or state.is_terminal or self.truncated:
             raise ValueError("no player is to act")
-        spec = self.spec
-        action = spec.action_of(state, number)
-        self.base = spec.returns(state)
+        action = self.spec.action_of(state, number)
+        # The returns before the decision, read only if asked for (rewards()).
+        self.base, self.base_state = None, state
         self.step(action)
+
+    def base_returns(self) -> tuple[float, ...]:
+        """The returns when the last player decision was made."""
+        base = self.base
+        if base is None:
+            base = self.base = self.spec.returns(self.base_state)
+        return base
 
     def step(self, action: object) -> None:
         """Apply ``action`` to the cardrules state, log what each seat learns
@@ -546,7 +555,7 @@ class _Core:
             "state": spec.rules.state_to_dict(self.state),
             "picked": list(self.picked), "remaining": list(self.remaining),
             "log": [[e.owner, _text(e.public), _text(e.private)] for e in entries],
-            "base": list(self.base), "chance_steps": self.chance_steps,
+            "base": list(self.base_returns()), "chance_steps": self.chance_steps,
             "truncated": self.truncated, "resampled": resampled,
         }
 
@@ -565,7 +574,7 @@ def _new_core(spec: _Spec) -> _Core:
     core.spec, core.state = spec, spec.initial
     core.picked = core.remaining = ()
     core.log = None
-    core.base = (0.0,) * spec.num_players
+    core.base, core.base_state = (0.0,) * spec.num_players, None
     core.chance_steps = 0
     core.truncated = core.unchecked = False
     core.origin = None
@@ -680,6 +689,7 @@ def _core_from_data(data: object, what: str, depth: int) -> _Core:
             type(v) in (int, float) and math.isfinite(cast(float, v)) for v in base):
         raise ParseError(f"{what}: 'base' must be {n} numbers", token=safe_repr(base))
     core.base = tuple(float(cast(float, v)) for v in base)
+    core.base_state = None
     core.chance_steps = f.integer("chance_steps", minimum=0, maximum=spec.max_chance_nodes)
     core.truncated = f.flag("truncated")
     # Written before resampled states were saved with their origin: absent.
@@ -786,9 +796,9 @@ def _verify(core: _Core, history: list[tuple[int, int]]) -> None:
                              f"({len(history)} moves)")
         _verify(source, history[:at])
         if not (start.information_string(seat) == source.information_string(seat)
-                and (start.player, start.base, start.chance_steps, start.truncated,
+                and (start.player, start.base_returns(), start.chance_steps, start.truncated,
                      len(start.picked))
-                == (source.player, source.base, source.chance_steps, source.truncated,
+                == (source.player, source.base_returns(), source.chance_steps, source.truncated,
                     len(source.picked))):
             raise ParseError(f"the resampled state does not give seat {seat} the "
                              f"information of the state it was drawn from")
@@ -1013,7 +1023,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         """
         core = self._core
         now = core.spec.returns(core.state)
-        return [a - b for a, b in zip(now, core.base, strict=True)]
+        return [a - b for a, b in zip(now, core.base_returns(), strict=True)]
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Callable[[], float]) -> CardrulesState:
