@@ -1028,3 +1028,16 @@ def test_a_back_alley_game_with_at_most_max_throw_ins_throw_ins_is_never_cut() -
         assert len(final.history.results) == (2 if cut else 3)
         s0, s1 = final.scores
         assert state.returns() == [s0, s1, s0, s1]
+
+
+def test_other_rules_under_a_registered_name_must_keep_its_parameters() -> None:
+    """A game module loaded again brings new rules under the same name: they
+    replace the old for games loaded afterwards, with the same parameters only."""
+    again = attrs.evolve(MINI, name="os_again")
+    assert openspiel.register_game(again) == "cardrules_os_again"
+    newer = attrs.evolve(again, title="Minimal, again")
+    openspiel.register_game(newer)
+    assert pyspiel.load_game("cardrules_os_again").rules is newer
+    with pytest.raises(ValueError, match="registered with other parameters"):
+        openspiel.register_game(attrs.evolve(again, default_settings={"stake": 1, "x": 0}))
+    assert pyspiel.load_game("cardrules_os_again").rules is newer

@@ -199,9 +199,11 @@ def register_game(rules: _AnyRules) -> str:
     its ``rules.limit_settings``, each with its default, which must be a
     whole number.  The game needs an ``encoding`` and ``bounds``, else
     :class:`ValueError` says which is missing.  Registering the same rules
-    again does nothing; other rules under a registered name replace them
-    (for games loaded afterwards).  The table sizes OpenSpiel is told are
-    those of the default settings and of ``rules.check_settings``.
+    again does nothing; other rules under a registered name (a game module
+    loaded again) replace them for the games loaded afterwards, if their
+    parameters are the same (OpenSpiel keeps the first), else
+    :class:`ValueError`.  The table sizes OpenSpiel is told are those of the
+    default settings and of ``rules.check_settings``.
 
     >>> import pyspiel
     >>> from cardrules.integrations import openspiel
@@ -230,6 +232,9 @@ def register_game(rules: _AnyRules) -> str:
         if type(value) is not int:
             raise ValueError(f"{rules.title} setting {key!r} defaults to {value!r}: an OpenSpiel "
                              f"parameter needs a whole number for its default")
+    if known is not None and known.defaults != defaults:
+        raise ValueError(f"{name} is registered with other parameters "
+                         f"({', '.join(known.defaults)})")
     sizes = {rules.new_game_from_settings(settings).num_players
              for settings in (rules.default_settings, *rules.check_settings)}
     game_type = pyspiel.GameType(
@@ -656,7 +661,8 @@ def _core_from_data(data: object, what: str, depth: int) -> _Core:
         state = rules.state_from_dict(f.obj("state"))
     except ParseError:
         raise
-    except (ValueError, TypeError) as error:   # a game whose reader raises otherwise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+        # a game whose reader raises something else
         raise ParseError(f"{what}: 'state' is not a state of the game ({error})") from None
     if rules.settings_of(state) != rules.settings_of(spec.initial):
         raise ParseError(f"{what}: the cardrules state's settings are not the game's "
@@ -1231,5 +1237,9 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         return self._spec.max_chance_nodes
 
 
-for _name in BUILT_IN:
-    register_game(rules_for(_name))
+def _register_built_in() -> None:
+    for name in BUILT_IN:
+        register_game(rules_for(name))
+
+
+_register_built_in()
