@@ -466,11 +466,13 @@ class _Core:
             self.step(ChooseDealer(number))
             return
         remaining = self.remaining
-        if number not in remaining:
-            raise ValueError(f"chance outcome {number} is not a card left in the shuffle")
+        try:
+            at = remaining.index(number)
+        except ValueError:
+            raise ValueError(f"chance outcome {number} is not a card left in the shuffle") \
+                from None
         self.chance_steps += 1
         self.picked = (*self.picked, number)
-        at = remaining.index(number)
         self.remaining = remaining[:at] + remaining[at + 1:]
         if len(self.remaining) == 1:
             self.finish_shuffle()
@@ -502,8 +504,9 @@ class _Core:
         return base
 
     def step(self, action: object) -> None:
-        """Apply ``action`` to the cardrules state, log what each seat learns
-        and set up the next chance point."""
+        """Apply ``action`` to the cardrules state, log what each seat learns,
+        set up the next chance point and the player to move.  (A card picked
+        mid-shuffle is no step: the chance player stays to move.)"""
         spec, before = self.spec, self.state
         after = spec.apply(before, action)
         self.state = after
@@ -521,6 +524,7 @@ class _Core:
                     log = _Entry(log, owner, public, private)
         self.log = log
         self.enter()
+        self.update_player()
 
     # -- what the players see --------------------------------------------------------
 
@@ -975,7 +979,6 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
             core.apply_chance(int(action))
         else:
             core.apply_player(int(action))
-        core.update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         core = self._core
