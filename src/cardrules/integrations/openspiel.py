@@ -1040,14 +1040,20 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
 
         Works at every node.  The cards the seat cannot see are dealt out
         afresh (seeded from ``probability_sampler()``) with the game's
-        ``RULES.hidden_variant``, uniformly among the states the seat's
-        information allows (its view and every void the play has shown
+        ``rules.hidden_variant``, uniformly among the states the seat's
+        information allows (in Back Alley every void the play has shown
         kept).  The cards of a shuffle in progress, seen by no one, are
-        redrawn.  The other seats
-        keep only the public part of their earlier private events;
-        ``history()`` stays this state's (OpenSpiel keeps it as a record
-        only), and the new state remembers where it was drawn from, so that
-        its serialization can be checked (``game.deserialize_state``).
+        redrawn.  The other seats keep only the public part of their earlier
+        private events.
+
+        ``history()`` stays this state's, the true deal: ``hidden_variant``
+        gives the state drawn, not the shuffles (and the hidden choices,
+        such as Down and Back splits) that would lead to it, and which order
+        of a pile deals which hand is each game's own rule (cuts, draws,
+        reshuffles, the joker exchange), so no history of the new deal can
+        be written here.  Instead the new state remembers where it was drawn
+        from, so that its serialization can be checked
+        (``game.deserialize_state``).
 
         >>> import pyspiel
         >>> from cardrules.integrations import openspiel
