@@ -24,9 +24,12 @@ class Bounds:
     ``max_decisions``: player decisions in the longest game;
     ``max_chance_steps``: chance steps in the longest game, a shuffle of ``k``
     cards counting ``k - 1`` steps (the last card is forced) and a choice of
-    dealer one; a bounded adapter ends a game whose next shuffle would pass
-    it.  ``min_return`` and ``max_return``: the least and most one seat can
-    end with.
+    dealer one.  A bounded adapter (OpenSpiel's) ends a game, with the
+    returns as they stand, when the chance action due would take it past
+    ``max_chance_steps``; so a rule that could repeat without end is capped
+    by the chance steps it needs, and ``max_decisions`` must count the
+    decisions such a game can still reach.  ``min_return`` and
+    ``max_return``: the least and most one seat can end with.
 
     >>> Bounds(1, 1, 0.0, 1.0).max_return
     1.0
