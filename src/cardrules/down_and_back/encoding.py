@@ -411,15 +411,14 @@ def observation_bounds(settings: Mapping[str, int | None]) -> ObservationBounds:
     >>> observation_bounds({"rounds": None})
     Traceback (most recent call last):
     ...
-    ValueError: observation bounds need a finite number of rounds: an open-ended game's chips have no bound (DB-44)
+    ValueError: observation bounds need a finite number of rounds (DB-44)
     """
     unknown = set(settings) - {"num_players", "ante", "rounds"}
     if unknown:
         raise ValueError(f"unknown Down and Back setting {sorted(unknown)[0]!r}")
     rounds = settings.get("rounds", DEFAULT_ROUNDS)
     if rounds is None:
-        raise ValueError("observation bounds need a finite number of rounds: "
-                         "an open-ended game's chips have no bound (DB-44)")
+        raise ValueError("observation bounds need a finite number of rounds (DB-44)")
     checked = Settings(require_int("num_players", settings.get("num_players", 4)),
                        require_int("ante", settings.get("ante", 1)), rounds)
     ante, count = float(checked.ante), float(rounds)
