@@ -86,9 +86,9 @@ class Observation(TypedDict):
     ``observation`` is the agent's view as a flat float32 tensor;
     ``action_mask`` holds 1 for each legal action id of the agent to act.
 
-    >>> observation = raw_env("back_alley", max_hand_size=1)
-    >>> observation.reset(seed=0)
-    >>> sorted(observation.observe("player_0"))
+    >>> game = raw_env("back_alley", max_hand_size=1)
+    >>> game.reset(seed=0)
+    >>> sorted(game.observe("player_0"))
     ['action_mask', 'observation']
     """
 
@@ -234,7 +234,9 @@ class CardGameEnv(AECEnv, Generic[_S, _A]):  # type: ignore[misc]  # PettingZoo 
         state = self._state
         if state.current_player == seat:
             mask[list(encoding.legal_action_ids(state))] = 1
-        return {"observation": encoding.observation_tensor(state, seat), "action_mask": mask}
+        # float32 whatever the game gives (a no-op for the built-in games' vectors).
+        tensor = np.asarray(encoding.observation_tensor(state, seat), dtype=np.float32)
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent to act (None once it is terminated).
