@@ -27,11 +27,11 @@ if TYPE_CHECKING:
     from cardrules.engine.rules import SettingValues
 
 _S = TypeVar("_S")
+_A = TypeVar("_A")
 
 #: The least and the greatest value of every entry of an observation vector,
 #: as two tuples of floats as long as the vector (``float("inf")`` for no bound).
 ObservationBounds = tuple[tuple[float, ...], tuple[float, ...]]
-_A = TypeVar("_A")
 
 
 @attrs.frozen(slots=True)
@@ -45,6 +45,9 @@ class Encoding(Generic[_S, _A]):
     >>> from cardrules.back_alley import RULES
     >>> RULES.encoding.num_actions, RULES.encoding.observation_size
     (68, 698)
+    >>> low, high = RULES.encoding.observation_bounds({"max_hand_size": 13})
+    >>> len(high), max(high)  # the scores: 40 points a card over 25 deals
+    (698, 7240.0)
     """
 
     #: How many action numbers there are.
@@ -115,6 +118,10 @@ def bounds_by_slice(layout: tuple[tuple[str, int, int], ...],
 
     >>> bounds_by_slice((("flag", 0, 2), ("count", 2, 1)), {"count": (0, 13)})
     ((0.0, 0.0, 0.0), (1.0, 1.0, 13.0))
+    >>> bounds_by_slice((("flag", 0, 2),), {"score": (-1, 1)})
+    Traceback (most recent call last):
+    ...
+    ValueError: no slice of the layout is called 'score'
     """
     unknown = set(ranges) - {name for name, _, _ in layout}
     if unknown:
