@@ -359,6 +359,23 @@ def test_an_observation_holds_nothing_its_seat_cannot_see(game: str,
     assert changed >= 2 * played   # most variants really deal differently
 
 
+@pytest.mark.parametrize(("game", "settings"), [
+    ("down_and_back", {"num_players": 5, "ante": 2, "rounds": 2}),
+    ("down_and_back", {"num_players": 2, "rounds": 3}),
+    ("back_alley", {"max_hand_size": 3}),
+], ids=["db5", "db2", "ba3"])
+def test_every_observation_lies_in_its_box_to_the_end(game: str,
+                                                      settings: dict[str, Any]) -> None:
+    environment = raw_env(game, **settings)
+    for seed in (1, 2):
+        for _ in episode(environment, seed=seed):
+            for agent in environment.possible_agents:
+                assert environment.observation_space(agent).contains(environment.observe(agent))
+        assert environment.game_state.is_terminal
+        for agent in environment.possible_agents:
+            assert environment.observation_space(agent).contains(environment.observe(agent))
+
+
 def test_a_game_is_found_by_name_in_any_case_or_by_its_rules() -> None:
     for game in ("Down-And-Back", "DOWN_AND_BACK", db.RULES):
         environment = raw_env(game, num_players=2, rounds=1)
