@@ -16,14 +16,14 @@ rules and following the conventions of PettingZoo's classic games:
 * chance (the first dealer, every shuffle) is played inside the environment
   with ``rules.sample_chance``, drawn from a :class:`random.Random` seeded by
   ``reset(seed=...)``;
-* the reward of a step is the change of ``rules.returns`` it brought (the
-  first step's counts from the start of the game, the chance before it
-  included), so a game's rewards add up to its final returns: in Down and
-  Back each seat pays its ante when it puts it in the pot (DB-30: in the
-  first step, then in the step that ends the round before) and a seat that
-  wins the pot gets it in the step that ends the round (DB-43); in Back
-  Alley both partners get their team's points at the end of each deal
-  (BA-40 to BA-42);
+* the reward of a step is the change of ``rules.returns`` it brought (for
+  the first step, the change since the start of the game, the chance played
+  before it included), so a game's rewards add up to its final returns: in
+  Down and Back each seat pays its ante when it goes into the pot (DB-30:
+  the first in the first step, each later one in the step that ends the
+  round before) and the seat that wins a pot gets it in the step that ends
+  the round (DB-43); in Back Alley both partners get their team's points at
+  the end of each deal (BA-40 to BA-42);
 * every agent is terminated when the game ends (DB-44, BA-43); nothing is
   truncated (a Down and Back environment needs a finite number of rounds).
 
