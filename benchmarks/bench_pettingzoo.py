@@ -4,8 +4,8 @@ Three loops play the same whole games (the same seeds) with uniformly random
 legal actions, and each is timed per *player* action (chance steps are
 played inside every loop but not counted):
 
-* **reducer**: ``sample_chance`` at chance points, otherwise
-  ``rng.choice(legal_actions(state))``, then ``apply``;
+* **reducer**: the game's rules alone, ``sample_chance`` at chance points,
+  otherwise ``rng.choice(legal_actions(state))``, then ``apply``;
 * **raw env**: :func:`cardrules.integrations.pettingzoo.raw_env`, driven by
   PettingZoo's loop (``agent_iter``, ``last()`` with its observation tensor
   and action mask, a random legal id from the mask, ``step``);
@@ -27,8 +27,7 @@ from typing import Any
 import numpy as np
 from _timing import Case, machine_summary, run_interleaved
 
-import cardrules.back_alley as ba
-import cardrules.down_and_back as db
+from cardrules.engine.registry import rules_for
 from cardrules.integrations.pettingzoo import env, raw_env
 
 # Any: the settings go to env(game, **settings) beside its render_mode keyword.
@@ -40,25 +39,18 @@ SETTINGS: dict[str, dict[str, Any]] = {
 
 def reducer_loop(game: str, seeds: list[int]) -> int:
     """Play one game per seed with the bare reducer; return the player actions taken."""
+    rules = rules_for(game)
+    apply, sample, legal = rules.apply, rules.sample_chance, rules.legal_actions
     actions = 0
     for seed in seeds:
         rng = random.Random(seed)
-        if game == "down_and_back":
-            state: db.GameState = db.new_game(**SETTINGS[game])
-            while not state.is_terminal:
-                if state.is_chance:
-                    state = db.apply(state, db.sample_chance(state, rng))
-                else:
-                    state = db.apply(state, rng.choice(db.legal_actions(state)))
-                    actions += 1
-        else:
-            other: ba.GameState = ba.new_game(**SETTINGS[game])
-            while not other.is_terminal:
-                if other.is_chance:
-                    other = ba.apply(other, ba.sample_chance(other, rng))
-                else:
-                    other = ba.apply(other, rng.choice(ba.legal_actions(other)))
-                    actions += 1
+        state = rules.new_game_from_settings(SETTINGS[game])
+        while not state.is_terminal:
+            if state.is_chance:
+                state = apply(state, sample(state, rng))
+            else:
+                state = apply(state, rng.choice(legal(state)))
+                actions += 1
     return actions
 
 

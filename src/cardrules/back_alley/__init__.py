@@ -187,7 +187,7 @@ RULES: Rules[GameState, Action] = Rules(
     chance_cards=_CARDS, events=_events, default_bot="heuristic",
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string))
+                       _encoding.seat_string, _encoding.observation_bounds))
 register(RULES)
 
 

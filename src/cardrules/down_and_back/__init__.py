@@ -201,7 +201,7 @@ RULES: _Rules[GameState, Action] = _Rules(
     chance_cards=_DECK, events=_events, default_bot="greedy",
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string))
+                       _encoding.seat_string, _encoding.observation_bounds))
 _register(RULES)
 
 
