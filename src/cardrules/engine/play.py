@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import attrs
 
@@ -52,10 +52,11 @@ class PlayedGame(Generic[S]):
     record: GameRecord
 
 
-class Step(NamedTuple, Generic[S, A]):
-    """One action of a game :func:`steps` plays: the state ``before`` it, the
-    ``seat`` that acted (None for chance), the ``action`` and the state
-    ``after`` it.
+@attrs.frozen(slots=True)
+class Step(Generic[S, A]):
+    """One action of a game :func:`~cardrules.engine.play.steps` plays: the
+    state ``before`` it, the ``seat`` that acted (None for chance), the
+    ``action`` and the state ``after`` it.
 
     >>> from cardrules.down_and_back import RULES
     >>> from cardrules.engine import RandomBot
@@ -73,7 +74,7 @@ class Step(NamedTuple, Generic[S, A]):
 def steps(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | None = None, *,
           seed: int | None = None, max_actions: int | None = None) -> Iterator[Step[S, A]]:
     """The game loop: play a game of ``rules`` between ``bots`` (one per
-    seat), one :class:`Step` per action, to the end.
+    seat), one :class:`~cardrules.engine.play.Step` per action, to the end.
 
     ``settings`` are the game's settings (defaults for those left out; a
     game with a ``num_players`` setting gets ``len(bots)``).  ``seed`` seeds
@@ -94,7 +95,8 @@ def steps(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | Non
     ...
     ValueError: Down and Back is for 2 to 5 players, not 1
     """
-    return _loop(rules, bots, _start(rules, bots, settings), random.Random(seed), max_actions)
+    loop = _loop(rules, bots, _start(rules, bots, settings), random.Random(seed), max_actions)
+    return (Step(*step) for step in loop)
 
 
 def _start(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | None) -> S:
@@ -110,8 +112,10 @@ def _start(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | No
 
 
 def _loop(rules: Rules[S, A], bots: Sequence[Bot], state: S, rng: random.Random,
-          max_actions: int | None) -> Iterator[Step[S, A]]:
-    """The lazy half of :func:`steps`, once the table is checked."""
+          max_actions: int | None) -> Iterator[tuple[S, int | None, A, S]]:
+    """The game loop itself, once the table is checked: each step as a plain
+    tuple (what a :class:`Step` holds), which :func:`play` reads without
+    building a Step per action."""
     apply, sample_chance, view, legal_actions = \
         rules.apply, rules.sample_chance, rules.view, rules.legal_actions
     count = 0
@@ -121,13 +125,13 @@ def _loop(rules: Rules[S, A], bots: Sequence[Bot], state: S, rng: random.Random,
         if state.is_chance:
             action = sample_chance(state, rng)
             after = apply(state, action)
-            yield Step(state, None, action, after)
+            yield state, None, action, after
         else:
             seat = state.current_player
             assert seat is not None
             action = bots[seat].act(view(state, seat), legal_actions(state))
             after = apply(state, action, seat=seat)
-            yield Step(state, seat, action, after)
+            yield state, seat, action, after
         state = after
         count += 1
 
@@ -135,11 +139,11 @@ def _loop(rules: Rules[S, A], bots: Sequence[Bot], state: S, rng: random.Random,
 def play(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | None = None, *,
          seed: int | None = None, max_actions: int | None = None) -> PlayedGame[S]:
     """Play a game of ``rules`` between ``bots`` (one per seat) to its end:
-    :func:`steps` played out, as a :class:`PlayedGame`.
+    :func:`~cardrules.engine.play.steps` played out, as a :class:`PlayedGame`.
 
-    The arguments are those of :func:`steps` (a game with a ``num_players``
-    setting gets ``len(bots)``; ``max_actions`` stops a game that would
-    never end with :class:`RuntimeError`).  :meth:`Rules.play
+    The arguments are those of :func:`~cardrules.engine.play.steps` (a
+    game with a ``num_players`` setting gets ``len(bots)``; ``max_actions``
+    stops a game that would never end with :class:`RuntimeError`).  :meth:`Rules.play
     <cardrules.engine.rules.Rules.play>` and each game's ``play_game`` are
     this function with the game's rules.
 
@@ -150,9 +154,9 @@ def play(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | None
     ...
     ValueError: Down and Back is for 2 to 5 players, not 1
     """
-    start = state = _start(rules, bots, settings)
+    start = final = _start(rules, bots, settings)
     actions: list[A] = []
-    for step in _loop(rules, bots, start, random.Random(seed), max_actions):
-        actions.append(step.action)
-        state = step.after
-    return PlayedGame(state, rules.record(start, actions))
+    for _, _, action, after in _loop(rules, bots, start, random.Random(seed), max_actions):
+        actions.append(action)
+        final = after
+    return PlayedGame(final, rules.record(start, actions))
