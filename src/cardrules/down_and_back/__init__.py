@@ -55,8 +55,11 @@ number of rounds ``DEFAULT_ROUNDS``, the actions ``Cut``, ``DrawStock``,
 ``RoundResult``, ``Showdown``, ``Stage`` and ``TieBreakDraw``, the bot
 ``GreedyBot`` (with ``hand_value``) and the odds ``split_odds``,
 ``SplitOdds``, ``discard_advice`` and ``ActionOdds``.  The table size varies
-(2 to 5), so there is no ``NUM_PLAYERS``; a round pays its pot to one seat
-(DB-43), so there is no ``score`` of a contract.
+(2 to 5), so there is no ``NUM_PLAYERS``; there are no contracts (a
+seat that wins both showdowns takes the pot, DB-43), so there is no
+``score``; and ``determinize`` has no counting to do once per view
+before drawing (Back Alley's ``Determinizer`` does that work), so there is
+no ``Determinizer``.
 
 >>> import cardrules.back_alley as ba
 >>> import cardrules.down_and_back as db
