@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+import itertools
 import subprocess
 import sys
 from collections import Counter
@@ -14,6 +16,8 @@ import pytest
 import cardrules.back_alley as ba
 import cardrules.down_and_back as db
 from cardrules.engine import GameRecord, RandomBot, games, play, register, registry, rules_for
+from cardrules.engine.play import steps
+from cardrules.engine.records import Seated
 from cardrules.errors import IllegalActionError, ParseError
 
 A = TypeVar("A")
@@ -113,6 +117,64 @@ def test_replay_names_the_action_of_other_library_errors() -> None:
     record = GameRecord("back_alley", {}, (ba.ChooseDealer(1), ba.Shuffle(ba.actions.CARDS[:2])))
     with pytest.raises(ParseError, match=r"\Aaction 2 \(shuffle AS AH\): no shuffles today\Z"):
         list(rules.replay(record))
+
+
+def test_replay_keeps_the_token_and_position_of_a_parse_error() -> None:
+    def refuse(state: Any, action: Any, *, seat: int | None = None) -> Any:
+        if isinstance(action, ba.Shuffle):
+            raise ParseError("not a card here", token="1X", position=6)
+        return ba.apply(state, action, seat=seat)
+
+    rules = attrs.evolve(ba.RULES, apply=refuse)
+    record = GameRecord("back_alley", {}, (ba.ChooseDealer(1), ba.Shuffle(ba.actions.CARDS[:2])))
+    with pytest.raises(ParseError) as caught:
+        list(rules.replay(record))
+    err = caught.value
+    assert (err.token, err.position, err.token_length) == ("1X", 6, 2)
+    assert err.message == "action 2 (shuffle AS AH): not a card here"
+    assert str(err) == "action 2 (shuffle AS AH): not a card here: '1X' at position 6"
+
+
+def _bad_records() -> list[tuple[GameRecord, type[Exception], str]]:
+    return [
+        (GameRecord("down_and_back", {"num_players": 2}, ()), ValueError,
+         r"\Anot a Back Alley record: 'down_and_back'\Z"),
+        (GameRecord("back_alley", {"max_hand_size": 0}, ()), ValueError, "max_hand_size"),
+        (GameRecord("back_alley", {"rounds": 3}, ()), ValueError,
+         r"\Aunknown Back Alley setting 'rounds'"),
+        (GameRecord("back_alley", {}, (ba.ChooseDealer(0), Seated(4, ba.Pass()))), ValueError,
+         r"\Aaction 2 \(seat 4: pass\): there is no seat 4 at a table of 4\Z"),
+    ]
+
+
+@pytest.mark.parametrize("number", range(4))
+def test_replay_checks_the_record_when_called_not_on_the_first_next(number: int) -> None:
+    record, error, message = _bad_records()[number]
+    with pytest.raises(error, match=message):
+        ba.RULES.replay(record)   # no next(): the call itself refuses the record
+    if record.game == "back_alley":   # the record's own replay is the same replay
+        with pytest.raises(error, match=message):
+            record.replay()
+
+
+def test_replay_refuses_what_is_not_a_record_at_once() -> None:
+    with pytest.raises(TypeError, match=r"\Areplay takes a GameRecord, not str\Z"):
+        ba.RULES.replay("game.json")  # type: ignore[arg-type]
+
+
+def test_record_replay_is_rules_replay() -> None:
+    game = ba.RULES.play([RandomBot(seed) for seed in range(4)], {"max_hand_size": 1}, seed=2)
+    assert list(game.record.replay()) == list(ba.RULES.replay(game.record))
+    with pytest.raises(ParseError, match="unknown game"):
+        GameRecord("go_fish", {}, ()).replay()
+
+
+def test_replay_still_applies_the_actions_lazily() -> None:
+    record = GameRecord("back_alley", {}, (ba.ChooseDealer(1), ba.ChooseDealer(2)))
+    states = ba.RULES.replay(record)   # the second action is illegal, found on its turn
+    assert [next(states).dealer, next(states).dealer] == [None, 1]
+    with pytest.raises(IllegalActionError, match="action 2"):
+        next(states)
 
 
 # ---------------------------------------------------------------------------
@@ -296,3 +358,101 @@ def test_a_played_game_is_frozen_and_slotted() -> None:
     assert not hasattr(game, "__dict__")
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         game.state = ba.new_game()  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------------------
+# one game loop: steps, play, Rules.play and each game's play_game
+
+
+def test_steps_is_the_loop_play_goes_through() -> None:
+    def bots() -> list[RandomBot]:
+        return [RandomBot(seed) for seed in range(4)]
+
+    walked = list(steps(ba.RULES, bots(), {"max_hand_size": 2}, seed=6))
+    game = play(ba.RULES, bots(), {"max_hand_size": 2}, seed=6)
+    assert tuple(step.action for step in walked) == game.record.actions
+    assert walked[0].before == ba.new_game(max_hand_size=2)
+    assert walked[-1].after == game.state
+    assert all(a.after == b.before for a, b in itertools.pairwise(walked))
+    for step in walked:
+        assert step.seat == step.before.current_player
+        assert (step.seat is None) == step.before.is_chance
+        assert step.after == ba.apply(step.before, step.action, seat=step.seat)
+
+
+def test_steps_checks_the_table_when_called() -> None:
+    with pytest.raises(ValueError, match=r"\ABack Alley needs 4 bots here, not 2\Z"):
+        steps(ba.RULES, [RandomBot(1), RandomBot(2)])   # no next()
+    with pytest.raises(ValueError, match="unknown Down and Back setting 'deals'"):
+        steps(db.RULES, [RandomBot(1), RandomBot(2)], {"deals": 3})
+    loop = steps(db.RULES, [RandomBot(1), RandomBot(2)], {"rounds": None}, seed=1,
+                 max_actions=5)
+    assert len([next(loop) for _ in range(5)]) == 5
+    with pytest.raises(RuntimeError, match=r"\Athe game did not end within 5 actions\Z"):
+        next(loop)
+
+
+def test_play_game_has_one_signature_in_both_games() -> None:
+    shapes = [[(p.name, p.kind, p.default) for p in inspect.signature(f).parameters.values()]
+              for f in (db.play_game, ba.play_game)]
+    assert shapes[0] == shapes[1]
+    assert [name for name, *_ in shapes[0]] == ["bots", "seed", "max_actions", "settings"]
+    rules = inspect.signature(db.RULES.play).parameters
+    assert list(rules) == ["bots", "settings", "seed", "max_actions"]
+
+
+@pytest.mark.parametrize(("module", "seats", "settings"), [
+    (db, 3, {"ante": 2, "rounds": 2}), (ba, 4, {"max_hand_size": 2})])
+def test_play_game_rules_play_and_engine_play_play_the_same_game(
+        module: Any, seats: int, settings: dict[str, int]) -> None:
+    def bots() -> list[RandomBot]:
+        return [RandomBot(10 + seat) for seat in range(seats)]
+
+    game = play(module.RULES, bots(), settings, seed=4)
+    assert module.RULES.play(bots(), settings, seed=4) == game
+    assert module.play_game(bots(), seed=4, **settings) == game
+    length = len(game.record.actions)
+    with pytest.raises(RuntimeError, match=f"within {length - 1} actions"):
+        module.play_game(bots(), seed=4, max_actions=length - 1, **settings)
+    with pytest.raises(ValueError, match=f"unknown {module.RULES.title} setting 'players'"):
+        module.play_game(bots(), players=seats)
+
+
+# ---------------------------------------------------------------------------
+# the two game packages offer the same kinds of names under the same names
+
+#: Names both game packages export (each the same kind of thing in both).
+SHARED_NAMES = {
+    "RULES", "MIN_PLAYERS", "MAX_PLAYERS", "apply", "chance_pile", "is_legal", "legal_actions",
+    "new_game", "play_game", "sample_chance", "Action", "ChooseDealer", "Shuffle",
+    "action_from_dict", "action_to_dict", "parse_action", "GameState", "History", "Phase",
+    "Settings", "events", "returns", "summarize", "View", "determinize", "state_from_dict",
+    "state_to_dict", "view", "view_to_dict", "NUM_ACTIONS", "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE", "action_from_id", "action_id", "legal_action_ids",
+    "observation_string", "observation_tensor", "SearchBot", "check_invariants",
+    "hidden_variant", "probe_actions"}
+
+
+def test_both_game_packages_export_the_same_shared_names() -> None:
+    assert set(db.__all__) & set(ba.__all__) == SHARED_NAMES
+    for module in (db, ba):
+        rules = module.RULES
+        for field in ("apply", "chance_pile", "legal_actions", "new_game", "sample_chance",
+                      "parse_action", "action_to_dict", "action_from_dict", "view",
+                      "state_to_dict", "state_from_dict", "events", "returns", "summarize",
+                      "check_invariants", "hidden_variant", "probe_actions"):
+            assert getattr(module, field) is getattr(rules, field), (module.__name__, field)
+        assert rules.bots["search"] is module.SearchBot
+        assert module.MIN_PLAYERS <= module.MAX_PLAYERS
+    assert (db.MIN_PLAYERS, db.MAX_PLAYERS) == (2, 5)
+    assert ba.MIN_PLAYERS == ba.MAX_PLAYERS == ba.NUM_PLAYERS == 4
+
+
+@pytest.mark.parametrize("module", [db, ba])
+def test_each_package_docstring_lists_every_shared_name(module: Any) -> None:
+    doc = module.__doc__
+    assert all(f"``{name}``" in doc for name in SHARED_NAMES), \
+        sorted(n for n in SHARED_NAMES if f"``{n}``" not in doc)
+    own = set(module.__all__) - SHARED_NAMES
+    assert all(f"``{name}``" in doc for name in own if not name.endswith("_batch")), \
+        sorted(n for n in own if f"``{n}``" not in doc)
