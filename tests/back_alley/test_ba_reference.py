@@ -1,4 +1,4 @@
-"""Tests of the Back Alley reference implementation in ``ba_reference``.
+"""Tests of the Back Alley reference implementation in ``support.references.back_alley``.
 
 The reference is an oracle for the real engine, so it must itself be right.
 These tests build exact deals (a 54-card shuffle order with chosen cards at
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from ba_reference import (
+from support.references.back_alley import (
     DECK,
     NUM_DEALS,
     Contract,

@@ -36,13 +36,7 @@ from cardrules.back_alley.determinize import Determinizer, determinize
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.cards import Card, Joker
 from cardrules.hand import Hand
-from gamecheck import back_alley_opening
-
-
-def _dealt(max_hand_size: int, seed: int) -> GameState:
-    """The first bidding state of a seeded game (dealer and deal drawn)."""
-    state: GameState = back_alley_opening(max_hand_size, seed)
-    return state
+from support.ba_deals import opening as _dealt
 
 
 def _step(state: GameState, bots: list[HeuristicBot]) -> GameState:

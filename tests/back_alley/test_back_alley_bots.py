@@ -16,15 +16,12 @@ from cardrules.back_alley import (
     RULES,
     Bid,
     Board,
-    ChooseDealer,
     GameState,
     Pass,
     Phase,
     Play,
-    Shuffle,
     apply,
     legal_actions,
-    new_game,
     parse_action,
     play_game,
     view,
@@ -33,26 +30,10 @@ from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.bots import HeuristicBot, expected_tricks, trick_chances
 from cardrules.cards import Card, Joker
 from cardrules.engine import Bot, RandomBot, play
+from support.ba_deals import dealt
 
 AnyCard = Card | Joker
 A = TypeVar("A")
-
-
-def stacked(hands: Sequence[str], turned: str) -> Shuffle:
-    """The shuffle that, with seat 3 dealing, gives ``hands[seat]`` to each
-    seat and turns ``turned`` (BA-12: seat 0 gets the first card, seat 1 the
-    second, ...); the other cards follow in deck order."""
-    per_seat = [parse_cards(h, jokers=True) for h in hands]
-    size = len(per_seat[0])
-    top = [per_seat[k % 4][k // 4] for k in range(4 * size)]
-    top.append(parse_card(turned, jokers=True))
-    return Shuffle(top + [c for c in CARDS if c not in top])
-
-
-def dealt(hands: Sequence[str], turned: str) -> GameState:
-    """The first deal of a game whose hand size is that of ``hands``, dealt by seat 3."""
-    state = new_game(max_hand_size=len(parse_cards(hands[0], jokers=True)))
-    return apply(apply(state, ChooseDealer(3)), stacked(hands, turned))
 
 
 def then(state: GameState, *moves: str) -> GameState:

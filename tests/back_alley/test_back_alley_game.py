@@ -44,6 +44,7 @@ from cardrules.back_alley import (
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import check_invariants
 from cardrules.engine import GameRecord, RandomBot, check_game, rules_for
+from support.ba_deals import rigged
 
 AnyCard = Card | Joker
 
@@ -54,24 +55,6 @@ def card(text: str) -> AnyCard:
 
 def cards(text: str) -> tuple[AnyCard, ...]:
     return _parse_cards(text, jokers=True)
-
-
-def rigged(dealer: int, hands: Sequence[str], turned: str, after: str = "") -> Shuffle:
-    """The shuffle that deals ``hands[seat]`` to each seat (one card at a time,
-    clockwise from the dealer's left, BA-12), then turns ``turned``, with the
-    cards of ``after`` next (the BA-13 replacement comes first) and every other
-    card after them in deck order."""
-    per_seat = [cards(h) for h in hands]
-    size = len(per_seat[0])
-    assert all(len(h) == size for h in per_seat)
-    dealt: list[AnyCard | None] = [None] * (4 * size)
-    for seat in range(4):
-        offset = (seat - dealer - 1) % 4
-        for j, c in enumerate(per_seat[seat]):
-            dealt[j * 4 + offset] = c
-    head = [c for c in dealt if c is not None] + [card(turned), *cards(after)]
-    assert len(head) == 4 * size + 1 + len(cards(after))
-    return Shuffle(head + [c for c in CARDS if c not in head])
 
 
 def start(size: int, dealer: int) -> GameState:

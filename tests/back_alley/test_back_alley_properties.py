@@ -14,7 +14,7 @@ and picks uniformly among the legal actions.  At every state the tests check:
   contracts recomputed here from the bids (BA-23, BA-24).
 
 Separately, thirty seeded full games run through the engine and the
-independent reference implementation (``tests/ba_reference.py``) side by side,
+independent reference implementation (``tests/support/references/back_alley.py``) side by side,
 comparing the legal actions at every step and the results after every deal.
 """
 
@@ -29,7 +29,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ba_reference import RefGame
 from cardrules import Card, IllegalActionError, Joker
 from cardrules.back_alley import (
     RULES,
@@ -54,7 +53,8 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import check_invariants, hidden_variant, known_absent
-from gamecheck import cards_within, check_json, check_who_acts, choose
+from support.gamecheck import cards_within, check_json, check_who_acts, choose
+from support.references.back_alley import RefGame
 
 AnyCard = Card | Joker
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

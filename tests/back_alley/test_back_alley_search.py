@@ -8,7 +8,6 @@ import pytest
 
 from cardrules.back_alley import (
     RULES,
-    GameState,
     HeuristicBot,
     Pass,
     Phase,
@@ -17,19 +16,11 @@ from cardrules.back_alley import (
     legal_actions,
     new_game,
     play_game,
-    sample_chance,
     view,
 )
 from cardrules.back_alley.checks import check_invariants
 from cardrules.engine import Bot, rules_for
-
-
-def _dealt(max_hand_size: int, seed: int) -> GameState:
-    rng = random.Random(seed)
-    state = new_game(max_hand_size=max_hand_size)
-    for _ in range(2):
-        state = apply(state, sample_chance(state, rng))
-    return state
+from support.ba_deals import opening as _dealt
 
 
 def test_search_bot_is_registered_as_search() -> None:

@@ -17,7 +17,7 @@ import cardrules.back_alley as ba
 from cardrules import Card, ParseError
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.serialize import FORMAT, VIEW_FORMAT
-from gamecheck import spy_on_entries
+from support.gamecheck import SpyOnEntries
 
 JSONDict = dict[str, Any]
 
@@ -357,12 +357,12 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
     return data
 
 
-def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+def _spy_on_entries(spy_on_entries: SpyOnEntries) -> None:
     import cardrules.back_alley.serialize as serialize
     import cardrules.engine.readers as codec
 
-    spy_on_entries(monkeypatch, [(codec, "read_card"), (serialize, "_read_result"),
-                                 (serialize, "_read_trick"), (serialize, "action_from_dict")])
+    spy_on_entries([(codec, "read_card"), (serialize, "_read_result"),
+                    (serialize, "_read_trick"), (serialize, "action_from_dict")])
 
 
 @pytest.mark.parametrize(("make", "path", "message"), [
@@ -390,7 +390,7 @@ def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
      "state.hands[0]: 'hand' must hold at most 13 entries, not 1000000"),
 ])
 def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
-        monkeypatch: pytest.MonkeyPatch, make: Callable[[], ba.GameState],
+        spy_on_entries: SpyOnEntries, make: Callable[[], ba.GameState],
         path: tuple[Any, ...], message: str) -> None:
     # At most 25 results, 13 cards a hand and 13 tricks: the probe's 10**6
     # results took 24 s and 500 MB to refuse.
@@ -398,7 +398,7 @@ def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
     holder = _at(data, path[:-1])
     entries = holder[path[-1]]
     holder[path[-1]] = [entries[0] if entries else "AS"] * HUGE
-    _spy_on_entries(monkeypatch)
+    _spy_on_entries(spy_on_entries)
     err = refusal(data)
     assert err.message == message
     assert err.token is None or err.token == "<list of 1000000 entries>"

@@ -2,7 +2,7 @@
 (issue 15, section 2): the trump tables (BA-3, BA-13), the legal plays and
 the reason a card is refused (BA-31 to BA-33), the trick winner (BA-34).
 
-The rules are checked against the independent reference ``ba_reference``,
+The rules are checked against the independent reference ``support.references.back_alley``,
 and the reducer is checked to refuse exactly what :func:`why_not` refuses.
 """
 
@@ -14,8 +14,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ba_reference import RefGame
-from ba_reference import trick_winner as reference_winner
 from cardrules.back_alley import Phase, apply, legal_actions, new_game, sample_chance
 from cardrules.back_alley import game as ba_game
 from cardrules.back_alley import state as ba_state
@@ -31,6 +29,8 @@ from cardrules.back_alley.trick import (
 )
 from cardrules.cards import Joker, Suit
 from cardrules.errors import IllegalActionError
+from support.references.back_alley import RefGame
+from support.references.back_alley import trick_winner as reference_winner
 
 _TRUMPS = [*Suit, None]
 

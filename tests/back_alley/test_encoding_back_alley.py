@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -45,9 +44,10 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import hidden_variant
-from gamecheck import documented_layout, layout_part
+from support import ROOT
+from support.gamecheck import documented_layout, layout_part
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = ROOT / "docs"
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 SIZES = st.integers(min_value=1, max_value=13)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 import attrs
 import pytest
 
-from cardrules import parse_card, parse_cards
+from cardrules import parse_card
 from cardrules.back_alley import (
     Bid,
     ChooseDealer,
@@ -43,20 +43,10 @@ from cardrules.back_alley.encoding import OBSERVATION_LAYOUT, observation_tensor
 from cardrules.back_alley.search import SearchBot, _Chain, _seat_misses
 from cardrules.cards import Card, Joker
 from cardrules.simulation.result import BackAlleyTally
-from gamecheck import back_alley_opening
+from support.ba_deals import dealt
+from support.ba_deals import opening as _opening
 
 AnyCard = Card | Joker
-
-
-def dealt(hands: Sequence[str], turned: str) -> GameState:
-    """The first deal of a game with the hand size of ``hands``, dealt by seat 3,
-    giving ``hands[seat]`` to each seat and turning ``turned`` (BA-12)."""
-    per_seat = [parse_cards(h, jokers=True) for h in hands]
-    size = len(per_seat[0])
-    top = [per_seat[k % 4][k // 4] for k in range(4 * size)]
-    top.append(parse_card(turned, jokers=True))
-    shuffle = Shuffle(top + [c for c in CARDS if c not in top])
-    return apply(apply(new_game(max_hand_size=size), ChooseDealer(3)), shuffle)
 
 
 def then(state: GameState, *moves: str) -> GameState:
@@ -256,12 +246,6 @@ def test_the_pictures_of_a_whole_game_are_pinned() -> None:
 
 
 # -- analysis.py -------------------------------------------------------------------------
-
-
-def _opening(max_hand_size: int, seed: int) -> GameState:
-    """The first bidding state of a seeded game (dealer and deal drawn)."""
-    state: GameState = back_alley_opening(max_hand_size, seed)
-    return state
 
 
 @pytest.mark.parametrize("samples", [1, 2, 5, 9])

@@ -16,6 +16,7 @@ import pytest
 
 from cardrules.cli import _common, main
 from cardrules.engine import GameRecord
+from support import ROOT
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -435,7 +436,7 @@ def test_open_ended_requests_are_refused_with_the_documented_maximum(
     assert (status, out) == (2, "")
     assert err.startswith(f"cardrules: {message}")
     assert err.count("\n") == 1
-    text = (Path(__file__).parents[1] / "docs" / "cli.rst").read_text("utf-8")
+    text = (ROOT / "docs" / "cli.rst").read_text("utf-8")
     assert f"{MAX_ROUNDS:,}" in text
     assert "1,000,000" in text
     assert "10,000 rollouts" in text
@@ -523,7 +524,7 @@ def test_a_closed_stdout_ends_every_command_quietly_with_status_0(tmp_path: Path
     ]
     for args in commands:
         assert _closed_early(args) == (0, b""), args
-    text = (Path(__file__).parents[1] / "docs" / "cli.rst").read_text("utf-8")
+    text = (ROOT / "docs" / "cli.rst").read_text("utf-8")
     assert "closes it early" in text
 
 

@@ -27,7 +27,7 @@ from cardrules.down_and_back import (
     evaluate4_batch,
     splits,
 )
-from reference_eval import sort_key3, sort_key4
+from support.references.down_and_back import sort_key3, sort_key4
 
 Hand = tuple[Card, ...]
 SplitId = tuple[frozenset[Card], frozenset[Card]]

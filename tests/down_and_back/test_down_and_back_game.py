@@ -1,6 +1,6 @@
 """The Down and Back round, one or more named tests per rule DB-30 .. DB-44.
 
-Every test builds an exact deal (see ``deals.py``) so that a failure names the
+Every test builds an exact deal (see ``support/db_deals.py``) so that a failure names the
 cards involved.  Rule ids are those of the documentation's rules page
 (``docs/rules.rst``), "Down and Back".  The last part checks the library
 surface around the rules: hands as :class:`~cardrules.Hand`, input checks,
@@ -10,11 +10,9 @@ defaults, readable text, the rules object and old records replaying unchanged.
 from __future__ import annotations
 
 import inspect
-import json
 import random
 import re
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,7 +42,7 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.checks import check_invariants, hidden_variant
-from deals import (
+from support.db_deals import (
     cards,
     deal_round,
     hand_of,
@@ -55,6 +53,7 @@ from deals import (
     showdown_round,
     start,
 )
+from support.recorded import db_recorded_games
 
 
 def card(text: str) -> Card:
@@ -962,7 +961,7 @@ def test_db40_legal_splits_are_those_of_splits_in_order() -> None:
 # ---------------------------------------------------------------------------
 # Recorded games replay unchanged (DB-30 .. DB-44)
 
-RECORDED = json.loads((Path(__file__).parent / "db_recorded_games.json").read_text())["games"]
+RECORDED = db_recorded_games()
 
 
 @pytest.mark.parametrize("game", RECORDED, ids=[g["note"] for g in RECORDED])

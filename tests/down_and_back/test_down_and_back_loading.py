@@ -53,8 +53,8 @@ from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.serialize import FORMAT, STATE_KEYS, VIEW_FORMAT
 from cardrules.engine.json_out import attributes_to_json, to_json
-from deals import hand_of, idle_until_split, showdown_round, start
-from gamecheck import spy_on_entries
+from support.db_deals import hand_of, idle_until_split, showdown_round, start
+from support.gamecheck import SpyOnEntries
 
 # ---------------------------------------------------------------------------
 # states to load
@@ -1404,11 +1404,11 @@ def test_db44_a_finished_game_keeps_the_dealer_of_its_last_round() -> None:
 HUGE = 10**6
 
 
-def _spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+def _spy_on_entries(spy_on_entries: SpyOnEntries) -> None:
     import cardrules.down_and_back.serialize as serialize
 
-    spy_on_entries(monkeypatch, [(serialize, name) for name in
-                                 ("read_card", "_result", "_draw", "_split", "_whole")])
+    spy_on_entries([(serialize, name) for name in
+                    ("read_card", "_result", "_draw", "_split", "_whole")])
 
 
 def _a_drawing_state() -> GameState:
@@ -1438,7 +1438,7 @@ def _a_drawing_state() -> GameState:
      "state.showdown.drawn must hold at most 5 entries, not 1000000"),
 ])
 def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
-        monkeypatch: pytest.MonkeyPatch, make: Any, path: tuple[Any, ...],
+        spy_on_entries: SpyOnEntries, make: Any, path: tuple[Any, ...],
         message: str) -> None:
     # A state holds at most the rounds so far, 8 cards a hand and the 52 cards
     # in a pile: the probe's 10**6 results took 48 s and 820 MB to refuse.
@@ -1446,7 +1446,7 @@ def test_a_huge_list_is_refused_by_its_length_before_its_entries_are_read(
     holder = at(data, path[:-1])
     entries = holder[path[-1]]
     holder[path[-1]] = [entries[0] if entries else "AS"] * HUGE
-    _spy_on_entries(monkeypatch)
+    _spy_on_entries(spy_on_entries)
     err = refused(data)
     assert err.message.startswith(message)
     assert err.token is None or err.token == "<list of 1000000 entries>"

@@ -48,7 +48,7 @@ from cardrules.down_and_back import (
 )
 from cardrules.down_and_back.checks import check_invariants, hidden_variant
 from cardrules.engine import check_game
-from gamecheck import cards_within, check_json, check_who_acts
+from support.gamecheck import cards_within, check_json, check_who_acts
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PLAYERS = st.integers(min_value=2, max_value=5)

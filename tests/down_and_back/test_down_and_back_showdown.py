@@ -16,7 +16,6 @@ import ast
 import random
 from fractions import Fraction
 from itertools import product
-from pathlib import Path
 
 import pytest
 
@@ -47,8 +46,9 @@ from cardrules.down_and_back.showdown import (
     showdown_share,
     stage_strengths,
 )
+from support import ROOT
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "cardrules" / "down_and_back"
+PACKAGE = ROOT / "src" / "cardrules" / "down_and_back"
 
 
 def split(down: str, back: str) -> Split:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import sys
 from itertools import combinations
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,9 +46,10 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.checks import hidden_variant
-from gamecheck import documented_layout, layout_part
+from support import ROOT
+from support.gamecheck import documented_layout, layout_part
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = ROOT / "docs"
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PLAYERS = st.integers(min_value=2, max_value=5)
 

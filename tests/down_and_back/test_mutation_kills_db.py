@@ -21,7 +21,7 @@ from cardrules.down_and_back import (
 )
 from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.determinize import determinize
-from deals import cards, hand_of, idle_until_split, start
+from support.db_deals import cards, hand_of, idle_until_split, start
 
 
 def _stock_turn(state: GameState) -> GameState:

@@ -1,6 +1,6 @@
 """Every 4-card and every 3-card hand, checked against the reference evaluator.
 
-``tests/reference_eval.py`` is an independent, rule-by-rule reading of the
+``tests/support/references/down_and_back.py`` is an independent, rule-by-rule reading of the
 rules page, docs/rules.rst (DB-10 to DB-25).  Here the library must agree
 with it on every one of the 270,725 down hands and 22,100 back hands:
 
@@ -29,7 +29,7 @@ from cardrules.down_and_back import (
     evaluate4,
     evaluate4_batch,
 )
-from reference_eval import (
+from support.references.down_and_back import (
     CATEGORIES3,
     CATEGORIES4,
     EXPECTED_COUNTS3,

@@ -40,7 +40,7 @@ from cardrules.engine import GameRecord, RandomBot, Rules
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.records import Seated
 from cardrules.simulation import simulate
-from gamecheck import check_copies, choose
+from support.gamecheck import check_copies, choose
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -345,7 +345,7 @@ def test_a_bad_seated_json_entry_is_a_parse_error(entry: dict[str, object],
 
 def test_older_records_with_seatless_splits_out_of_order_still_replay() -> None:
     # Records written before issue 14 hold splits in any order without a seat
-    # (tests/db_recorded_games.json has three): replay gives such a split to the
+    # (tests/support/db_recorded_games.json has three): replay gives such a split to the
     # one seat whose seven cards it uses (DB-40).
     state = at_split(3, 2)
     order = [(state.current_player + k) % 3 for k in (2, 1, 0)]   # type: ignore[operator]

@@ -19,6 +19,7 @@ from cardrules.engine.chance import (
     parse_chance,
     shuffled,
 )
+from cardrules.engine.json_out import attributes_to_json, to_json
 from cardrules.engine.readers import (
     MAX_DIGITS,
     Fields,
@@ -33,7 +34,6 @@ from cardrules.engine.readers import (
     safe_repr,
     split_verb,
 )
-from cardrules.engine.json_out import attributes_to_json, to_json
 
 AS, KS, QH = parse_cards("AS KS QH")
 

@@ -11,13 +11,11 @@ from the full state rather than from the view.
 from __future__ import annotations
 
 import importlib.util
-import json
 import random
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,10 +42,12 @@ from cardrules.svg import (
     svg_document,
     text_element,
 )
+from support import ROOT
+from support.recorded import db_recorded_games
 
 SVG = "{http://www.w3.org/2000/svg}"
 JOKERS = (Joker.BIG, Joker.LITTLE)
-RECORDED = json.loads((Path(__file__).parent / "db_recorded_games.json").read_text())["games"]
+RECORDED = db_recorded_games()
 
 
 def parse(picture: str) -> ET.Element:
@@ -555,7 +555,7 @@ def test_ba_picture_sums_up_the_last_finished_deal() -> None:
 
 def _directive_module() -> Any:
     pytest.importorskip("docutils")
-    path = Path(__file__).resolve().parent.parent / "docs" / "_ext" / "svg_pictures.py"
+    path = ROOT / "docs" / "_ext" / "svg_pictures.py"
     spec = importlib.util.spec_from_file_location("svg_pictures", path)
     assert spec is not None
     assert spec.loader is not None

@@ -41,7 +41,7 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.engine import Bot, GameRecord, RandomBot
-from deals import cards, idle_until_split, start
+from support.db_deals import cards, idle_until_split, start
 
 record, replay = RULES.record, RULES.replay
 

@@ -21,13 +21,12 @@ import json
 import pickle
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
-from typing import Any, Literal, TypeVar, overload
+from typing import Literal, TypeVar, overload
 
 import attrs
 import numpy as np
-import pytest
 
 from cardrules import Card, Joker
 from cardrules.engine import Rules
@@ -35,6 +34,10 @@ from cardrules.engine.rules import StateLike
 
 S = TypeVar("S", bound=StateLike)
 A = TypeVar("A")
+
+#: The ``spy_on_entries`` fixture of ``tests/conftest.py``: give it the
+#: (module, function name) pairs of readers that each read one list entry.
+SpyOnEntries = Callable[[Sequence[tuple[ModuleType, str]]], None]
 
 
 def choose(rules: Rules[S, A], state: S, rng: random.Random) -> A:
@@ -122,35 +125,3 @@ def documented_layout(text: str) -> list[tuple[str, int]]:
             length = int(match.group(2)) * int(match.group(3) or 1)
             rows.append((match.group(1), length))
     return rows
-
-
-def spy_on_entries(monkeypatch: pytest.MonkeyPatch,
-                   readers: Sequence[tuple[ModuleType, str]]) -> None:
-    """Make each of ``readers`` (a module and the name of a function in it
-    that reads one list entry) fail after a few thousand calls: a loader that
-    reads a huge list entry by entry, instead of measuring it first, is then
-    caught at once, with no timing in the test."""
-    for module, name in readers:
-        real = getattr(module, name)
-        calls = [0]
-
-        def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
-                _name: str = name, **kwargs: Any) -> Any:
-            _calls[0] += 1
-            assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
-            return _real(*args, **kwargs)
-
-        monkeypatch.setattr(module, name, spy)
-
-
-def back_alley_opening(max_hand_size: int, seed: int) -> Any:
-    """The first bidding state of a seeded Back Alley game: the first dealer
-    and the deal drawn from ``random.Random(seed)`` (BA-11, BA-12)."""
-    from cardrules.back_alley import apply, new_game, sample_chance
-
-    rng = random.Random(seed)
-    state = new_game(max_hand_size=max_hand_size)
-    for _ in range(2):
-        state = apply(state, sample_chance(state, rng))
-    return state
-
