@@ -1,10 +1,10 @@
-"""OpenSpiel's C++ ``spades``, the peer both engine benchmarks measure against.
+"""OpenSpiel's C++ ``spades``, the peer both games' engines are measured against.
 
 Each loop here is OpenSpiel's own minimal way of playing: at every node,
 chance nodes included, ``state.apply_action(rng.choice(state.legal_actions()))``
-(at a chance node ``legal_actions()`` lists the outcomes).  The same
-functions serve ``bench_engine.py`` (Down and Back) and
-``bench_back_alley.py``, so both games are compared with the same yardstick.
+(at a chance node ``legal_actions()`` lists the outcomes).  ``bench_engine.py``
+times them in the same run as both games' loops, so Down and Back and Back
+Alley are compared with the same yardstick.
 """
 
 from __future__ import annotations

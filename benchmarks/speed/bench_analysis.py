@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_analysis.py           # full run, under a minute
-    python benchmarks/bench_analysis.py --quick   # smoke run, a few seconds
+    python benchmarks/speed/bench_analysis.py           # full run, under a minute
+    python benchmarks/speed/bench_analysis.py --quick   # smoke run, a few seconds
 
 Prints, for ``split_odds(hand, 4)`` on the numpy and on the plain Python
 path, the opponents' hands scored per second (each deal scores four

@@ -2,8 +2,8 @@
 
 Run from the repository root (needs numpy)::
 
-    python benchmarks/bench_batch_gather.py              # 5 million rows, 3 runs
-    python benchmarks/bench_batch_gather.py --runs 5 --rows 1000000
+    python benchmarks/speed/bench_batch_gather.py              # 5 million rows, 3 runs
+    python benchmarks/speed/bench_batch_gather.py --runs 5 --rows 1000000
 
 The yardstick is ``table[idx]``: one gather of random positions from a table
 of 270,725 entries (as many as there are 4-card hands), with as many

@@ -1,40 +1,49 @@
-"""Down and Back engine speed beside OpenSpiel's C++ ``spades``, in one run.
+"""Engine speed of both games beside OpenSpiel's C++ ``spades``, in one run.
 
-Both engines are driven by their own *minimal* random-playout loop, the
+Every engine is driven by its own *minimal* random-playout loop, the
 shortest Python loop a user would write to play a random game:
 
 * OpenSpiel: ``state.apply_action(rng.choice(state.legal_actions()))`` at
   every node, chance nodes included (at a chance node ``legal_actions()``
   lists the outcomes; building ``chance_outcomes()`` tuples would add to
-  OpenSpiel's side);
-* cardrules: ``state = apply(state, sample_chance(state, rng))`` at chance
-  points, ``state = apply(state, rng.choice(legal_actions(state)))`` otherwise.
+  OpenSpiel's side); a spades deal is 52 chance actions dealing the cards,
+  4 bids and 52 plays;
+* cardrules, the same loop for both games, written once over their ``Rules``:
+  ``state = apply(state, sample_chance(state, rng))`` at chance points,
+  ``state = apply(state, rng.choice(legal_actions(state)))`` otherwise; a
+  4-player round of Down and Back, a whole 25-deal game of Back Alley (BA-10).
 
-A 4-player Down and Back round and a spades deal are played to the end,
-each from its own seeded ``random.Random``.  The cost per action is the
-time of a whole playout divided by its actions.
+Each playout runs from its own seeded ``random.Random``.  The cost per action
+is the time of the playouts divided by every action they applied, chance
+actions included, so each ratio compares the same loop around two engines.
 
-Beside it, OpenSpiel's ``child()`` (a new state for each action, leaving
-the old one as it was) is timed in the same loop: it is what an immutable
+Beside it, OpenSpiel's ``child()`` (a new state for each action, leaving the
+old one as it was) is timed in the same loop: it is what an immutable
 ``apply`` such as ours does, and what search code compares against.  For
-information, the engines' own ``legal_actions`` + ``apply`` are also timed
-by replaying recorded playouts.
+information, the engines' own ``legal_actions`` + ``apply`` are also timed by
+replaying recorded playouts.
 
-Target (issue 6): our cost per action at most 8x OpenSpiel's minimal loop,
-measured in the same run.  Timing follows the other benchmarks here: each
-figure is the best of several runs, cases timed round-robin, the garbage
-collector off (``--gc`` times with it on, as in a long-running program).
+Targets (issue 6 for Down and Back, issue 7 for Back Alley): our cost per
+action at most 8x OpenSpiel's minimal loop, measured in the same run.  Timing
+follows the other benchmarks here: each figure is the best of several runs,
+all cases timed round-robin, the garbage collector off (``--gc`` times with it
+on, as in a long-running program).
 
-Run: ``python benchmarks/bench_engine.py [--quick] [--gc]`` (needs the
-``bench`` extra for OpenSpiel; without it only our rows print).
+Run: ``python benchmarks/speed/bench_engine.py [--quick] [--gc] [--game NAME]
+[--profile]`` (needs the ``bench`` extra for OpenSpiel; without it only our
+rows print).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from _spades import (
     load_spades,
@@ -44,52 +53,101 @@ from _spades import (
     spiel_record,
     spiel_replay,
 )
-from _timing import Case, machine_summary, run_interleaved
+from _timing import Case, Result, machine_summary, run_interleaved
 
-import cardrules.down_and_back as db
+from cardrules.engine import Rules, rules_for
 
-PLAYERS = 4
 TARGET = 8.0
 
 
-def our_playout(rng: random.Random) -> int:
-    """One random 4-player round with the minimal loop; returns its actions."""
-    apply, legal_actions, sample_chance = db.apply, db.legal_actions, db.sample_chance
-    choice = rng.choice
-    state = db.new_game(PLAYERS, rounds=1)
-    actions = 0
-    while not state.is_terminal:
-        if state.is_chance:
-            state = apply(state, sample_chance(state, rng))
-        else:
-            state = apply(state, choice(legal_actions(state)))
-        actions += 1
-    return actions
+@dataclass(frozen=True)
+class Game:
+    """One of our games as the benchmark plays it."""
+
+    name: str                       # its registry name
+    playout: str                    # what one playout is
+    settings: Mapping[str, int]     # the new_game settings of a playout
+    count: int                      # playouts per timed run
+    quick: int                      # the same for --quick
+
+    @property
+    def rules(self) -> Rules[Any, Any]:
+        """The game's rules, from the registry."""
+        return rules_for(self.name)
 
 
-def _our_record(rng: random.Random) -> list[db.Action]:
-    state = db.new_game(PLAYERS, rounds=1)
-    actions: list[db.Action] = []
+GAMES = (
+    Game("down_and_back", "4-player round", {"num_players": 4, "rounds": 1}, 300, 20),
+    Game("back_alley", "25-deal game", {}, 40, 3),
+)
+#: spades deals per timed run, and with --quick.
+SPADES, SPADES_QUICK = 300, 20
+
+
+def playout(game: Game) -> Callable[[random.Random], int]:
+    """The minimal random loop for ``game``: one playout, returning its actions."""
+    rules, settings = game.rules, dict(game.settings)
+    new_game, apply = rules.new_game, rules.apply
+    legal_actions, sample_chance = rules.legal_actions, rules.sample_chance
+
+    def play(rng: random.Random) -> int:
+        choice = rng.choice
+        state = new_game(**settings)
+        actions = 0
+        while not state.is_terminal:
+            if state.is_chance:
+                state = apply(state, sample_chance(state, rng))
+            else:
+                state = apply(state, choice(legal_actions(state)))
+            actions += 1
+        return actions
+
+    return play
+
+
+def record(game: Game, rng: random.Random) -> tuple[list[Any], int]:
+    """The actions of one random playout of ``game``, and how many were chance."""
+    rules = game.rules
+    state = rules.new_game(**game.settings)
+    actions: list[Any] = []
+    chance = 0
     while not state.is_terminal:
-        action = (db.sample_chance(state, rng) if state.is_chance
-                  else rng.choice(db.legal_actions(state)))
-        state = db.apply(state, action)
+        chance += state.is_chance
+        action = (rules.sample_chance(state, rng) if state.is_chance
+                  else rng.choice(rules.legal_actions(state)))
+        state = rules.apply(state, action)
         actions.append(action)
-    return actions
+    return actions, chance
 
 
-def _our_replay(games: list[list[db.Action]]) -> None:
-    apply, legal = db.apply, db.legal_actions
-    for actions in games:
-        state = db.new_game(PLAYERS, rounds=1)
-        for action in actions:
-            if not state.is_chance:
-                legal(state)
-            state = apply(state, action)
+def replayer(game: Game, games: list[list[Any]]) -> Callable[[], None]:
+    """A timing case replaying recorded playouts: ``legal_actions`` at every
+    decision and ``apply``, the engine's own cost with no sampling."""
+    rules, settings = game.rules, dict(game.settings)
+    new_game, apply, legal = rules.new_game, rules.apply, rules.legal_actions
+
+    def replay() -> None:
+        for actions in games:
+            state = new_game(**settings)
+            for action in actions:
+                if not state.is_chance:
+                    legal(state)
+                state = apply(state, action)
+
+    return replay
 
 
-def _total(play: Callable[[random.Random], int], seed: int, count: int) -> int:
-    return sum(play(random.Random(seed + i)) for i in range(count))
+def _profile(game: Game, seed: int, count: int, top: int) -> None:
+    """cProfile of our random loop: where a playout spends its time."""
+    play = playout(game)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for i in range(count):
+        play(random.Random(seed + i))
+    profiler.disable()
+    print(f"\ncProfile of {count} random playouts of {game.rules.title} "
+          f"(the minimal loop), by own time:")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,10 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small smoke run")
     parser.add_argument("--gc", action="store_true",
                         help="time with the garbage collector on")
+    parser.add_argument("--game", action="append", choices=[g.name for g in GAMES],
+                        help="only this game (repeat for several; default: both)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print a cProfile of each game's random loop")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args(argv)
-    count = 20 if args.quick else 300
+    games = [g for g in GAMES if not args.game or g.name in args.game]
     repeat = 2 if args.quick else args.repeat
 
     for key, value in machine_summary(["cardrules", "open-spiel"]):
@@ -109,32 +171,41 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'gc':>12}: {'on' if args.gc else 'off'} while timing")
     spades = load_spades()
 
-    our_actions = _total(our_playout, args.seed, count)
-    ours = [_our_record(random.Random(args.seed + i)) for i in range(count)]
-    cases = [
-        Case("Down and Back: minimal random loop", runner(our_playout, args.seed, count),
-             our_actions, "actions"),
-        Case("Down and Back: legal_actions + apply", lambda: _our_replay(ours),
-             sum(map(len, ours)), "actions"),
-    ]
+    cases: list[Case] = []
+    facts: dict[str, tuple[int, int, int]] = {}     # name: playouts, actions, chance actions
+    for game in games:
+        count = game.quick if args.quick else game.count
+        recorded = [record(game, random.Random(args.seed + i)) for i in range(count)]
+        actions = sum(len(a) for a, _ in recorded)
+        facts[game.name] = (count, actions, sum(c for _, c in recorded))
+        title = game.rules.title
+        cases += [
+            Case(f"{title}: minimal random loop", runner(playout(game), args.seed, count),
+                 actions, "actions"),
+            Case(f"{title}: legal_actions + apply", replayer(game, [a for a, _ in recorded]),
+                 actions, "actions"),
+        ]
     if spades is not None:
+        deals = SPADES_QUICK if args.quick else SPADES
+        theirs = [spiel_record(spades, random.Random(args.seed + i)) for i in range(deals)]
+        spiel_actions = sum(map(len, theirs))
+
         def spiel(rng: random.Random) -> int:
             return spiel_playout(spades, rng)
 
         def child(rng: random.Random) -> int:
             return spiel_child_playout(spades, rng)
 
-        spiel_actions = _total(spiel, args.seed, count)
-        theirs = [spiel_record(spades, random.Random(args.seed + i)) for i in range(count)]
         cases += [
-            Case("OpenSpiel spades: minimal random loop", runner(spiel, args.seed, count),
+            Case("OpenSpiel spades: minimal random loop", runner(spiel, args.seed, deals),
                  spiel_actions, "actions"),
-            Case("OpenSpiel spades: loop with child()", runner(child, args.seed, count),
+            Case("OpenSpiel spades: loop with child()", runner(child, args.seed, deals),
                  spiel_actions, "actions"),
             Case("OpenSpiel spades: legal_actions + apply", lambda: spiel_replay(spades, theirs),
-                 sum(map(len, theirs)), "actions"),
+                 spiel_actions, "actions"),
         ]
     results = run_interleaved(cases, repeat=repeat, gc=args.gc)
+    by_name: dict[str, Result] = {result.case.name: result for result in results}
     print()
     print(f"{'case':<42} {'rate':>20} {'per action':>12}")
     for result in results:
@@ -142,21 +213,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{result.case.name:<42} {result.rate:>12,.0f} {result.case.unit}/s"
               f" {per:>9.2f} us")
     print()
-    print(f"actions per playout: Down and Back round {our_actions / count:.1f}", end="")
+    for game in games:
+        count, actions, chance = facts[game.name]
+        print(f"actions per playout: {game.rules.title} {game.playout} {actions / count:.1f} "
+              f"({chance / count:.1f} chance)")
     if spades is None:
-        print("\nOpenSpiel: skipped (install cardrules[bench])")
-        return 0
-    print(f", spades deal {spiel_actions / count:.1f}")
-    ours_per = results[0].seconds_per_item
-    loop_per, child_per = results[2].seconds_per_item, results[3].seconds_per_item
-    ratio = ours_per / loop_per
-    verdict = "PASS" if ratio <= TARGET else "MISS"
-    print(f"cost per action: ours {ours_per * 1e6:.2f} us; OpenSpiel minimal loop "
-          f"{loop_per * 1e6:.2f} us, with child() {child_per * 1e6:.2f} us")
-    print(f"  {verdict}  ours at most {TARGET:g}x OpenSpiel's minimal loop: {ratio:.1f}x")
-    print(f"  (info) ours vs OpenSpiel's loop with child(): {ours_per / child_per:.1f}x")
-    replay_ratio = results[1].seconds_per_item / results[4].seconds_per_item
-    print(f"  (info) legal_actions + apply alone vs OpenSpiel's: {replay_ratio:.1f}x")
+        print("OpenSpiel: skipped (install cardrules[bench])")
+    else:
+        print(f"actions per playout: spades deal {spiel_actions / deals:.1f} (52 chance)")
+        loop = by_name["OpenSpiel spades: minimal random loop"].seconds_per_item
+        child_per = by_name["OpenSpiel spades: loop with child()"].seconds_per_item
+        bare = by_name["OpenSpiel spades: legal_actions + apply"].seconds_per_item
+        print(f"cost per action, OpenSpiel: minimal loop {loop * 1e6:.2f} us, "
+              f"with child() {child_per * 1e6:.2f} us")
+        for game in games:
+            title = game.rules.title
+            ours = by_name[f"{title}: minimal random loop"].seconds_per_item
+            ratio = ours / loop
+            verdict = "PASS" if ratio <= TARGET else "MISS"
+            replay = by_name[f"{title}: legal_actions + apply"].seconds_per_item / bare
+            print(f"  {verdict}  {title} ({ours * 1e6:.2f} us an action) at most {TARGET:g}x "
+                  f"OpenSpiel's minimal loop: {ratio:.1f}x")
+            print(f"        (info) vs OpenSpiel's loop with child(): {ours / child_per:.1f}x; "
+                  f"legal_actions + apply alone vs OpenSpiel's: {replay:.1f}x")
+    if args.profile:
+        for game in games:
+            _profile(game, args.seed, game.quick if args.quick else game.count // 2, 25)
     return 0
 
 

@@ -2,8 +2,8 @@
 
 Run from the repository root (after ``pip install -e '.[bench]'``)::
 
-    python benchmarks/bench_evaluators.py           # full run, 5 to 15 seconds
-    python benchmarks/bench_evaluators.py --quick   # smoke run, a few seconds
+    python benchmarks/speed/bench_evaluators.py           # full run, 5 to 15 seconds
+    python benchmarks/speed/bench_evaluators.py --quick   # smoke run, a few seconds
 
 The per-call cases (ours next to treys) and then the numpy cases are each
 timed round-robin, every case keeping its fastest run (see ``_timing.py``);

@@ -14,7 +14,7 @@ decision as a player would:
 The ratio compares the time per game (the same games both ways); the cost
 per step is printed for each as well (the adapter has more, smaller steps).
 
-Run: ``python benchmarks/bench_openspiel_adapter.py [--quick]`` (needs the
+Run: ``python benchmarks/speed/bench_openspiel_adapter.py [--quick]`` (needs the
 ``openspiel`` extra).
 """
 

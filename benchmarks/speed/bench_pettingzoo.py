@@ -13,7 +13,7 @@ played inside every loop but not counted):
   with PettingZoo's classic wrappers.
 
 The ratio env / reducer is printed; there is no target.  Run:
-``python benchmarks/bench_pettingzoo.py [--quick] [--games N] [--repeat N]``
+``python benchmarks/speed/bench_pettingzoo.py [--quick] [--games N] [--repeat N]``
 (needs the ``pettingzoo`` extra).
 """
 

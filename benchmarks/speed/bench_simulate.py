@@ -16,7 +16,7 @@ cases timed round-robin (see ``_timing.py``).  The speed-ups are relative
 to ``workers=1``; with two cores the ideal is 2x, less the pool's start-up
 and the cost of sending chunks and results.
 
-Run: ``python benchmarks/bench_simulate.py [--quick] [--games N] [--repeat N]``.
+Run: ``python benchmarks/speed/bench_simulate.py [--quick] [--games N] [--repeat N]``.
 """
 
 from __future__ import annotations

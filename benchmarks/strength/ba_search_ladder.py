@@ -13,8 +13,8 @@ cards cancels:
 Prints the mean margin per pair with a 95% confidence interval (normal
 approximation) and the time per game or deal.
 
-    python benchmarks/ba_search_ladder.py --mode deals --pairs 200 --max-hand-size 13
-    python benchmarks/ba_search_ladder.py --mode games --pairs 100
+    python benchmarks/strength/ba_search_ladder.py --mode deals --pairs 200 --max-hand-size 13
+    python benchmarks/strength/ba_search_ladder.py --mode games --pairs 100
 
 Small runs only while developing (``--pairs 10``); the docs' figures come from
 the full runs.

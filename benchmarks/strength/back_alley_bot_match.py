@@ -9,7 +9,7 @@ any seat bias.  The script prints the mean difference per game with a 95%
 confidence interval (normal approximation over the pairs), and the wins,
 draws and losses of team A over all games (BA-43).
 
-Run: ``python benchmarks/back_alley_bot_match.py [--pairs N] [--quick]``; by
+Run: ``python benchmarks/strength/back_alley_bot_match.py [--pairs N] [--quick]``; by
 default the heuristic pair (:class:`~cardrules.back_alley.HeuristicBot`)
 against the random pair (:class:`~cardrules.engine.RandomBot`).  ``--team-a``
 and ``--team-b`` choose other bots: ``heuristic``, ``random`` or

@@ -13,7 +13,7 @@ greedy game's, measures the same edge with less noise from the cards.
 Prints both means with 95% confidence intervals (normal approximation) and the
 share of rounds whose pot the seat took (DB-43).
 
-    python benchmarks/db_search_ladder.py --games 500 --rounds 2 --workers 2
+    python benchmarks/strength/db_search_ladder.py --games 500 --rounds 2 --workers 2
 
 Small runs only while developing (``--games 20``); the figures in the docs come
 from the full run.
