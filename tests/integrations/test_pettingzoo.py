@@ -19,7 +19,6 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -33,6 +32,7 @@ from cardrules import down_and_back as db
 from cardrules.engine.rules import Rules
 from cardrules.engine.tensors import Encoding
 from cardrules.integrations.pettingzoo import CardGameEnv, env, raw_env
+from support import ROOT
 
 # The classic games' dict observations make PettingZoo's API test warn that
 # observations "should be" arrays; those warnings say nothing about correctness.
@@ -421,7 +421,7 @@ def test_bounds_of_the_wrong_length_are_refused() -> None:
 def test_the_adapter_names_no_game() -> None:
     # Written once over Rules: no game package imported, no game's name in the code
     # (docstrings and their examples aside).
-    path = Path(__file__).parents[1] / "src/cardrules/integrations/pettingzoo.py"
+    path = ROOT / "src/cardrules/integrations/pettingzoo.py"
     tree = ast.parse(path.read_text("utf-8"))
     docstrings = {id(node.body[0].value) for node in ast.walk(tree)
                   if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
