@@ -1,18 +1,56 @@
-"""Shared pytest configuration: hypothesis profiles.
+"""Shared pytest configuration: hypothesis profiles and the shared fixtures.
 
 The ``ci`` profile (chosen when the ``CI`` environment variable is set, as
 ``.ci/run`` does) is derandomized and has no deadline, so CI never flakes on
 timing or on a newly found example; ``dev`` explores with fresh randomness.
+
+Layout (``tests/README.md`` has it in full): the tests sit in plain folders by
+area (``down_and_back``, ``back_alley``, ``engine``, ``integrations``,
+``cli``; no ``__init__.py``, so every test file's name is unique across the
+suite), the cross-cutting ones (docs, packaging, examples) here.  Helpers
+used as plain functions come from the ``support`` package, imported as
+``from support.<module> import <name>`` (``tests`` is on ``sys.path``:
+``pythonpath`` in ``pyproject.toml``); what needs pytest's own fixtures is a
+fixture defined here, which a test asks for by name.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from support.gamecheck import SpyOnEntries
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, max_examples=100,
     suppress_health_check=[HealthCheck.too_slow], print_blob=True)
 settings.register_profile("dev", deadline=None, max_examples=100)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture
+def spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> SpyOnEntries:
+    """A function that makes each of the readers it is given (a module and the
+    name of a function in it that reads one list entry) fail after a few
+    thousand calls, for the rest of the test: a loader that reads a huge list
+    entry by entry, instead of measuring it first, is then caught at once,
+    with no timing in the test."""
+    def spy_on(readers: Sequence[tuple[ModuleType, str]]) -> None:
+        for module, name in readers:
+            real = getattr(module, name)
+            calls = [0]
+
+            def spy(*args: Any, _real: Any = real, _calls: list[int] = calls,
+                    _name: str = name, **kwargs: Any) -> Any:
+                _calls[0] += 1
+                assert _calls[0] < 5000, f"{_name} read entry after entry of a huge list"
+                return _real(*args, **kwargs)
+
+            monkeypatch.setattr(module, name, spy)
+
+    return spy_on

@@ -402,7 +402,7 @@ def test_chart_extension_writes_valid_deterministic_svg(tmp_path: Path) -> None:
 
 def test_chart_numbers_are_exact_counts_and_sensible_shares() -> None:
     pytest.importorskip("numpy")
-    from reference_eval import EXPECTED_COUNTS3, EXPECTED_COUNTS4
+    from support.references.down_and_back import EXPECTED_COUNTS3, EXPECTED_COUNTS4
 
     charts = _load_charts()
     for size, expected, hands in ((4, EXPECTED_COUNTS4, 270_725), (3, EXPECTED_COUNTS3, 22_100)):

@@ -303,8 +303,11 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert {f"{top}/assets/back-alley-table.svg", f"{top}/examples/my_bot.py",
             f"{top}/examples/match.py", f"{top}/examples/serve_views.py",
             f"{top}/tools/check_html.py", f"{top}/tools/readme_picture.py"} <= members
-    # The tests' data files travel with the tests that read them.
-    assert f"{top}/tests/db_recorded_games.json" in members
+    # The tests travel whole: every module, data file and note of every folder.
+    shipped = {f"{top}/{path.relative_to(ROOT).as_posix()}" for path in (ROOT / "tests").rglob("*")
+               if path.suffix in (".py", ".json", ".md") and "__pycache__" not in path.parts}
+    assert f"{top}/tests/support/db_recorded_games.json" in shipped
+    assert shipped <= members
 
     # The unpacked pure wheel imports on the Python evaluators and says so.
     site = tmp_path / "site"

@@ -51,79 +51,83 @@ SRC = ROOT / "src"
 # Which tests guard which module: the test files that exercise it directly plus
 # its own doctests, so that one mutant takes seconds, not the whole suite's
 # minutes.  A module not listed runs the tests named after its package (see
-# _default_tests), else the whole suite.
-_ENGINE_GAMES = ["tests/test_down_and_back_actions.py", "tests/test_back_alley_game.py"]
-_DB = "tests/test_down_and_back_"
-_KILLS_BA = "tests/test_mutation_kills_ba.py"
-_KILLS_SIM = "tests/test_mutation_kills_simulation.py"
-_KILLS_INTEGRATIONS = "tests/test_mutation_kills_integrations.py"
-_KILLS_CLI = "tests/test_mutation_kills_cli.py"
-_KILLS_SIM_RUN = "tests/test_mutation_kills_sim_run.py"
-_CLI = ["tests/test_cli.py", "tests/test_cli_human.py", "tests/test_simulation_cli.py"]
+# _default_tests), else the whole suite.  The tests sit in folders by area.
+_DBT, _BAT, _ENT = "tests/down_and_back/", "tests/back_alley/", "tests/engine/"
+_INT, _CLIT = "tests/integrations/", "tests/cli/"
+_ENGINE_GAMES = [_DBT + "test_down_and_back_actions.py", _BAT + "test_back_alley_game.py"]
+_DB = _DBT + "test_down_and_back_"
+_KILLS_BA = _BAT + "test_mutation_kills_ba.py"
+_KILLS_SIM = _INT + "test_mutation_kills_simulation.py"
+_KILLS_INTEGRATIONS = _INT + "test_mutation_kills_integrations.py"
+_KILLS_CLI = _CLIT + "test_mutation_kills_cli.py"
+_KILLS_SIM_RUN = _INT + "test_mutation_kills_sim_run.py"
+_CLI = [_CLIT + "test_cli.py", _CLIT + "test_cli_human.py", _CLIT + "test_simulation_cli.py"]
 TESTS: dict[str, list[str]] = {
-    "cardrules/__init__.py": ["tests/test_hand.py", "src/cardrules/__init__.py"],
-    "cardrules/_validate.py": ["tests/test_validate.py", "tests/test_cards_hardening.py",
+    "cardrules/__init__.py": [_ENT + "test_hand.py", "src/cardrules/__init__.py"],
+    "cardrules/_validate.py": [_ENT + "test_validate.py", _ENT + "test_cards_hardening.py",
                                "src/cardrules/_validate.py"],
-    "cardrules/cards.py": ["tests/test_cards_hardening.py", "tests/test_hand.py",
-                           "tests/test_down_and_back_combos.py", "src/cardrules/cards.py"],
-    "cardrules/hand.py": ["tests/test_hand.py", "src/cardrules/hand.py"],
-    "cardrules/errors.py": ["tests/test_cards_hardening.py", "tests/test_records_hardening.py",
+    "cardrules/cards.py": [_ENT + "test_cards_hardening.py", _ENT + "test_hand.py",
+                           _DBT + "test_down_and_back_combos.py", "src/cardrules/cards.py"],
+    "cardrules/hand.py": [_ENT + "test_hand.py", "src/cardrules/hand.py"],
+    "cardrules/errors.py": [_ENT + "test_cards_hardening.py", _ENT + "test_records_hardening.py",
                             "src/cardrules/errors.py"],
     # The command line (a package since issue 14).
     **{f"cardrules/cli/{name}.py": [*_CLI, _KILLS_CLI, f"src/cardrules/cli/{name}.py"]
        for name in ("__init__", "_common", "simulate", "play", "human", "evaluate",
                     "replay")},
-    "cardrules/cli/advise.py": [*_CLI, "tests/test_down_and_back_analysis.py", _KILLS_CLI,
+    "cardrules/cli/advise.py": [*_CLI, _DBT + "test_down_and_back_analysis.py", _KILLS_CLI,
                                 "src/cardrules/cli/advise.py"],
-    "cardrules/cli/advise_back_alley.py": [*_CLI, "tests/test_back_alley_analysis.py",
+    "cardrules/cli/advise_back_alley.py": [*_CLI, _BAT + "test_back_alley_analysis.py",
                                            _KILLS_CLI, "src/cardrules/cli/advise_back_alley.py"],
-    "cardrules/engine/__init__.py": ["tests/test_engine_rules.py",
+    "cardrules/engine/__init__.py": [_ENT + "test_engine_rules.py",
                                      "src/cardrules/engine/__init__.py"],
-    "cardrules/engine/bots.py": ["tests/test_engine_rules.py",
+    "cardrules/engine/bots.py": [_ENT + "test_engine_rules.py",
                                  "src/cardrules/engine/bots.py"],
-    "cardrules/engine/chance.py": ["tests/test_engine_chance.py", "tests/test_engine_codec.py",
+    "cardrules/engine/chance.py": [_ENT + "test_engine_chance.py", _ENT + "test_engine_readers.py",
                                    "src/cardrules/engine/chance.py"],
-    "cardrules/engine/readers.py": ["tests/test_engine_codec.py", "tests/test_records_hardening.py",
-                                  "src/cardrules/engine/readers.py"],
-    "cardrules/engine/conformance.py": ["tests/test_engine_conformance.py",
+    "cardrules/engine/readers.py": [_ENT + "test_engine_readers.py",
+                                    _ENT + "test_records_hardening.py",
+                                    "src/cardrules/engine/readers.py"],
+    "cardrules/engine/conformance.py": [_ENT + "test_engine_conformance.py",
                                         "src/cardrules/engine/conformance.py"],
-    "cardrules/engine/json_out.py": ["tests/test_engine_codec.py",
-                                   "tests/test_down_and_back_loading.py",
+    "cardrules/engine/json_out.py": [_ENT + "test_engine_readers.py",
+                                   _DBT + "test_down_and_back_loading.py",
                                    "src/cardrules/engine/json_out.py"],
-    "cardrules/engine/play.py": ["tests/test_engine_rules.py",
+    "cardrules/engine/play.py": [_ENT + "test_engine_rules.py",
                                  "src/cardrules/engine/play.py"],
-    "cardrules/engine/records.py": ["tests/test_records.py", "tests/test_records_hardening.py",
-                                    "tests/test_contracts.py",
+    "cardrules/engine/records.py": [_ENT + "test_records.py", _ENT + "test_records_hardening.py",
+                                    _ENT + "test_contracts.py",
                                     "src/cardrules/engine/records.py"],
-    "cardrules/engine/registry.py": ["tests/test_engine_rules.py",
+    "cardrules/engine/registry.py": [_ENT + "test_engine_rules.py",
                                      "src/cardrules/engine/registry.py"],
-    "cardrules/engine/rules.py": ["tests/test_engine_rules.py", *_ENGINE_GAMES,
+    "cardrules/engine/rules.py": [_ENT + "test_engine_rules.py", *_ENGINE_GAMES,
                                   "src/cardrules/engine/rules.py"],
-    "cardrules/back_alley/__init__.py": ["tests/test_back_alley_rules.py",
-                                         "tests/test_back_alley_game.py",
+    "cardrules/back_alley/__init__.py": [_BAT + "test_back_alley_rules.py",
+                                         _BAT + "test_back_alley_game.py",
                                          _KILLS_BA, "src/cardrules/back_alley/__init__.py"],
-    "cardrules/back_alley/actions.py": ["tests/test_back_alley_rules.py",
-                                        "tests/test_back_alley_game.py",
+    "cardrules/back_alley/actions.py": [_BAT + "test_back_alley_rules.py",
+                                        _BAT + "test_back_alley_game.py",
                                         _KILLS_BA, "src/cardrules/back_alley/actions.py"],
-    "cardrules/back_alley/bots.py": ["tests/test_back_alley_bots.py", _KILLS_BA,
+    "cardrules/back_alley/bots.py": [_BAT + "test_back_alley_bots.py", _KILLS_BA,
                                      "src/cardrules/back_alley/bots.py"],
-    "cardrules/back_alley/checks.py": ["tests/test_back_alley_checks.py",
-                                       "tests/test_back_alley_serialize.py",
-                                       "tests/test_back_alley_game.py",
-                                       "tests/test_back_alley_properties.py",
+    "cardrules/back_alley/checks.py": [_BAT + "test_back_alley_checks.py",
+                                       _BAT + "test_back_alley_serialize.py",
+                                       _BAT + "test_back_alley_game.py",
+                                       _BAT + "test_back_alley_properties.py",
                                        _KILLS_BA, "src/cardrules/back_alley/checks.py"],
-    "cardrules/back_alley/serialize.py": ["tests/test_back_alley_game.py",
-                                          "tests/test_back_alley_serialize.py",
+    "cardrules/back_alley/serialize.py": [_BAT + "test_back_alley_game.py",
+                                          _BAT + "test_back_alley_serialize.py",
                                           _KILLS_BA, "src/cardrules/back_alley/serialize.py"],
-    "cardrules/back_alley/views.py": ["tests/test_back_alley_rules.py",
-                                      "tests/test_back_alley_serialize.py",
-                                      "tests/test_back_alley_game.py",
+    "cardrules/back_alley/views.py": [_BAT + "test_back_alley_rules.py",
+                                      _BAT + "test_back_alley_serialize.py",
+                                      _BAT + "test_back_alley_game.py",
                                       _KILLS_BA, "src/cardrules/back_alley/views.py"],
-    "cardrules/back_alley/game.py": ["tests/test_back_alley_game.py", "tests/test_ba_reference.py",
+    "cardrules/back_alley/game.py": [_BAT + "test_back_alley_game.py",
+                                     _BAT + "test_ba_reference.py",
                                      _KILLS_BA, "src/cardrules/back_alley/game.py"],
-    "cardrules/back_alley/state.py": ["tests/test_back_alley_game.py",
-                                      "tests/test_back_alley_rules.py",
-                                      "tests/test_back_alley_serialize.py",
+    "cardrules/back_alley/state.py": [_BAT + "test_back_alley_game.py",
+                                      _BAT + "test_back_alley_rules.py",
+                                      _BAT + "test_back_alley_serialize.py",
                                       _KILLS_BA, "src/cardrules/back_alley/state.py"],
     # Down and Back (the C extension is not mutated: it is not Python).
     "cardrules/down_and_back/__init__.py": [_DB + "game.py", _DB + "actions.py",
@@ -132,16 +136,16 @@ TESTS: dict[str, list[str]] = {
                                           "src/cardrules/down_and_back/_accel.py"],
     "cardrules/down_and_back/actions.py": [_DB + "actions.py", _DB + "game.py",
                                            "src/cardrules/down_and_back/actions.py"],
-    "cardrules/down_and_back/bots.py": ["tests/test_records.py", _DB + "game.py",
+    "cardrules/down_and_back/bots.py": [_ENT + "test_records.py", _DB + "game.py",
                                         "src/cardrules/down_and_back/bots.py"],
-    "cardrules/down_and_back/categories.py": [_DB + "combos.py", "tests/test_combo_properties.py",
-                                              "tests/test_tables.py",
+    "cardrules/down_and_back/categories.py": [_DB + "combos.py", _DBT + "test_combo_properties.py",
+                                              _DBT + "test_tables.py",
                                               "src/cardrules/down_and_back/categories.py"],
     "cardrules/down_and_back/checks.py": [_DB + "loading.py", _DB + "game.py",
                                           _DB + "properties.py",
                                           "src/cardrules/down_and_back/checks.py"],
-    "cardrules/down_and_back/evaluate.py": [_DB + "combos.py", "tests/test_combo_properties.py",
-                                            "tests/test_cards_hardening.py",
+    "cardrules/down_and_back/evaluate.py": [_DB + "combos.py", _DBT + "test_combo_properties.py",
+                                            _ENT + "test_cards_hardening.py",
                                             "src/cardrules/down_and_back/evaluate.py"],
     "cardrules/down_and_back/game.py": [_DB + "game.py", _DB + "actions.py",
                                         _DB + "properties.py",
@@ -152,53 +156,54 @@ TESTS: dict[str, list[str]] = {
                                          "src/cardrules/down_and_back/state.py"],
     "cardrules/down_and_back/summary.py": [_DB + "game.py",
                                            "src/cardrules/down_and_back/summary.py"],
-    "cardrules/down_and_back/tables.py": ["tests/test_tables.py", _DB + "combos.py",
+    "cardrules/down_and_back/tables.py": [_DBT + "test_tables.py", _DB + "combos.py",
                                           "src/cardrules/down_and_back/tables.py"],
     "cardrules/down_and_back/views.py": [_DB + "game.py", _DB + "properties.py",
                                          "src/cardrules/down_and_back/views.py"],
     # Modules first sampled for issue 14 (section 5).
-    "cardrules/back_alley/analysis.py": ["tests/test_back_alley_analysis.py", _KILLS_BA,
+    "cardrules/back_alley/analysis.py": [_BAT + "test_back_alley_analysis.py", _KILLS_BA,
                                          "src/cardrules/back_alley/analysis.py"],
-    "cardrules/back_alley/determinize.py": ["tests/test_back_alley_analysis.py",
-                                            "tests/test_back_alley_search.py", _KILLS_BA,
+    "cardrules/back_alley/determinize.py": [_BAT + "test_back_alley_analysis.py",
+                                            _BAT + "test_back_alley_search.py", _KILLS_BA,
                                             "src/cardrules/back_alley/determinize.py"],
-    "cardrules/back_alley/encoding.py": ["tests/test_encoding_back_alley.py", _KILLS_BA,
+    "cardrules/back_alley/encoding.py": [_BAT + "test_encoding_back_alley.py", _KILLS_BA,
                                          "src/cardrules/back_alley/encoding.py"],
-    "cardrules/back_alley/pictures.py": [_KILLS_BA, "tests/test_pictures.py",
+    "cardrules/back_alley/pictures.py": [_KILLS_BA, _ENT + "test_pictures.py",
                                          "src/cardrules/back_alley/pictures.py"],
-    "cardrules/back_alley/trick.py": ["tests/test_back_alley_trick.py",
-                                      "tests/test_back_alley_game.py",
-                                      "tests/test_ba_reference.py", _KILLS_BA,
+    "cardrules/back_alley/trick.py": [_BAT + "test_back_alley_trick.py",
+                                      _BAT + "test_back_alley_game.py",
+                                      _BAT + "test_ba_reference.py", _KILLS_BA,
                                       "src/cardrules/back_alley/trick.py"],
-    "cardrules/back_alley/search.py": ["tests/test_back_alley_search.py", _KILLS_BA,
+    "cardrules/back_alley/search.py": [_BAT + "test_back_alley_search.py", _KILLS_BA,
                                        "src/cardrules/back_alley/search.py"],
-    "cardrules/engine/tensors.py": ["tests/test_encoding_back_alley.py",
-                                     "tests/test_encoding_down_and_back.py",
+    "cardrules/engine/tensors.py": [_BAT + "test_encoding_back_alley.py",
+                                     _DBT + "test_encoding_down_and_back.py",
                                      "src/cardrules/engine/tensors.py"],
-    "cardrules/simulation/__init__.py": ["tests/test_simulation.py",
+    "cardrules/simulation/__init__.py": [_INT + "test_simulation.py",
                                          "src/cardrules/simulation/__init__.py"],
-    "cardrules/simulation/plot.py": ["tests/test_simulation_cli.py", "tests/test_simulation.py",
+    "cardrules/simulation/plot.py": [_CLIT + "test_simulation_cli.py", _INT + "test_simulation.py",
                                      _KILLS_SIM, "src/cardrules/simulation/plot.py"],
-    "cardrules/simulation/result.py": ["tests/test_simulation.py", "tests/test_simulation_cli.py",
+    "cardrules/simulation/result.py": [_INT + "test_simulation.py",
+                                       _CLIT + "test_simulation_cli.py",
                                        _KILLS_SIM, "src/cardrules/simulation/result.py"],
-    "cardrules/simulation/run.py": ["tests/test_simulation.py", "tests/test_simulation_cli.py",
-                                    "tests/test_simulation_dask.py", _KILLS_SIM, _KILLS_SIM_RUN,
+    "cardrules/simulation/run.py": [_INT + "test_simulation.py", _CLIT + "test_simulation_cli.py",
+                                    _INT + "test_simulation_dask.py", _KILLS_SIM, _KILLS_SIM_RUN,
                                     "src/cardrules/simulation/run.py"],
-    "cardrules/integrations/openspiel.py": ["tests/test_openspiel.py", _KILLS_INTEGRATIONS,
-                                            "tests/test_mutation_kills_openspiel.py",
+    "cardrules/integrations/openspiel.py": [_INT + "test_openspiel.py", _KILLS_INTEGRATIONS,
+                                            _INT + "test_mutation_kills_openspiel.py",
                                             "src/cardrules/integrations/openspiel.py"],
-    "cardrules/integrations/pettingzoo.py": ["tests/test_pettingzoo.py", _KILLS_INTEGRATIONS,
+    "cardrules/integrations/pettingzoo.py": [_INT + "test_pettingzoo.py", _KILLS_INTEGRATIONS,
                                              "src/cardrules/integrations/pettingzoo.py"],
     "cardrules/down_and_back/analysis.py": [_DB + "analysis.py",
                                             "src/cardrules/down_and_back/analysis.py"],
-    "cardrules/down_and_back/batch.py": ["tests/test_batch_kernel.py",
-                                         "tests/test_batch_dtypes.py",
+    "cardrules/down_and_back/batch.py": [_DBT + "test_batch_kernel.py",
+                                         _DBT + "test_batch_dtypes.py",
                                          "src/cardrules/down_and_back/batch.py"],
     "cardrules/down_and_back/determinize.py": [_DB + "search.py", _DB + "analysis.py",
                                                "src/cardrules/down_and_back/determinize.py"],
-    "cardrules/down_and_back/encoding.py": ["tests/test_encoding_down_and_back.py",
+    "cardrules/down_and_back/encoding.py": [_DBT + "test_encoding_down_and_back.py",
                                             "src/cardrules/down_and_back/encoding.py"],
-    "cardrules/down_and_back/pictures.py": ["tests/test_pictures.py",
+    "cardrules/down_and_back/pictures.py": [_ENT + "test_pictures.py",
                                             "src/cardrules/down_and_back/pictures.py"],
     "cardrules/down_and_back/showdown.py": [_DB + "showdown.py", _DB + "game.py",
                                             _DB + "loading.py",
@@ -207,16 +212,16 @@ TESTS: dict[str, list[str]] = {
                                            "src/cardrules/down_and_back/rollout.py"],
     "cardrules/down_and_back/search.py": [_DB + "search.py",
                                           "src/cardrules/down_and_back/search.py"],
-    "cardrules/svg.py": ["tests/test_pictures.py", "src/cardrules/svg.py"],
+    "cardrules/svg.py": [_ENT + "test_pictures.py", "src/cardrules/svg.py"],
 }
 # Tests written for the survivors of a sampled run guard their modules as well.
 _KILLS_CORE = {"cardrules/__init__.py", "cardrules/_validate.py", "cardrules/cards.py",
                "cardrules/hand.py", "cardrules/errors.py", "cardrules/svg.py"}
 for _module, _files in TESTS.items():
     if _module.startswith("cardrules/down_and_back/"):
-        _files.insert(-1, "tests/test_mutation_kills_db.py")
+        _files.insert(-1, _DBT + "test_mutation_kills_db.py")
     elif _module in _KILLS_CORE:
-        _files.insert(-1, "tests/test_mutation_kills_core.py")
+        _files.insert(-1, _ENT + "test_mutation_kills_core.py")
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
 
 _COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -481,13 +486,17 @@ def run_mutant(mutant: Mutant, workdir: Path, timeout: float,
 
 
 def _default_tests(module: str) -> list[str]:
-    """Tests named after the module's package, its doctests, else the whole suite."""
+    """The tests of the module's package (its folder ``tests/<package>``, else
+    the test files named after it), its doctests, else the whole suite."""
     parts = Path(module).with_suffix("").parts
     found: list[str] = []
     if len(parts) >= 2:
         package = parts[1]
-        pattern = f"test_{package}*.py"
-        found = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob(pattern))
+        if (ROOT / "tests" / package).is_dir():
+            found = [f"tests/{package}"]
+        else:
+            found = sorted(p.relative_to(ROOT).as_posix()
+                           for p in (ROOT / "tests").rglob(f"test_{package}*.py"))
     return [*found, f"src/{module}"] if found else ["tests", f"src/{module}"]
 
 

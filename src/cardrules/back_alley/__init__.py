@@ -27,6 +27,46 @@ the shared engine (records, replay, self-play, conformance checks):
 >>> game = play_game([RandomBot(seed) for seed in range(4)], max_hand_size=2, seed=1)
 >>> game.state.is_terminal, len(game.state.results), RULES.replay(game.record) is not None
 (True, 3, True)
+
+Both game packages offer the same kinds of names under the same names
+(:mod:`cardrules.down_and_back` and :mod:`cardrules.back_alley`):
+
+- the rules for the shared engine: ``RULES``;
+- playing: ``new_game``, ``legal_actions``, ``apply``, ``is_legal``,
+  ``sample_chance``, ``chance_pile``, ``play_game`` (the same signature in
+  both, ``play_game(bots, *, seed=None, max_actions=None, **settings)``),
+  and the table sizes ``MIN_PLAYERS`` and ``MAX_PLAYERS``;
+- actions: ``Action``, ``ChooseDealer``, ``Shuffle``, ``parse_action``,
+  ``action_to_dict``, ``action_from_dict``;
+- the state: ``GameState``, ``Settings``, ``History``, ``Phase``;
+- how the game stands: ``returns`` (what each seat has won), ``summarize``
+  (a few lines for people), ``events`` (what every seat learns from a step);
+- what one seat may know: ``View``, ``view``, ``view_to_dict``, and
+  ``determinize`` (a full state drawn to fit a view); JSON:
+  ``state_to_dict``, ``state_from_dict``;
+- numbers and tensors for learning libraries: ``NUM_ACTIONS``,
+  ``action_id``, ``action_from_id``, ``legal_action_ids``,
+  ``OBSERVATION_SIZE``, ``OBSERVATION_LAYOUT``, ``observation_tensor``,
+  ``observation_string``;
+- bots: ``SearchBot`` (the game's rule-of-thumb bot is named for what it
+  does, and ``RULES.bots`` lists every bot by name);
+- the conformance hooks ``check_invariants``, ``hidden_variant``,
+  ``probe_actions``.
+
+Back Alley's own: ``NUM_PLAYERS`` (a table of exactly four, BA-1; it is
+also ``MIN_PLAYERS`` and ``MAX_PLAYERS``), the actions ``Pass``, ``Bid``,
+``Board``, ``Play`` and ``BidAction``, the parts of a state ``Deal``,
+``Trick``, ``Contract`` and ``DealResult``, the rule helpers
+``hand_size_of``, ``team_of``, ``board_levels``, ``contract_of``,
+``first_leader`` and ``score`` (the points of a contract, BA-40 to BA-42),
+the bot ``HeuristicBot`` and the analysis ``trick_estimate``,
+``TrickEstimate``, ``BidValue`` and ``Determinizer`` (draws many deals
+from one view).  The number of deals follows from ``max_hand_size``, so
+there is no default number of rounds.
+
+>>> import cardrules.down_and_back as db
+>>> sorted(set(db.__all__) & {"score", "NUM_PLAYERS", "summarize", "determinize"})
+['determinize', 'summarize']
 """
 
 from __future__ import annotations
@@ -64,8 +104,16 @@ from cardrules.back_alley.encoding import (
     observation_string,
     observation_tensor,
 )
+from cardrules.back_alley.events import events
 from cardrules.back_alley.events import events as _events
-from cardrules.back_alley.game import apply, first_leader, legal_actions, new_game, sample_chance
+from cardrules.back_alley.game import (
+    apply,
+    chance_pile,
+    first_leader,
+    legal_actions,
+    new_game,
+    sample_chance,
+)
 from cardrules.back_alley.game import chance_pile as _chance_pile
 from cardrules.back_alley.search import SearchBot
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
@@ -82,6 +130,7 @@ from cardrules.back_alley.state import (
     board_levels,
     contract_of,
     hand_size_of,
+    returns,
     score,
     summarize,
     team_of,
@@ -91,54 +140,50 @@ from cardrules.back_alley.views import View, view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
 from cardrules.engine.play import PlayedGame as _PlayedGame
+from cardrules.engine.play import play as _play
 from cardrules.engine.registry import register
 from cardrules.engine.rules import Rules
 from cardrules.engine.tensors import Encoding as _Encoding
 
 # The engine's Bot, RandomBot and PlayedGame are imported under private names:
-# users import them from cardrules.engine, their one import path.  The
-# conformance hooks (check_invariants, hidden_variant, probe_actions) and the
-# record helpers are reached through RULES (or the checks module).
+# users import them from cardrules.engine, their one import path.  The names
+# below are grouped as the package docstring lists them; the ones shared with
+# Down and Back are the same kind of thing under the same name there.  (The
+# private aliases _returns, _events and _chance_pile feed the RULES call below.)
 
 __all__ = [  # noqa: RUF022 (grouped by purpose)
-    # the game
-    "NUM_PLAYERS",
+    # --- the same names as in cardrules.down_and_back ---
+    # the rules, for the shared engine: records, replay, self-play, conformance
     "RULES",
+    # playing
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "apply",
+    "chance_pile",
     "is_legal",
     "legal_actions",
     "new_game",
+    "play_game",
     "sample_chance",
     # actions (ChooseDealer and Shuffle are the engine's chance actions, part of Action)
     "Action",
-    "Bid",
-    "BidAction",
-    "Board",
     "ChooseDealer",
-    "Pass",
-    "Play",
     "Shuffle",
     "action_from_dict",
     "action_to_dict",
     "parse_action",
-    # the state and its parts
-    "Contract",
-    "Deal",
-    "DealResult",
+    # the state
     "GameState",
     "History",
     "Phase",
     "Settings",
-    "Trick",
-    # rule helpers
-    "board_levels",
-    "contract_of",
-    "first_leader",
-    "hand_size_of",
-    "score",
-    "team_of",
-    # views and JSON
+    # how the game stands: what each seat has won, a summary, what a step tells each seat
+    "events",
+    "returns",
+    "summarize",
+    # what one seat may know, JSON, and full states drawn to fit a view
     "View",
+    "determinize",
     "state_from_dict",
     "state_to_dict",
     "view",
@@ -152,18 +197,44 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "legal_action_ids",
     "observation_string",
     "observation_tensor",
-    # bots, self-play and summaries
-    "HeuristicBot",
+    # bots
     "SearchBot",
-    "play_game",
-    "summarize",
-    # analysis (issue 10)
+    # conformance hooks (RULES holds them too)
+    "check_invariants",
+    "hidden_variant",
+    "probe_actions",
+    # --- Back Alley's own ---
+    # a table of exactly four (BA-1)
+    "NUM_PLAYERS",
+    # the game's actions and the parts of its state
+    "Bid",
+    "BidAction",
+    "Board",
+    "Pass",
+    "Play",
+    "Contract",
+    "Deal",
+    "DealResult",
+    "Trick",
+    # rule helpers
+    "board_levels",
+    "contract_of",
+    "first_leader",
+    "hand_size_of",
+    "score",
+    "team_of",
+    # bots and analysis (issue 10)
+    "HeuristicBot",
     "BidValue",
     "Determinizer",
     "TrickEstimate",
-    "determinize",
     "trick_estimate",
 ]
+
+#: The smallest table Back Alley is played at: four, :data:`NUM_PLAYERS` (BA-1).
+MIN_PLAYERS = NUM_PLAYERS
+#: The largest table Back Alley is played at: four, :data:`NUM_PLAYERS` (BA-1).
+MAX_PLAYERS = NUM_PLAYERS
 
 #: Short games (5 and 3 deals) for conformance runs; full games are tested apart.
 _CHECK_SETTINGS: tuple[Mapping[str, int | None], ...] = (
@@ -189,7 +260,7 @@ RULES: Rules[GameState, Action] = Rules(
     chance_cards=_CARDS, events=_events, default_bot="heuristic",
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string),
+                       _encoding.seat_string, _encoding.observation_bounds),
     bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS})
 register(RULES)
 
@@ -209,18 +280,19 @@ def is_legal(state: GameState, action: Action, *, seat: int | None = None) -> bo
     return RULES.is_legal(state, action, seat=seat)
 
 
-def play_game(bots: Sequence[_Bot], *, max_hand_size: int = 13,
-              seed: int | None = None) -> _PlayedGame[GameState]:
+def play_game(bots: Sequence[_Bot], *, seed: int | None = None, max_actions: int | None = None,
+              **settings: int | None) -> _PlayedGame[GameState]:
     """Play a whole game between four ``bots`` (seats 0 to 3); chance from ``seed``.
 
-    Each bot sees only its own :func:`view`.  Returns the
+    ``settings`` are the game's (``max_hand_size``, 13 unless told
+    otherwise).  Each bot sees only its own :func:`view`.  Returns the
     :class:`~cardrules.engine.PlayedGame`: the final ``state`` and the
-    ``record`` that replays to it.  A thin wrapper over
-    :func:`cardrules.engine.play` with :data:`RULES`.
+    ``record`` that replays to it.  The same function as every game's
+    ``play_game``: :func:`cardrules.engine.play` with :data:`RULES`.
 
     >>> from cardrules.engine import RandomBot
     >>> game = play_game([RandomBot(1), RandomBot(2), RandomBot(3), RandomBot(4)], seed=5)
     >>> game.state.is_terminal, len(game.state.results), len(game.record.actions) > 500
     (True, 25, True)
     """
-    return RULES.play(bots, {"max_hand_size": max_hand_size}, seed=seed)
+    return _play(RULES, bots, settings, seed=seed, max_actions=max_actions)

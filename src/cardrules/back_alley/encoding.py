@@ -64,7 +64,9 @@ scores          2       the viewer's team's score, then the other team's
 ==============  ======  ==================================================================
 
 Counts and scores are plain numbers (not scaled).  :func:`observation_string`
-is the text of the same view.
+is the text of the same view.  :func:`observation_bounds` gives the least and
+the greatest value of every entry in a game with given settings (what a
+learning library's observation space needs).
 
 >>> OBSERVATION_SIZE, NUM_ACTIONS
 (698, 68)
@@ -72,8 +74,10 @@ is the text of the same view.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, SupportsIndex
 
+from cardrules._validate import require_int
 from cardrules.back_alley.actions import (
     BIDS,
     BOARD,
@@ -89,10 +93,17 @@ from cardrules.back_alley.actions import (
     Shuffle,
 )
 from cardrules.back_alley.game import _PHASE_RULE, apply, legal_actions
-from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
+from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, Settings, hand_size_of
 from cardrules.back_alley.views import View, view
 from cardrules.cards import Joker, Suit
-from cardrules.engine.tensors import as_action_id, layout, mark_cards, zeros
+from cardrules.engine.tensors import (
+    ObservationBounds,
+    as_action_id,
+    bounds_by_slice,
+    layout,
+    mark_cards,
+    zeros,
+)
 from cardrules.errors import IllegalActionError, shorten
 
 if TYPE_CHECKING:
@@ -106,6 +117,7 @@ __all__ = [
     "action_from_id",
     "action_id",
     "legal_action_ids",
+    "observation_bounds",
     "observation_string",
     "observation_tensor",
     "seat_string",
@@ -344,6 +356,35 @@ def _bid_slot(bid: Pass | Bid | Board | None) -> int:
     return 1 if isinstance(bid, Pass) else _BID_SLOTS - 1
 
 
+
+
+def observation_bounds(settings: Mapping[str, int | None]) -> ObservationBounds:
+    """The least and the greatest value of each entry of :func:`observation_tensor`'s
+    vector in a game with ``settings``, as two tuples of :data:`OBSERVATION_SIZE` floats.
+
+    ``settings`` are the game's (``max_hand_size``, default 13).  Card planes
+    and one-hot slices lie in 0 to 1; ``deal`` in 0 to 25, ``hand_sizes`` and
+    ``tricks_won`` in 0 to 13, ``board_levels`` in 0 to 4 (BA-23), and each
+    score within the most a team can win or lose: 40 points a card dealt to a
+    hand over the whole game (a quadruple board, BA-41).
+
+    >>> low, high = observation_bounds({"max_hand_size": 2})  # deals of 2, 1, 2 cards
+    >>> start = dict((name, start) for name, start, _ in OBSERVATION_LAYOUT)
+    >>> low[start["scores"]], high[start["scores"]], high[start["deal"]], high[start["hand"]]
+    (-200.0, 200.0, 25.0, 1.0)
+    >>> len(low) == len(high) == OBSERVATION_SIZE
+    True
+    """
+    unknown = set(settings) - {"max_hand_size"}
+    if unknown:
+        raise ValueError(f"unknown Back Alley setting {sorted(unknown)[0]!r}")
+    size = settings.get("max_hand_size", Settings().max_hand_size)
+    checked = Settings(max_hand_size=require_int("max_hand_size", size))
+    points = 40.0 * sum(hand_size_of(deal, checked.max_hand_size)
+                        for deal in range(1, checked.deals + 1))
+    return bounds_by_slice(OBSERVATION_LAYOUT, {
+        "deal": (0.0, 25.0), "hand_sizes": (0.0, 13.0), "board_levels": (0.0, 4.0),
+        "tricks_won": (0.0, 13.0), "scores": (-points, points)})
 
 
 def observation_string(view: View) -> str:

@@ -40,8 +40,6 @@ __all__ = ["main", "run"]
 #: The subcommand modules; each has ``register(commands)``, which adds its
 #: parser and sets ``handler`` to the function that runs it.
 _COMMANDS = (evaluate, play, replay, simulate, advise)
-#: Kept for callers of the old module layout; the game's own default applies.
-_DEFAULT_ROUNDS = _common.DEFAULT_ROUNDS
 
 
 class _Version(argparse.Action):

@@ -11,11 +11,11 @@ each game's strongest fast bot unless ``--bots`` names others
 from __future__ import annotations
 
 import argparse
-import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
+from cardrules.engine.play import steps
 
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
@@ -82,29 +82,19 @@ def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Setting
     net: ... (pot ...)
     leading: seat...
     """
+    loop = steps(rules, bots, settings, seed=seed)   # checks the settings and the bots first
     values = dict(settings)
     if "num_players" in rules.default_settings and "num_players" not in values:
         values["num_players"] = len(bots)
     state = start = rules.new_game_from_settings(values)
-    if len(bots) != state.num_players:
-        raise ValueError(f"{rules.title} needs {state.num_players} bots here, not {len(bots)}")
-    rng = random.Random(seed)
     actions: list[Any] | None = [] if keep else None
-    number = shown = 0
-    while not state.is_terminal:
-        before = state
-        if state.is_chance:
-            action = rules.sample_chance(state, rng)
-            state = rules.apply(state, action)
-        else:
-            seat = state.current_player
-            action = bots[seat].act(rules.view(state, seat), rules.legal_actions(state))
-            state = rules.apply(state, action, seat=seat)
-        number += 1
+    shown = 0
+    for number, step in enumerate(loop, start=1):
+        state = step.after
         if actions is not None:
-            actions.append(action)
+            actions.append(step.action)
         if moves:
-            print(_common.move_line(number, before, action), flush=True)
+            print(_common.move_line(number, step.before, step.action), flush=True)
             continue
         results = state.results
         while shown < len(results):

@@ -20,6 +20,52 @@ Play a game with a pure reducer (see :mod:`cardrules.down_and_back.game`):
 ...     state = apply(state, action)
 >>> len(state.results), sum(state.net) + state.pot
 (2, 0)
+
+Both game packages offer the same kinds of names under the same names
+(:mod:`cardrules.down_and_back` and :mod:`cardrules.back_alley`):
+
+- the rules for the shared engine: ``RULES``;
+- playing: ``new_game``, ``legal_actions``, ``apply``, ``is_legal``,
+  ``sample_chance``, ``chance_pile``, ``play_game`` (the same signature in
+  both, ``play_game(bots, *, seed=None, max_actions=None, **settings)``),
+  and the table sizes ``MIN_PLAYERS`` and ``MAX_PLAYERS``;
+- actions: ``Action``, ``ChooseDealer``, ``Shuffle``, ``parse_action``,
+  ``action_to_dict``, ``action_from_dict``;
+- the state: ``GameState``, ``Settings``, ``History``, ``Phase``;
+- how the game stands: ``returns`` (what each seat has won), ``summarize``
+  (a few lines for people), ``events`` (what every seat learns from a step);
+- what one seat may know: ``View``, ``view``, ``view_to_dict``, and
+  ``determinize`` (a full state drawn to fit a view); JSON:
+  ``state_to_dict``, ``state_from_dict``;
+- numbers and tensors for learning libraries: ``NUM_ACTIONS``,
+  ``action_id``, ``action_from_id``, ``legal_action_ids``,
+  ``OBSERVATION_SIZE``, ``OBSERVATION_LAYOUT``, ``observation_tensor``,
+  ``observation_string``;
+- bots: ``SearchBot`` (the game's rule-of-thumb bot is named for what it
+  does, and ``RULES.bots`` lists every bot by name);
+- the conformance hooks ``check_invariants``, ``hidden_variant``,
+  ``probe_actions``.
+
+Down and Back's own: the evaluators (``evaluate3``, ``evaluate4``,
+``best_splits``, ``splits``, ``strength3``, ``strength4``,
+``split_strengths``, ``Combo``, ``SplitOption``, ``Category3``,
+``Category4``, ``ACCELERATED`` and the ``*_batch`` versions), the default
+number of rounds ``DEFAULT_ROUNDS``, the actions ``Cut``, ``DrawStock``,
+``DrawDiscard``, ``Discard`` and ``Split``, the parts of a state
+``RoundResult``, ``Showdown``, ``Stage`` and ``TieBreakDraw``, the bot
+``GreedyBot`` (with ``hand_value``) and the odds ``split_odds``,
+``SplitOdds``, ``discard_advice`` and ``ActionOdds``.  The table size varies
+(2 to 5), so there is no ``NUM_PLAYERS``; there are no contracts (a
+seat that wins both showdowns takes the pot, DB-43), so there is no
+``score``; and ``determinize`` has no counting to do once per view
+before drawing (Back Alley's ``Determinizer`` does that work), so there is
+no ``Determinizer``.
+
+>>> import cardrules.back_alley as ba
+>>> import cardrules.down_and_back as db
+>>> shared = set(db.__all__) & set(ba.__all__)
+>>> {"returns", "summarize", "determinize", "events", "chance_pile"} <= shared
+True
 """
 
 from __future__ import annotations
@@ -51,6 +97,7 @@ from cardrules.down_and_back.actions import (
     action_to_dict,
     parse_action,
 )
+from cardrules.down_and_back.analysis import ActionOdds, SplitOdds, discard_advice, split_odds
 from cardrules.down_and_back.batch import (
     best_splits_batch,
     evaluate3_batch,
@@ -60,6 +107,8 @@ from cardrules.down_and_back.batch import (
 from cardrules.down_and_back.bots import GreedyBot, hand_value
 from cardrules.down_and_back.bounds import bounds as _bounds
 from cardrules.down_and_back.categories import Category3, Category4
+from cardrules.down_and_back.checks import check_invariants, hidden_variant, probe_actions
+from cardrules.down_and_back.determinize import determinize
 from cardrules.down_and_back.encoding import (
     NUM_ACTIONS,
     OBSERVATION_LAYOUT,
@@ -71,13 +120,22 @@ from cardrules.down_and_back.encoding import (
     observation_tensor,
 )
 from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
+from cardrules.down_and_back.events import events
 from cardrules.down_and_back.events import events as _events
-from cardrules.down_and_back.game import apply, legal_actions, new_game, sample_chance
+from cardrules.down_and_back.game import (
+    apply,
+    chance_pile,
+    legal_actions,
+    new_game,
+    sample_chance,
+)
 from cardrules.down_and_back.game import chance_pile as _chance_pile
 from cardrules.down_and_back.search import SearchBot
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.down_and_back.state import (
     DEFAULT_ROUNDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     GameState,
     History,
     Phase,
@@ -86,8 +144,10 @@ from cardrules.down_and_back.state import (
     Showdown,
     Stage,
     TieBreakDraw,
+    returns,
 )
 from cardrules.down_and_back.state import returns as _returns
+from cardrules.down_and_back.summary import summarize
 from cardrules.down_and_back.summary import summarize as _summarize
 from cardrules.down_and_back.views import View, view
 from cardrules.engine.bots import Bot as _Bot
@@ -98,16 +158,67 @@ from cardrules.engine.registry import register as _register
 from cardrules.engine.rules import Rules as _Rules
 from cardrules.engine.tensors import Encoding as _Encoding
 
-# One import path per name.  Engine names (Bot, RandomBot, GameRecord,
-# PlayedGame) come from cardrules.engine; the conformance hooks
-# (check_invariants, hidden_variant, probe_actions) and the record helpers
-# (record, replay, new_game_from_settings) are reached through RULES; the
-# batch evaluators are defined in cardrules.down_and_back.batch and imported
-# from here (numpy is imported only when one is called).
+# One import path per name: engine names (Bot, RandomBot, GameRecord,
+# PlayedGame) come from cardrules.engine.  The names below are grouped as
+# the package docstring lists them; the ones shared with Back Alley are the
+# same kind of thing under the same name there.  The batch evaluators are
+# defined in cardrules.down_and_back.batch (numpy is imported only when one
+# is called).  (The private aliases _summarize, _returns, _events and
+# _chance_pile feed the RULES call below.)
 
 __all__ = [  # noqa: RUF022 (grouped by purpose)
+    # --- the same names as in cardrules.back_alley ---
     # the rules, for the shared engine: records, replay, self-play, conformance
     "RULES",
+    # playing
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "apply",
+    "chance_pile",
+    "is_legal",
+    "legal_actions",
+    "new_game",
+    "play_game",
+    "sample_chance",
+    # actions (ChooseDealer and Shuffle are the engine's chance actions, part of Action)
+    "Action",
+    "ChooseDealer",
+    "Shuffle",
+    "action_from_dict",
+    "action_to_dict",
+    "parse_action",
+    # the state
+    "GameState",
+    "History",
+    "Phase",
+    "Settings",
+    # how the game stands: what each seat has won, a summary, what a step tells each seat
+    "events",
+    "returns",
+    "summarize",
+    # what one seat may know, JSON, and full states drawn to fit a view
+    "View",
+    "determinize",
+    "state_from_dict",
+    "state_to_dict",
+    "view",
+    "view_to_dict",
+    # numbers and tensors for learning libraries (OpenSpiel, PettingZoo, ...)
+    "NUM_ACTIONS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "action_from_id",
+    "action_id",
+    "legal_action_ids",
+    "observation_string",
+    "observation_tensor",
+    # bots
+    "SearchBot",
+    # conformance hooks (RULES holds them too)
+    "check_invariants",
+    "hidden_variant",
+    "probe_actions",
+    # --- Down and Back's own ---
     # evaluating hands (DB-1 to DB-25)
     "ACCELERATED",
     "Category3",
@@ -126,54 +237,24 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "evaluate3_batch",
     "evaluate4_batch",
     "split_strengths_batch",
-    # playing (DB-30 to DB-44)
+    # the game's settings, actions and the parts of its state (DB-30 to DB-44)
     "DEFAULT_ROUNDS",
-    "apply",
-    "is_legal",
-    "legal_actions",
-    "new_game",
-    "play_game",
-    "sample_chance",
-    # actions (ChooseDealer and Shuffle are the engine's chance actions, part of Action)
-    "Action",
-    "ChooseDealer",
     "Cut",
     "Discard",
     "DrawDiscard",
     "DrawStock",
-    "Shuffle",
     "Split",
-    "action_from_dict",
-    "action_to_dict",
-    "parse_action",
-    # the state and its parts
-    "Settings",
-    "GameState",
-    "History",
-    "Phase",
     "RoundResult",
     "Showdown",
     "Stage",
     "TieBreakDraw",
-    # what one seat may know, and JSON
-    "View",
-    "state_from_dict",
-    "state_to_dict",
-    "view",
-    "view_to_dict",
-    # numbers and tensors for learning libraries (OpenSpiel, PettingZoo, ...)
-    "NUM_ACTIONS",
-    "OBSERVATION_LAYOUT",
-    "OBSERVATION_SIZE",
-    "action_from_id",
-    "action_id",
-    "legal_action_ids",
-    "observation_string",
-    "observation_tensor",
-    # bots
+    # bots and analysis
     "GreedyBot",
-    "SearchBot",
     "hand_value",
+    "ActionOdds",
+    "SplitOdds",
+    "discard_advice",
+    "split_odds",
 ]
 
 
@@ -202,7 +283,7 @@ RULES: _Rules[GameState, Action] = _Rules(
     chance_cards=_DECK, events=_events, default_bot="greedy",
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string),
+                       _encoding.seat_string, _encoding.observation_bounds),
     bounds=_bounds)
 _register(RULES)
 
@@ -222,14 +303,16 @@ def is_legal(state: GameState, action: Action, *, seat: int | None = None) -> bo
     return RULES.is_legal(state, action, seat=seat)
 
 
-def play_game(bots: Sequence[_Bot], *, ante: int = 1, rounds: int = DEFAULT_ROUNDS,
-              seed: int | None = None) -> _PlayedGame[GameState]:
+def play_game(bots: Sequence[_Bot], *, seed: int | None = None, max_actions: int | None = None,
+              **settings: int | None) -> _PlayedGame[GameState]:
     """Play a whole game between ``bots`` (one per seat, 2 to 5); chance from ``seed``.
 
-    Each bot sees only its own :func:`view`.  Returns the
-    :class:`~cardrules.engine.PlayedGame`: the final ``state`` and the
-    ``record`` that replays to it.  A thin wrapper over
-    :func:`cardrules.engine.play` with :data:`RULES`.
+    ``settings`` are the game's (``ante``, ``rounds``; defaults for those
+    left out, and ``num_players`` is ``len(bots)``).  Each bot sees only its
+    own :func:`view`.  Returns the :class:`~cardrules.engine.PlayedGame`:
+    the final ``state`` and the ``record`` that replays to it.  The same
+    function as every game's ``play_game``: :func:`cardrules.engine.play`
+    with :data:`RULES`.
 
     >>> from cardrules.engine import RandomBot
     >>> game = play_game([RandomBot(1), RandomBot(2), RandomBot(3)], rounds=3, seed=4)
@@ -237,6 +320,9 @@ def play_game(bots: Sequence[_Bot], *, ante: int = 1, rounds: int = DEFAULT_ROUN
     (True, 3, 0)
     >>> list(RULES.replay(game.record))[-1] == game.state
     True
+    >>> play_game([RandomBot(1), RandomBot(2)], deals=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown Down and Back setting 'deals' (known: num_players, ante, rounds)
     """
-    return _play(RULES, bots, {"num_players": len(bots), "ante": ante, "rounds": rounds},
-                 seed=seed)
+    return _play(RULES, bots, settings, seed=seed, max_actions=max_actions)

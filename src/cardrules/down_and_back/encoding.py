@@ -76,7 +76,9 @@ tiebreak        52      tie-break cards lying on the table while a showdown wait
 ==============  ======  ==================================================================
 
 Counts and chips are plain numbers (not scaled).  :func:`observation_string`
-is the text of the same view.
+is the text of the same view.  :func:`observation_bounds` gives the least and
+the greatest value of every entry in a game with given settings (what a
+learning library's observation space needs).
 
 >>> OBSERVATION_SIZE, NUM_ACTIONS
 (1087, 140)
@@ -84,9 +86,11 @@ is the text of the same view.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING, SupportsIndex
 
+from cardrules._validate import require_int
 from cardrules.cards import DECK
 from cardrules.down_and_back.actions import (
     Action,
@@ -99,9 +103,23 @@ from cardrules.down_and_back.actions import (
     Split,
 )
 from cardrules.down_and_back.game import _PHASE_RULES, apply, legal_actions, split_actions
-from cardrules.down_and_back.state import MAX_PLAYERS, MIN_PLAYERS, GameState, Phase
+from cardrules.down_and_back.state import (
+    DEFAULT_ROUNDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameState,
+    Phase,
+    Settings,
+)
 from cardrules.down_and_back.views import View, view
-from cardrules.engine.tensors import as_action_id, layout, mark_cards, zeros
+from cardrules.engine.tensors import (
+    ObservationBounds,
+    as_action_id,
+    bounds_by_slice,
+    layout,
+    mark_cards,
+    zeros,
+)
 from cardrules.errors import IllegalActionError, shorten
 
 if TYPE_CHECKING:
@@ -115,6 +133,7 @@ __all__ = [
     "action_from_id",
     "action_id",
     "legal_action_ids",
+    "observation_bounds",
     "observation_string",
     "observation_tensor",
     "seat_string",
@@ -367,6 +386,47 @@ def observation_tensor(view: View) -> npt.NDArray[np.float32]:
     return out
 
 
+
+
+def observation_bounds(settings: Mapping[str, int | None]) -> ObservationBounds:
+    """The least and the greatest value of each entry of :func:`observation_tensor`'s
+    vector in a game with ``settings``, as two tuples of :data:`OBSERVATION_SIZE` floats.
+
+    ``settings`` are the game's (``num_players``, ``ante``, ``rounds``; one
+    left out takes its default, 4, 1 and 10).  Card planes and one-hot
+    slices lie in 0 to 1; ``round`` and ``rounds`` in 0 to ``rounds``,
+    ``ante`` in 0 to the ante, ``pot`` in 0 to every ante of the game
+    (``num_players * ante * rounds`` chips), ``net`` from minus a seat's own
+    antes (``ante * rounds``) to every ante of the game, ``hand_sizes`` in 0
+    to 8 (seven cards and the one drawn), ``stock_size`` in 0 to 52 and
+    ``turns`` in 0 to 6 (DB-35).  An open-ended game (``rounds`` None, DB-44)
+    has no bound on its chips: :class:`ValueError`.
+
+    >>> low, high = observation_bounds({"num_players": 5, "ante": 2, "rounds": 7})
+    >>> start = dict((name, start) for name, start, _ in OBSERVATION_LAYOUT)
+    >>> low[start["net"]], high[start["net"]], high[start["pot"]], high[start["hand"]]
+    (-14.0, 70.0, 70.0, 1.0)
+    >>> len(low) == len(high) == OBSERVATION_SIZE
+    True
+    >>> observation_bounds({"rounds": None})
+    Traceback (most recent call last):
+    ...
+    ValueError: observation bounds need a finite number of rounds (DB-44)
+    """
+    unknown = set(settings) - {"num_players", "ante", "rounds"}
+    if unknown:
+        raise ValueError(f"unknown Down and Back setting {sorted(unknown)[0]!r}")
+    rounds = settings.get("rounds", DEFAULT_ROUNDS)
+    if rounds is None:
+        raise ValueError("observation bounds need a finite number of rounds (DB-44)")
+    checked = Settings(require_int("num_players", settings.get("num_players", 4)),
+                       require_int("ante", settings.get("ante", 1)), rounds)
+    ante, count = float(checked.ante), float(rounds)
+    chips = checked.num_players * ante * count
+    return bounds_by_slice(OBSERVATION_LAYOUT, {
+        "round": (0.0, count), "rounds": (0.0, count), "ante": (0.0, ante),
+        "pot": (0.0, chips), "net": (-ante * count, chips), "hand_sizes": (0.0, 8.0),
+        "stock_size": (0.0, 52.0), "turns": (0.0, 6.0)})
 
 
 def observation_string(view: View) -> str:

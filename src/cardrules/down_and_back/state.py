@@ -6,9 +6,10 @@ from JSON validates everything, see :mod:`cardrules.down_and_back.serialize`).
 
 A state has few fields, so that each action copies little: the settings
 (:class:`Settings`, fixed for the game), the books (:class:`History`,
-changed once a round), and the table as it is now.  Every older name
-(``num_players``, ``pot``, ``net``, ``turns``, ...) is still there, as a
-read-only property.
+changed once a round), and the table as it is now.  The facts a seat's
+:class:`~cardrules.down_and_back.View` holds as fields (``num_players``,
+``ante``, ``rounds``, ``round``, ``dealer``, ``pot``, ``net``, ``results``,
+``turns``) are read-only properties of the state, under the same names.
 
 Each seat's hand is a :class:`~cardrules.Hand` (cards in canonical order).
 Piles are tuples of cards: ``stock[0]`` is the top of the stock and

@@ -404,11 +404,18 @@ class GameRecord:
         path.write_text(text, encoding="utf-8")
 
     def replay(self) -> Iterator[object]:
-        """Every state of the game, from the initial one to the last.
+        """Every state of the game, from the initial one to the last: the
+        :meth:`~cardrules.engine.rules.Rules.replay` of the rules the record
+        names, with the same checks, made when this is called (an unknown
+        game, settings the game refuses, a seat the table does not have).
 
         >>> record = GameRecord("down_and_back", {"num_players": 2}, ())
         >>> [s.phase.name for s in record.replay()]
         ['CHOOSE_DEALER']
+        >>> GameRecord("down_and_back", {"num_players": 9}, ()).replay()
+        Traceback (most recent call last):
+        ...
+        ValueError: Down and Back is for 2 to 5 players, not 9
         """
         return self.rules.replay(self)
 

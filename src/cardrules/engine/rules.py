@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 import attrs
 
 from cardrules._validate import is_int
-from cardrules.errors import CardRulesError, IllegalActionError
+from cardrules.errors import CardRulesError, IllegalActionError, ParseError
 
 if TYPE_CHECKING:
     from cardrules.cards import Card, Joker
@@ -296,28 +296,58 @@ class Rules(Generic[S, A]):
     def replay(self, record: GameRecord) -> Iterator[S]:
         """Every state of a recorded game of this kind, from the first to the last.
 
-        An action the rules refuse raises :class:`~cardrules.IllegalActionError`
-        naming the action's number.  An action is the player to act's, and a
-        :class:`~cardrules.engine.records.Seated` entry is applied for its seat.
-        Records written before ``Seated`` existed hold Down and Back splits
-        made out of order without a seat: an action the player to act cannot
-        make, but exactly one other seat can, is applied for that seat (for a
-        split, the one seat holding its seven cards, DB-40).
+        The record is checked when ``replay`` is called, before any state is
+        made: something that is not a :class:`~cardrules.engine.GameRecord`
+        is a :class:`TypeError`; a record of another game, settings the game
+        refuses and a :class:`~cardrules.engine.records.Seated` entry for a
+        seat the table does not have are a :class:`ValueError`.  The actions
+        are then applied one by one as the states are asked for: an action
+        the rules refuse raises :class:`~cardrules.IllegalActionError`
+        naming the action's number (a :class:`~cardrules.ParseError` keeps
+        its ``token`` and ``position``).
+
+        An action is the player to act's, and a ``Seated`` entry is applied
+        for its seat.  Records written before ``Seated`` existed hold Down
+        and Back splits made out of order without a seat: an action the
+        player to act cannot make, but exactly one other seat can, is
+        applied for that seat (for a split, the one seat holding its seven
+        cards, DB-40).  :meth:`GameRecord.replay
+        <cardrules.engine.GameRecord.replay>` is this method with the
+        rules the record names.
 
         >>> from cardrules.down_and_back import RULES, new_game, ChooseDealer
         >>> r = RULES.record(new_game(2), [ChooseDealer(1)])
         >>> [s.dealer for s in RULES.replay(r)]
         [None, 1]
+        >>> from cardrules.engine import GameRecord
+        >>> RULES.replay(GameRecord("back_alley", {}, ()))   # refused at once, not on next()
+        Traceback (most recent call last):
+        ...
+        ValueError: not a Down and Back record: 'back_alley'
         """
-        from cardrules.engine.records import Seated
+        from cardrules.engine.records import GameRecord, Seated
 
+        if not isinstance(record, GameRecord):
+            raise TypeError(f"replay takes a GameRecord, not {type(record).__name__}")
         if record.game != self.name:
             raise ValueError(f"not a {self.title} record: {record.game!r}")
-        state = self.new_game_from_settings(record.settings_dict)
-        yield state
+        start = self.new_game_from_settings(record.settings_dict)
         for number, entry in enumerate(record.actions, start=1):
+            if isinstance(entry, Seated) and entry.seat >= start.num_players:
+                raise ValueError(f"action {number} ({entry}): there is no seat {entry.seat} "
+                                 f"at a table of {start.num_players}")
+        return self._states(start, record.actions)
+
+    def _states(self, state: S, entries: Sequence[object]) -> Iterator[S]:
+        """``state``, then the state after each record entry in turn (the
+        lazy half of :meth:`replay`, which has checked the record)."""
+        from cardrules.engine.records import Seated
+
+        yield state
+        for number, entry in enumerate(entries, start=1):
             action, seat = (entry.action, entry.seat) if isinstance(entry, Seated) \
                 else (entry, None)
+            where = f"action {number} ({entry}): "
             try:
                 try:
                     state = self.apply(state, action, seat=seat)  # type: ignore[arg-type]
@@ -327,12 +357,13 @@ class Rules(Generic[S, A]):
                         raise
                     state = self.apply(state, action, seat=other)  # type: ignore[arg-type]
             except IllegalActionError as err:
-                raise IllegalActionError(
-                    err.rule, f"action {number} ({entry}): {err.message}") from None
+                raise IllegalActionError(err.rule, where + err.message) from None
+            except ParseError as err:   # keeps the token and its position
+                raise err.within(where) from None
             except CardRulesError as err:
-                raise type(err)(f"action {number} ({entry}): {err}") from None
-            except ValueError as err:  # a Seated seat the table does not have
-                raise ValueError(f"action {number} ({entry}): {err}") from None
+                raise type(err)(where + str(err)) from None
+            except ValueError as err:
+                raise ValueError(where + str(err)) from None
             yield state
 
     def _only_seat(self, state: S, action: object) -> int | None:
@@ -346,9 +377,10 @@ class Rules(Generic[S, A]):
         return seats[0] if len(seats) == 1 else None
 
     def play(self, bots: Sequence[Bot], settings: SettingValues | None = None, *,
-             seed: int | None = None) -> PlayedGame[S]:
-        """Play a whole game between ``bots`` (one per seat); see
-        :func:`cardrules.engine.play`.
+             seed: int | None = None, max_actions: int | None = None) -> PlayedGame[S]:
+        """Play a whole game between ``bots`` (one per seat): the game loop
+        :func:`cardrules.engine.play` with these rules, which each game's
+        ``play_game`` calls too.
 
         >>> from cardrules.down_and_back import RULES
         >>> from cardrules.engine import RandomBot
@@ -358,4 +390,4 @@ class Rules(Generic[S, A]):
         """
         from cardrules.engine.play import play
 
-        return play(self, bots, settings, seed=seed)
+        return play(self, bots, settings, seed=seed, max_actions=max_actions)

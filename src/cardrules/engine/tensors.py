@@ -1,5 +1,5 @@
 """Pieces both games' ``encoding`` modules share: reading an action id, laying
-out an observation vector, and filling it.
+out an observation vector, bounding its entries, and filling it.
 
 The numbering and the layouts themselves belong to each game (see
 ``cardrules.down_and_back.encoding`` and ``cardrules.back_alley.encoding``).
@@ -13,7 +13,7 @@ The numbering and the layouts themselves belong to each game (see
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 import attrs
@@ -24,8 +24,14 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from cardrules.engine.rules import SettingValues
+
 _S = TypeVar("_S")
 _A = TypeVar("_A")
+
+#: The least and the greatest value of every entry of an observation vector,
+#: as two tuples of floats as long as the vector (``float("inf")`` for no bound).
+ObservationBounds = tuple[tuple[float, ...], tuple[float, ...]]
 
 
 @attrs.frozen(slots=True)
@@ -39,6 +45,9 @@ class Encoding(Generic[_S, _A]):
     >>> from cardrules.back_alley import RULES
     >>> RULES.encoding.num_actions, RULES.encoding.observation_size
     (68, 698)
+    >>> low, high = RULES.encoding.observation_bounds({"max_hand_size": 13})
+    >>> len(high), max(high)  # the scores: 40 points a card over 25 deals
+    (698, 7240.0)
     """
 
     #: How many action numbers there are.
@@ -59,8 +68,15 @@ class Encoding(Generic[_S, _A]):
     observation_tensor: Callable[[_S, int], npt.NDArray[np.float32]]
     #: ``observation_string(state, seat)``: the same information as text.
     observation_string: Callable[[_S, int], str]
+    #: ``observation_bounds(settings)``: the least and greatest value of each
+    #: entry of the vector in a game with ``settings`` (a
+    #: :data:`ObservationBounds`); ValueError for settings that leave an entry
+    #: unbounded.  None: no bounds are known (an adapter then uses -inf to inf).
+    observation_bounds: Callable[[SettingValues], ObservationBounds] | None = None
 
-__all__ = ["Encoding", "as_action_id", "layout", "mark_cards", "zeros"]
+
+__all__ = ["Encoding", "ObservationBounds", "as_action_id", "bounds_by_slice", "layout",
+           "mark_cards", "zeros"]
 
 
 def as_action_id(number: object) -> int:
@@ -92,6 +108,31 @@ def layout(spec: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, int], ...
         slices.append((name, start, length))
         start += length
     return tuple(slices)
+
+
+def bounds_by_slice(layout: tuple[tuple[str, int, int], ...],
+                    ranges: Mapping[str, tuple[float, float]]) -> ObservationBounds:
+    """The :data:`ObservationBounds` of a vector laid out as ``layout`` (slices
+    end to end, as :func:`layout` gives them): the entries of each slice that
+    ``ranges`` names lie in its ``(low, high)``, every other entry in 0 to 1.
+
+    >>> bounds_by_slice((("flag", 0, 2), ("count", 2, 1)), {"count": (0, 13)})
+    ((0.0, 0.0, 0.0), (1.0, 1.0, 13.0))
+    >>> bounds_by_slice((("flag", 0, 2),), {"score": (-1, 1)})
+    Traceback (most recent call last):
+    ...
+    ValueError: no slice of the layout is called 'score'
+    """
+    unknown = set(ranges) - {name for name, _, _ in layout}
+    if unknown:
+        raise ValueError(f"no slice of the layout is called {sorted(unknown)[0]!r}")
+    low: list[float] = []
+    high: list[float] = []
+    for name, _, length in layout:
+        lo, hi = ranges.get(name, (0.0, 1.0))
+        low += [float(lo)] * length
+        high += [float(hi)] * length
+    return tuple(low), tuple(high)
 
 
 def zeros(size: int) -> npt.NDArray[np.float32]:

@@ -1,23 +1,29 @@
-"""PettingZoo environments for both games (``pip install "cardrules[pettingzoo]"``).
+"""PettingZoo environments of any game with an encoding (``pip install "cardrules[pettingzoo]"``).
 
-:func:`env` makes an AEC environment that follows the conventions of
-PettingZoo's classic games:
+:func:`env` makes an AEC environment of any game the registry finds (or of
+a :class:`~cardrules.engine.rules.Rules` object), written once over its
+rules and following the conventions of PettingZoo's classic games:
 
 * agents ``player_0``, ``player_1``, ... are the seats 0, 1, ...;
-* an observation is a dict: ``"observation"``, the acting seat's
-  :func:`~cardrules.down_and_back.observation_tensor` (a float32 ``Box``,
-  computed from that seat's view only), and ``"action_mask"``, an int8 ``Box``
-  of ``NUM_ACTIONS`` entries, 1 for each legal action id of the agent to act
-  (all zeros for the others and at the end);
-* actions are ``Discrete(NUM_ACTIONS)``, numbered as in
-  :func:`~cardrules.down_and_back.action_id` (see :doc:`/integrations`);
-* chance (the first dealer, every shuffle) is played inside the environment,
-  drawn from a :class:`random.Random` seeded by ``reset(seed=...)``;
-* rewards come when chips or points change hands: at the end of each Down
-  and Back round, each seat gets the chips it won in that round minus its
-  ante (DB-30, DB-43), so a game's rewards add up to its net winnings; at
-  the end of each Back Alley deal both partners get their team's points for
-  the deal (BA-40 to BA-42), so they add up to the team's score;
+* an observation is a dict: ``"observation"``, the seat's vector from
+  ``rules.encoding.observation_tensor`` (a float32 ``Box`` bounded by
+  ``rules.encoding.observation_bounds``, computed from that seat's view
+  only), and ``"action_mask"``, an int8 ``Box`` of ``num_actions`` entries,
+  1 for each legal action id of the agent to act (all zeros for the others
+  and at the end);
+* actions are ``Discrete(num_actions)``, numbered by the game's encoding
+  (see :doc:`/integrations`);
+* chance (the first dealer, every shuffle) is played inside the environment
+  with ``rules.sample_chance``, drawn from a :class:`random.Random` seeded by
+  ``reset(seed=...)``;
+* the reward of a step is the change of ``rules.returns`` it brought (for
+  the first step, the change since the start of the game, the chance played
+  before it included), so a game's rewards add up to its final returns: in
+  Down and Back each seat pays its ante when it goes into the pot (DB-30:
+  the first in the first step, each later one in the step that ends the
+  round before) and the seat that wins a pot gets it in the step that ends
+  the round (DB-43); in Back Alley both partners get their team's points at
+  the end of each deal (BA-40 to BA-42);
 * every agent is terminated when the game ends (DB-44, BA-43); nothing is
   truncated (a Down and Back environment needs a finite number of rounds).
 
@@ -44,7 +50,8 @@ who made it and 0 for the others; :func:`raw_env` instead raises
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, ClassVar, Generic, TypedDict, TypeVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar, overload
 
 try:
     import gymnasium
@@ -57,17 +64,20 @@ except ImportError as _missing:  # pragma: no cover - the extra is installed in 
         "cardrules.integrations.pettingzoo needs PettingZoo, gymnasium and numpy: "
         'pip install "cardrules[pettingzoo]"') from _missing
 
-from cardrules import back_alley as _ba
-from cardrules import down_and_back as _db
-from cardrules.back_alley.state import hand_size_of
-from cardrules.engine.rules import StateLike
+from cardrules.engine.registry import games, rules_for
+from cardrules.engine.rules import Rules, StateLike
+from cardrules.engine.tensors import as_action_id
+from cardrules.errors import ParseError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = ["BackAlleyEnv", "CardGameEnv", "DownAndBackEnv", "Observation", "env", "raw_env"]
+    from cardrules.engine.tensors import Encoding
+
+__all__ = ["CardGameEnv", "Observation", "env", "raw_env"]
 
 _S = TypeVar("_S", bound=StateLike)
+_A = TypeVar("_A")
 
 
 class Observation(TypedDict):
@@ -75,31 +85,58 @@ class Observation(TypedDict):
 
     ``observation`` is the agent's view as a flat float32 tensor;
     ``action_mask`` holds 1 for each legal action id of the agent to act.
+
+    >>> game = raw_env("back_alley", max_hand_size=1)
+    >>> game.reset(seed=0)
+    >>> sorted(game.observe("player_0"))
+    ['action_mask', 'observation']
     """
 
     observation: npt.NDArray[np.float32]
     action_mask: npt.NDArray[np.int8]
 
 
-class CardGameEnv(AECEnv, Generic[_S]):  # type: ignore[misc]  # PettingZoo has no type hints
-    """The AEC environment shared by both games (see the module's conventions).
+class CardGameEnv(AECEnv, Generic[_S, _A]):  # type: ignore[misc]  # PettingZoo has no type hints
+    """The AEC environment of one game, built from its ``rules`` and ``settings``
+    (see the module's conventions).
 
-    The game as it stands is :attr:`game_state`, a cardrules state;
-    ``possible_agents`` are ``player_0`` up to ``player_{n-1}``.
+    Everything about the game comes from ``rules``: the initial state
+    (``new_game_from_settings``; unknown or bad settings raise
+    :class:`ValueError`), ``apply`` and ``sample_chance``, the rewards
+    (``returns``) and the numbers and vectors (``encoding``; a game without
+    one is refused with :class:`ValueError`).  The game as it stands is
+    :attr:`game_state`; ``possible_agents`` are ``player_0`` up to
+    ``player_{n-1}``; ``metadata["name"]`` is the game's name and ``_v0``.
+
+    >>> from cardrules.down_and_back import RULES
+    >>> game = CardGameEnv(RULES, {"num_players": 3, "rounds": 1})
+    >>> game.reset(seed=1)
+    >>> game.metadata["name"], game.agent_selection, game.game_state.phase
+    ('down_and_back_v0', 'player_2', <Phase.CUT: 'cut'>)
     """
 
-    metadata: ClassVar[dict[str, object]]
-
-    def __init__(self, state: _S, num_actions: int, low: npt.NDArray[np.float32],
-                 high: npt.NDArray[np.float32], render_mode: str | None) -> None:
+    def __init__(self, rules: Rules[_S, _A], settings: Mapping[str, int | None] | None = None,
+                 *, render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in ("ansi", "human"):
             raise ValueError(f"render_mode is 'ansi', 'human' or None, not {render_mode!r}")
+        encoding = rules.encoding
+        if encoding is None:
+            raise ValueError(f"{rules.title} has no encoding (Rules.encoding is None) "
+                             "for PettingZoo to use")
+        state = rules.new_game_from_settings(settings or {})
+        low, high = _box_bounds(encoding, rules.settings_of(state))
+        self.metadata: dict[str, object] = {
+            "name": f"{rules.name}_v0", "render_modes": ["ansi", "human"],
+            "is_parallelizable": False}
         self.render_mode = render_mode
+        self._rules = rules
+        self._encoding = encoding
         self._start = state
         self._state = state
+        self._returns: tuple[int, ...] = rules.returns(state)
         self._rng: random.Random | None = None
-        self._num_actions = num_actions
+        self._num_actions = num_actions = encoding.num_actions
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(state.num_players)]
         self.agents: list[str] = []
         self.observation_spaces = {
@@ -110,36 +147,38 @@ class CardGameEnv(AECEnv, Generic[_S]):  # type: ignore[misc]  # PettingZoo has 
         self.action_spaces = {agent: spaces.Discrete(num_actions)
                               for agent in self.possible_agents}
 
-    # -- what each game supplies ---------------------------------------------------
+    @property
+    def rules(self) -> Rules[_S, _A]:
+        """The rules of the game played.
 
-    def _apply(self, state: _S, number: object) -> _S:
-        raise NotImplementedError
-
-    def _sample_chance(self, state: _S, rng: random.Random) -> _S:
-        raise NotImplementedError
-
-    def _legal_ids(self, state: _S) -> tuple[int, ...]:
-        raise NotImplementedError
-
-    def _tensor(self, state: _S, seat: int) -> npt.NDArray[np.float32]:
-        raise NotImplementedError
-
-    def _gains(self, before: _S, after: _S) -> list[float]:
-        raise NotImplementedError
-
-    # -- the AEC interface ---------------------------------------------------------
+        >>> raw_env("Back-Alley").rules.title
+        'Back Alley'
+        """
+        return self._rules
 
     @property
     def game_state(self) -> _S:
-        """The cardrules state of the game in progress (read it, never change it)."""
+        """The cardrules state of the game in progress (read it, never change it).
+
+        >>> raw_env("back_alley").game_state.is_chance
+        True
+        """
         return self._state
 
     def observation_space(self, agent: str) -> spaces.Space[object]:
-        """The ``Dict`` space of ``agent``'s observations (the same object every time)."""
+        """The ``Dict`` space of ``agent``'s observations (the same object every time).
+
+        >>> raw_env("back_alley").observation_space("player_0")["observation"].shape
+        (698,)
+        """
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[object]:
-        """``Discrete(NUM_ACTIONS)`` for every agent (the same object every time)."""
+        """``Discrete(num_actions)`` for every agent (the same object every time).
+
+        >>> raw_env("back_alley").action_space("player_3")
+        Discrete(68)
+        """
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
@@ -147,25 +186,33 @@ class CardGameEnv(AECEnv, Generic[_S]):  # type: ignore[misc]  # PettingZoo has 
 
         Without a seed the generator of the previous games goes on (a fresh
         unseeded one for the first game).
+
+        >>> game = raw_env("back_alley", max_hand_size=2)
+        >>> game.reset(seed=5)
+        >>> game.agents == game.possible_agents, game.game_state.is_chance
+        (True, False)
         """
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)
-        self._state = self._advance(self._start)
+        state = self._state = self._advance(self._start)
+        # The first step's rewards count from the start, chance before it included.
+        self._returns = self._rules.returns(self._start)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
+        self.terminations = dict.fromkeys(self.agents, state.is_terminal)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, object]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = self._agent_to_act()
+        self.agent_selection = self.agents[0] if state.is_terminal else self._agent_to_act()
 
     def _advance(self, state: _S) -> _S:
         """Play chance until a player must act or the game is over."""
         rng = self._rng
         assert rng is not None
+        apply, sample = self._rules.apply, self._rules.sample_chance
         while state.is_chance:
-            state = self._sample_chance(state, rng)
+            state = apply(state, sample(state, rng))
         return state
 
     def _agent_to_act(self) -> str:
@@ -174,31 +221,52 @@ class CardGameEnv(AECEnv, Generic[_S]):  # type: ignore[misc]  # PettingZoo has 
         return self.possible_agents[seat]
 
     def observe(self, agent: str) -> Observation:
-        """``agent``'s observation: its view's tensor and its action mask."""
+        """``agent``'s observation: its view's tensor and its action mask.
+
+        >>> game = raw_env("down_and_back", num_players=2, rounds=1)
+        >>> game.reset(seed=0)
+        >>> int(game.observe(game.agent_selection)["action_mask"].sum())  # cut 1 to 51
+        51
+        """
         seat = self.possible_agents.index(agent)
+        encoding = self._encoding
         mask = np.zeros(self._num_actions, dtype=np.int8)
         state = self._state
         if state.current_player == seat:
-            mask[list(self._legal_ids(state))] = 1
-        return {"observation": self._tensor(state, seat), "action_mask": mask}
+            mask[list(encoding.legal_action_ids(state))] = 1
+        # float32 whatever the game gives (a no-op for the built-in games' vectors).
+        tensor = np.asarray(encoding.observation_tensor(state, seat), dtype=np.float32)
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play action id ``action`` for the agent to act (None once it is terminated).
 
         An id that is not legal now raises :class:`~cardrules.IllegalActionError`
         and changes nothing (:func:`env` wraps this to end the game instead).
+        The reward of each agent is the change of its seat's returns.
+
+        >>> game = raw_env("down_and_back", num_players=2, rounds=1)
+        >>> game.reset(seed=0)
+        >>> game.step(51)  # drawing before the cut
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.IllegalActionError: DB-32: seat 0 must cut the deck
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         before = self._state
-        after = self._advance(self._apply(before, action))
+        # A plain int for the game (PettingZoo's wrappers hand on numpy integers).
+        move = self._encoding.action_from_id(before, as_action_id(action))
+        after = self._advance(self._rules.apply(before, move))
         self._state = after
+        old, new = self._returns, self._rules.returns(after)
+        self._returns = new
         self._cumulative_rewards[agent] = 0.0
-        gains = self._gains(before, after)
-        self.rewards = {name: gains[seat] for seat, name in enumerate(self.possible_agents)
-                        if name in self.rewards}
+        rewards = self.rewards
+        self.rewards = {name: float(new[seat] - old[seat])
+                        for seat, name in enumerate(self.possible_agents) if name in rewards}
         if after.is_terminal:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
@@ -208,8 +276,15 @@ class CardGameEnv(AECEnv, Generic[_S]):  # type: ignore[misc]  # PettingZoo has 
             self.render()
 
     def render(self) -> str | None:
-        """The whole table as text (hidden cards too): returned with ``render_mode="ansi"``,
-        printed with ``"human"``; without a render mode a warning and None."""
+        """The whole table as text (``str`` of the state, hidden cards too): returned
+        with ``render_mode="ansi"``, printed with ``"human"``; without a render mode
+        a warning and None.
+
+        >>> game = raw_env("back_alley", render_mode="ansi")
+        >>> game.reset(seed=0)
+        >>> game.render() == str(game.game_state)
+        True
+        """
         if self.render_mode is None:
             gymnasium.logger.warn("render() needs render_mode 'ansi' or 'human'")
             return None
@@ -220,127 +295,61 @@ class CardGameEnv(AECEnv, Generic[_S]):  # type: ignore[misc]  # PettingZoo has 
         return text
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Nothing to release.
+
+        >>> raw_env("back_alley").close()
+        """
 
 
-class DownAndBackEnv(CardGameEnv[_db.GameState]):
-    """Down and Back for 2 to 5 agents (DB-30 to DB-44); ``rounds`` must be a number.
-
-    >>> game = DownAndBackEnv(num_players=3, rounds=1)
-    >>> game.reset(seed=1)
-    >>> game.agent_selection, game.game_state.phase
-    ('player_2', <Phase.CUT: 'cut'>)
-    """
-
-    metadata: ClassVar[dict[str, object]] = {
-        "name": "down_and_back_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
-
-    def __init__(self, *, num_players: int = 4, ante: int = 1,
-                 rounds: int = _db.DEFAULT_ROUNDS, render_mode: str | None = None) -> None:
-        if rounds is None:
-            raise ValueError("the PettingZoo environment needs a finite number of rounds")
-        state = _db.new_game(num_players, ante=ante, rounds=rounds)
-        low, high = _db_bounds(num_players, ante, rounds)
-        super().__init__(state, _db.NUM_ACTIONS, low, high, render_mode)
-
-    def _apply(self, state: _db.GameState, number: object) -> _db.GameState:
-        return _db.apply(state, _db.action_from_id(state, number))  # type: ignore[arg-type]
-
-    def _sample_chance(self, state: _db.GameState, rng: random.Random) -> _db.GameState:
-        return _db.apply(state, _db.sample_chance(state, rng))
-
-    def _legal_ids(self, state: _db.GameState) -> tuple[int, ...]:
-        return _db.legal_action_ids(state)
-
-    def _tensor(self, state: _db.GameState, seat: int) -> npt.NDArray[np.float32]:
-        return _db.observation_tensor(_db.view(state, seat))
-
-    def _gains(self, before: _db.GameState, after: _db.GameState) -> list[float]:
-        gains = [0.0] * before.num_players
-        for result in after.results[len(before.results):]:
-            for seat in range(before.num_players):
-                gains[seat] -= before.ante
-            if result.pot_winner is not None:
-                gains[result.pot_winner] += result.pot
-        return gains
+def _box_bounds(encoding: Encoding[Any, Any], settings: Mapping[str, int | None]
+                ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The observation box's lowest and highest entries, from the game's
+    ``observation_bounds`` (-inf to inf without them)."""
+    size = encoding.observation_size
+    if encoding.observation_bounds is None:
+        return (np.full(size, -np.inf, dtype=np.float32),
+                np.full(size, np.inf, dtype=np.float32))
+    low, high = encoding.observation_bounds(settings)
+    box = np.asarray(low, dtype=np.float32), np.asarray(high, dtype=np.float32)
+    if box[0].shape != (size,) or box[1].shape != (size,):
+        raise ValueError(f"observation_bounds gave {len(low)} and {len(high)} values "
+                         f"for a vector of {size}")
+    return box
 
 
-class BackAlleyEnv(CardGameEnv[_ba.GameState]):
-    """Back Alley for four agents in two teams (BA-1 to BA-50).
-
-    >>> game = BackAlleyEnv(max_hand_size=2)
-    >>> game.reset(seed=1)
-    >>> game.possible_agents, game.game_state.phase
-    (['player_0', 'player_1', 'player_2', 'player_3'], <Phase.BID: 'bid'>)
-    """
-
-    metadata: ClassVar[dict[str, object]] = {
-        "name": "back_alley_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
-
-    def __init__(self, *, max_hand_size: int = 13, render_mode: str | None = None) -> None:
-        state = _ba.new_game(max_hand_size=max_hand_size)
-        low, high = _ba_bounds(state.settings)
-        super().__init__(state, _ba.NUM_ACTIONS, low, high, render_mode)
-
-    def _apply(self, state: _ba.GameState, number: object) -> _ba.GameState:
-        return _ba.apply(state, _ba.action_from_id(state, number))  # type: ignore[arg-type]
-
-    def _sample_chance(self, state: _ba.GameState, rng: random.Random) -> _ba.GameState:
-        return _ba.apply(state, _ba.sample_chance(state, rng))
-
-    def _legal_ids(self, state: _ba.GameState) -> tuple[int, ...]:
-        return _ba.legal_action_ids(state)
-
-    def _tensor(self, state: _ba.GameState, seat: int) -> npt.NDArray[np.float32]:
-        return _ba.observation_tensor(_ba.view(state, seat))
-
-    def _gains(self, before: _ba.GameState, after: _ba.GameState) -> list[float]:
-        return [float(after.scores[seat & 1] - before.scores[seat & 1]) for seat in range(4)]
+def _find(game: object) -> Rules[Any, Any]:
+    """The rules ``game`` names (any case, ``-`` or ``_``), or ``game`` itself."""
+    if isinstance(game, Rules):
+        return game
+    if not isinstance(game, str):
+        raise TypeError(f"a game is a name or a Rules object, not {type(game).__name__}")
+    for name in dict.fromkeys((game, game.strip().lower().replace("-", "_"))):
+        try:
+            return rules_for(name)
+        except ParseError:
+            continue
+    raise ValueError(f"unknown game {game!r}: choose from {', '.join(games())}")
 
 
-def _bounds(layout: tuple[tuple[str, int, int], ...], size: int,
-            ranges: dict[str, tuple[float, float]]
-            ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """Per entry of the tensor, its lowest and highest value: 0 and 1 unless
-    ``ranges`` names the slice."""
-    low = np.zeros(size, dtype=np.float32)
-    high = np.ones(size, dtype=np.float32)
-    for name, start, length in layout:
-        if name in ranges:
-            low[start:start + length], high[start:start + length] = ranges[name]
-    return low, high
+@overload
+def raw_env(game: Rules[_S, _A], *, render_mode: str | None = None,
+            **settings: int | None) -> CardGameEnv[_S, _A]: ...
 
 
-def _db_bounds(num_players: int, ante: int, rounds: int
-               ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    chips = float(num_players * ante * rounds)
-    return _bounds(_db.OBSERVATION_LAYOUT, _db.OBSERVATION_SIZE, {
-        "round": (0, rounds), "rounds": (0, rounds), "ante": (0, ante), "pot": (0, chips),
-        "net": (-float(ante * rounds), chips), "hand_sizes": (0, 8), "stock_size": (0, 52),
-        "turns": (0, 6)})
-
-
-def _ba_bounds(settings: _ba.Settings
-               ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    # A deal of N cards scores at most 40 * N either way (a quadruple board, BA-41).
-    points = 40.0 * sum(hand_size_of(deal, settings.max_hand_size)
-                        for deal in range(1, settings.deals + 1))
-    return _bounds(_ba.OBSERVATION_LAYOUT, _ba.OBSERVATION_SIZE, {
-        "deal": (0, 25), "hand_sizes": (0, 13), "board_levels": (0, 4),
-        "tricks_won": (0, 13), "scores": (-points, points)})
-
-
-_GAMES: dict[str, type[DownAndBackEnv] | type[BackAlleyEnv]] = {
-    "down_and_back": DownAndBackEnv, "back_alley": BackAlleyEnv}
-
-
+@overload
 def raw_env(game: str, *, render_mode: str | None = None,
-            **settings: int) -> DownAndBackEnv | BackAlleyEnv:
-    """The unwrapped environment of ``game`` (``"down_and_back"`` or ``"back_alley"``).
+            **settings: int | None) -> CardGameEnv[Any, Any]: ...
 
-    ``settings`` are the game's: ``num_players``, ``ante`` and ``rounds`` for
-    Down and Back (default 4, 1 and 10), ``max_hand_size`` for Back Alley
-    (default 13).  An illegal action id raises
+
+def raw_env(game: str | Rules[Any, Any], *, render_mode: str | None = None,
+            **settings: int | None) -> CardGameEnv[Any, Any]:
+    """The unwrapped environment of ``game``: a registered name (any case,
+    ``-`` or ``_``, such as ``"down_and_back"``) or a game's rules.
+
+    ``settings`` are the game's (``RULES.default_settings``): ``num_players``,
+    ``ante`` and ``rounds`` for Down and Back (default 4, 1 and 10),
+    ``max_hand_size`` for Back Alley (default 13); one the game does not
+    have raises :class:`ValueError`.  An illegal action id raises
     :class:`~cardrules.IllegalActionError` and changes nothing.
 
     >>> game = raw_env("down_and_back", num_players=2, rounds=1)
@@ -349,16 +358,18 @@ def raw_env(game: str, *, render_mode: str | None = None,
     Traceback (most recent call last):
     ...
     ValueError: action ids are 0 to 139, not 999
+    >>> import attrs
+    >>> from cardrules.back_alley import RULES
+    >>> raw_env(attrs.evolve(RULES, encoding=None))
+    Traceback (most recent call last):
+    ...
+    ValueError: Back Alley has no encoding (Rules.encoding is None) for PettingZoo to use
     """
-    try:
-        kind = _GAMES[game]
-    except (KeyError, TypeError):
-        raise ValueError(f"unknown game {game!r}: choose from {sorted(_GAMES)}") from None
-    return kind(render_mode=render_mode, **settings)
+    return CardGameEnv(_find(game), settings, render_mode=render_mode)
 
 
-def env(game: str, *, render_mode: str | None = None, illegal_reward: float = -1.0,
-        **settings: int) -> AECEnv:
+def env(game: str | Rules[Any, Any], *, render_mode: str | None = None,
+        illegal_reward: float = -1.0, **settings: int | None) -> AECEnv:
     """The PettingZoo AEC environment of ``game``, wrapped as PettingZoo's classic games are.
 
     The wrappers end the game on an action outside the mask
