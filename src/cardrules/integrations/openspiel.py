@@ -1070,13 +1070,17 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         spec = core.spec
         core.state = spec.rules.hidden_variant(core.state, player_id, rng)
         core.forget_others(player_id)
-        if core.picked:
-            # The cards picked so far are seen by no one: redraw them from the
-            # pile being shuffled (the new state's, the same cards).
+        if core.remaining:
+            # A shuffle under way: the cards picked so far are seen by no one,
+            # so they are redrawn from the pile being shuffled, the new state's
+            # (the same cards in both games here: the deck, or the public
+            # discard pile; another game's pile may hold hidden cards).
             pile = sorted(card.index for card in spec.pile(core.state) or ())
-            rng.shuffle(pile)
-            core.picked = tuple(pile[:len(core.picked)])
-            core.remaining = tuple(sorted(pile[len(core.picked):]))
+            picked = len(core.picked)
+            if picked:
+                rng.shuffle(pile)
+            core.picked = tuple(pile[:picked])
+            core.remaining = tuple(sorted(pile[picked:]))
         # Kept so that a serialized resample can be checked (_verify).
         source, start = self._core.copy(), core.copy()
         source.unchecked = start.unchecked = False
