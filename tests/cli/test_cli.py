@@ -336,8 +336,10 @@ STRONG_BOTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
 def test_the_limits_and_defaults_are_the_documented_ones() -> None:
     from cardrules.simulation import run as simulation_run
 
+    from cardrules.engine.registry import BUILT_IN, rules_for
+
     assert simulation_run.MAX_ROUNDS == MAX_ROUNDS   # play and simulate share the limit
-    assert _common.DEFAULT_BOTS == STRONG_BOTS
+    assert {name: rules_for(name).default_bot for name in BUILT_IN} == STRONG_BOTS
 
 class _Stop(Exception):
     """Raised by a watching bot to end a game part-way."""
@@ -491,8 +493,11 @@ def test_other_game_names_are_still_refused(name: str,
     for command in (["play", name], ["advise", name, "AS"]):
         status, out, err = run(capsys, *command)
         assert (status, out) == (2, "")
-        assert err == ("cardrules: unknown game (choose from down-and-back, back-alley): "
-                       f"{name!r}\n")
+        # The built-in games first, then any other game registered in this process.
+        assert err.startswith("cardrules: unknown game (choose from down-and-back, "
+                              "back-alley"), err
+        assert err.endswith(f"): {name!r}\n")
+        assert err.count("\n") == 1
 
 
 def _closed_early(args: list[str]) -> tuple[int, bytes]:
