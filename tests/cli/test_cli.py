@@ -334,9 +334,8 @@ STRONG_BOTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
 
 
 def test_the_limits_and_defaults_are_the_documented_ones() -> None:
-    from cardrules.simulation import run as simulation_run
-
     from cardrules.engine.registry import BUILT_IN, rules_for
+    from cardrules.simulation import run as simulation_run
 
     assert simulation_run.MAX_ROUNDS == MAX_ROUNDS   # play and simulate share the limit
     assert {name: rules_for(name).default_bot for name in BUILT_IN} == STRONG_BOTS
