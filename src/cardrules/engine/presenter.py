@@ -61,7 +61,7 @@ class Presenter(Protocol[A]):
     (True, Pass())
     """
 
-    #: The move notation of the game, for ``help``: indented lines.
+    #: The move notation of the game, as ``help`` prints it (one or more lines).
     notation: str
 
     def intro(self, view: Any) -> str:
