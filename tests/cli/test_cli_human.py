@@ -694,6 +694,7 @@ def plain_game(monkeypatch: pytest.MonkeyPatch) -> Rules[Any, Any]:
     from cardrules.back_alley import RULES
     from cardrules.engine import registry
 
+    registry.games()  # every built-in game registered before the registry is copied
     monkeypatch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))
     rules: Rules[Any, Any] = attrs.evolve(RULES, name=_PLAIN, title="Plain Alley",
                                           presenter=None, result_lines=None)
