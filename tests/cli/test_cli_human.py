@@ -549,8 +549,9 @@ import attrs  # noqa: E402
 
 from cardrules.cards import Card, Joker  # noqa: E402
 from cardrules.engine.presenter import narration, second_person  # noqa: E402
+from support import ROOT  # noqa: E402
 
-_CLI = Path(__file__).parents[1] / "src" / "cardrules" / "cli"
+_CLI = ROOT / "src" / "cardrules" / "cli"
 
 
 @pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_common.py"])

@@ -38,12 +38,12 @@ scores: team 0 ..., team 1 ...
 from __future__ import annotations
 
 import os
-import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
+from cardrules.engine.play import steps
 from cardrules.engine.presenter import (
     Presenter,
     listed_key,
@@ -105,9 +105,11 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
     """Play a game of ``rules`` with a person at seat ``you`` and ``bots`` in
     the other seats; return the exit status (0, also when the person leaves).
 
-    Chance comes from ``random.Random(seed)`` as in
-    :func:`cardrules.engine.play`; each bot sees its own view only.  Answers
-    are read with ``read(prompt)`` (None for the end of the input).  When
+    The game is the engine's loop (:func:`cardrules.engine.play.steps`, so
+    chance comes from ``random.Random(seed)`` as in
+    :func:`cardrules.engine.play`) with the person as the bot of their seat;
+    each bot sees its own view only.  Answers are read with ``read(prompt)``
+    (None for the end of the input).  When
     ``record_path`` is given the record is written there at the end, or
     when the person leaves.
 
@@ -128,26 +130,21 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
     if missing:
         raise ValueError(f"no bot for seat {min(missing)}")
     show = presenter_for(rules, you)
-    start, rng = state, random.Random(seed)
+    start = state
     actions: list[Any] = []
+    # The person is the game loop's bot for their seat: asked at the terminal,
+    # with the state the loop stands at (for the rules' reasons of a refusal).
+    person = _Person(lambda: _ask(rules, show, state, you, start, actions, read))
+    table = [person if seat == you else bots[seat] for seat in range(state.num_players)]
     print(show.intro(rules.view(state, you)))
     print("the other seats: " + ", ".join(f"seat {seat} {type(bot).__name__}"
                                           for seat, bot in sorted(bots.items())))
     try:
-        while not state.is_terminal:
-            actor = None if state.is_chance else state.current_player
-            if actor is None:
-                action = rules.sample_chance(state, rng)
-            elif actor == you:
-                action = _ask(rules, show, state, you, start, actions, read)
-            else:
-                action = bots[actor].act(rules.view(state, actor), rules.legal_actions(state))
-            after = rules.apply(state, action) if actor is None else \
-                rules.apply(state, action, seat=actor)
-            actions.append(action)
-            for line in narration(rules.events(state, action, after), you):
+        for step in steps(rules, table, settings, seed=seed):
+            actions.append(step.action)
+            for line in narration(rules.events(step.before, step.action, step.after), you):
                 print(line)
-            state = after
+            state = step.after
     except _Left as left:
         print(f"{left.why}: you left the game unfinished after {len(actions)} actions")
         _write(rules, start, actions, record_path)
@@ -158,6 +155,18 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
         print(line)
     _write(rules, start, actions, record_path)
     return 0
+
+
+class _Person:
+    """The person at the terminal as a bot: ``act`` asks them for a move."""
+
+    def __init__(self, ask: Callable[[], Any]) -> None:
+        self.ask = ask
+
+    def act(self, view: object, legal: Sequence[Any]) -> Any:
+        """The move the person answers with (the loop's view and moves are
+        drawn again by the presenter)."""
+        return self.ask()
 
 
 def _write(rules: Rules[Any, Any], start: Any, actions: Sequence[Any],

@@ -79,7 +79,7 @@ def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Setting
             print(_common.move_line(number, step.before, step.action), flush=True)
             continue
         if rules.result_lines is not None:
-            for line in rules.result_lines(before, state):
+            for line in rules.result_lines(step.before, state):
                 print(line, flush=True)
                 shown += 1
     lines = rules.summarize(state).splitlines()
