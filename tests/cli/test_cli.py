@@ -334,10 +334,11 @@ STRONG_BOTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
 
 
 def test_the_limits_and_defaults_are_the_documented_ones() -> None:
+    from cardrules.engine.registry import BUILT_IN, rules_for
     from cardrules.simulation import run as simulation_run
 
     assert simulation_run.MAX_ROUNDS == MAX_ROUNDS   # play and simulate share the limit
-    assert _common.DEFAULT_BOTS == STRONG_BOTS
+    assert {name: rules_for(name).default_bot for name in BUILT_IN} == STRONG_BOTS
 
 class _Stop(Exception):
     """Raised by a watching bot to end a game part-way."""
@@ -491,8 +492,11 @@ def test_other_game_names_are_still_refused(name: str,
     for command in (["play", name], ["advise", name, "AS"]):
         status, out, err = run(capsys, *command)
         assert (status, out) == (2, "")
-        assert err == ("cardrules: unknown game (choose from down-and-back, back-alley): "
-                       f"{name!r}\n")
+        # The built-in games first, then any other game registered in this process.
+        assert err.startswith("cardrules: unknown game (choose from down-and-back, "
+                              "back-alley"), err
+        assert err.endswith(f"): {name!r}\n")
+        assert err.count("\n") == 1
 
 
 def _closed_early(args: list[str]) -> tuple[int, bytes]:
@@ -627,3 +631,46 @@ def test_replay_names_the_seat_of_a_split_made_out_of_turn(
     assert status == 0
     line = out.splitlines()[len(entries)]
     assert line.split()[:4] == [str(len(entries) + 1), "seat", str(other), "split"]
+
+
+# -- issue 15: the commands over the registry -------------------------------------------
+
+def test_play_help_names_every_game_and_its_default_bot_from_the_registry(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.engine.registry import games, rules_for
+
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the game: down-and-back or back-alley" in text
+    assert "(default down-and-" in text  # (argparse may break the line at a dash)
+    for name in games():
+        rules = rules_for(name)
+        assert f"{rules.default_bot} for {rules.title}" in text
+    assert "<" not in text  # every mark was filled in
+
+
+def test_game_names_put_the_built_in_games_first() -> None:
+    from cardrules.engine.registry import BUILT_IN, games
+
+    names = _common.game_names()
+    assert names[:len(BUILT_IN)] == tuple(n.replace("_", "-") for n in BUILT_IN)
+    assert sorted(names) == sorted(n.replace("_", "-") for n in games())
+    assert _common.GAME_NAMES == ("down-and-back", "back-alley")
+
+
+def test_a_game_registered_under_capitals_is_found_in_any_spelling(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import attrs
+
+    from cardrules.down_and_back import RULES
+    from cardrules.engine import registry
+
+    registry.games()  # every built-in game registered before the registry is copied
+    monkeypatch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))
+    copy = registry.register(attrs.evolve(RULES, name="Copy-Of_DB"))
+    for spelled in ("copy-of-db", "COPY_OF_DB", "Copy-Of_DB", "copy_of-DB"):
+        assert _common.game(spelled) is copy
+    assert "Copy-Of-DB" in _common.game_names()
+    with pytest.raises(Exception, match=r"choose from down-and-back, back-alley, .*Copy-Of-DB"):
+        _common.game("copy of db")

@@ -121,7 +121,7 @@ def test_the_transcript_tells_the_public_moves_and_results(
     lines = out.splitlines()
     assert lines[0] == "Down and Back: 3 players, you are seat 1; type 'help' for help"
     assert lines[1] == "the other seats: seat 0 GreedyBot, seat 2 GreedyBot"
-    assert re.fullmatch(r"chance: seat \d deals first \(DB-31\)", lines[2])
+    assert re.fullmatch(r"chance: (seat \d deals|you deal) first \(DB-31\)", lines[2])
     assert any(re.fullmatch(r"seat [02] discards [A2-9TJQK][SHDC]", line) for line in lines)
     assert any(re.fullmatch(r"you discard [A2-9TJQK][SHDC]", line) for line in lines)
     assert "round 1 showdown (DB-40 to DB-43):" in lines
@@ -163,11 +163,11 @@ def test_the_table_never_shows_a_card_the_person_cannot_see(
         own = {str(c) for c in state.hands[seat]}
         assert own <= shown  # the person's whole hand is on the table
     # Between prompts, no bot's private card and no shuffled order is told.
-    assert "shuffle " not in out
+    assert not re.search(rf"shuffle {CARD.pattern} {CARD.pattern}", out)
     for line in out.splitlines():
         if "from the stock" in line and not line.startswith("you "):
             assert not CARD.search(line), line
-        if line.startswith("seat ") and " has split" in line:
+        if re.match(r"seat \d+ (splits|has split)", line):  # another seat's split
             assert not CARD.search(line), line
 
 
@@ -327,7 +327,9 @@ def test_a_piped_game_end_to_end(tmp_path: Path) -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from cardrules.back_alley.presenter import BackAlleyTable  # noqa: E402
 from cardrules.cli import human  # noqa: E402
+from cardrules.engine.presenter import presenter_for  # noqa: E402
 
 _ENTRY = re.compile(r"(\d+)\) (.*?)(?=\s{2,}\d+\) |$)")
 _CUTS = re.compile(r" ?(\d+)-(\d+)\) cut 1 \.\.\. cut \d+: .*")
@@ -385,7 +387,7 @@ def test_every_listed_move_typed_back_as_listed_is_that_move(
     rules, settings_, seed = game
     for state in _random_states(rules, settings_, seed):
         seat = state.current_player
-        show = human.presenter_for(rules, seat)
+        show = presenter_for(rules, seat)
         legal = rules.legal_actions(state)
         lines = show.moves(rules.view(state, seat), legal)
         entries = listed_entries(lines)
@@ -415,7 +417,7 @@ def _refusals(rules: Rules[Any, Any], state: Any, seat: int) -> list[str]:
     else:
         texts = ["pass", "board", *(f"bid {n}" for n in range(1, 14)),
                  *(f"play {c}" for c in CARDS)]
-    show = human.presenter_for(rules, seat)
+    show = presenter_for(rules, seat)
     legal = rules.legal_actions(state)
     said = []
     for text in texts:
@@ -450,7 +452,7 @@ def test_a_refusal_in_back_alley_is_worded_to_you() -> None:
     state = _follow_suit_state()
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert human._parse(RULES, human.presenter_for(RULES, 1), state, 1,
+        assert human._parse(RULES, presenter_for(RULES, 1), state, 1,
                             RULES.legal_actions(state), "play 2H") is None
     assert out.getvalue() == ("not allowed now: BA-31: clubs were led: you must follow "
                               "suit, not play 2H\n")
@@ -522,7 +524,7 @@ def test_back_alley_hands_show_trump_first_with_the_jokers_on_top(seed: int,
         state = RULES.apply(state, RULES.sample_chance(state, rng))
     for seat in range(4):
         view: Any = RULES.view(state, seat)
-        line = next(text for text in human.BackAlleyTable(seat).table(view)
+        line = next(text for text in BackAlleyTable(seat).table(view)
                     if text.startswith("your hand: "))
         shown = line.removeprefix("your hand: ").split("   (you took ")[0]  # BA-13
         groups = [group.split() for group in shown.split(" | ")]
@@ -536,3 +538,259 @@ def test_back_alley_hands_show_trump_first_with_the_jokers_on_top(seed: int,
         for group in groups:
             ranks = [c if c in ("BB", "LB") else c[0] for c in group]
             assert ranks == sorted(ranks, key=_TRUMP_POWER.index)
+
+
+# -- issue 15: one command over Rules ----------------------------------------------------
+
+import ast  # noqa: E402
+import enum  # noqa: E402
+
+import attrs  # noqa: E402
+
+from cardrules.cards import Card, Joker  # noqa: E402
+from cardrules.engine.presenter import narration, second_person  # noqa: E402
+from support import ROOT  # noqa: E402
+
+_CLI = ROOT / "src" / "cardrules" / "cli"
+
+
+@pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_common.py"])
+def test_the_play_replay_and_human_commands_know_no_game(module: str) -> None:
+    """Issue 15: these modules are written once over Rules: no import of a game
+    package, no game's registry name in their code (docstrings, the doctests, aside;
+    the options' help may name the games that take them) and no comparison with a
+    game's ``name``."""
+    tree = ast.parse((_CLI / module).read_text("utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert not (node.module or "").startswith(("cardrules.down_and_back",
+                                                       "cardrules.back_alley")), node.module
+        if isinstance(node, ast.Import):
+            assert not any(alias.name.startswith(("cardrules.down_and_back",
+                                                  "cardrules.back_alley"))
+                           for alias in node.names)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in docstrings:
+            text = node.value.lower()
+            assert not any(name in text for name in ("down_and_back", "back_alley",
+                                                     "down-and-back", "back-alley")), text
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            assert not any(isinstance(side, ast.Attribute) and side.attr == "name"
+                           for side in sides), ast.unparse(node)
+
+
+def _cards_in(value: object, found: set[str]) -> set[str]:
+    """Every card (as text) anywhere inside ``value``: a view, its hands, tricks,
+    results and splits."""
+    if isinstance(value, Card | Joker):
+        found.add(str(value))
+    elif value is None or isinstance(value, str | int | enum.Enum):
+        pass
+    elif attrs.has(type(value)):
+        for field in attrs.fields(type(value)):  # type: ignore[arg-type]
+            _cards_in(getattr(value, field.name), found)
+    elif isinstance(value, tuple | list | frozenset | set):
+        for item in value:
+            _cards_in(item, found)
+    return found
+
+
+def _played(action: object) -> set[str]:
+    """The card an action puts face up on the table (a play, a discard)."""
+    card = getattr(action, "card", None)
+    return {str(card)} if card is not None else set()
+
+
+def _steps(rules: Rules[Any, Any], settings_: dict[str, int], seed: int) -> list[Any]:
+    """(before, action, after) of every step of a random game, bots' seats included."""
+    import random
+
+    rng = random.Random(seed)
+    state = rules.new_game_from_settings(settings_)
+    steps = []
+    while not state.is_terminal:
+        if state.is_chance:
+            action = rules.sample_chance(state, rng)
+            after = rules.apply(state, action)
+        else:
+            action = rng.choice(rules.legal_actions(state))
+            after = rules.apply(state, action, seat=state.current_player)
+        steps.append((state, action, after))
+        state = after
+    return steps
+
+
+@settings(max_examples=12)
+@given(_games())
+def test_narration_never_shows_a_card_the_person_could_not_see(
+        game: tuple[Rules[Any, Any], dict[str, int], int]) -> None:
+    """What a seat is told of a step is its part of the game's events in the second
+    person, and never names a card that seat could not see: every card told is in
+    the seat's view before or after the step, or is the card the step put face up,
+    or is hidden from the seat neither before nor after (DB-35, DB-37, DB-40;
+    BA-50).  Each seat is also told its own private cards (a draw, a dealt hand)."""
+    rules, settings_, seed = game
+    told_privately = 0
+    for before, action, after in _steps(rules, settings_, seed):
+        events = rules.events(before, action, after)
+        for seat in range(before.num_players):
+            lines = narration(events, seat)
+            texts = [e.text_for(seat) for e in events]
+            assert lines == [second_person(text, seat) for text in texts if text is not None]
+            seen = _cards_in(rules.view(before, seat), set()) | \
+                _cards_in(rules.view(after, seat), set()) | _played(action)
+            hidden = _hidden(rules, before, seat) | _hidden(rules, after, seat)
+            for line in lines:
+                leaked = set(CARD.findall(line)) & hidden - seen
+                assert not leaked, (seat, line, action)
+            told_privately += sum(1 for e in events if e.owner == seat
+                                  and CARD.search(" ".join(map(str, e.private or ()))))
+    assert told_privately > 0
+
+
+def test_a_private_part_is_told_to_its_owner_alone() -> None:
+    """A seat is told an event's private part only if it owns it; the others hear
+    the public part or nothing."""
+    from cardrules.engine.events import Event
+
+    drawn = Event(1, ("seat", 1, "draws from the stock"), ("seat", 1, "draws KS from the stock"))
+    dealt = Event(2, None, ("seat", 2, "is dealt", "AS 2S"))
+    assert narration([drawn, dealt], 1) == ["you draw KS from the stock"]
+    assert narration([drawn, dealt], 2) == ["seat 1 draws from the stock", "you are dealt AS 2S"]
+    assert narration([drawn, dealt], 0) == ["seat 1 draws from the stock"]
+
+
+@pytest.mark.parametrize(("text", "seat", "said"), [
+    ("seat 2 discards 7H", 2, "you discard 7H"),
+    ("seat 1 passes", 1, "you pass"),
+    ("seat 3 bids 4", 3, "you bid 4"),
+    ("chance: seat 0 deals first (DB-31)", 0, "chance: you deal first (DB-31)"),
+    ("round 2: seat 1 shuffles; everyone antes 1, the pot is 4 (DB-30, DB-32)", 1,
+     "round 2: you shuffle; everyone antes 1, the pot is 4 (DB-30, DB-32)"),
+    ("  down hand: seat 1; back hand: seat 2; seat 2 takes the pot of 3", 2,
+     "  down hand: seat 1; back hand: you; you take the pot of 3"),
+    ("  net: seat 0 +1, seat 1 -1", 1, "  net: seat 0 +1, you -1"),
+    ("seat 1 takes 5H for its joker (BA-13)", 1, "you take 5H for your joker (BA-13)"),
+    ("seat 0 is dealt AS KS", 0, "you are dealt AS KS"),
+    ("DOWN: seat 2 drew KS, BACK: seat 12 drew 3H", 2, "DOWN: you drew KS, BACK: seat 12 drew 3H"),
+    ("seat 1 splits", 0, "seat 1 splits"),
+])
+def test_narration_is_worded_to_the_person(text: str, seat: int, said: str) -> None:
+    assert second_person(text, seat) == said
+
+
+#: A copy of Back Alley without a presenter or result lines, registered under a
+#: name in capitals: what a game from elsewhere gets.
+_PLAIN = "Plain-Alley"
+
+
+@pytest.fixture
+def plain_game(monkeypatch: pytest.MonkeyPatch) -> Rules[Any, Any]:
+    """Back Alley registered in this process as another game that has no presenter
+    (the registry is restored afterwards)."""
+    from cardrules.back_alley import RULES
+    from cardrules.engine import registry
+
+    registry.games()  # every built-in game registered before the registry is copied
+    monkeypatch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))
+    rules: Rules[Any, Any] = attrs.evolve(RULES, name=_PLAIN, title="Plain Alley",
+                                          presenter=None, result_lines=None)
+    return registry.register(rules)
+
+
+@pytest.mark.parametrize("spelled", ["plain-alley", "PLAIN_ALLEY", "Plain-Alley"])
+def test_a_game_registered_in_process_plays_with_the_plain_presenter(
+        spelled: str, plain_game: Rules[Any, Any], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game the registry finds, with no presenter of its own, plays through
+    ``cardrules play GAME --human SEAT``: the table is its view's str(), the moves
+    its actions' str(), typed moves go through its parse_action, and the narration
+    is its events'; the record replays to the same end."""
+    path = tmp_path / "plain.json"
+    answers = ["", "flurb", "99", "help", "table", *["1"] * 60]
+    status, out, err = run(capsys, monkeypatch, "\n".join(answers) + "\n", "play", spelled,
+                           "--max-hand-size", "2", "--seed", "3", "--human", "0",
+                           "--record", str(path))
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "Plain Alley: you are seat 0; type 'help' for help"
+    assert lines[1] == "the other seats: seat 1 HeuristicBot, seat 2 HeuristicBot, " \
+                       "seat 3 HeuristicBot"
+    assert lines[2] == "chance: seat 1 deals first (BA-11)"
+    assert "== Plain Alley ==" in lines
+    assert "your turn: choose a move" in lines
+    assert re.search(r"^ 1\) pass +2\) bid 1 +3\) board$", out, flags=re.MULTILINE)
+    assert "type a move or its number (1 to 3); 'help' lists the commands" in lines
+    assert "not a move: unknown action: 'flurb' at position 0 (type 'help' for the notation)" \
+        in lines
+    assert "no move numbered 99: choose 1 to 3" in lines
+    assert "  type a move as the list shows it (either case), or its number" in lines
+    assert any(re.fullmatch(r"you are dealt \S\S \S\S", line) for line in lines)
+    assert any(re.fullmatch(r"seat [123] plays \S\S", line) for line in lines)
+    assert re.search(r"^you \(seat 0\) finish with [+-]\d+ team points: you "
+                     r"(win|lose|share the lead)$", out, flags=re.MULTILINE)
+    record = GameRecord.load(path)
+    assert record.game == _PLAIN
+    *_, final = record.rules.replay(record)
+    assert final.is_terminal
+    assert f"game over\n{plain_game.summarize(final)}\n" in out
+
+
+def test_typed_moves_and_refusals_with_the_plain_presenter(
+        plain_game: Rules[Any, Any], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain presenter reads a typed move with the game's parse_action: a text
+    that is not a move is quoted as typed, a move the rules refuse gets the rule id
+    worded to you, and a listed move is taken in either case."""
+    answers = ["bid 9", "PASS", "play ZZ", "play 2S", "1", "quit"]
+    status, out, _ = run(capsys, monkeypatch, "\n".join(answers) + "\n", "play",
+                         "plain_alley", "--max-hand-size", "2", "--seed", "3", "--human", "2")
+    assert status == 0
+    assert prompts(out) == answers
+    replies = [chunk.splitlines()[1] for chunk in out.split("move> ")[1:-1]]
+    assert replies[0] == "not allowed now: BA-21: a bid is 1 to 1 with 2 cards, not 9"
+    assert replies[1] == "you pass"
+    assert replies[2] == "not a move: not a card: 'ZZ' at position 5 " \
+                         "(type 'help' for the notation)"
+    assert replies[3] == "not allowed now: BA-31: you do not hold 2S"
+    assert replies[4] == "you play AH"
+    assert "you win the trick (BA-34)" in out.splitlines()
+
+
+def test_play_without_result_lines_prints_the_summary_at_the_end(
+        plain_game: Rules[Any, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    """A game with no ``result_lines`` plays through ``cardrules play`` too: its
+    summary comes at the end, the same account as the game that streams it."""
+    status, plain, err = run_cli(capsys, "play", "plain-alley", "--max-hand-size", "2",
+                                 "--seed", "2")
+    assert (status, err) == (0, "")
+    assert plain.startswith("deal 1 (2 cards")
+    assert run_cli(capsys, "play", "back-alley", "--max-hand-size", "2", "--seed", "2") == (
+        0, plain, "")
+    status, moves, _ = run_cli(capsys, "play", "plain-alley", "--max-hand-size", "2",
+                               "--seed", "2", "--moves")
+    assert status == 0
+    assert moves.endswith(plain)
+    assert moves.splitlines()[0].split()[:2] == ["1", "chance"]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_default_game_and_bots_come_from_the_registry() -> None:
+    from cardrules.cli import _common
+    from cardrules.engine.registry import BUILT_IN, rules_for
+
+    assert BUILT_IN[0].replace("_", "-") == _common.DEFAULT_GAME
+    rules = rules_for("back_alley")
+    bots = _common.bots_around(rules, None, 4, 10, 1)
+    assert sorted(bots) == [0, 2, 3]
+    assert [type(bot).__name__ for bot in bots.values()] == ["HeuristicBot"] * 3
+    assert rules.default_bot == "heuristic"

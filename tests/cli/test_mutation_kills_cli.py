@@ -120,7 +120,7 @@ def test_the_back_alley_table_names_who_played_each_card_of_the_trick() -> None:
     import random
 
     from cardrules.back_alley import RULES, view
-    from cardrules.cli.human import BackAlleyTable
+    from cardrules.back_alley.presenter import BackAlleyTable
 
     rng = random.Random(5)
     state = RULES.new_game_from_settings({"max_hand_size": 3})

@@ -115,6 +115,8 @@ from cardrules.back_alley.game import (
     sample_chance,
 )
 from cardrules.back_alley.game import chance_pile as _chance_pile
+from cardrules.back_alley.presenter import BackAlleyTable as _Table
+from cardrules.back_alley.presenter import result_lines as _result_lines
 from cardrules.back_alley.search import SearchBot
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.back_alley.state import (
@@ -258,6 +260,7 @@ RULES: Rules[GameState, Action] = Rules(
     summarize=summarize,
     returns=_returns, return_unit="team points", chance_pile=_chance_pile,
     chance_cards=_CARDS, events=_events, default_bot="heuristic",
+    presenter=_Table, result_lines=_result_lines,
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),

@@ -1,24 +1,32 @@
-"""What every seat learns from each Back Alley step (BA-11 to BA-34).
+"""What every seat learns from each Back Alley step (BA-11 to BA-43).
 
-Bids and plays are public.  A deal tells everyone the dealer, the turned
-trump card and, when a joker is turned, the card the exchanger discards
-(BA-13); each hand is seen only by its holder, and the exchanger alone sees
-the card they took.
+Bids and plays are public, and so is what they settle: the contracts once
+the bidding is over (BA-24), a thrown-in deal (BA-25), who won each trick
+(BA-34), a finished deal's result and the scores (BA-40 to BA-42).  A deal
+tells everyone the dealer, the turned trump card and, when a joker is
+turned, the card the exchanger discards (BA-13); each hand is seen only by
+its holder, and the exchanger alone sees the card they took (BA-50).
+
+The texts read as narration (``seat N`` is turned into "you" for the person
+in that seat, see :func:`cardrules.engine.presenter.narration`).
 
 >>> from cardrules.back_alley import RULES, ChooseDealer, new_game
 >>> s = new_game()
 >>> [e.text_for(0) for e in events(s, ChooseDealer(3), RULES.apply(s, ChooseDealer(3)))]
-['dealer 3']
+['chance: seat 3 deals first (BA-11)']
 """
 
 from __future__ import annotations
 
 from typing import cast
 
-from cardrules.back_alley.actions import Action
-from cardrules.back_alley.state import GameState
+from cardrules.back_alley.actions import Action, Bid, Board, Pass, Play
+from cardrules.back_alley.state import Contract, GameState, Phase, contract_of
+from cardrules.back_alley.trick import table_for, trick_winner
+from cardrules.cards import Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.events import Event, Parts
+from cardrules.hand import Hand
 
 __all__ = ["events"]
 
@@ -31,25 +39,69 @@ def events(before: GameState, action: Action, after: GameState) -> tuple[Event, 
     >>> s = RULES.apply(new_game(max_hand_size=1), ChooseDealer(0))
     >>> told = events(s, Shuffle(CARDS), RULES.apply(s, Shuffle(CARDS)))
     >>> told[0].text_for(2)
-    'deal by 0 turned ...'
+    'deal 1 of 1: seat 0 deals 1 card each; turned 2S: trump spades (BA-12, BA-13)'
     >>> told[1].text_for(1) is None, told[1].text_for(0)
-    (True, 'seat 0 dealt ...')
+    (True, 'seat 0 is dealt ...')
     """
     kind = type(action)
     if kind is ChooseDealer:
-        return (Event(None, ("dealer", cast(ChooseDealer, action).seat)),)
-    if kind is not Shuffle:
-        return (Event(None, ("seat", before.current_player, action)),)
+        return (Event(None, ("chance:", "seat", cast(ChooseDealer, action).seat,
+                             "deals first (BA-11)")),)
+    if kind is Shuffle:
+        return _deal(after)
+    seat = before.current_player
+    told: list[Event] = []
+    if kind is Pass:
+        told.append(Event(None, ("seat", seat, "passes")))
+    elif kind is Bid:
+        told.append(Event(None, ("seat", seat, "bids", cast(Bid, action).tricks)))
+    elif kind is Board:
+        assert seat is not None
+        level = after.board_levels[seat] or 1
+        told.append(Event(None, ("seat", seat, "claims", Contract(board=level), "(BA-23)")))
+    else:
+        card = cast(Play, action).card
+        told.append(Event(None, ("seat", seat, "plays", card)))
+        if len(before.trick) == 3 and before.leader is not None:
+            winner = trick_winner(before.leader, [c.index for c in (*before.trick, card)],
+                                  table_for(before.trump))
+            told.append(Event(None, ("seat", winner, "wins the trick (BA-34)")))
+    if before.phase is Phase.BID and after.phase is Phase.PLAY and after.dealer is not None:
+        contracts = ", ".join(f"team {team} {contract_of(after.bids, after.dealer, team)}"
+                              for team in (0, 1))
+        leader = after.leader if after.leader is not None else after.current_player
+        told.append(Event(None, (f"contracts: {contracts};", "seat", leader,
+                                 "leads (BA-24, BA-30)")))
+    elif before.phase is Phase.BID and after.phase is Phase.SHUFFLE:
+        told.append(Event(None, ("all four passed: the cards are thrown in and the deal "
+                                 "passes on (BA-25)",)))
+    for result in after.results[len(before.results):]:
+        told.append(Event(None, (result,)))
+        told.append(Event(None, (f"scores: team 0 {after.scores[0]}, "
+                                 f"team 1 {after.scores[1]}",)))
+    return tuple(told)
+
+
+def _deal(after: GameState) -> tuple[Event, ...]:
+    """A deal (BA-12, BA-13): the public deal, then each seat's own hand, as
+    dealt, and the card the exchanger took for the joker."""
     deal = after.deal
     assert deal is not None
-    public: Parts = ("deal by", after.dealer, "turned", deal.trump_card)
+    size = deal.hand_size
+    trump = "no trump" if deal.trump is None else f"trump {deal.trump.name.lower()}"
     if deal.joker_discard is not None:
-        public += ("seat", deal.exchanger, "discards", deal.joker_discard)
+        trump += f"; seat {deal.exchanger} discarded {deal.joker_discard}"
+    public: Parts = (f"deal {after.deal_number} of {after.settings.deals}:", "seat",
+                     after.dealer, f"deals {size} card{'' if size == 1 else 's'} each;",
+                     "turned", f"{deal.trump_card}: {trump}", "(BA-12, BA-13)")
     told = [Event(None, public)]
-    hands = after.hands
-    for seat in range(4):
-        private: Parts = ("seat", seat, "dealt", hands[seat])
-        if seat == deal.exchanger:
-            private += ("took", deal.taken)
-        told.append(Event(seat, None, private))
+    for seat, hand in enumerate(after.hands):
+        if seat == deal.exchanger and deal.taken is not None and deal.joker_discard is not None:
+            dealt: Hand[Card | Joker] = Hand(
+                (*(c for c in hand if c != deal.taken), deal.joker_discard), jokers=True)
+            told.append(Event(seat, None, ("seat", seat, "is dealt", dealt)))
+            told.append(Event(seat, None, ("seat", seat, "takes", deal.taken,
+                                           "for its joker (BA-13)")))
+        else:
+            told.append(Event(seat, None, ("seat", seat, "is dealt", hand)))
     return tuple(told)

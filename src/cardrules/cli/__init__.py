@@ -4,10 +4,10 @@
 cards, or the best ways (see :func:`~cardrules.down_and_back.best_splits`)
 to split 7 cards into a down and a back hand.
 
-``cardrules play [GAME]`` lets bots play a whole game (Down and Back unless
-``back-alley`` is named) and prints how it went; ``--human SEAT`` puts a
-person in that seat, who plays by typing moves (see
-:mod:`cardrules.cli.human`); ``--record FILE`` saves the game record (JSON,
+``cardrules play [GAME]`` lets bots play a whole game of any game the
+registry finds (Down and Back unless another is named) and prints how it
+went; ``--human SEAT`` puts a person in that seat, who plays by typing moves
+(see :mod:`cardrules.cli.human`); ``--record FILE`` saves the game record (JSON,
 or text when FILE ends in ``.txt``; the path is checked before the game
 starts) and ``--moves`` lists every move with the seat that made it.
 ``cardrules replay FILE [--summary]`` replays a saved record of either game

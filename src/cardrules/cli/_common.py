@@ -7,26 +7,33 @@ import argparse
 import importlib.util
 import os
 import sys
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.engine.records import Seated
+from cardrules.engine.registry import BUILT_IN
 from cardrules.errors import ParseError
 from cardrules.simulation.run import MAX_ROUNDS
 
 if TYPE_CHECKING:
-    from cardrules.cards import Card, Joker, Suit
     from cardrules.engine.bots import Bot
     from cardrules.engine.records import GameRecord
     from cardrules.engine.rules import Rules
 
-#: Game names as the command spells them (any case, ``-`` or ``_``, is accepted).
-GAME_NAMES = ("down-and-back", "back-alley")
+#: The built-in games as the command spells them.  Every game the registry
+#: finds is accepted (see :func:`game_names`), in any case, with ``-`` or ``_``.
+GAME_NAMES = tuple(name.replace("_", "-") for name in BUILT_IN)
+#: The game ``play`` plays when none is named: the first built-in game.
+DEFAULT_GAME = GAME_NAMES[0]
 #: Shown in --help; the game's own default applies.
 DEFAULT_ROUNDS = 10
 #: Stands in a help text for the bots of every registered game; the command's
 #: :class:`HelpFormatter` fills it in from the registry when help is printed.
 BOTS_MARK = "<the bots of every game>"
+#: Stands in a help text for the names of every game the registry finds.
+GAMES_MARK = "<every game>"
+#: Stands in a help text for every game's default bot (``Rules.default_bot``).
+DEFAULT_BOTS_MARK = "<the default bot of every game>"
 #: Help text of the --bots option.
 BOTS_HELP = ("a bot name for every seat, or one per seat separated by commas "
              f"({BOTS_MARK})")
@@ -43,30 +50,51 @@ def game_key(name: str) -> str:
 
 
 def game(name: str) -> Rules[Any, Any]:
-    """The rules of the game named on the command line (``down-and-back``,
-    ``Back_Alley``: see :func:`game_key`).
+    """The rules of the game named on the command line: any game the registry
+    finds (:func:`cardrules.engine.registry.rules_for`), its name written in
+    any case with ``-`` or ``_`` (see :func:`game_key`).
 
     >>> game("Down-And-Back").title
     'Down and Back'
     >>> game("go-fish")
     Traceback (most recent call last):
     ...
-    cardrules.errors.ParseError: unknown game (choose from down-and-back, back-alley): 'go-fish'
+    cardrules.errors.ParseError: unknown game (choose from down-and-back, back-alley...): 'go-fish'
     """
-    from cardrules.engine.registry import rules_for
+    from cardrules.engine.registry import games, rules_for
 
+    key = game_key(name)
     try:
-        return rules_for(game_key(name))
+        return rules_for(key)
     except ParseError:
-        raise ParseError(f"unknown game (choose from {', '.join(GAME_NAMES)})",
-                         token=name) from None
+        pass
+    for found in games():  # a game registered under a name in capitals or with dashes
+        if game_key(found) == key:
+            return rules_for(found)
+    raise ParseError(f"unknown game (choose from {', '.join(game_names())})",
+                     token=name) from None
+
+
+def game_names() -> tuple[str, ...]:
+    """Every game the registry finds, as the command spells them: the
+    built-in games first, then the others by name.
+
+    >>> game_names()[:2]
+    ('down-and-back', 'back-alley')
+    """
+    from cardrules.engine.registry import games
+
+    found = games()
+    ordered = [name for name in BUILT_IN if name in found]
+    ordered += sorted(set(found) - set(BUILT_IN))
+    return tuple(name.replace("_", "-") for name in ordered)
 
 
 def registered_bots() -> str:
     """Every registered game with the names of its bots, for ``--help``.
 
-    >>> print(registered_bots())
-    Back Alley: heuristic, random, search; Down and Back: greedy, random, search
+    >>> "Back Alley: heuristic, random, search; Down and Back: greedy" in registered_bots()
+    True
     """
     from cardrules.engine.registry import games, rules_for
 
@@ -74,9 +102,27 @@ def registered_bots() -> str:
     return "; ".join(f"{rules.title}: {', '.join(sorted(rules.bots))}" for rules in found)
 
 
+def default_bots() -> str:
+    """Every registered game's default bot (``Rules.default_bot``), for ``--help``.
+
+    >>> "heuristic for Back Alley, greedy for Down and Back" in default_bots()
+    True
+    """
+    from cardrules.engine.registry import games, rules_for
+
+    found = [rules_for(name) for name in games()]
+    return ", ".join(f"{rules.default_bot} for {rules.title}" for rules in found)
+
+
+#: What each mark of a help text stands for.
+_MARKS = {BOTS_MARK: registered_bots, GAMES_MARK: lambda: " or ".join(game_names()),
+          DEFAULT_BOTS_MARK: default_bots}
+
+
 class HelpFormatter(argparse.HelpFormatter):
-    """argparse's formatter, with :data:`BOTS_MARK` replaced by
-    :func:`registered_bots` (so the games are imported only to print help).
+    """argparse's formatter, with :data:`BOTS_MARK`, :data:`GAMES_MARK` and
+    :data:`DEFAULT_BOTS_MARK` filled in from the registry (so the games are
+    imported only to print help).
 
     >>> parser = Parser(prog="x")
     >>> _ = parser.add_argument("--bots", help=BOTS_HELP)
@@ -86,8 +132,9 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = super()._get_help_string(action)
-        if text is not None and BOTS_MARK in text:
-            text = text.replace(BOTS_MARK, registered_bots().replace("%", "%%"))
+        for mark, meaning in _MARKS.items():
+            if text is not None and mark in text:
+                text = text.replace(mark, meaning().replace("%", "%%"))
         return text
 
 
@@ -203,67 +250,19 @@ def bots(rules: Rules[Any, Any], spec: str, seats: int, seed: int) -> list[Bot]:
             for seat, kind in enumerate(bot_kinds(rules, spec, seats))]
 
 
-#: The bots ``play`` seats when ``--bots`` is not given (around a person too):
-#: each game's strongest bot that still plays fast.
-DEFAULT_BOTS = {"down_and_back": "greedy", "back_alley": "heuristic"}
-#: The old name of :data:`DEFAULT_BOTS`.
-HUMAN_OPPONENTS = DEFAULT_BOTS
-
-
-def default_bot(rules: Rules[Any, Any]) -> str:
-    """The bot ``play`` seats by default in ``rules``' game.
-
-    >>> from cardrules.back_alley import RULES
-    >>> default_bot(RULES)
-    'heuristic'
-    """
-    return DEFAULT_BOTS.get(rules.name, "random")
-
-
 def bots_around(rules: Rules[Any, Any], spec: str | None, seats: int, seed: int,
                 human: int) -> dict[int, Bot]:
-    """Seeded bots for every seat but ``human``'s; seat ``s`` gets seed ``seed + s``."""
-    if spec is None:
-        spec = default_bot(rules)
-    kinds = bot_kinds(rules, spec, seats, human)
+    """Seeded bots for every seat but ``human``'s (the game's
+    ``Rules.default_bot`` unless ``spec`` names others); seat ``s`` gets seed
+    ``seed + s``.
+
+    >>> from cardrules.back_alley import RULES
+    >>> {seat: type(bot).__name__ for seat, bot in bots_around(RULES, None, 4, 1, 2).items()}
+    {0: 'HeuristicBot', 1: 'HeuristicBot', 3: 'HeuristicBot'}
+    """
+    kinds = bot_kinds(rules, rules.default_bot if spec is None else spec, seats, human)
     return {seat: rules.bots[kind](seed + seat)
             for seat, kind in enumerate(kinds) if seat != human}
-
-
-def back_alley_suits(cards: Iterable[Card | Joker],
-                     trump: Suit | None) -> list[list[Card | Joker]]:
-    """Back Alley cards as a player holds them: by suit, trump first with the
-    jokers at its top (BA-2), then the other suits in the order spades,
-    hearts, diamonds, clubs; highest card first in each (BA-3).
-
-    >>> from cardrules import parse_cards
-    >>> from cardrules.cards import Suit
-    >>> cards = parse_cards("2S AH LB 9S BB KS 3C", jokers=True)
-    >>> [" ".join(map(str, suit)) for suit in back_alley_suits(cards, Suit.SPADES)]
-    ['BB LB KS 9S 2S', 'AH', '3C']
-    """
-    from cardrules.back_alley.trick import TRUMP_CLASS, table_for
-
-    classes, powers = table_for(trump)
-    groups: dict[int, list[Card | Joker]] = {}
-    for card in cards:
-        groups.setdefault(classes[card.index], []).append(card)
-    order = (TRUMP_CLASS, *range(4))
-    return [sorted(groups[k], key=lambda card: powers[card.index], reverse=True)
-            for k in order if k in groups]
-
-
-def back_alley_hand(cards: Iterable[Card | Joker], trump: Suit | None) -> str:
-    """A Back Alley hand as text in the order of :func:`back_alley_suits`,
-    the suits separated by ``|`` (``-`` for no cards).
-
-    >>> from cardrules import parse_cards
-    >>> from cardrules.cards import Suit
-    >>> back_alley_hand(parse_cards("AS 2S 3H KS BB", jokers=True), Suit.SPADES)
-    'BB AS KS 2S | 3H'
-    """
-    return " | ".join(" ".join(map(str, suit)) for suit in back_alley_suits(cards, trump)) \
-        or "-"
 
 
 def move_line(number: int, state: Any, action: object) -> str:

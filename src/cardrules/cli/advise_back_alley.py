@@ -28,10 +28,11 @@ from collections.abc import Sequence
 
 from cardrules.back_alley.actions import Bid, BidAction, Board, Pass
 from cardrules.back_alley.analysis import DEFAULT_SAMPLES, TrickEstimate, trick_estimate
+from cardrules.back_alley.presenter import hand_text
 from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settings
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, parse_card, parse_cards
-from cardrules.cli._common import back_alley_hand, print_table
+from cardrules.cli._common import print_table
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
@@ -155,7 +156,7 @@ def build_view(cards: Sequence[Card | Joker], trump_card: Card | Joker,
 def _report(v: View, estimate: TrickEstimate) -> None:
     trump = "no trump" if v.trump is None else f"trump {v.trump_card.suit.char}"  # type: ignore[union-attr]
     print(f"Back Alley, seat {v.seat} (dealer {v.dealer}) with "
-          f"{back_alley_hand(v.hand, v.trump)}, turned "
+          f"{hand_text(v.hand, v.trump)}, turned "
           f"{v.trump_card}: {trump}; {estimate.samples} rollouts")
     print_table(f"team tricks (mean {estimate.mean:.2f} +- {estimate.stderr:.2f})",
                  ("tricks", "chance"),

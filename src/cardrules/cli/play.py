@@ -1,11 +1,12 @@
 """``cardrules play [GAME]``: bots play a whole game and the outcome is printed;
 with ``--human SEAT`` a person plays that seat (see :mod:`cardrules.cli.human`).
 
-The game is printed as it is played, each line flushed at once: every move
-with ``--moves``, else each round's (or deal's) line as it ends, so
+Any game the registry finds can be played.  The game is printed as it is
+played, each line flushed at once: every move with ``--moves``, else each
+round's (or deal's) line as it ends (the game's ``Rules.result_lines``), so
 ``cardrules play --rounds 10000 | head -1`` answers at once.  The bots are
-each game's strongest fast bot unless ``--bots`` names others
-(:data:`~cardrules.cli._common.DEFAULT_BOTS`).
+the game's ``Rules.default_bot`` (its strongest fast bot) unless ``--bots``
+names others.
 """
 
 from __future__ import annotations
@@ -26,40 +27,21 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Add the ``play`` subcommand."""
     parser = commands.add_parser(
         "play", help="play a whole game (bots, or you against bots); print the outcome")
-    parser.add_argument("game", nargs="?", default="down-and-back",
-                        help=f"the game: {' or '.join(_common.GAME_NAMES)} "
-                             "(default down-and-back; any case, - or _)")
+    parser.add_argument("game", nargs="?", default=_common.DEFAULT_GAME,
+                        help=f"the game: {_common.GAMES_MARK} (default {_common.DEFAULT_GAME};"
+                             " any case, - or _)")
     _common.add_settings_options(parser)
     _common.add_hand_size_option(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed for chance and the bots")
     parser.add_argument("--human", type=int, metavar="SEAT",
                         help="you play this seat (from 0), typing your moves")
     parser.add_argument("--bots", default=None,
-                        help=_common.BOTS_HELP + "; default greedy (Down and Back) or "
-                             "heuristic (Back Alley), also around you with --human")
+                        help=f"{_common.BOTS_HELP}; default {_common.DEFAULT_BOTS_MARK}, "
+                             "also around you with --human")
     parser.add_argument("--record", metavar="FILE",
                         help="save the game record (JSON, or text when FILE ends in .txt)")
     parser.add_argument("--moves", action="store_true", help="list every move with its seat")
     parser.set_defaults(handler=run)
-
-
-def result_line(rules: Rules[Any, Any], result: Any) -> str:
-    """The summary's line for one finished round (Down and Back, DB-43) or
-    deal (Back Alley, BA-40 to BA-42), as :attr:`Rules.summarize
-    <cardrules.engine.Rules.summarize>` writes it.
-
-    >>> from cardrules.down_and_back import RULES
-    >>> from cardrules.engine import RandomBot
-    >>> game = RULES.play([RandomBot(1), RandomBot(2)], {"rounds": 1}, seed=3)
-    >>> result_line(RULES, game.state.results[0]) == RULES.summarize(game.state).splitlines()[0]
-    True
-    """
-    if rules.name != "down_and_back":
-        return str(result)
-    pot = (f"seat {result.pot_winner} takes {result.pot}" if result.pot_winner is not None
-           else f"pot of {result.pot} carries over")
-    return (f"round {result.round}: down to seat {result.down_winner}, "
-            f"back to seat {result.back_winner}; {pot}")
 
 
 def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: SettingValues,
@@ -71,8 +53,8 @@ def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Setting
     the actions.
 
     Each line is flushed at once: with ``moves`` every move (as ``cardrules
-    replay`` lists it), then the whole summary; else each round's line as
-    the round ends, then the totals.
+    replay`` lists it), then the whole summary; else each round's (or deal's)
+    line as it ends (``Rules.result_lines``), then the rest of the summary.
 
     >>> from cardrules.down_and_back import RULES
     >>> from cardrules.engine import RandomBot
@@ -96,10 +78,10 @@ def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Setting
         if moves:
             print(_common.move_line(number, step.before, step.action), flush=True)
             continue
-        results = state.results
-        while shown < len(results):
-            print(result_line(rules, results[shown]), flush=True)
-            shown += 1
+        if rules.result_lines is not None:
+            for line in rules.result_lines(step.before, state):
+                print(line, flush=True)
+                shown += 1
     lines = rules.summarize(state).splitlines()
     for line in lines if moves else lines[shown:]:
         print(line, flush=True)
@@ -121,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         bots = _common.bots_around(rules, args.bots, seats, args.seed, args.human)
         return play_human(rules, settings, args.human, bots, args.seed,
                           record_path=args.record)
-    spec = _common.default_bot(rules) if args.bots is None else args.bots
+    spec = rules.default_bot if args.bots is None else args.bots
     start, _, actions = play_printing(rules, _common.bots(rules, spec, seats, args.seed),
                                       settings, args.seed, moves=args.moves,
                                       keep=args.record is not None)

@@ -130,6 +130,7 @@ from cardrules.down_and_back.game import (
     sample_chance,
 )
 from cardrules.down_and_back.game import chance_pile as _chance_pile
+from cardrules.down_and_back.presenter import DownAndBackTable as _Table
 from cardrules.down_and_back.search import SearchBot
 from cardrules.down_and_back.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.down_and_back.state import (
@@ -147,6 +148,7 @@ from cardrules.down_and_back.state import (
     returns,
 )
 from cardrules.down_and_back.state import returns as _returns
+from cardrules.down_and_back.summary import result_lines as _result_lines
 from cardrules.down_and_back.summary import summarize
 from cardrules.down_and_back.summary import summarize as _summarize
 from cardrules.down_and_back.views import View, view
@@ -281,6 +283,7 @@ RULES: _Rules[GameState, Action] = _Rules(
     bots={"random": _RandomBot, "greedy": GreedyBot, "search": SearchBot}, summarize=_summarize,
     returns=_returns, return_unit="net chips", chance_pile=_chance_pile,
     chance_cards=_DECK, events=_events, default_bot="greedy",
+    presenter=_Table, result_lines=_result_lines,
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),

@@ -12,9 +12,36 @@ leading: seat...
 
 from __future__ import annotations
 
-from cardrules.down_and_back.state import GameState
+from cardrules.down_and_back.state import GameState, RoundResult
 
-__all__ = ["summarize"]
+__all__ = ["result_lines", "round_line", "summarize"]
+
+
+def round_line(result: RoundResult) -> str:
+    """The summary's line for one finished round (DB-43): who won each hand
+    and who took the pot, or that it carried over.
+
+    >>> from cardrules.down_and_back import RULES
+    >>> from cardrules.engine import RandomBot
+    >>> game = RULES.play([RandomBot(1), RandomBot(2)], {"rounds": 1}, seed=3)
+    >>> round_line(game.state.results[0]) == summarize(game.state).splitlines()[0]
+    True
+    """
+    pot = (f"seat {result.pot_winner} takes {result.pot}" if result.pot_winner is not None
+           else f"pot of {result.pot} carries over")
+    return (f"round {result.round}: down to seat {result.down_winner}, "
+            f"back to seat {result.back_winner}; {pot}")
+
+
+def result_lines(before: GameState, after: GameState) -> tuple[str, ...]:
+    """The line of each round the step from ``before`` to ``after`` finished
+    (``Rules.result_lines``): the summary's next lines, as they happen.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> result_lines(new_game(2), new_game(2))
+    ()
+    """
+    return tuple(map(round_line, after.results[len(before.results):]))
 
 
 def summarize(state: GameState) -> str:
@@ -26,12 +53,7 @@ def summarize(state: GameState) -> str:
     net: +0 +0 +0 (pot 0)
     leading: seats 0, 1, 2
     """
-    lines = []
-    for result in state.results:
-        pot = (f"seat {result.pot_winner} takes {result.pot}" if result.pot_winner is not None
-               else f"pot of {result.pot} carries over")
-        lines.append(f"round {result.round}: down to seat {result.down_winner}, "
-                     f"back to seat {result.back_winner}; {pot}")
+    lines = [round_line(result) for result in state.results]
     lines.append("net: " + " ".join(f"{v:+d}" for v in state.net) + f" (pot {state.pot})")
     leaders = state.leaders
     lines.append(f"leading: seat{'s' if len(leaders) > 1 else ''} "

@@ -1,35 +1,67 @@
-"""How a game shows itself to a person: the :class:`Presenter` protocol.
+"""How a game shows itself to a person: the :class:`Presenter` protocol, the
+:class:`PlainPresenter` every game gets when it has none of its own, and the
+narration of each step read from the game's events.
 
-The ``cardrules play GAME --human SEAT`` command draws the table, lists the
-moves and tells what happened through a game's presenter
-(``Rules.presenter(seat)``), which reads only that seat's view.
+The ``cardrules play GAME --human SEAT`` command draws the table and lists
+the moves through a game's presenter (``Rules.presenter(seat)``, see
+:func:`presenter_for`), which reads only that seat's view.  What the person
+is told of each step is not the presenter's to decide: it is the part of
+each of the game's events (``Rules.events``) that their seat learns, put in
+the second person (:func:`narration`), so the person, the OpenSpiel
+information states and any later reader are told the same things.
 
->>> from cardrules.engine.presenter import Presenter
->>> Presenter.__name__
-'Presenter'
+>>> from cardrules.engine.events import Event
+>>> narration([Event(None, ("seat", 2, "discards 7H")),
+...            Event(2, ("seat", 2, "draws from the stock"), ("seat", 2, "draws KS"))], 2)
+['you discard 7H', 'you draw KS']
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-__all__ = ["Presenter"]
+if TYPE_CHECKING:
+    from cardrules.engine.events import Event
+    from cardrules.engine.rules import Rules
+
+__all__ = [
+    "WIDTH",
+    "PlainPresenter",
+    "Presenter",
+    "listed_key",
+    "narration",
+    "numbered",
+    "presenter_for",
+    "seat_label",
+    "second_person",
+    "verdict",
+    "who",
+]
+
+A = TypeVar("A")
+
+#: Width the move lists are laid out in.
+WIDTH = 80
 
 
-class Presenter(Protocol):
-    """What the loop needs from a game's text presentation.
+class Presenter(Protocol[A]):
+    """What the human command needs from a game's text presentation, for the
+    person at one seat (a game's ``Rules.presenter(seat)`` builds one).
 
-    Every method reads the person's view (``view(state, you)``), never a
-    state, so nothing hidden from the person can be shown.
+    Every method reads the person's view (``Rules.view(state, seat)``, whose
+    type is each game's own, hence ``Any``), never a state, so nothing hidden
+    from the person can be shown.  The narration of each step is not part of
+    a presenter: it comes from the game's events (:func:`narration`).
 
     >>> from cardrules.back_alley import RULES
-    >>> from cardrules.cli.human import presenter_for
-    >>> isinstance(presenter_for(RULES).notation, str)
-    True
+    >>> show = presenter_for(RULES, 0)
+    >>> isinstance(show.notation, str), show.read("pass")
+    (True, Pass())
     """
 
-    #: The move notation of the game, for ``help``.
+    #: The move notation of the game, as ``help`` prints it (one or more lines).
     notation: str
 
     def intro(self, view: Any) -> str:
@@ -38,19 +70,228 @@ class Presenter(Protocol):
     def table(self, view: Any) -> list[str]:
         """The table as the person sees it, first line starting with ``==``."""
 
-    def moves(self, view: Any, legal: Sequence[Any]) -> list[str]:
-        """The numbered legal moves, and any hints."""
+    def moves(self, view: Any, legal: Sequence[A]) -> list[str]:
+        """The person's turn: a line saying what to do, ``moves:``, then the
+        legal moves numbered from 1 in the order of ``legal`` (and any hints)."""
 
-    def labels(self, view: Any, legal: Sequence[Any]) -> dict[str, Any]:
-        """Every text :meth:`moves` lists a move by (as :func:`cardrules.cli.human.listed_key`
-        keys it), with the move it stands for."""
+    def labels(self, view: Any, legal: Sequence[A]) -> Mapping[str, A]:
+        """Every text :meth:`moves` lists a move by, keyed by :func:`listed_key`,
+        with the move it stands for."""
 
-    def read(self, text: str) -> Any:
+    def read(self, text: str) -> A:
         """The move ``text`` names in the game's notation; :class:`~cardrules.ParseError`
         (quoting the text as typed) if it names none."""
 
-    def narrate(self, actor: int | None, action: Any, before: Any, after: Any) -> list[str]:
-        """What everyone at the table saw of ``action`` (and what it ended)."""
+    def outcome(self, view: Any, returns: Sequence[int]) -> list[str]:
+        """The person's result at the end, from the final view and what every
+        seat won (``Rules.returns`` of the last state)."""
 
-    def outcome(self, view: Any) -> list[str]:
-        """The person's result at the end of the game."""
+
+class PlainPresenter(Generic[A]):
+    """The presenter of a game that has none (``Rules.presenter`` is None):
+    the view's ``str()`` for the table, each legal action's ``str()`` for the
+    move list, ``Rules.parse_action`` to read a typed move, and the game's
+    ``returns`` for the outcome.
+
+    >>> from cardrules.down_and_back import RULES, new_game
+    >>> show = PlainPresenter(RULES, 1)
+    >>> show.intro(RULES.view(new_game(2), 1))
+    "Down and Back: you are seat 1; type 'help' for help"
+    >>> show.table(RULES.view(new_game(2), 1))[0]
+    '== Down and Back =='
+    >>> show.moves(None, ["draw stock", "draw discard"])
+    ['your turn: choose a move', 'moves:', ' 1) draw stock     2) draw discard']
+    >>> show.outcome(None, (3, -3))
+    ['you (seat 1) finish with -3 net chips: you lose']
+    """
+
+    #: Help on the notation: every move is typed as the list shows it.
+    notation = ("  type a move as the list shows it (either case), or its number")
+
+    def __init__(self, rules: Rules[Any, A], you: int) -> None:
+        self.rules = rules
+        self.you = you
+
+    def intro(self, view: object) -> str:
+        """The first line: the game's title and the person's seat."""
+        return f"{self.rules.title}: you are seat {self.you}; type 'help' for help"
+
+    def table(self, view: object) -> list[str]:
+        """A line with the title, then the view as its ``str()`` shows it."""
+        return [f"== {self.rules.title} ==", *str(view).splitlines()]
+
+    def moves(self, view: object, legal: Sequence[A]) -> list[str]:
+        """The legal actions by their ``str()``, numbered from 1."""
+        return ["your turn: choose a move", "moves:", *numbered([str(a) for a in legal])]
+
+    def labels(self, view: object, legal: Sequence[A]) -> dict[str, A]:
+        """Each legal action's ``str()``, keyed by :func:`listed_key`.
+
+        >>> from cardrules.back_alley import RULES, Pass
+        >>> PlainPresenter(RULES, 0).labels(None, [Pass()])
+        {'PASS': Pass()}
+        """
+        return {listed_key(str(action)): action for action in legal}
+
+    def read(self, text: str) -> A:
+        """The game's own reading of ``text`` (``Rules.parse_action``)."""
+        return self.rules.parse_action(text)
+
+    def outcome(self, view: object, returns: Sequence[int]) -> list[str]:
+        """What the person won, in the game's unit, and whether that leads."""
+        you = self.you
+        return [f"you (seat {you}) finish with {returns[you]:+d} {self.rules.return_unit}: "
+                f"{verdict(you, returns)}"]
+
+
+def verdict(you: int, values: Sequence[int]) -> str:
+    """``you win``, ``you share the lead`` or ``you lose``: where the seat
+    ``you`` stands when each seat has ``values[seat]`` (more is better).
+
+    >>> verdict(0, (2, 1)), verdict(1, (2, 2, 0)), verdict(2, (2, 2, 0))
+    ('you win', 'you share the lead', 'you lose')
+    """
+    best = max(values)
+    leaders = [seat for seat, value in enumerate(values) if value == best]
+    if leaders == [you]:
+        return "you win"
+    return "you share the lead" if you in leaders else "you lose"
+
+
+def presenter_for(rules: Rules[Any, A], seat: int) -> Presenter[A]:
+    """The presenter of ``rules``' game for the person at ``seat``: the game's
+    own (``Rules.presenter``) or else a :class:`PlainPresenter`.
+
+    >>> from cardrules.down_and_back import RULES
+    >>> type(presenter_for(RULES, 1)).__name__
+    'DownAndBackTable'
+    """
+    if rules.presenter is not None:
+        return rules.presenter(seat)
+    return PlainPresenter(rules, seat)
+
+
+def narration(events: Iterable[Event], seat: int) -> list[str]:
+    """What the person at ``seat`` is told of a step: for each event, the part
+    that seat learns (:meth:`~cardrules.engine.events.Event.seen_by`) as text,
+    in the second person (:func:`second_person`); an event that seat learns
+    nothing of says nothing.
+
+    >>> from cardrules.engine.events import Event
+    >>> told = [Event(0, None, ("seat", 0, "is dealt", "AS KS")),
+    ...         Event(None, ("seat", 1, "bids 2"))]
+    >>> narration(told, 0), narration(told, 1)
+    (['you are dealt AS KS', 'seat 1 bids 2'], ['you bid 2'])
+    """
+    lines = []
+    for event in events:
+        text = event.text_for(seat)
+        if text is not None:
+            lines.append(second_person(text, seat))
+    return lines
+
+
+#: Phrases about "seat N" and how they read once ``seat N`` became ``you``.
+_SECOND_PERSON = ((" does not ", " do not "), (" has ", " have "), (" is ", " are "),
+                  (" holds ", " hold "), (" its ", " your "))
+#: Verbs whose second person is not the third person less its ``s``.
+_IRREGULAR = {"is": "are", "has": "have", "does": "do", "was": "were"}
+
+
+def _plain(verb: str) -> str:
+    """The verb that follows ``you`` for the one that followed ``seat N``:
+    ``discards`` -> ``discard``, ``passes`` -> ``pass``, ``has`` -> ``have``;
+    anything else (``must``, ``+2``, ``did``) is left as it is."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if not (verb.isascii() and verb.isalpha() and verb.islower()):
+        return verb
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith(("ss", "us", "is")):
+        return verb[:-1]
+    return verb
+
+
+def second_person(message: str, seat: int) -> str:
+    """A text about ``seat`` (a refusal of the rules, the narration of an
+    event) worded to the person in it: ``seat N`` becomes ``you`` and the
+    verb after it agrees.
+
+    >>> second_person("hearts were led: seat 0 must follow suit, not play 2S", 0)
+    'hearts were led: you must follow suit, not play 2S'
+    >>> second_person("seat 2 does not hold QH", 2)
+    'you do not hold QH'
+    >>> second_person("the split must use exactly seat 1's seven cards", 1)
+    'the split must use exactly your seven cards'
+    >>> second_person("it is seat 3's turn, not seat 1's", 1)
+    "it is seat 3's turn, not yours"
+    >>> second_person("seat 1 passes; seat 2 takes the pot of 3, seat 12 claims board", 2)
+    'seat 1 passes; you take the pot of 3, seat 12 claims board'
+    """
+    me = re.escape(f"seat {seat}")
+    text = re.sub(rf"\b{me}'s(?= \w)", "your", message)
+    text = re.sub(rf"\b{me}'s\b", "yours", text)
+    found = re.compile(rf"\b{me}\b( ([\w+-]+))?")
+    clauses = re.split(r"(?<=[;:,])", text)
+    for k, clause in enumerate(clauses):
+        match = found.search(clause)
+        if match is None:
+            continue
+        mine = found.sub(lambda m: "you" if m[2] is None else f"you {_plain(m[2])}", clause)
+        start = match.start()
+        rest = mine[start:]
+        for third, second in _SECOND_PERSON:
+            rest = rest.replace(third, second)
+        clauses[k] = mine[:start] + rest
+    return "".join(clauses)
+
+
+def listed_key(text: str) -> str:
+    """How typed text is matched against the texts the moves are listed by:
+    runs of spaces and tabs count as one, and ASCII letters in either case.
+
+    >>> listed_key("  9s 9C   QH QC / 8D jh KD ")
+    '9S 9C QH QC / 8D JH KD'
+    """
+    joined = " ".join(part for part in re.split(r"[ \t]+", text) if part)
+    return joined.upper() if joined.isascii() else joined
+
+
+def numbered(actions: Sequence[object], width: int = WIDTH) -> list[str]:
+    """The lines that list ``actions`` numbered from 1, in columns.
+
+    Entries are padded to one width and laid out row by row, as many to a
+    line as fit in ``width`` characters.
+
+    >>> for line in numbered(["draw stock", "draw discard"]):
+    ...     print(line)
+     1) draw stock     2) draw discard
+    >>> for line in numbered([f"bid {n}" for n in range(1, 7)], width=40):
+    ...     print(line)
+     1) bid 1    2) bid 2    3) bid 3
+     4) bid 4    5) bid 5    6) bid 6
+    """
+    entries = [f"{number:>2}) {action}" for number, action in enumerate(actions, start=1)]
+    size = max(map(len, entries), default=0) + 2
+    per_line = max(1, (width + 2) // size)  # the last column needs no gap
+    return ["".join(entry.ljust(size) for entry in entries[row:row + per_line]).rstrip()
+            for row in range(0, len(entries), per_line)]
+
+
+def who(seat: int, you: int) -> str:
+    """``you`` for the person's own seat, else ``seat N``.
+
+    >>> who(2, 2), who(1, 2)
+    ('you', 'seat 1')
+    """
+    return "you" if seat == you else f"seat {seat}"
+
+
+def seat_label(seat: int, you: int) -> str:
+    """A seat as a table row names it: ``seat 1``, or ``seat 0 (you)``.
+
+    >>> seat_label(0, 0), seat_label(1, 0)
+    ('seat 0 (you)', 'seat 1')
+    """
+    return f"seat {seat} (you)" if seat == you else f"seat {seat}"

@@ -194,8 +194,13 @@ class Rules(Generic[S, A]):
     #: rules that could repeat without end (Back Alley's ``max_throw_ins``).
     limit_settings: SettingValues = attrs.field(factory=dict)
     #: ``presenter(seat)``: the game's text table for a person at ``seat``
-    #: (None: the command's plain presenter).
-    presenter: Callable[[int], Presenter] | None = None
+    #: (None: :class:`~cardrules.engine.presenter.PlainPresenter`).
+    presenter: Callable[[int], Presenter[A]] | None = None
+    #: ``result_lines(before, after)``: the line of each round (or deal) the
+    #: step from ``before`` to ``after`` finished, as :attr:`summarize` starts
+    #: with them, so that a long game can be followed as it is played (None:
+    #: nothing is shown until the summary at the end).
+    result_lines: Callable[[S, S], tuple[str, ...]] | None = None
     #: The game's own simulation counts (None: only what every game counts).
     tally: type[Tally] | None = None
 

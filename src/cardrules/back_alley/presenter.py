@@ -1,0 +1,214 @@
+"""The Back Alley table at the terminal (``cardrules play back-alley --human
+SEAT``): :class:`BackAlleyTable`, this game's
+:class:`~cardrules.engine.presenter.Presenter` (``RULES.presenter``), and a
+hand laid out as a player holds it (:func:`by_suit`, :func:`hand_text`).
+
+Everything shown is read from the person's view (BA-50); what they are told
+of each move comes from :func:`cardrules.back_alley.events.events`.
+
+>>> from cardrules.back_alley import RULES, new_game
+>>> RULES.presenter(1).intro(RULES.view(new_game(), 1))
+"Back Alley: you are seat 1 (team 1, with seat 3); type 'help' for help"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from cardrules.back_alley.actions import Action, parse_action
+from cardrules.back_alley.state import GameState, Phase, contract_of
+from cardrules.back_alley.trick import TRUMP_CLASS, table_for
+from cardrules.back_alley.views import View
+from cardrules.cards import Card, Joker, Suit
+from cardrules.engine.presenter import listed_key, numbered, seat_label, who
+
+__all__ = ["BackAlleyTable", "by_suit", "hand_text", "result_lines"]
+
+
+def by_suit(cards: Iterable[Card | Joker], trump: Suit | None) -> list[list[Card | Joker]]:
+    """Back Alley cards as a player holds them: by suit, trump first with the
+    jokers at its top (BA-2), then the other suits in the order spades,
+    hearts, diamonds, clubs; highest card first in each (BA-3).
+
+    >>> from cardrules import parse_cards
+    >>> cards = parse_cards("2S AH LB 9S BB KS 3C", jokers=True)
+    >>> [" ".join(map(str, suit)) for suit in by_suit(cards, Suit.SPADES)]
+    ['BB LB KS 9S 2S', 'AH', '3C']
+    """
+    classes, powers = table_for(trump)
+    groups: dict[int, list[Card | Joker]] = {}
+    for card in cards:
+        groups.setdefault(classes[card.index], []).append(card)
+    order = (TRUMP_CLASS, *range(4))
+    return [sorted(groups[k], key=lambda card: powers[card.index], reverse=True)
+            for k in order if k in groups]
+
+
+def hand_text(cards: Iterable[Card | Joker], trump: Suit | None) -> str:
+    """A Back Alley hand as text in the order of :func:`by_suit`, the suits
+    separated by ``|`` (``-`` for no cards).
+
+    >>> from cardrules import parse_cards
+    >>> hand_text(parse_cards("AS 2S 3H KS BB", jokers=True), Suit.SPADES)
+    'BB AS KS 2S | 3H'
+    """
+    return " | ".join(" ".join(map(str, suit)) for suit in by_suit(cards, trump)) or "-"
+
+
+def result_lines(before: GameState, after: GameState) -> tuple[str, ...]:
+    """The line of each deal the step from ``before`` to ``after`` finished
+    (``Rules.result_lines``): the summary's next lines, as they happen
+    (BA-40 to BA-42).
+
+    >>> from cardrules.back_alley import new_game
+    >>> result_lines(new_game(), new_game())
+    ()
+    """
+    return tuple(map(str, after.results[len(before.results):]))
+
+
+def _plural(number: int) -> str:
+    """``card`` or ``cards``."""
+    return "card" if number == 1 else "cards"
+
+
+class BackAlleyTable:
+    """The Back Alley table for the person at seat ``you``.
+
+    >>> from cardrules.back_alley import new_game, view
+    >>> print("\\n".join(BackAlleyTable(2).table(view(new_game(), 2))))
+    == Back Alley: deal 1 of 25 (13 cards each), no dealer yet ==
+    scores: team 0 (yours) 0, team 1 0
+    your hand: -
+    """
+
+    notation = ("  pass            bid nothing (BA-21)\n"
+                "  bid 3           bid a number of tricks, 1 to the hand size - 1\n"
+                "  board           claim every trick for your team\n"
+                "  play QH         play a card (play BB, play LB for the jokers)\n"
+                "Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
+                "(or the symbols); either case.")
+
+    def __init__(self, you: int) -> None:
+        self.you = you
+
+    def intro(self, view: View) -> str:
+        """The first line of the game.
+
+        >>> from cardrules.back_alley import new_game, view
+        >>> BackAlleyTable(3).intro(view(new_game(), 3))
+        "Back Alley: you are seat 3 (team 1, with seat 1); type 'help' for help"
+        """
+        return (f"Back Alley: you are seat {self.you} (team {self.you & 1}, with seat "
+                f"{(self.you + 2) % 4}); type 'help' for help")
+
+    def table(self, view: View) -> list[str]:
+        """The table: trump, bids, tricks, the trick on the table, scores, your hand.
+
+        >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, view
+        >>> from cardrules.back_alley.actions import CARDS
+        >>> s = apply(apply(new_game(max_hand_size=1), ChooseDealer(3)), Shuffle(CARDS))
+        >>> print("\\n".join(BackAlleyTable(0).table(view(s, 0))))
+        == Back Alley: deal 1 of 1 (1 card each), dealer seat 3 ==
+        turned 2S: trump spades; trump not played yet
+        seat 0 (you)   team 0  no bid yet        tricks 0  1 card
+        seat 1         team 1  no bid yet        tricks 0  1 card
+        seat 2         team 0  no bid yet        tricks 0  1 card
+        seat 3         team 1  no bid yet        tricks 0  1 card
+        scores: team 0 (yours) 0, team 1 0
+        your hand: AS
+        """
+        dealer = "no dealer yet" if view.dealer is None else f"dealer seat {view.dealer}"
+        size = view.hand_size
+        lines = [f"== Back Alley: deal {view.deal_number} of {view.settings.deals} "
+                 f"({size} {_plural(size)} each), {dealer} =="]
+        if view.trump_card is not None:
+            lines.append(self._turned(view))
+            levels = view.board_levels
+            for seat in range(4):
+                bid = view.bids[seat]
+                shown = "no bid yet" if bid is None else str(bid)
+                if levels[seat] > 1:
+                    shown += f" (level {levels[seat]})"
+                size = view.hand_sizes[seat]
+                lines.append(f"{seat_label(seat, self.you):<14} team {seat & 1}  "
+                             f"{shown:<17} tricks {view.tricks_won[seat]}  "
+                             f"{size} {_plural(size)}")
+            if view.dealer is not None and all(bid is not None for bid in view.bids):
+                lines.append("contracts: " + ", ".join(
+                    f"team {team} {contract_of(view.bids, view.dealer, team)}"
+                    for team in (0, 1)))
+            if view.tricks:
+                last = view.tricks[-1]
+                lines.append(f"last trick: {self._played(last.leader, last.cards)}; "
+                             f"won by {who(last.winner, self.you)}")
+            if view.leader is not None:
+                lines.append(f"trick: {self._played(view.leader, view.trick) or 'nothing yet'}"
+                             f" (led by {who(view.leader, self.you)})")
+        s0, s1 = view.scores
+        mine = view.seat & 1
+        lines.append(f"scores: team 0{' (yours)' if mine == 0 else ''} {s0}, "
+                     f"team 1{' (yours)' if mine == 1 else ''} {s1}")
+        taken = f"   (you took {view.taken})" if view.taken is not None else ""
+        lines.append(f"your hand: {hand_text(view.hand, view.trump)}{taken}")
+        return lines
+
+    def _played(self, leader: int, cards: Sequence[Card | Joker]) -> str:
+        """``seat 1 5S, you KS``: the cards of a trick with who played them."""
+        return ", ".join(f"{who((leader + k) % 4, self.you)} {card}"
+                         for k, card in enumerate(cards))
+
+    @staticmethod
+    def _turned(view: View) -> str:
+        """The turned card and what it makes trump (BA-12, BA-13), and whether
+        trump has been played (BA-32)."""
+        trump = "no trump" if view.trump is None else f"trump {view.trump.name.lower()}"
+        line = f"turned {view.trump_card}: {trump}"
+        if view.joker_discard is not None:
+            line += f"; seat {view.exchanger} discarded {view.joker_discard}"
+        if view.trump is not None:
+            line += "; trump played" if view.trump_played else "; trump not played yet"
+        return line
+
+    def moves(self, view: View, legal: Sequence[Action]) -> list[str]:
+        """The numbered moves (bids or cards).
+
+        >>> from cardrules.back_alley import (ChooseDealer, Shuffle, apply, legal_actions,
+        ...                                   new_game, view)
+        >>> from cardrules.back_alley.actions import CARDS
+        >>> s = apply(apply(new_game(max_hand_size=1), ChooseDealer(3)), Shuffle(CARDS))
+        >>> BackAlleyTable(0).moves(view(s, 0), legal_actions(s))
+        ['your turn: bid (BA-20, BA-21)', 'moves:', ' 1) pass    2) board']
+        """
+        doing = "bid (BA-20, BA-21)" if view.phase is Phase.BID else \
+            "play a card (BA-31 to BA-33)"
+        return [f"your turn: {doing}", "moves:", *numbered([str(a) for a in legal])]
+
+    def labels(self, view: View, legal: Sequence[Action]) -> dict[str, Action]:
+        """Every text the moves are listed by (``pass``, ``bid 3``, ``play BB``),
+        keyed by :func:`~cardrules.engine.presenter.listed_key`.
+
+        >>> from cardrules.back_alley import Pass, new_game, view
+        >>> BackAlleyTable(0).labels(view(new_game(), 0), [Pass()])
+        {'PASS': Pass()}
+        """
+        return {listed_key(str(action)): action for action in legal}
+
+    def read(self, text: str) -> Action:
+        """The move ``text`` names (:func:`~cardrules.back_alley.parse_action`).
+
+        >>> BackAlleyTable(0).read("play BB")
+        Play(card=<Joker.BIG: 'BB'>)
+        """
+        return parse_action(text)
+
+    def outcome(self, view: View, returns: Sequence[int]) -> list[str]:
+        """Your team's result (BA-43).
+
+        >>> from cardrules.back_alley import new_game, view
+        >>> BackAlleyTable(1).outcome(view(new_game(), 1), (0, 0, 0, 0))
+        ['your team (team 1) draws, 0 to 0']
+        """
+        mine, theirs = view.scores[view.team], view.scores[1 - view.team]
+        verdict = "wins" if mine > theirs else "loses" if mine < theirs else "draws"
+        return [f"your team (team {view.team}) {verdict}, {mine} to {theirs}"]
