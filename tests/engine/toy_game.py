@@ -330,22 +330,36 @@ def bounds(settings: SettingValues) -> Bounds:
                   min_return=-2.0 * ante, max_return=2.0 * ante * (n - 1))
 
 
+def settings_of(state: State) -> SettingValues:
+    return {"num_players": state.num_players, "ante": state.ante}
+
+
+def probe_actions(state: State) -> tuple[Action, ...]:
+    """Actions worth trying at every step: the legal ones and some that are not."""
+    return (*PLAYER_ACTIONS, ChooseDealer(state.num_players), Shuffle(CARDS[1:]), Shuffle(CARDS))
+
+
+def chance_pile(state: State) -> tuple[Card, ...] | None:
+    return None if state.dealer is None else CARDS
+
+
+def observation_string(state: State, seat: int) -> str:
+    return str(view(state, seat))
+
+
 RULES: Rules[State, Action] = register(Rules(
     name="toy", title="High card", new_game=new_game,
-    default_settings={"num_players": 3, "ante": 1},
-    settings_of=lambda s: {"num_players": s.num_players, "ante": s.ante},
+    default_settings={"num_players": 3, "ante": 1}, settings_of=settings_of,
     legal_actions=legal_actions, apply=apply, sample_chance=sample_chance, view=view,
     state_to_dict=state_to_dict, state_from_dict=state_from_dict,
     action_to_dict=action_to_dict, action_from_dict=action_from_dict,
     parse_action=parse_action,
     check_settings=({"num_players": 2}, {"num_players": 3, "ante": 2}, {"num_players": 4}),
-    probe_actions=lambda s: (*PLAYER_ACTIONS, ChooseDealer(s.num_players), Shuffle(CARDS[1:]),
-                             Shuffle(CARDS)),
-    hidden_variant=hidden_variant, check_invariants=check_invariants,
-    bots={"random": RandomBot}, summarize=summarize, returns=returns,
-    return_unit="net chips", chance_pile=lambda s: None if s.dealer is None else CARDS,
+    probe_actions=probe_actions, hidden_variant=hidden_variant,
+    check_invariants=check_invariants, bots={"random": RandomBot}, summarize=summarize,
+    returns=returns, return_unit="net chips", chance_pile=chance_pile,
     chance_cards=tuple(sorted(CARDS, key=lambda card: card.index)), events=events,
     encoding=Encoding(len(PLAYER_ACTIONS), action_id, action_from_id, legal_action_ids,
                       LAYOUT[-1][1] + LAYOUT[-1][2], LAYOUT, observation_tensor,
-                      lambda state, seat: str(view(state, seat))),
+                      observation_string),
     bounds=bounds))
