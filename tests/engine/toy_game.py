@@ -66,6 +66,8 @@ Action = ChooseDealer | Shuffle | Stay | Fold
 PLAYER_ACTIONS: tuple[Stay | Fold, ...] = (Fold(), Stay())  # numbered 0 and 1
 BY_NAME = {str(action): action for action in PLAYER_ACTIONS}
 
+# -- the table, and what one seat knows of it
+
 
 @attrs.frozen
 class State:
