@@ -195,7 +195,8 @@ def events(before: State, action: Action, after: State) -> tuple[Event, ...]:
         return (Event(None, ("dealer", action.seat)),)
     if isinstance(action, Shuffle):
         return (Event(None, ("shuffle, every seat antes", before.ante)),
-                *(Event(s, None, ("seat", s, "dealt", card)) for s, card in enumerate(after.hands)))
+                *(Event(s, None, ("seat", s, "is dealt", card))
+                  for s, card in enumerate(after.hands)))
     told = [Event(None, ("seat", before.current_player, f"{action}s"))]
     if after.is_terminal:
         best = winner(after)
