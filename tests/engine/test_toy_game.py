@@ -463,3 +463,14 @@ def test_the_toy_rules_pickle() -> None:
 
     copy = pickle.loads(pickle.dumps(RULES))
     assert attrs.astuple(copy, recurse=False) == attrs.astuple(RULES, recurse=False)
+
+
+def test_importing_the_toy_game_does_not_import_numpy() -> None:
+    """numpy is needed only for an observation vector, made on first use."""
+    import subprocess
+
+    code = (f"import sys; sys.path[:0] = {sys.path!r}; import toy_game; "
+            "assert 'numpy' not in sys.modules, 'numpy imported'; "
+            "toy_game.RULES.encoding.observation_tensor(toy_game.new_game(), 0); "
+            "assert 'numpy' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
