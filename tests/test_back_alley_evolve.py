@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import attrs
 import pytest
@@ -26,6 +27,7 @@ def _states() -> Iterator[GameState]:
         state = ba.new_game(max_hand_size=3)
         yield state
         while not state.is_terminal:
+            action: Any
             if state.is_chance:
                 action = ba.sample_chance(state, rng)
             else:
@@ -34,7 +36,7 @@ def _states() -> Iterator[GameState]:
             yield state
 
 
-def _records(value: object) -> Iterator[object]:
+def _records(value: Any) -> Iterator[Any]:
     """``value`` and every attrs instance inside it (fields, tuples)."""
     if attrs.has(type(value)):
         yield value
@@ -45,7 +47,7 @@ def _records(value: object) -> Iterator[object]:
             yield from _records(item)
 
 
-def _init_arguments(record: object) -> list[str]:
+def _init_arguments(record: Any) -> list[str]:
     return [field.alias for field in attrs.fields(type(record)) if field.init]
 
 
@@ -91,7 +93,7 @@ def test_derived_fields_of_a_deal_and_a_play_are_not_arguments() -> None:
             attrs.evolve(deal, **{name: getattr(deal, name)})
     play = Play(CARDS[5])
     with pytest.raises(TypeError, match="unexpected keyword argument 'index'"):
-        attrs.evolve(play, index=7)
+        attrs.evolve(play, index=7)  # type: ignore[call-arg]
     moved = attrs.evolve(play, card=CARDS[53])   # the index follows the card
     assert moved.index == 53
     assert moved == Play(CARDS[53])

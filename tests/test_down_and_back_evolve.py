@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import attrs
 import pytest
@@ -24,6 +25,7 @@ def _states() -> Iterator[GameState]:
         state = db.new_game(players, rounds=2)
         yield state
         while not state.is_terminal:
+            action: Any
             if state.is_chance:
                 action = db.sample_chance(state, rng)
             else:
@@ -32,7 +34,7 @@ def _states() -> Iterator[GameState]:
             yield state
 
 
-def _records(value: object) -> Iterator[object]:
+def _records(value: Any) -> Iterator[Any]:
     """``value`` and every attrs instance inside it (fields, tuples)."""
     if attrs.has(type(value)):
         yield value
