@@ -120,6 +120,27 @@ def new_game(*, max_hand_size: int = 13) -> GameState:
     return _start(Settings(max_hand_size=max_hand_size))
 
 
+_blank = object.__new__
+_init = GameState.__init__
+
+
+def _new_state(*, settings: Settings, history: History, phase: Phase, dealer: int | None,
+               deal: Deal | None, current_player: int | None, leader: int | None,
+               hand_indexes: tuple[tuple[int, ...], ...], trick_indexes: tuple[int, ...],
+               tricks_won: tuple[int, ...], tricks: tuple[Trick, ...],
+               trump_played: bool) -> GameState:
+    """``GameState(settings=..., ...)``, each field named, at the cost of a call
+    by position: calling a class with keywords makes a dict of them first,
+    which costs about a tenth of an action, while its ``__init__`` called
+    directly takes the keywords as they are."""
+    state: GameState = _blank(GameState)
+    _init(state, settings=settings, history=history, phase=phase, dealer=dealer, deal=deal,
+          current_player=current_player, leader=leader, hand_indexes=hand_indexes,
+          trick_indexes=trick_indexes, tricks_won=tricks_won, tricks=tricks,
+          trump_played=trump_played)
+    return state
+
+
 def _start(settings: Settings) -> GameState:
     history = History(first_dealer=None, throw_ins=0, results=(), scores=(0, 0))
     return _between_deals(settings, history, _CHOOSE_DEALER, None)
@@ -129,9 +150,9 @@ def _between_deals(settings: Settings, history: History, phase: Phase,
                    dealer: int | None) -> GameState:
     """A state with no deal in progress (BA-11, BA-12, BA-25, BA-43): no cards
     in hand, no trick, nobody to act."""
-    return GameState(settings=settings, history=history, phase=phase, dealer=dealer,
-                     deal=None, current_player=None, leader=None, hand_indexes=_NO_HANDS,
-                     trick_indexes=(), tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
+    return _new_state(settings=settings, history=history, phase=phase, dealer=dealer,
+                      deal=None, current_player=None, leader=None, hand_indexes=_NO_HANDS,
+                      trick_indexes=(), tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
 
 
 # -- legal actions -------------------------------------------------------------
@@ -339,10 +360,10 @@ def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
     deal = Deal(hand_size=size, trump_card=CARDS[turned], joker_discard=discard,
                 exchanger=exchanger, taken=taken,
                 undealt=Hand.of_sorted(tuple(map(CARDS.__getitem__, rest))), bids=_NO_BIDS)
-    return GameState(settings=state.settings, history=state.history, phase=_BID,
-                     dealer=dealer, deal=deal, current_player=(dealer + 1) % NUM_PLAYERS,
-                     leader=None, hand_indexes=tuple(map(tuple, map(sorted, hands))),
-                     trick_indexes=(), tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
+    return _new_state(settings=state.settings, history=state.history, phase=_BID,
+                      dealer=dealer, deal=deal, current_player=(dealer + 1) % NUM_PLAYERS,
+                      leader=None, hand_indexes=tuple(map(tuple, map(sorted, hands))),
+                      trick_indexes=(), tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
 
 
 def _bid(state: GameState, actor: int, action: object) -> GameState:
@@ -372,20 +393,20 @@ def _bid(state: GameState, actor: int, action: object) -> GameState:
     dealer = state.dealer
     assert dealer is not None
     if actor != dealer:  # BA-20: clockwise from the dealer's left, the dealer last
-        return GameState(settings=state.settings, history=state.history, phase=_BID,
-                         dealer=dealer, deal=deal, current_player=(actor + 1) % NUM_PLAYERS,
-                         leader=None, hand_indexes=state.hand_indexes, trick_indexes=(),
-                         tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
+        return _new_state(settings=state.settings, history=state.history, phase=_BID,
+                          dealer=dealer, deal=deal, current_player=(actor + 1) % NUM_PLAYERS,
+                          leader=None, hand_indexes=state.hand_indexes, trick_indexes=(),
+                          tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
     if all(b is PASS for b in bids):  # BA-25: thrown in; the next dealer deals again
         history = state.history
         history = History(first_dealer=history.first_dealer, throw_ins=history.throw_ins + 1,
                           results=history.results, scores=history.scores)
         return _between_deals(state.settings, history, _SHUFFLE, (dealer + 1) % NUM_PLAYERS)
     leader = first_leader(bids, dealer)
-    return GameState(settings=state.settings, history=state.history, phase=_PLAY, dealer=dealer,
-                     deal=deal, current_player=leader, leader=leader,
-                     hand_indexes=state.hand_indexes, trick_indexes=(), tricks_won=_NO_TRICKS,
-                     tricks=(), trump_played=False)
+    return _new_state(settings=state.settings, history=state.history, phase=_PLAY, dealer=dealer,
+                      deal=deal, current_player=leader, leader=leader,
+                      hand_indexes=state.hand_indexes, trick_indexes=(), tricks_won=_NO_TRICKS,
+                      tricks=(), trump_played=False)
 
 
 def _play(state: GameState, actor: int, card: int) -> GameState:
@@ -406,11 +427,11 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     trick = (*trick, card)
     trump_played = state.trump_played or table[0][card] == TRUMP_CLASS
     if len(trick) < NUM_PLAYERS:
-        return GameState(settings=state.settings, history=state.history, phase=_PLAY,
-                         dealer=state.dealer, deal=deal, current_player=(actor + 1) % NUM_PLAYERS,
-                         leader=state.leader, hand_indexes=hands, trick_indexes=trick,
-                         tricks_won=state.tricks_won, tricks=state.tricks,
-                         trump_played=trump_played)
+        return _new_state(settings=state.settings, history=state.history, phase=_PLAY,
+                          dealer=state.dealer, deal=deal, current_player=(actor + 1) % NUM_PLAYERS,
+                          leader=state.leader, hand_indexes=hands, trick_indexes=trick,
+                          tricks_won=state.tricks_won, tricks=state.tricks,
+                          trump_played=trump_played)
     leader = state.leader
     assert leader is not None
     winner = trick_winner(leader, trick, table)
@@ -419,10 +440,10 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     tricks = (*state.tricks,
               Trick(leader=leader, cards=tuple(map(CARDS.__getitem__, trick)), winner=winner))
     if hands[actor]:
-        return GameState(settings=state.settings, history=state.history, phase=_PLAY,
-                         dealer=state.dealer, deal=deal, current_player=winner, leader=winner,
-                         hand_indexes=hands, trick_indexes=(), tricks_won=tuple(won),
-                         tricks=tricks, trump_played=trump_played)
+        return _new_state(settings=state.settings, history=state.history, phase=_PLAY,
+                          dealer=state.dealer, deal=deal, current_player=winner, leader=winner,
+                          hand_indexes=hands, trick_indexes=(), tricks_won=tuple(won),
+                          tricks=tricks, trump_played=trump_played)
     return _score_deal(state, deal, tuple(won))
 
 

@@ -374,8 +374,8 @@ class Deal:
         >>> again == d, again.table is d.table
         (True, True)
         """
-        return Deal, (self.hand_size, self.trump_card, self.joker_discard, self.exchanger,
-                      self.taken, self.undealt, self.bids)
+        return Deal, tuple(getattr(self, field.name) for field in attrs.fields(Deal)
+                           if field.init)
 
 
 def _cards_repr(value: tuple[int, ...]) -> str:

@@ -19,8 +19,10 @@ and passing the deal.  The caller supplies only decisions and chance events.
 (1, 0)
 
 Every new state is built by :class:`~cardrules.down_and_back.GameState`'s own
-constructor.  It is fast because a state has few fields, and each action
-passes on the ones it does not change (the settings, the books) as they are.
+constructor, each field named (never by position, so that adding or moving a
+field cannot shift the others).  It is fast because a state has few fields,
+and each action passes on the ones it does not change (the settings, the
+books) as they are; ``attrs.evolve`` would cost more than the action.
 """
 
 from __future__ import annotations
@@ -122,13 +124,33 @@ def new_game(num_players: int, *, ante: int = 1,
     return _gathered(settings, history, _CHOOSE_DEALER)
 
 
+_blank = object.__new__
+_init = GameState.__init__
+
+
+def _new_state(*, settings: Settings, history: History, phase: Phase,
+               current_player: int | None, hands: tuple[Hand[Card], ...],
+               stock: tuple[Card, ...], discard: tuple[Card, ...], seen: tuple[Hand[Card], ...],
+               turn: int, drawn: Card | None, splits: tuple[Split | None, ...],
+               showdown: Showdown | None) -> GameState:
+    """``GameState(settings=..., ...)``, each field named, at the cost of a call
+    by position: calling a class with keywords makes a dict of them first,
+    which costs about a tenth of an action, while its ``__init__`` called directly
+    takes the keywords as they are."""
+    state: GameState = _blank(GameState)
+    _init(state, settings=settings, history=history, phase=phase,
+          current_player=current_player, hands=hands, stock=stock, discard=discard, seen=seen,
+          turn=turn, drawn=drawn, splits=splits, showdown=showdown)
+    return state
+
+
 def _gathered(settings: Settings, history: History, phase: Phase) -> GameState:
     """A state with every card in the stock, in :data:`~cardrules.DECK` order,
     between rounds (DB-31, DB-32, DB-44): nobody to act, nothing dealt."""
     n = settings.num_players
-    return GameState(settings=settings, history=history, phase=phase, current_player=None,
-                     hands=(_EMPTY,) * n, stock=DECK, discard=(), seen=(_EMPTY,) * n, turn=0,
-                     drawn=None, splits=(None,) * n, showdown=None)
+    return _new_state(settings=settings, history=history, phase=phase, current_player=None,
+                      hands=(_EMPTY,) * n, stock=DECK, discard=(), seen=(_EMPTY,) * n, turn=0,
+                      drawn=None, splits=(None,) * n, showdown=None)
 
 
 def seat_order(state: GameState) -> tuple[int, ...]:
@@ -336,11 +358,11 @@ def _apply_chance(state: GameState, action: Action) -> GameState:
         if len(action.order) != 52 or {card.index for card in action.order} != _ALL_52:
             raise IllegalActionError("DB-32", "the shuffle must order all 52 cards")
         cutter = (_dealer(state) - 1) % state.settings.num_players
-        return GameState(settings=state.settings, history=state.history, phase=_CUT,
-                         current_player=cutter, hands=state.hands,
-                         stock=action.order, discard=(),  # type: ignore[arg-type]
-                         seen=state.seen, turn=0, drawn=None, splits=state.splits,
-                         showdown=None)
+        return _new_state(settings=state.settings, history=state.history, phase=_CUT,
+                          current_player=cutter, hands=state.hands,
+                          stock=action.order, discard=(),  # type: ignore[arg-type]
+                          seen=state.seen, turn=0, drawn=None, splits=state.splits,
+                          showdown=None)
     if not isinstance(action, Shuffle):
         raise IllegalActionError("DB-36", "the stock is empty: the discard pile is shuffled")
     if len(action.order) != len(state.discard) or \
@@ -349,10 +371,10 @@ def _apply_chance(state: GameState, action: Action) -> GameState:
     order: tuple[Card, ...] = action.order  # type: ignore[assignment]
     if state.showdown is not None:
         return _run_showdown(state, state.showdown, order[1:], order[:1])
-    return GameState(settings=state.settings, history=state.history, phase=_DISCARD,
-                     current_player=turn_seat(state), hands=state.hands, stock=order[1:],
-                     discard=order[:1], seen=state.seen, turn=state.turn, drawn=state.drawn,
-                     splits=state.splits, showdown=None)
+    return _new_state(settings=state.settings, history=state.history, phase=_DISCARD,
+                      current_player=turn_seat(state), hands=state.hands, stock=order[1:],
+                      discard=order[:1], seen=state.seen, turn=state.turn, drawn=state.drawn,
+                      splits=state.splits, showdown=None)
 
 
 def _dealer(state: GameState) -> int:
@@ -385,10 +407,10 @@ def _cut(state: GameState, action: Action) -> GameState:
     hands: list[Hand[Card]] = [_EMPTY] * n
     for position, seat in enumerate(order):
         hands[seat] = _of_sorted(sorted(deck[position:dealt:n], key=_INDEX))
-    return GameState(settings=state.settings, history=state.history, phase=_DRAW,
-                     current_player=order[0], hands=tuple(hands), stock=deck[dealt + 1:],
-                     discard=(deck[dealt],), seen=state.seen, turn=0, drawn=None,
-                     splits=state.splits, showdown=None)
+    return _new_state(settings=state.settings, history=state.history, phase=_DRAW,
+                      current_player=order[0], hands=tuple(hands), stock=deck[dealt + 1:],
+                      discard=(deck[dealt],), seen=state.seen, turn=0, drawn=None,
+                      splits=state.splits, showdown=None)
 
 
 def _place(cards: tuple[Card, ...], key: int) -> int:
@@ -414,15 +436,15 @@ def _draw(state: GameState, action: Action) -> GameState:
         hands = (*hands[:seat], _of_sorted((*hand[:place], card, *hand[place:])),
                  *hands[seat + 1:])
         if len(stock) > 1:
-            return GameState(settings=state.settings, history=state.history, phase=_DISCARD,
-                             current_player=seat, hands=hands, stock=stock[1:],
-                             discard=state.discard, seen=state.seen, turn=state.turn,
-                             drawn=card, splits=state.splits, showdown=None)
+            return _new_state(settings=state.settings, history=state.history, phase=_DISCARD,
+                              current_player=seat, hands=hands, stock=stock[1:],
+                              discard=state.discard, seen=state.seen, turn=state.turn,
+                              drawn=card, splits=state.splits, showdown=None)
         # DB-36: the stock ran out; the dealer reshuffles the discard pile.
-        return GameState(settings=state.settings, history=state.history, phase=_RESHUFFLE,
-                         current_player=None, hands=hands, stock=(), discard=state.discard,
-                         seen=state.seen, turn=state.turn, drawn=card, splits=state.splits,
-                         showdown=None)
+        return _new_state(settings=state.settings, history=state.history, phase=_RESHUFFLE,
+                          current_player=None, hands=hands, stock=(), discard=state.discard,
+                          seen=state.seen, turn=state.turn, drawn=card, splits=state.splits,
+                          showdown=None)
     if kind is DrawDiscard:
         discard = state.discard
         if not discard:
@@ -436,10 +458,10 @@ def _draw(state: GameState, action: Action) -> GameState:
         own = seen[seat]
         place = _place(own, key)
         seen = (*seen[:seat], _of_sorted((*own[:place], card, *own[place:])), *seen[seat + 1:])
-        return GameState(settings=state.settings, history=state.history, phase=_DISCARD,
-                         current_player=seat, hands=hands, stock=state.stock,
-                         discard=discard[:-1], seen=seen, turn=state.turn, drawn=card,
-                         splits=state.splits, showdown=None)
+        return _new_state(settings=state.settings, history=state.history, phase=_DISCARD,
+                          current_player=seat, hands=hands, stock=state.stock,
+                          discard=discard[:-1], seen=seen, turn=state.turn, drawn=card,
+                          splits=state.splits, showdown=None)
     raise IllegalActionError("DB-34", "a turn starts by drawing from the stock or the discard pile")
 
 
@@ -467,10 +489,10 @@ def _discard(state: GameState, action: Action) -> GameState:
         phase, next_player = _SPLIT, (_dealer(state) + 1) % n
     else:
         phase, next_player = _DRAW, (seat + 1) % n
-    return GameState(settings=state.settings, history=state.history, phase=phase,
-                     current_player=next_player, hands=hands, stock=state.stock,
-                     discard=(*state.discard, hand[place]), seen=seen, turn=turn, drawn=None,
-                     splits=state.splits, showdown=None)
+    return _new_state(settings=state.settings, history=state.history, phase=phase,
+                      current_player=next_player, hands=hands, stock=state.stock,
+                      discard=(*state.discard, hand[place]), seen=seen, turn=turn, drawn=None,
+                      splits=state.splits, showdown=None)
 
 
 def _split(state: GameState, action: Action, seat: int | None) -> GameState:
@@ -485,10 +507,10 @@ def _split(state: GameState, action: Action, seat: int | None) -> GameState:
         raise IllegalActionError("DB-40", f"the split must use exactly seat {seat}'s seven cards")
     splits = (*state.splits[:seat], action, *state.splits[seat + 1:])
     waiting = [s for s in seat_order(state) if splits[s] is None]
-    revealed = GameState(settings=state.settings, history=state.history, phase=_SPLIT,
-                         current_player=waiting[0] if waiting else None, hands=state.hands,
-                         stock=state.stock, discard=state.discard, seen=state.seen,
-                         turn=state.turn, drawn=None, splits=splits, showdown=None)
+    revealed = _new_state(settings=state.settings, history=state.history, phase=_SPLIT,
+                          current_player=waiting[0] if waiting else None, hands=state.hands,
+                          stock=state.stock, discard=state.discard, seen=state.seen,
+                          turn=state.turn, drawn=None, splits=splits, showdown=None)
     if waiting:
         return revealed
     start = Showdown(down_winner=None, contenders=(), drawn=(), log=())
@@ -562,10 +584,10 @@ def _pause_for_reshuffle(state: GameState, waiting: Showdown,
                          discard: tuple[Card, ...]) -> GameState:
     """DB-36 during a tie-break: the dealer shuffles the discard pile (a chance
     event); the cards of the unfinished pass stay on the table in ``waiting``."""
-    return GameState(settings=state.settings, history=state.history, phase=_RESHUFFLE,
-                     current_player=None, hands=state.hands, stock=(), discard=discard,
-                     seen=state.seen, turn=state.turn, drawn=None, splits=state.splits,
-                     showdown=waiting)
+    return _new_state(settings=state.settings, history=state.history, phase=_RESHUFFLE,
+                      current_player=None, hands=state.hands, stock=(), discard=discard,
+                      seen=state.seen, turn=state.turn, drawn=None, splits=state.splits,
+                      showdown=waiting)
 
 
 def _finish_round(state: GameState, down_winner: int, back_winner: int,
