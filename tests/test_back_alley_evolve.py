@@ -6,6 +6,7 @@ with a TypeError naming it, never taken in another representation."""
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -104,3 +105,12 @@ def test_the_hands_are_the_cards_of_the_hand_indexes() -> None:
         assert state.hands == tuple(Hand((CARDS[i] for i in indexes), jokers=True)
                                     for indexes in state.hand_indexes)
         assert state.trick == tuple(CARDS[i] for i in state.trick_indexes)
+
+
+def test_the_reducers_state_builder_lists_the_fields_in_their_order() -> None:
+    """The reducer's keyword-only builder passes its arguments to GameState by
+    position: its parameters must be the fields, in the same order."""
+    from cardrules.back_alley.game import _new_state
+
+    assert list(inspect.signature(_new_state).parameters) == \
+        [field.name for field in attrs.fields(GameState)]

@@ -6,6 +6,7 @@ is not an argument and is refused with a TypeError naming it."""
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -68,3 +69,12 @@ def test_a_name_read_through_to_the_books_is_refused_by_evolve(name: str) -> Non
     state = db.apply(db.new_game(3), db.ChooseDealer(1))
     with pytest.raises(TypeError, match=rf"unexpected keyword argument '{name}'"):
         attrs.evolve(state, **{name: getattr(state, name)})
+
+
+def test_the_reducers_state_builder_lists_the_fields_in_their_order() -> None:
+    """The reducer's keyword-only builder passes its arguments to GameState by
+    position: its parameters must be the fields, in the same order."""
+    from cardrules.down_and_back.game import _new_state
+
+    assert list(inspect.signature(_new_state).parameters) == \
+        [field.name for field in attrs.fields(GameState)]
