@@ -353,7 +353,8 @@ _BY_RANK_SUIT = {(c.rank, c.suit): c for c in DECK}
 def scan_cards(text: str) -> Iterator[tuple[Card | Joker, int]]:
     """Yield each card of ``text`` (jokers included) with the position it starts at.
 
-    The reader behind :func:`parse_card` and :func:`parse_cards`, for callers
+    The reader behind :func:`~cardrules.parse_card` and
+    :func:`~cardrules.parse_cards`, for callers
     that need to point at a card in the text they read (a repeated card, a
     card out of place).  Text that is not a card raises
     :class:`~cardrules.ParseError` when the scan reaches it.

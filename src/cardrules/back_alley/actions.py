@@ -113,7 +113,7 @@ class Play:
     to the current trick (BA-31 to BA-33).
 
     ``index`` is the card's index 0 to 53 (52 for the Big Blooper, 53 for the
-    Little, as in :data:`CARDS`), derived from ``card``: it is not an
+    Little, as in ``CARDS``), derived from ``card``: it is not an
     argument.
 
     >>> from cardrules import parse_card

@@ -79,7 +79,8 @@ _NO_TRICKS = (0,) * NUM_PLAYERS
 _NO_BIDS: tuple[BidAction | None, ...] = (None,) * NUM_PLAYERS
 _INDEX = attrgetter("index")
 #: The legal bids by hand size (BA-21): ``BID_CHOICES[size]`` is pass, bid 1
-#: up to bid ``size - 1``, board, in the order :func:`legal_actions` lists them
+#: up to bid ``size - 1``, board, in the order
+#: :func:`~cardrules.back_alley.legal_actions` lists them
 #: (the shared action instances).
 #:
 #: >>> [str(bid) for bid in BID_CHOICES[3]]

@@ -395,7 +395,7 @@ class GameState:
     progress, None between deals); ``current_player`` (None at chance
     points and at the end); ``leader`` (who leads the current trick, during
     play); ``hand_indexes`` (per seat, the indexes 0 to 53 of the cards
-    held, ascending: see :data:`~cardrules.back_alley.actions.CARDS`);
+    held, ascending, as in ``cardrules.back_alley.actions.CARDS``);
     ``trick_indexes`` (the indexes of the current trick's cards in play
     order, from the leader's); ``tricks_won`` (per seat, this deal);
     ``tricks`` (the finished tricks of this deal); ``trump_played`` (a trump

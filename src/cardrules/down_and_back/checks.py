@@ -213,8 +213,8 @@ def _check_showdown(state: GameState) -> None:
 def check_counts(state: GameState) -> None:
     """Raise :class:`ValueError` unless the discard pile, the cards seen and
     the turns of ``state`` agree (DB-33 to DB-37); a part of
-    :func:`check_invariants`, which the determinizer uses alone to test a
-    guess at the card another player drew.
+    :func:`~cardrules.down_and_back.checks.check_invariants`, which the
+    determinizer uses alone to test a guess at the card another player drew.
 
     The dealt cards outside the hands are always the same number ``C``
     (``52 - 7n``): the stock, the discard pile and (mid-turn) the card
