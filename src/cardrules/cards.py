@@ -31,6 +31,7 @@ __all__ = [
     "Suit",
     "parse_card",
     "parse_cards",
+    "scan_cards",
 ]
 
 
@@ -349,8 +350,22 @@ _WORD = re.compile(r"[^ \t\r\n,;]*")  # the rest of a bad token, up to a separat
 _BY_RANK_SUIT = {(c.rank, c.suit): c for c in DECK}
 
 
-def _scan(text: str) -> Iterator[tuple[Card | Joker, int]]:
-    """Yield each card of ``text`` with its start position."""
+def scan_cards(text: str) -> Iterator[tuple[Card | Joker, int]]:
+    """Yield each card of ``text`` (jokers included) with the position it starts at.
+
+    The reader behind :func:`~cardrules.parse_card` and
+    :func:`~cardrules.parse_cards`, for callers
+    that need to point at a card in the text they read (a repeated card, a
+    card out of place).  Text that is not a card raises
+    :class:`~cardrules.ParseError` when the scan reaches it.
+
+    >>> [(str(card), at) for card, at in scan_cards("KS, 10h BB")]
+    [('KS', 0), ('TH', 4), ('BB', 8)]
+    >>> list(scan_cards("KS ZZ"))
+    Traceback (most recent call last):
+    ...
+    cardrules.errors.ParseError: not a card: 'ZZ' at position 3
+    """
     if not isinstance(text, str):
         raise ParseError(f"expected a string of cards, not {type(text).__name__}")
     pos, n = 0, len(text)
@@ -399,7 +414,7 @@ def parse_card(text: str, *, jokers: bool = False) -> Card | Joker:
     ...
     cardrules.errors.ParseError: not a card: '1X' at position 0
     """
-    found = list(_scan(text))
+    found = list(scan_cards(text))
     if len(found) != 1:
         raise ParseError("expected exactly one card", token=text, position=0)
     card, pos = found[0]
@@ -425,7 +440,7 @@ def parse_cards(text: str, *, jokers: bool = False) -> tuple[Card | Joker, ...]:
     cardrules.errors.ParseError: not a card: '1X' at position 6
     """
     out: list[Card | Joker] = []
-    for card, pos in _scan(text):
+    for card, pos in scan_cards(text):
         if isinstance(card, Joker) and not jokers:
             raise ParseError("jokers are not allowed here", token=str(card), position=pos)
         out.append(card)

@@ -59,7 +59,7 @@ def _positions(max_hand_size: int, seed: int) -> list[GameState]:
 def _moved(state: GameState, moves: dict[int, tuple[int, int]]) -> GameState:
     """``state`` with 1-card hands swapped: ``moves[seat] = (old, new)`` gives
     ``seat`` the card ``new`` and puts ``old`` among the undealt cards."""
-    hands = list(state._hands)
+    hands = list(state.hand_indexes)
     undealt = {c.index for c in state.undealt}
     for seat, (old, new) in moves.items():
         hands[seat] = (new,)
@@ -68,7 +68,7 @@ def _moved(state: GameState, moves: dict[int, tuple[int, int]]) -> GameState:
     deal = state.deal
     assert deal is not None
     deal = attrs.evolve(deal, undealt=Hand.of_sorted(tuple(CARDS[i] for i in sorted(undealt))))
-    return attrs.evolve(state, hands=tuple(hands), deal=deal)
+    return attrs.evolve(state, hand_indexes=tuple(hands), deal=deal)
 
 
 def _valid(state: GameState) -> bool:
@@ -86,7 +86,7 @@ def _holdable(state: GameState, seat: int) -> dict[int, list[int]]:
     hold instead."""
     others = [s for s in range(4) if s != seat]
     undealt = sorted(c.index for c in state.undealt)
-    own = {s: state._hands[s][0] for s in others}
+    own = {s: state.hand_indexes[s][0] for s in others}
     allowed: dict[int, list[int]] = {}
     for s in others:
         allowed[s] = [own[s]] + [d for d in undealt if _valid(_moved(state, {s: (own[s], d)}))]

@@ -49,11 +49,11 @@ def test_hidden_variant_redeals_around_known_absences() -> None:
 def test_a_hand_holds_card_indexes_0_to_53_only() -> None:
     state = ba.apply(ba.apply(ba.new_game(), ba.ChooseDealer(0)), ba.Shuffle(CARDS))
     for bad in (54, -1):
-        hands = list(state._hands)
+        hands = list(state.hand_indexes)
         hands[0] = (*hands[0][:-1], bad) if bad > 0 else (bad, *hands[0][1:])
         with pytest.raises(ValueError, match=r"\Ainconsistent Back Alley state: "
                                              r"a hand holds distinct cards\Z"):
-            check_invariants(attrs.evolve(state, hands=tuple(hands)))
+            check_invariants(attrs.evolve(state, hand_indexes=tuple(hands)))
 
 
 def test_probes_include_the_lowest_and_highest_cards_not_held() -> None:

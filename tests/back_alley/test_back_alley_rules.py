@@ -233,11 +233,11 @@ def test_state_repr_shows_hands_and_trick_as_card_text() -> None:
                      ba.Shuffle(CARDS))
     text = repr(state)
     assert text.startswith("GameState(settings=Settings(max_hand_size=1), ")
-    assert ", _hands=('AC', 'AS', 'AH', 'AD'), _trick='', " in text
+    assert ", hand_indexes=('AC', 'AS', 'AH', 'AD'), trick_indexes='', " in text
     for bid in (ba.Board(), ba.Pass(), ba.Pass(), ba.Pass()):
         state = ba.apply(state, bid)
     state = ba.apply(state, ba.legal_actions(state)[0])
-    assert ", _trick='AS', " in repr(state)
+    assert ", trick_indexes='AS', " in repr(state)
 
 
 def test_trick_tables_give_the_documented_powers() -> None:

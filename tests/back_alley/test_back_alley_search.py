@@ -170,10 +170,10 @@ def test_touching_cards_are_searched_once() -> None:
 
 def test_bid_search_tries_the_bids_next_to_the_heuristic_one() -> None:
     from cardrules.back_alley import Bid, Board
-    from cardrules.back_alley.game import _BID_CHOICES
+    from cardrules.back_alley.game import BID_CHOICES
     from cardrules.back_alley.search import _near_bids
 
-    legal = _BID_CHOICES[6]   # pass, 1 to 5, board (BA-21)
+    legal = BID_CHOICES[6]   # pass, 1 to 5, board (BA-21)
     assert _near_bids(Bid(3), legal) == [Pass(), Bid(2), Bid(3), Bid(4)]
     assert _near_bids(Pass(), legal) == [Pass(), Bid(1)]
     assert _near_bids(Board(), legal) == [Pass(), Board()]

@@ -140,11 +140,11 @@ def test_db40_split_with_a_card_on_both_sides_is_refused_by_apply() -> None:
 
 def test_trusted_split_constructor_makes_hands() -> None:
     down, back = DECK[:4], DECK[4:7]
-    fast = Split._sorted(down, back)
+    fast = Split.of_sorted(down, back)
     assert type(fast.down) is Hand
     assert type(fast.back) is Hand
     assert fast == Split(down, back)
-    hands = Split._sorted(Hand.of_sorted(down), Hand.of_sorted(back))
+    hands = Split.of_sorted(Hand.of_sorted(down), Hand.of_sorted(back))
     assert hands == fast
 
 

@@ -112,9 +112,15 @@ class Play:
     """Play ``card`` (a :class:`~cardrules.Card` or a :class:`~cardrules.Joker`)
     to the current trick (BA-31 to BA-33).
 
+    ``index`` is the card's index 0 to 53 (52 for the Big Blooper, 53 for the
+    Little, as in ``CARDS``), derived from ``card``: it is not an
+    argument.
+
     >>> from cardrules import parse_card
     >>> str(Play(parse_card("QH"))), str(Play(Joker.LITTLE))
     ('play QH', 'play LB')
+    >>> Play(parse_card("QH")).index, Play(Joker.LITTLE).index
+    (45, 53)
     >>> Play("QH")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -122,8 +128,7 @@ class Play:
     """
 
     card: Card | Joker
-    # The card's index 0..53 (52 = BB, 53 = LB), for the reducer's tables.
-    _index: int = attrs.field(
+    index: int = attrs.field(
         init=False, eq=False, repr=False, hash=False,
         default=attrs.Factory(lambda play: _index_of(play.card), takes_self=True))
 

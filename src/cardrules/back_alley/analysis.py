@@ -47,7 +47,7 @@ import attrs
 from cardrules.back_alley.actions import PASS, BidAction
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
-from cardrules.back_alley.game import _BID_CHOICES, apply, legal_actions
+from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, contract_of, score
 from cardrules.back_alley.views import View, view
 from cardrules.engine.bots import Bot
@@ -295,7 +295,7 @@ def trick_estimate(view: View, *, samples: int = DEFAULT_SAMPLES, seed: int | No
     values: tuple[BidValue, ...] = ()
     suggested: BidAction | None = None
     if view.phase is _BID and view.bids[seat] is None:
-        values = tuple(_bid_value(b, outcomes, seat, dealer, size) for b in _BID_CHOICES[size])
+        values = tuple(_bid_value(b, outcomes, seat, dealer, size) for b in BID_CHOICES[size])
         best = max(values, key=lambda v: v.expected_score)  # the first of equals
         suggested, expected = best.bid, best.expected_score
     else:

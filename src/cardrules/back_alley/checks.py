@@ -20,7 +20,7 @@ import attrs
 
 from cardrules.back_alley.actions import BIDS, BOARD, CARDS, PASS, PLAYS, Action, Bid, Board
 from cardrules.back_alley.game import (
-    _BID_CHOICES,
+    BID_CHOICES,
     first_leader,
     legal_actions,
 )
@@ -67,7 +67,7 @@ def check_invariants(state: GameState) -> None:
     _require(isinstance(phase, Phase), "phase")
     _check_history(history, settings.max_hand_size)
     results = history.results
-    _require(len(state._hands) == NUM_PLAYERS and len(state.tricks_won) == NUM_PLAYERS,
+    _require(len(state.hand_indexes) == NUM_PLAYERS and len(state.tricks_won) == NUM_PLAYERS,
              "one hand and one trick count per seat")
     if phase is Phase.CHOOSE_DEALER:
         _require(state.dealer is None and history.first_dealer is None,
@@ -90,7 +90,7 @@ def check_invariants(state: GameState) -> None:
         return
     _require(state.deal is None and state.current_player is None and state.leader is None,
              "no deal in progress between deals")
-    _require(not any(state._hands) and not state._trick and not state.tricks
+    _require(not any(state.hand_indexes) and not state.trick_indexes and not state.tricks
              and state.tricks_won == _NO_TRICKS and not state.trump_played,
              "the cards are collected between deals")
 
@@ -120,7 +120,7 @@ def _check_result(result: DealResult, number: int, max_hand_size: int) -> None:
     _require(result.dealer in _SEATS and result.throw_ins >= 0, f"{where}: dealer")
     _require(isinstance(result.trump_card, Card | Joker), f"{where}: the turned card")
     bids = result.bids
-    _require(len(bids) == NUM_PLAYERS and all(b in _BID_CHOICES[size] for b in bids),
+    _require(len(bids) == NUM_PLAYERS and all(b in BID_CHOICES[size] for b in bids),
              f"{where}: every bid is legal for {size} cards (BA-21)")
     _require(any(b != PASS for b in bids), f"{where}: four passes are thrown in (BA-25)")
     contracts = (contract_of(bids, result.dealer, 0), contract_of(bids, result.dealer, 1))
@@ -145,27 +145,28 @@ def _check_deal(state: GameState) -> None:
     # compared by value: a deal read back by pickle or copy has equal tables
     _require(deal.table == table_for(deal.trump), "trump tables")
     _check_exchange(deal)
-    played = [i for t in state.tricks for i in _indexes(t.cards)] + list(state._trick)
-    for hand in state._hands:
+    played = [i for t in state.tricks for i in _indexes(t.cards)] + list(state.trick_indexes)
+    for hand in state.hand_indexes:
         _require(list(hand) == sorted(set(hand)) and all(0 <= i < 54 for i in hand),
                  "a hand holds distinct cards")
-    everything = [i for hand in state._hands for i in hand] + played + _indexes(deal.undealt)
+    everything = [i for hand in state.hand_indexes for i in hand] + played + _indexes(deal.undealt)
     everything.append(deal.trump_card.index)
     if deal.joker_discard is not None:
         everything.append(deal.joker_discard.index)
     _require(sorted(everything) == list(range(54)),
              "every one of the 54 cards is in exactly one place")
     if deal.trump is None:
-        in_play = [i for hand in state._hands for i in hand] + played
+        in_play = [i for hand in state.hand_indexes for i in hand] + played
         _require(all(i < 52 for i in in_play), "no joker is in play without trump (BA-13)")
     _check_bids(state, deal, dealer)
     if state.phase is Phase.BID:
-        _require(all(len(h) == size for h in state._hands), "every hand is full while bidding")
+        _require(all(len(h) == size for h in state.hand_indexes),
+                 "every hand is full while bidding")
         # While bidding the hands are still the hands as dealt (after the
         # exchange), so the card taken is in the exchanger's hand: else that
         # seat's view would show a card of another seat or of the undealt rest.
         if deal.exchanger is not None and deal.taken is not None:
-            _require(deal.taken.index in state._hands[deal.exchanger],
+            _require(deal.taken.index in state.hand_indexes[deal.exchanger],
                      "the exchanger holds the card taken (BA-13)")
         _require(not played and not state.tricks and state.leader is None
                  and state.tricks_won == _NO_TRICKS and not state.trump_played,
@@ -204,7 +205,7 @@ def _check_bids(state: GameState, deal: Deal, dealer: int) -> None:
     count = sum(b is not None for b in made)
     _require(all(b is not None for b in made[:count]) and len(bids) == NUM_PLAYERS,
              "bids are made clockwise from the dealer's left (BA-20)")
-    _require(all(b in _BID_CHOICES[deal.hand_size] for b in made[:count]),
+    _require(all(b in BID_CHOICES[deal.hand_size] for b in made[:count]),
              f"every bid is legal for {deal.hand_size} cards (BA-21)")
     if state.phase is Phase.BID:
         _require(count < NUM_PLAYERS and state.current_player == order[count],
@@ -218,13 +219,13 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
     """Replay the deal from the hands as dealt: every play legal, every trick
     won by the right seat (BA-30 to BA-34)."""
     bids = deal.bids
-    hands = [list(h) for h in state._hands]
+    hands = [list(h) for h in state.hand_indexes]
     for trick in state.tricks:
         _require(trick.leader in _SEATS and len(trick.cards) == NUM_PLAYERS,
                  "a finished trick has four cards")
         for k, card in enumerate(trick.cards):
             hands[(trick.leader + k) % NUM_PLAYERS].append(card.index)
-    for k, card_index in enumerate(state._trick):
+    for k, card_index in enumerate(state.trick_indexes):
         _require(state.leader is not None, "a trick in progress has a leader")
         hands[((state.leader or 0) + k) % NUM_PLAYERS].append(card_index)
     initial = [tuple(sorted(h)) for h in hands]
@@ -240,7 +241,7 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
     classes = deal.table[0]
     finished: tuple[Trick | None, ...] = (*state.tricks, None)
     for done in finished:
-        cards = _indexes(done.cards) if done is not None else list(state._trick)
+        cards = _indexes(done.cards) if done is not None else list(state.trick_indexes)
         if done is not None:
             _require(done.leader == leader, "the winner of a trick leads the next (BA-30, BA-34)")
         else:
@@ -260,10 +261,10 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
         won[winner] += 1
         leader = winner
     _require(len(state.tricks) < deal.hand_size, "a deal ends with its last trick")
-    _require(len(state._trick) < NUM_PLAYERS, "a trick holds at most four cards")
+    _require(len(state.trick_indexes) < NUM_PLAYERS, "a trick holds at most four cards")
     _require(tuple(won) == state.tricks_won, "tricks won per seat")
     _require(state.trump_played == trump_played, "whether a trump has been played (BA-32)")
-    _require(state.current_player == (leader + len(state._trick)) % NUM_PLAYERS,
+    _require(state.current_player == (leader + len(state.trick_indexes)) % NUM_PLAYERS,
              "play goes clockwise from the leader (BA-34)")
 
 
@@ -289,7 +290,7 @@ def known_absent(state: GameState) -> tuple[frozenset[int], ...]:
     plain = set(range(54)) - of_class[TRUMP_CLASS]
     trump_played = False
     plays = [(t.leader, _indexes(t.cards)) for t in state.tricks]
-    plays.append((state.leader, list(state._trick)))
+    plays.append((state.leader, list(state.trick_indexes)))
     for leader, cards in plays:
         if not cards:
             continue
@@ -370,7 +371,7 @@ def probe_actions(state: GameState) -> Iterator[Action]:
     yield Bid(state.hand_size)
     yield Bid(14)
     seat = state.current_player
-    held = set(state._hands[seat]) if seat is not None else set()
+    held = set(state.hand_indexes[seat]) if seat is not None else set()
     outside = [i for i in range(54) if i not in held]
     yield PLAYS[outside[0]]
     yield PLAYS[outside[-1]]

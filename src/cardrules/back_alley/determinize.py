@@ -54,6 +54,8 @@ from __future__ import annotations
 import random
 from math import factorial
 
+import attrs
+
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import known_absent
 from cardrules.back_alley.state import (
@@ -224,10 +226,7 @@ class Determinizer:
                         joker_discard=deal.joker_discard, exchanger=exchanger, taken=taken,
                         undealt=Hand.of_sorted(tuple(CARDS[i] for i in sorted(undealt))),
                         bids=deal.bids)
-        return GameState(skeleton.settings, skeleton.history, skeleton.phase, skeleton.dealer,
-                         new_deal, skeleton.current_player, skeleton.leader, tuple(hands),
-                         skeleton._trick, skeleton.tricks_won, skeleton.tricks,
-                         skeleton.trump_played)
+        return attrs.evolve(skeleton, deal=new_deal, hand_indexes=tuple(hands))
 
 
 def determinize(view: View, rng: random.Random) -> GameState:
@@ -315,10 +314,12 @@ def _skeleton(view: View) -> GameState:
     elif view.trump_card is not None or any(view.hand_sizes):
         raise ValueError(f"no card is dealt in the {view.phase.value} phase, "
                          f"but the view shows some (BA-12)")
-    return GameState(view.settings, history, view.phase, view.dealer, deal,
-                     view.current_player, view.leader, tuple(hands),
-                     tuple(c.index for c in view.trick), view.tricks_won, view.tricks,
-                     view.trump_played)
+    return GameState(settings=view.settings, history=history, phase=view.phase,
+                     dealer=view.dealer, deal=deal, current_player=view.current_player,
+                     leader=view.leader, hand_indexes=tuple(hands),
+                     trick_indexes=tuple(c.index for c in view.trick),
+                     tricks_won=view.tricks_won, tricks=view.tricks,
+                     trump_played=view.trump_played)
 
 
 def _history(view: View) -> History:

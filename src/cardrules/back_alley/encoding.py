@@ -92,7 +92,7 @@ from cardrules.back_alley.actions import (
     Play,
     Shuffle,
 )
-from cardrules.back_alley.game import _PHASE_RULE, apply, legal_actions
+from cardrules.back_alley.game import PHASE_RULES, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, Settings, hand_size_of
 from cardrules.back_alley.views import View, view
 from cardrules.cards import Joker, Suit
@@ -242,7 +242,7 @@ def _refuse(state: GameState, number: int, action: Action) -> None:
     """Raise the :class:`~cardrules.IllegalActionError` for an action id not legal now."""
     # apply() words the error with the rule broken; the state is not changed.
     apply(state, action, seat=state.current_player)
-    raise IllegalActionError(_PHASE_RULE[state.phase],
+    raise IllegalActionError(PHASE_RULES[state.phase],
                              f"action id {number} is not legal now (phase {state.phase.value})")
 
 

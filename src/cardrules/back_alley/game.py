@@ -24,7 +24,9 @@ first dealer and each shuffle).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from operator import attrgetter
+from types import MappingProxyType
 from typing import NoReturn
 
 from cardrules._validate import check_seat
@@ -62,6 +64,8 @@ from cardrules.errors import IllegalActionError
 from cardrules.hand import Hand
 
 __all__ = [
+    "BID_CHOICES",
+    "PHASE_RULES",
     "apply",
     "first_leader",
     "legal_actions",
@@ -74,15 +78,31 @@ _NO_HANDS: tuple[tuple[int, ...], ...] = ((),) * NUM_PLAYERS
 _NO_TRICKS = (0,) * NUM_PLAYERS
 _NO_BIDS: tuple[BidAction | None, ...] = (None,) * NUM_PLAYERS
 _INDEX = attrgetter("index")
-#: Legal bids per hand size (BA-21): pass, 1 to hand size - 1, board.
-_BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
+#: The legal bids by hand size (BA-21): ``BID_CHOICES[size]`` is pass, bid 1
+#: up to bid ``size - 1``, board, in the order
+#: :func:`~cardrules.back_alley.legal_actions` lists them
+#: (the shared action instances).
+#:
+#: >>> [str(bid) for bid in BID_CHOICES[3]]
+#: ['pass', 'bid 1', 'bid 2', 'board']
+BID_CHOICES: tuple[tuple[BidAction, ...], ...] = tuple(
     (PASS, *BIDS[:max(size - 1, 0)], BOARD) for size in range(14))
 # The phases as module names: CPython 3.11 reads an enum member through its
 # class with a descriptor call, and the reducer compares phases at every step.
-_CHOOSE_DEALER, _SHUFFLE, _BID, _PLAY, _GAME_OVER = (
-    Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.BID, Phase.PLAY, Phase.GAME_OVER)
-_PHASE_RULE = {_CHOOSE_DEALER: "BA-11", _SHUFFLE: "BA-12", _BID: "BA-20", _PLAY: "BA-30",
-               _GAME_OVER: "BA-43"}
+_CHOOSE_DEALER = Phase.CHOOSE_DEALER
+_SHUFFLE = Phase.SHUFFLE
+_BID = Phase.BID
+_PLAY = Phase.PLAY
+_GAME_OVER = Phase.GAME_OVER
+#: The rule that governs what may happen in each phase: the id an
+#: :class:`~cardrules.IllegalActionError` names when an action does not fit
+#: the phase (a read-only mapping).
+#:
+#: >>> PHASE_RULES[Phase.BID]
+#: 'BA-20'
+PHASE_RULES: Mapping[Phase, str] = MappingProxyType({
+    Phase.CHOOSE_DEALER: "BA-11", Phase.SHUFFLE: "BA-12", Phase.BID: "BA-20",
+    Phase.PLAY: "BA-30", Phase.GAME_OVER: "BA-43"})
 
 
 def new_game(*, max_hand_size: int = 13) -> GameState:
@@ -101,10 +121,32 @@ def new_game(*, max_hand_size: int = 13) -> GameState:
     return _start(Settings(max_hand_size=max_hand_size))
 
 
+def _new_state(*, settings: Settings, history: History, phase: Phase, dealer: int | None,
+               deal: Deal | None, current_player: int | None, leader: int | None,
+               hand_indexes: tuple[tuple[int, ...], ...], trick_indexes: tuple[int, ...],
+               tricks_won: tuple[int, ...], tricks: tuple[Trick, ...],
+               trump_played: bool) -> GameState:
+    """``GameState(settings=..., ...)``, each field named, at the cost of a call
+    by position: calling a class with keywords makes a dict of them first, which
+    costs the reducer about a tenth of an action, while a function takes its
+    keywords as they are.  The one positional call is here, in the order of the
+    fields; a test checks that this signature lists them in that order."""
+    return GameState(settings, history, phase, dealer, deal, current_player, leader,
+                     hand_indexes, trick_indexes, tricks_won, tricks, trump_played)
+
+
 def _start(settings: Settings) -> GameState:
     history = History(first_dealer=None, throw_ins=0, results=(), scores=(0, 0))
-    return GameState(settings, history, _CHOOSE_DEALER, None, None, None, None, _NO_HANDS,
-                     (), _NO_TRICKS, (), False)
+    return _between_deals(settings, history, _CHOOSE_DEALER, None)
+
+
+def _between_deals(settings: Settings, history: History, phase: Phase,
+                   dealer: int | None) -> GameState:
+    """A state with no deal in progress (BA-11, BA-12, BA-25, BA-43): no cards
+    in hand, no trick, nobody to act."""
+    return _new_state(settings=settings, history=history, phase=phase, dealer=dealer,
+                      deal=None, current_player=None, leader=None, hand_indexes=_NO_HANDS,
+                      trick_indexes=(), tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
 
 
 # -- legal actions -------------------------------------------------------------
@@ -128,12 +170,12 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         deal = state.deal
         assert deal is not None
         return tuple(map(PLAYS.__getitem__, legal_plays(
-            state._hands[seat], state._trick, deal.table, state.trump_played,
+            state.hand_indexes[seat], state.trick_indexes, deal.table, state.trump_played,
             deal.bids[seat].__class__ is Board)))
     if phase is _BID:
         deal = state.deal
         assert deal is not None
-        return _BID_CHOICES[deal.hand_size]
+        return BID_CHOICES[deal.hand_size]
     return ()
 
 
@@ -178,7 +220,7 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
         return ChooseDealer(rng.randrange(NUM_PLAYERS))
     if phase is _SHUFFLE:
         return Shuffle(shuffled_by_keys(CARDS, rng))
-    raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
+    raise IllegalActionError(PHASE_RULES[phase], "no chance event is due now")
 
 
 def chance_pile(state: GameState) -> tuple[Card | Joker, ...] | None:
@@ -193,7 +235,7 @@ def chance_pile(state: GameState) -> tuple[Card | Joker, ...] | None:
         return None
     if phase is _SHUFFLE:
         return CARDS
-    raise IllegalActionError(_PHASE_RULE[phase], "no chance event is due now")
+    raise IllegalActionError(PHASE_RULES[phase], "no chance event is due now")
 
 
 # -- apply ---------------------------------------------------------------------
@@ -224,7 +266,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     """
     phase = state.phase
     if phase is _PLAY and seat is None and action.__class__ is Play:  # the common case
-        return _play(state, state.current_player, action._index)  # type: ignore[arg-type]
+        return _play(state, state.current_player, action.index)  # type: ignore[arg-type]
     if phase is _BID and seat is None:
         return _bid(state, state.current_player, action)  # type: ignore[arg-type]
     if seat is not None:
@@ -239,13 +281,13 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         if phase is _BID:
             return _bid(state, actor, action)
         if action.__class__ is Play:
-            return _play(state, actor, action._index)
+            return _play(state, actor, action.index)
         _refuse_other(state, action, actor)
     _check_type(action)  # a non-action is a TypeError in every phase, the end included
     if phase is _GAME_OVER:
         raise IllegalActionError("BA-43", f"the game is over after {state.settings.deals} deals")
     if seat is not None:
-        raise IllegalActionError(_PHASE_RULE[phase], "a chance event is due, not a player's "
+        raise IllegalActionError(PHASE_RULES[phase], "a chance event is due, not a player's "
                                                      "action")
     if phase is _CHOOSE_DEALER:
         if action.__class__ is not ChooseDealer:
@@ -257,8 +299,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         history = state.history
         history = History(first_dealer=action.seat, throw_ins=0, results=history.results,
                           scores=history.scores)
-        return GameState(state.settings, history, _SHUFFLE, action.seat, None, None, None,
-                         _NO_HANDS, (), _NO_TRICKS, (), False)
+        return _between_deals(state.settings, history, _SHUFFLE, action.seat)
     if action.__class__ is not Shuffle:
         raise IllegalActionError("BA-12", "the dealer must shuffle first (a chance action)")
     assert isinstance(action, Shuffle)
@@ -313,9 +354,10 @@ def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
     deal = Deal(hand_size=size, trump_card=CARDS[turned], joker_discard=discard,
                 exchanger=exchanger, taken=taken,
                 undealt=Hand.of_sorted(tuple(map(CARDS.__getitem__, rest))), bids=_NO_BIDS)
-    return GameState(state.settings, state.history, _BID, dealer, deal,
-                     (dealer + 1) % NUM_PLAYERS, None, tuple(map(tuple, map(sorted, hands))), (),
-                     _NO_TRICKS, (), False)
+    return _new_state(settings=state.settings, history=state.history, phase=_BID,
+                      dealer=dealer, deal=deal, current_player=(dealer + 1) % NUM_PLAYERS,
+                      leader=None, hand_indexes=tuple(map(tuple, map(sorted, hands))),
+                      trick_indexes=(), tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
 
 
 def _bid(state: GameState, actor: int, action: object) -> GameState:
@@ -339,31 +381,35 @@ def _bid(state: GameState, actor: int, action: object) -> GameState:
             raise IllegalActionError("BA-20", f"no chance event is due: seat {actor} is to bid")
         raise IllegalActionError("BA-20", f"seat {actor} must bid before any card is played")
     bids = (*deal.bids[:actor], bid, *deal.bids[actor + 1:])
-    deal = Deal(deal.hand_size, deal.trump_card, deal.joker_discard, deal.exchanger, deal.taken,
-                deal.undealt, bids)
+    deal = Deal(hand_size=deal.hand_size, trump_card=deal.trump_card,
+                joker_discard=deal.joker_discard, exchanger=deal.exchanger, taken=deal.taken,
+                undealt=deal.undealt, bids=bids)
     dealer = state.dealer
     assert dealer is not None
     if actor != dealer:  # BA-20: clockwise from the dealer's left, the dealer last
-        return GameState(state.settings, state.history, _BID, dealer, deal,
-                         (actor + 1) % NUM_PLAYERS, None, state._hands, (), _NO_TRICKS, (), False)
+        return _new_state(settings=state.settings, history=state.history, phase=_BID,
+                          dealer=dealer, deal=deal, current_player=(actor + 1) % NUM_PLAYERS,
+                          leader=None, hand_indexes=state.hand_indexes, trick_indexes=(),
+                          tricks_won=_NO_TRICKS, tricks=(), trump_played=False)
     if all(b is PASS for b in bids):  # BA-25: thrown in; the next dealer deals again
         history = state.history
         history = History(first_dealer=history.first_dealer, throw_ins=history.throw_ins + 1,
                           results=history.results, scores=history.scores)
-        return GameState(state.settings, history, _SHUFFLE, (dealer + 1) % NUM_PLAYERS, None,
-                         None, None, _NO_HANDS, (), _NO_TRICKS, (), False)
+        return _between_deals(state.settings, history, _SHUFFLE, (dealer + 1) % NUM_PLAYERS)
     leader = first_leader(bids, dealer)
-    return GameState(state.settings, state.history, _PLAY, dealer, deal, leader, leader,
-                     state._hands, (), _NO_TRICKS, (), False)
+    return _new_state(settings=state.settings, history=state.history, phase=_PLAY, dealer=dealer,
+                      deal=deal, current_player=leader, leader=leader,
+                      hand_indexes=state.hand_indexes, trick_indexes=(), tricks_won=_NO_TRICKS,
+                      tricks=(), trump_played=False)
 
 
 def _play(state: GameState, actor: int, card: int) -> GameState:
-    hands = state._hands
+    hands = state.hand_indexes
     hand = hands[actor]
     deal = state.deal
     assert deal is not None
     table = deal.table
-    trick = state._trick
+    trick = state.trick_indexes
     board = deal.bids[actor].__class__ is Board
     if card not in legal_plays(hand, trick, table, state.trump_played, board):
         refusal = why_not(card, actor, hand, trick, table, trump_played=state.trump_played,
@@ -375,18 +421,23 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     trick = (*trick, card)
     trump_played = state.trump_played or table[0][card] == TRUMP_CLASS
     if len(trick) < NUM_PLAYERS:
-        return GameState(state.settings, state.history, _PLAY, state.dealer, deal,
-                         (actor + 1) % NUM_PLAYERS, state.leader, hands, trick,
-                         state.tricks_won, state.tricks, trump_played)
+        return _new_state(settings=state.settings, history=state.history, phase=_PLAY,
+                          dealer=state.dealer, deal=deal, current_player=(actor + 1) % NUM_PLAYERS,
+                          leader=state.leader, hand_indexes=hands, trick_indexes=trick,
+                          tricks_won=state.tricks_won, tricks=state.tricks,
+                          trump_played=trump_played)
     leader = state.leader
     assert leader is not None
     winner = trick_winner(leader, trick, table)
     won = list(state.tricks_won)
     won[winner] += 1
-    tricks = (*state.tricks, Trick(leader, tuple(map(CARDS.__getitem__, trick)), winner))
+    tricks = (*state.tricks,
+              Trick(leader=leader, cards=tuple(map(CARDS.__getitem__, trick)), winner=winner))
     if hands[actor]:
-        return GameState(state.settings, state.history, _PLAY, state.dealer, deal, winner,
-                         winner, hands, (), tuple(won), tricks, trump_played)
+        return _new_state(settings=state.settings, history=state.history, phase=_PLAY,
+                          dealer=state.dealer, deal=deal, current_player=winner, leader=winner,
+                          hand_indexes=hands, trick_indexes=(), tricks_won=tuple(won),
+                          tricks=tricks, trump_played=trump_played)
     return _score_deal(state, deal, tuple(won))
 
 
@@ -409,7 +460,5 @@ def _score_deal(state: GameState, deal: Deal, won: tuple[int, ...]) -> GameState
                       results=(*history.results, result), scores=scores)
     settings = state.settings
     if len(history.results) == settings.deals:
-        return GameState(settings, history, _GAME_OVER, dealer, None, None, None, _NO_HANDS,
-                         (), _NO_TRICKS, (), False)
-    return GameState(settings, history, _SHUFFLE, (dealer + 1) % NUM_PLAYERS, None, None,
-                     None, _NO_HANDS, (), _NO_TRICKS, (), False)
+        return _between_deals(settings, history, _GAME_OVER, dealer)
+    return _between_deals(settings, history, _SHUFFLE, (dealer + 1) % NUM_PLAYERS)

@@ -34,7 +34,7 @@ from cardrules.back_alley.analysis import finish_deal, rollout_bots
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.checks import known_absent
 from cardrules.back_alley.determinize import Determinizer
-from cardrules.back_alley.game import _BID_CHOICES, apply, legal_actions
+from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
 from cardrules.back_alley.trick import table_for
 from cardrules.back_alley.views import View, view
@@ -259,7 +259,7 @@ class _Chain:
         no_jokers = deal.trump is None
         self.fixed = {52, 53} if no_jokers else set()
         self.others = [s for s in range(NUM_PLAYERS) if s != view.seat]
-        self.hands = [list(h) for h in start._hands]
+        self.hands = [list(h) for h in start.hand_indexes]
         self.undealt = [c.index for c in deal.undealt if c.index not in self.fixed]
         self.start = start
         self.misses = _seat_misses(start, view.seat, self.others)
@@ -278,14 +278,14 @@ class _Chain:
                 dealt.extend(c.index for k, c in enumerate(trick.cards)
                              if (trick.leader + k) % NUM_PLAYERS == deal.exchanger)
             leader = start.leader or 0
-            dealt.extend(i for k, i in enumerate(start._trick)
+            dealt.extend(i for k, i in enumerate(start.trick_indexes)
                          if (leader + k) % NUM_PLAYERS == deal.exchanger)
             card = CARDS[self.rng.choice(sorted(dealt))]
             assert isinstance(card, Card)
             taken = card
         new_deal = attrs.evolve(deal, taken=taken, undealt=Hand.of_sorted(
             tuple(CARDS[i] for i in undealt)))
-        return attrs.evolve(start, hands=hands, deal=new_deal)
+        return attrs.evolve(start, hand_indexes=hands, deal=new_deal)
 
     def _step(self) -> None:
         rng = self.rng
@@ -333,31 +333,32 @@ def _seat_misses(state: GameState, seat: int, seats: Sequence[int]) -> list[int]
     deal, dealer = state.deal, state.dealer
     assert deal is not None
     assert dealer is not None
-    dealt: list[list[int]] = [list(h) for h in state._hands]
+    dealt: list[list[int]] = [list(h) for h in state.hand_indexes]
     played: list[int] = []
     for trick in state.tricks:
         for k, card in enumerate(trick.cards):
             dealt[(trick.leader + k) % NUM_PLAYERS].append(card.index)
             played.append(card.index)
     leader = state.leader or 0
-    for k, index in enumerate(state._trick):
+    for k, index in enumerate(state.trick_indexes):
         dealt[(leader + k) % NUM_PLAYERS].append(index)
         played.append(index)
     hands = tuple(tuple(sorted(h)) for h in dealt)
     watched = [s != seat and s in seats for s in range(NUM_PLAYERS)]
     bot = HeuristicBot(0)
     misses = [0] * NUM_PLAYERS
-    replay = GameState(state.settings, state.history, Phase.BID, dealer,
-                       attrs.evolve(deal, bids=(None,) * NUM_PLAYERS),
-                       (dealer + 1) % NUM_PLAYERS, None, hands, (), (0,) * NUM_PLAYERS, (),
-                       False)
+    replay = GameState(settings=state.settings, history=state.history, phase=Phase.BID,
+                       dealer=dealer, deal=attrs.evolve(deal, bids=(None,) * NUM_PLAYERS),
+                       current_player=(dealer + 1) % NUM_PLAYERS, leader=None,
+                       hand_indexes=hands, trick_indexes=(), tricks_won=(0,) * NUM_PLAYERS,
+                       tricks=(), trump_played=False)
     for k in range(1, NUM_PLAYERS + 1):
         bidder = (dealer + k) % NUM_PLAYERS
         made = deal.bids[bidder]
         if made is None:
             return misses
         if watched[bidder]:
-            misses[bidder] += bot.act(view(replay, bidder), _BID_CHOICES[deal.hand_size]) != made
+            misses[bidder] += bot.act(view(replay, bidder), BID_CHOICES[deal.hand_size]) != made
         replay = apply(replay, made)
     for index in played:
         actor = replay.current_player

@@ -110,8 +110,8 @@ def state_to_dict(state: GameState) -> dict[str, object]:
         "dealer": state.dealer,
         "current_player": state.current_player,
         "leader": state.leader,
-        "hands": [_texts(hand) for hand in state._hands],
-        "trick": _texts(state._trick),
+        "hands": [_texts(hand) for hand in state.hand_indexes],
+        "trick": _texts(state.trick_indexes),
         "tricks_won": list(state.tricks_won),
         "tricks": [{"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner}
                    for t in state.tricks],
@@ -281,14 +281,17 @@ def state_from_dict(data: Mapping[str, object]) -> GameState:
     size = settings.max_hand_size
     trick = f.cards("trick", jokers=True, max_length=NUM_PLAYERS)
     state = GameState(
-        settings, _read_history(f.get("history"), settings.deals), f.enum("phase", Phase),
-        _opt_seat(f, "dealer"), _read_deal(f.get("deal")),
-        _opt_seat(f, "current_player"), _opt_seat(f, "leader"),
-        tuple(_read_hand(h, f"state.hands[{k}]", size) for k, h in enumerate(hands)),
-        tuple(card.index for card in trick), _ints(f, "tricks_won", NUM_PLAYERS, minimum=0),
-        tuple(_read_trick(t, f"state.tricks[{k}]")
-              for k, t in enumerate(f.array("tricks", max_length=size))),
-        f.flag("trump_played"))
+        settings=settings, history=_read_history(f.get("history"), settings.deals),
+        phase=f.enum("phase", Phase), dealer=_opt_seat(f, "dealer"),
+        deal=_read_deal(f.get("deal")), current_player=_opt_seat(f, "current_player"),
+        leader=_opt_seat(f, "leader"),
+        hand_indexes=tuple(_read_hand(h, f"state.hands[{k}]", size)
+                           for k, h in enumerate(hands)),
+        trick_indexes=tuple(card.index for card in trick),
+        tricks_won=_ints(f, "tricks_won", NUM_PLAYERS, minimum=0),
+        tricks=tuple(_read_trick(t, f"state.tricks[{k}]")
+                     for k, t in enumerate(f.array("tricks", max_length=size))),
+        trump_played=f.flag("trump_played"))
     f.done()
     try:
         check_invariants(state)

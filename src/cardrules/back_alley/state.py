@@ -374,8 +374,8 @@ class Deal:
         >>> again == d, again.table is d.table
         (True, True)
         """
-        return Deal, (self.hand_size, self.trump_card, self.joker_discard, self.exchanger,
-                      self.taken, self.undealt, self.bids)
+        return Deal, tuple(getattr(self, field.name) for field in attrs.fields(Deal)
+                           if field.init)
 
 
 def _cards_repr(value: tuple[int, ...]) -> str:
@@ -394,15 +394,26 @@ class GameState:
     ``phase``; ``dealer`` (None until chosen); ``deal`` (the deal in
     progress, None between deals); ``current_player`` (None at chance
     points and at the end); ``leader`` (who leads the current trick, during
-    play); ``tricks_won`` (per seat, this deal); ``tricks`` (the finished
-    tricks of this deal); ``trump_played`` (a trump has been played this
-    deal, BA-32).  The hands and the current trick are read through
-    :attr:`hands` and :attr:`trick`.  Everything else is a property.
+    play); ``hand_indexes`` (per seat, the indexes 0 to 53 of the cards
+    held, ascending, as in ``cardrules.back_alley.actions.CARDS``);
+    ``trick_indexes`` (the indexes of the current trick's cards in play
+    order, from the leader's); ``tricks_won`` (per seat, this deal);
+    ``tricks`` (the finished tricks of this deal); ``trump_played`` (a trump
+    has been played this deal, BA-32).  The same hands and trick as cards
+    are the properties :attr:`hands` and :attr:`trick`, which are not
+    fields: ``attrs.evolve(state, hand_indexes=...)`` makes a state with
+    other hands, ``attrs.evolve(state, hands=...)`` is refused.  Everything
+    else is a property.
 
     >>> from cardrules.back_alley import new_game
     >>> s = new_game()
     >>> s.num_players, s.scores, s.results, s.winner
     (4, (0, 0), (), None)
+    >>> import attrs
+    >>> attrs.evolve(s, hands=s.hands)
+    Traceback (most recent call last):
+    ...
+    TypeError: GameState.__init__() got an unexpected keyword argument 'hands'
     """
 
     settings: Settings
@@ -413,10 +424,10 @@ class GameState:
     current_player: int | None
     #: The seat that leads (or led) the current trick; None outside play.
     leader: int | None
-    # Per seat, the card indexes held (ascending, so in Hand order).
-    _hands: tuple[tuple[int, ...], ...] = attrs.field(repr=_hands_repr)
-    # The card indexes of the current trick in play order (from the leader).
-    _trick: tuple[int, ...] = attrs.field(repr=_cards_repr)
+    #: Per seat, the indexes of the cards held (ascending, so in Hand order).
+    hand_indexes: tuple[tuple[int, ...], ...] = attrs.field(repr=_hands_repr)
+    #: The indexes of the current trick's cards in play order (from the leader).
+    trick_indexes: tuple[int, ...] = attrs.field(repr=_cards_repr)
     tricks_won: tuple[int, ...]
     tricks: tuple[Trick, ...]
     trump_played: bool
@@ -588,23 +599,26 @@ class GameState:
 
     @property
     def hands(self) -> tuple[Hand[AnyCard], ...]:
-        """One :class:`~cardrules.Hand` per seat (empty between deals).
+        """One :class:`~cardrules.Hand` per seat (empty between deals): the cards
+        of :attr:`hand_indexes`.
 
         >>> from cardrules.back_alley import new_game
         >>> new_game().hands
         (Hand.parse(''), Hand.parse(''), Hand.parse(''), Hand.parse(''))
         """
-        return tuple(Hand.of_sorted(tuple(CARDS[i] for i in hand)) for hand in self._hands)
+        return tuple(Hand.of_sorted(tuple(CARDS[i] for i in indexes))
+                     for indexes in self.hand_indexes)
 
     @property
     def trick(self) -> tuple[AnyCard, ...]:
-        """The cards of the current trick in play order, starting with :attr:`leader`'s.
+        """The cards of the current trick in play order, starting with :attr:`leader`'s
+        (the cards of :attr:`trick_indexes`).
 
         >>> from cardrules.back_alley import new_game
         >>> new_game().trick
         ()
         """
-        return tuple(CARDS[i] for i in self._trick)
+        return tuple(CARDS[i] for i in self.trick_indexes)
 
     @property
     def undealt(self) -> Hand[AnyCard]:
@@ -670,10 +684,10 @@ def describe(state: GameState) -> str:
         for seat in range(NUM_PLAYERS):
             bid = deal.bids[seat]
             shown = "-" if bid is None else str(bid) + (f" {levels[seat]}" if levels[seat] else "")
-            hand = " ".join(str(CARDS[i]) for i in state._hands[seat])
+            hand = " ".join(str(CARDS[i]) for i in state.hand_indexes[seat])
             lines.append(f"{seat:>4} {seat & 1:>4} {shown:<7}{state.tricks_won[seat]:>3} {hand}")
         if state.leader is not None:
-            played = " ".join(str(CARDS[i]) for i in state._trick)
+            played = " ".join(str(CARDS[i]) for i in state.trick_indexes)
             lines.append(f"trick led by {state.leader}: {played}".rstrip())
     s0, s1 = state.history.scores
     lines.append(f"scores: team 0 (seats 0, 2) {s0}, team 1 (seats 1, 3) {s1}")

@@ -64,7 +64,7 @@ def python_split_actions(hand: Hand[Card]) -> tuple[Split, ...]:
     'split 4S 5S 6S 7S / AS 2S 3S'
     """
     of_sorted = Hand.of_sorted
-    return tuple([Split._sorted(of_sorted(down(hand)), of_sorted(back(hand)))
+    return tuple([Split.of_sorted(of_sorted(down(hand)), of_sorted(back(hand)))
                   for down, back in SPLIT_GETTERS])
 
 

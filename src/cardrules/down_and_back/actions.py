@@ -28,7 +28,7 @@ from collections.abc import Iterable
 import attrs
 
 from cardrules._validate import is_int
-from cardrules.cards import Card, Joker, _scan
+from cardrules.cards import Card, Joker, scan_cards
 from cardrules.engine.chance import (
     ChooseDealer,
     Shuffle,
@@ -160,12 +160,20 @@ class Split:
         return f"split {self.down} / {self.back}"
 
     @classmethod
-    def _sorted(cls, down: tuple[Card, ...], back: tuple[Card, ...]) -> Split:
-        """Trusted fast constructor for the reducer's 35 legal splits: no checks.
+    def of_sorted(cls, down: tuple[Card, ...], back: tuple[Card, ...]) -> Split:
+        """A split of cards the caller vouches for, with no checks: the fast
+        constructor behind the reducer's 35 legal splits (like
+        :meth:`~cardrules.Hand.of_sorted` for a hand).
 
-        The caller guarantees distinct cards already in canonical order
-        (ideally :class:`~cardrules.Hand` objects made with
-        :meth:`~cardrules.Hand.of_sorted`).
+        Each side must hold distinct cards already in canonical order (best
+        as a :class:`~cardrules.Hand` made with
+        :meth:`~cardrules.Hand.of_sorted`, which is kept as it is); anything
+        else makes a split that compares wrongly.
+
+        >>> from cardrules import Hand
+        >>> split = Split.of_sorted(Hand.parse("8S 8H 8D QH"), Hand.parse("5C 6C 7C"))
+        >>> split == Split(Hand.parse("QH 8D 8H 8S"), Hand.parse("7C 6C 5C"))
+        True
         """
         split: Split = object.__new__(cls)
         object.__setattr__(split, "down", down if type(down) is Hand else Hand.of_sorted(down))
@@ -232,7 +240,7 @@ def _side(text: str, start: int, name: str) -> tuple[Card, ...]:
     cards = cards_at(text, start)
     if len(set(cards)) != len(cards):
         seen: set[Card | Joker] = set()
-        for card, at in _scan(text):
+        for card, at in scan_cards(text):
             if card in seen:
                 raise ParseError(f"the {name} hand of a split holds each card once",
                                  token=str(card), position=start + at)

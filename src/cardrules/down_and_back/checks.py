@@ -46,7 +46,7 @@ from cardrules.down_and_back.state import (
 from cardrules.down_and_back.views import view
 from cardrules.hand import Hand
 
-__all__ = ["check_invariants", "hidden_variant", "probe_actions"]
+__all__ = ["check_counts", "check_invariants", "hidden_variant", "probe_actions"]
 
 
 def _require(condition: bool, message: str) -> None:
@@ -202,7 +202,7 @@ def _check_dealt(state: GameState) -> None:
         _require(bool(waiting) and state.current_player == waiting[0], "who splits next")
     if in_showdown:
         _check_showdown(state)
-    _check_counts(state)
+    check_counts(state)
 
 
 def _check_showdown(state: GameState) -> None:
@@ -210,8 +210,11 @@ def _check_showdown(state: GameState) -> None:
     _require(all(s is not None for s in state.splits), "showdown after every split")
 
 
-def _check_counts(state: GameState) -> None:
-    """The discard pile, the cards seen and the turns agree (DB-33 to DB-37).
+def check_counts(state: GameState) -> None:
+    """Raise :class:`ValueError` unless the discard pile, the cards seen and
+    the turns of ``state`` agree (DB-33 to DB-37); a part of
+    :func:`~cardrules.down_and_back.checks.check_invariants`, which the
+    determinizer uses alone to test a guess at the card another player drew.
 
     The dealt cards outside the hands are always the same number ``C``
     (``52 - 7n``): the stock, the discard pile and (mid-turn) the card
@@ -225,6 +228,18 @@ def _check_counts(state: GameState) -> None:
     most its own draws from the pile.  A showdown paused for a reshuffle
     (DB-36, DB-42) is checked against the pile it started from: the stock
     ran out after exactly as many tie-break draws as it held.
+
+    >>> import attrs
+    >>> from cardrules.down_and_back import Cut, DrawStock, Discard, ChooseDealer, Shuffle
+    >>> from cardrules.down_and_back import apply, new_game
+    >>> from cardrules import DECK
+    >>> s = apply(apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK)), Cut(1))
+    >>> s = apply(s, DrawStock())
+    >>> check_counts(s)   # passes silently
+    >>> check_counts(attrs.evolve(s, discard=()))
+    Traceback (most recent call last):
+    ...
+    ValueError: inconsistent Down and Back state: a draw from the stock leaves the discard ...
     """
     phase, turn = state.phase, state.turn
     seen = [len(cards) for cards in state.seen]
@@ -320,7 +335,7 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
     >>> view(other, 0) == view(s, 0), other.hands[1] == s.hands[1]
     (True, False)
     """
-    # Imported here: the determinizer reads _check_counts from this module.
+    # Imported here: the determinizer uses check_counts from this module.
     from cardrules.down_and_back.determinize import determinize
 
     guess = determinize(view(state, seat), rng)

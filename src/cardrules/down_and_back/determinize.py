@@ -24,10 +24,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import attrs
+
 from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import split_actions
 from cardrules.down_and_back.actions import Split
-from cardrules.down_and_back.checks import _check_counts
+from cardrules.down_and_back.checks import check_counts
 from cardrules.down_and_back.state import GameState, History, Phase, Settings
 from cardrules.down_and_back.views import View
 from cardrules.hand import Hand
@@ -66,17 +68,20 @@ def determinize(view: View, rng: random.Random, *,
     True
     """
     n = view.num_players
-    settings = Settings(n, view.ante, view.rounds)
-    history = History(view.round, view.dealer, view.pot, view.net, view.results)
+    settings = Settings(num_players=n, ante=view.ante, rounds=view.rounds)
+    history = History(round=view.round, dealer=view.dealer, pot=view.pot, net=view.net,
+                      results=view.results)
     phase = view.phase
-    if phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER):
-        return GameState(settings, history, phase, view.current_player, (_EMPTY,) * n, DECK,
-                         (), (_EMPTY,) * n, 0, None, (None,) * n, None)
-    if phase is Phase.CUT:
-        order = list(DECK)
-        rng.shuffle(order)
-        return GameState(settings, history, phase, view.current_player, (_EMPTY,) * n,
-                         tuple(order), (), (_EMPTY,) * n, 0, None, (None,) * n, None)
+    if phase in (Phase.CHOOSE_DEALER, Phase.SHUFFLE, Phase.GAME_OVER, Phase.CUT):
+        stock = DECK
+        if phase is Phase.CUT:   # the shuffled deck is hidden from everyone
+            order = list(DECK)
+            rng.shuffle(order)
+            stock = tuple(order)
+        return GameState(settings=settings, history=history, phase=phase,
+                         current_player=view.current_player, hands=(_EMPTY,) * n,
+                         stock=stock, discard=(), seen=(_EMPTY,) * n, turn=0, drawn=None,
+                         splits=(None,) * n, showdown=None)
     seat = view.seat
     revealed = all(s is not None for s in view.splits)
     known: set[Card] = {*view.hand, *view.discard}
@@ -113,7 +118,8 @@ def determinize(view: View, rng: random.Random, *,
     drawn = view.drawn
     mid_turn = phase is Phase.DISCARD or (phase is Phase.RESHUFFLE and view.showdown is None)
     mover = ((view.dealer or 0) + 1 + turn) % n
-    if drawn is None and mid_turn:
+    guessing = drawn is None and mid_turn
+    if guessing:
         # Another player is between drawing and discarding; which card came
         # last is hidden from this seat, so any unseen card of theirs will do
         # (a draw from the stock), unless the pile and the cards seen show
@@ -122,27 +128,25 @@ def determinize(view: View, rng: random.Random, *,
         # (The unseen cards it was given are in random order: the first is a
         # uniformly random one of them.)
         drawn = fresh[mover][0] if fresh[mover] else None
-        if view.seen[mover] and (drawn is None or not _counts_fit(GameState(
-                settings, history, phase, view.current_player, tuple(hands), tuple(pool),
-                view.discard, view.seen, turn, drawn, view.splits, view.showdown))):
-            drawn = rng.choice(view.seen[mover])
-    state = GameState(settings, history, phase, view.current_player, tuple(hands), tuple(pool),
-                      view.discard, view.seen, turn, drawn, view.splits, view.showdown)
+    state = GameState(settings=settings, history=history, phase=phase,
+                      current_player=view.current_player, hands=tuple(hands),
+                      stock=tuple(pool), discard=view.discard, seen=view.seen, turn=turn,
+                      drawn=drawn, splits=view.splits, showdown=view.showdown)
+    if guessing and view.seen[mover] and (drawn is None or not _counts_fit(state)):
+        state = attrs.evolve(state, drawn=rng.choice(view.seen[mover]))
     if revealed or not any(view.split_chosen):
         return state
     choose = split if split is not None else (lambda hand: rng.choice(split_actions(hand)))
     chosen = tuple(choose(state.hands[o]) if made and o != seat else state.splits[o]
                    for o, made in enumerate(view.split_chosen))
-    return GameState(state.settings, state.history, state.phase, state.current_player,
-                     state.hands, state.stock, state.discard, state.seen, state.turn,
-                     state.drawn, chosen, state.showdown)
+    return attrs.evolve(state, splits=chosen)
 
 
 def _counts_fit(state: GameState) -> bool:
     """True when the pile, the cards seen and the turns of ``state`` agree
     (DB-33 to DB-37, see :func:`~cardrules.down_and_back.checks.check_invariants`)."""
     try:
-        _check_counts(state)
+        check_counts(state)
     except ValueError:
         return False
     return True

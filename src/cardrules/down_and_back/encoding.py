@@ -102,7 +102,7 @@ from cardrules.down_and_back.actions import (
     Shuffle,
     Split,
 )
-from cardrules.down_and_back.game import _PHASE_RULES, apply, legal_actions, split_actions
+from cardrules.down_and_back.game import PHASE_RULES, apply, legal_actions, split_actions
 from cardrules.down_and_back.state import (
     DEFAULT_ROUNDS,
     MAX_PLAYERS,
@@ -289,7 +289,7 @@ def _refuse(state: GameState, number: int, action: Action | None) -> None:
     if action is not None:
         # apply() words the error with the rule broken; the state is not changed.
         apply(state, action, seat=state.current_player)
-    raise IllegalActionError(_PHASE_RULES[state.phase],
+    raise IllegalActionError(PHASE_RULES[state.phase],
                              f"action id {number} is not legal now (phase {state.phase})")
 
 

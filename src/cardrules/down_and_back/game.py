@@ -19,14 +19,18 @@ and passing the deal.  The caller supplies only decisions and chance events.
 (1, 0)
 
 Every new state is built by :class:`~cardrules.down_and_back.GameState`'s own
-constructor.  It is fast because a state has few fields, and each action
-passes on the ones it does not change (the settings, the books) as they are.
+constructor, each field named (never by position, so that adding or moving a
+field cannot shift the others).  It is fast because a state has few fields,
+and each action passes on the ones it does not change (the settings, the
+books) as they are; ``attrs.evolve`` would cost more than the action.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from operator import attrgetter
+from types import MappingProxyType
 
 from cardrules._validate import check_seat, is_int
 from cardrules.cards import DECK, Card
@@ -65,6 +69,7 @@ __all__ = [
     "DEFAULT_ROUNDS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "PHASE_RULES",
     "apply",
     "legal_actions",
     "new_game",
@@ -85,7 +90,14 @@ _EMPTY: Hand[Card] = Hand()
 _of_sorted = hand_of_sorted
 # The phases as module constants: reading ``Phase.DRAW`` goes through the enum
 # class's attribute lookup, which costs more than the rest of a comparison.
-_CHOOSE_DEALER, _SHUFFLE, _CUT, _DRAW, _DISCARD, _RESHUFFLE, _SPLIT, _GAME_OVER = Phase
+_CHOOSE_DEALER = Phase.CHOOSE_DEALER
+_SHUFFLE = Phase.SHUFFLE
+_CUT = Phase.CUT
+_DRAW = Phase.DRAW
+_DISCARD = Phase.DISCARD
+_RESHUFFLE = Phase.RESHUFFLE
+_SPLIT = Phase.SPLIT
+_GAME_OVER = Phase.GAME_OVER
 
 
 def new_game(num_players: int, *, ante: int = 1,
@@ -106,10 +118,33 @@ def new_game(num_players: int, *, ante: int = 1,
     ...
     ValueError: Down and Back is for 2 to 5 players, not 6
     """
-    settings = Settings(num_players, ante, rounds)
+    settings = Settings(num_players=num_players, ante=ante, rounds=rounds)
     n = settings.num_players
-    return GameState(settings, History(1, None, 0, (0,) * n, ()), _CHOOSE_DEALER, None,
-                     (_EMPTY,) * n, DECK, (), (_EMPTY,) * n, 0, None, (None,) * n, None)
+    history = History(round=1, dealer=None, pot=0, net=(0,) * n, results=())
+    return _gathered(settings, history, _CHOOSE_DEALER)
+
+
+def _new_state(*, settings: Settings, history: History, phase: Phase,
+               current_player: int | None, hands: tuple[Hand[Card], ...],
+               stock: tuple[Card, ...], discard: tuple[Card, ...], seen: tuple[Hand[Card], ...],
+               turn: int, drawn: Card | None, splits: tuple[Split | None, ...],
+               showdown: Showdown | None) -> GameState:
+    """``GameState(settings=..., ...)``, each field named, at the cost of a call
+    by position: calling a class with keywords makes a dict of them first, which
+    costs the reducer about a tenth of an action, while a function takes its
+    keywords as they are.  The one positional call is here, in the order of the
+    fields; a test checks that this signature lists them in that order."""
+    return GameState(settings, history, phase, current_player, hands, stock, discard, seen,
+                     turn, drawn, splits, showdown)
+
+
+def _gathered(settings: Settings, history: History, phase: Phase) -> GameState:
+    """A state with every card in the stock, in :data:`~cardrules.DECK` order,
+    between rounds (DB-31, DB-32, DB-44): nobody to act, nothing dealt."""
+    n = settings.num_players
+    return _new_state(settings=settings, history=history, phase=phase, current_player=None,
+                      hands=(_EMPTY,) * n, stock=DECK, discard=(), seen=(_EMPTY,) * n, turn=0,
+                      drawn=None, splits=(None,) * n, showdown=None)
 
 
 def seat_order(state: GameState) -> tuple[int, ...]:
@@ -196,7 +231,7 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
         return Shuffle(shuffled(DECK, rng))
     if state.phase is _RESHUFFLE:
         return Shuffle(shuffled(state.discard, rng))
-    raise IllegalActionError(_PHASE_RULES[state.phase], "no chance event is due now")
+    raise IllegalActionError(PHASE_RULES[state.phase], "no chance event is due now")
 
 
 def chance_pile(state: GameState) -> tuple[Card, ...] | None:
@@ -213,15 +248,20 @@ def chance_pile(state: GameState) -> tuple[Card, ...] | None:
         return DECK
     if state.phase is _RESHUFFLE:
         return state.discard
-    raise IllegalActionError(_PHASE_RULES[state.phase], "no chance event is due now")
+    raise IllegalActionError(PHASE_RULES[state.phase], "no chance event is due now")
 
 
-#: The rule that governs what may happen in each phase.
-_PHASE_RULES = {
+#: The rule that governs what may happen in each phase: the id an
+#: :class:`~cardrules.IllegalActionError` names when an action does not fit
+#: the phase (a read-only mapping).
+#:
+#: >>> PHASE_RULES[Phase.DRAW]
+#: 'DB-34'
+PHASE_RULES: Mapping[Phase, str] = MappingProxyType({
     Phase.CHOOSE_DEALER: "DB-31", Phase.SHUFFLE: "DB-32", Phase.CUT: "DB-32",
     Phase.DRAW: "DB-34", Phase.DISCARD: "DB-34", Phase.RESHUFFLE: "DB-36",
     Phase.SPLIT: "DB-40", Phase.GAME_OVER: "DB-44",
-}
+})
 
 
 # -- apply ---------------------------------------------------------------------
@@ -271,10 +311,10 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         raise IllegalActionError("DB-44", f"the game is over after {state.rounds} rounds")
     if phase in _CHANCE:
         if seat is not None:
-            raise IllegalActionError(_PHASE_RULES[phase], "a chance event is due, not a player")
+            raise IllegalActionError(PHASE_RULES[phase], "a chance event is due, not a player")
         return _apply_chance(state, action)
     if isinstance(action, ChooseDealer | Shuffle):
-        raise IllegalActionError(_PHASE_RULES[phase], "no chance event is due now")
+        raise IllegalActionError(PHASE_RULES[phase], "no chance event is due now")
     if phase is _SPLIT:
         return _split(state, action, state.current_player if seat is None else seat)
     return _cut(state, action)
@@ -294,7 +334,7 @@ def _not_an_action(action: object) -> None:
 def _check_actor(state: GameState, seat: int) -> None:
     """DB-32/DB-34: only the player whose turn it is may act."""
     if seat != state.current_player:
-        raise IllegalActionError(_PHASE_RULES[state.phase], f"it is seat "
+        raise IllegalActionError(PHASE_RULES[state.phase], f"it is seat "
                                  f"{state.current_player}'s turn, not seat {seat}'s")
 
 
@@ -312,8 +352,11 @@ def _apply_chance(state: GameState, action: Action) -> GameState:
         if len(action.order) != 52 or {card.index for card in action.order} != _ALL_52:
             raise IllegalActionError("DB-32", "the shuffle must order all 52 cards")
         cutter = (_dealer(state) - 1) % state.settings.num_players
-        return GameState(state.settings, state.history, _CUT, cutter, state.hands,
-                         action.order, (), state.seen, 0, None, state.splits, None)  # type: ignore[arg-type]
+        return _new_state(settings=state.settings, history=state.history, phase=_CUT,
+                          current_player=cutter, hands=state.hands,
+                          stock=action.order, discard=(),  # type: ignore[arg-type]
+                          seen=state.seen, turn=0, drawn=None, splits=state.splits,
+                          showdown=None)
     if not isinstance(action, Shuffle):
         raise IllegalActionError("DB-36", "the stock is empty: the discard pile is shuffled")
     if len(action.order) != len(state.discard) or \
@@ -322,9 +365,10 @@ def _apply_chance(state: GameState, action: Action) -> GameState:
     order: tuple[Card, ...] = action.order  # type: ignore[assignment]
     if state.showdown is not None:
         return _run_showdown(state, state.showdown, order[1:], order[:1])
-    return GameState(state.settings, state.history, _DISCARD, turn_seat(state),
-                     state.hands, order[1:], order[:1], state.seen, state.turn, state.drawn,
-                     state.splits, None)
+    return _new_state(settings=state.settings, history=state.history, phase=_DISCARD,
+                      current_player=turn_seat(state), hands=state.hands, stock=order[1:],
+                      discard=order[:1], seen=state.seen, turn=state.turn, drawn=state.drawn,
+                      splits=state.splits, showdown=None)
 
 
 def _dealer(state: GameState) -> int:
@@ -338,10 +382,9 @@ def _start_round(settings: Settings, history: History, round_number: int,
     """Round ``round_number`` dealt by ``dealer``: the cards gathered, the antes
     taken (DB-30), the dealer about to shuffle."""
     n, ante = settings.num_players, settings.ante
-    books = History(round_number, dealer, history.pot + n * ante,
-                   tuple(v - ante for v in history.net), history.results)
-    return GameState(settings, books, _SHUFFLE, None, (_EMPTY,) * n, DECK, (),
-                     (_EMPTY,) * n, 0, None, (None,) * n, None)
+    books = History(round=round_number, dealer=dealer, pot=history.pot + n * ante,
+                    net=tuple(v - ante for v in history.net), results=history.results)
+    return _gathered(settings, books, _SHUFFLE)
 
 
 def _cut(state: GameState, action: Action) -> GameState:
@@ -358,9 +401,10 @@ def _cut(state: GameState, action: Action) -> GameState:
     hands: list[Hand[Card]] = [_EMPTY] * n
     for position, seat in enumerate(order):
         hands[seat] = _of_sorted(sorted(deck[position:dealt:n], key=_INDEX))
-    return GameState(state.settings, state.history, _DRAW, order[0], tuple(hands),
-                     deck[dealt + 1:], (deck[dealt],), state.seen, 0, None, state.splits,
-                     None)
+    return _new_state(settings=state.settings, history=state.history, phase=_DRAW,
+                      current_player=order[0], hands=tuple(hands), stock=deck[dealt + 1:],
+                      discard=(deck[dealt],), seen=state.seen, turn=0, drawn=None,
+                      splits=state.splits, showdown=None)
 
 
 def _place(cards: tuple[Card, ...], key: int) -> int:
@@ -386,11 +430,15 @@ def _draw(state: GameState, action: Action) -> GameState:
         hands = (*hands[:seat], _of_sorted((*hand[:place], card, *hand[place:])),
                  *hands[seat + 1:])
         if len(stock) > 1:
-            return GameState(state.settings, state.history, _DISCARD, seat, hands, stock[1:],
-                             state.discard, state.seen, state.turn, card, state.splits, None)
+            return _new_state(settings=state.settings, history=state.history, phase=_DISCARD,
+                              current_player=seat, hands=hands, stock=stock[1:],
+                              discard=state.discard, seen=state.seen, turn=state.turn,
+                              drawn=card, splits=state.splits, showdown=None)
         # DB-36: the stock ran out; the dealer reshuffles the discard pile.
-        return GameState(state.settings, state.history, _RESHUFFLE, None, hands, (),
-                         state.discard, state.seen, state.turn, card, state.splits, None)
+        return _new_state(settings=state.settings, history=state.history, phase=_RESHUFFLE,
+                          current_player=None, hands=hands, stock=(), discard=state.discard,
+                          seen=state.seen, turn=state.turn, drawn=card, splits=state.splits,
+                          showdown=None)
     if kind is DrawDiscard:
         discard = state.discard
         if not discard:
@@ -404,8 +452,10 @@ def _draw(state: GameState, action: Action) -> GameState:
         own = seen[seat]
         place = _place(own, key)
         seen = (*seen[:seat], _of_sorted((*own[:place], card, *own[place:])), *seen[seat + 1:])
-        return GameState(state.settings, state.history, _DISCARD, seat, hands, state.stock,
-                         discard[:-1], seen, state.turn, card, state.splits, None)
+        return _new_state(settings=state.settings, history=state.history, phase=_DISCARD,
+                          current_player=seat, hands=hands, stock=state.stock,
+                          discard=discard[:-1], seen=seen, turn=state.turn, drawn=card,
+                          splits=state.splits, showdown=None)
     raise IllegalActionError("DB-34", "a turn starts by drawing from the stock or the discard pile")
 
 
@@ -433,8 +483,10 @@ def _discard(state: GameState, action: Action) -> GameState:
         phase, next_player = _SPLIT, (_dealer(state) + 1) % n
     else:
         phase, next_player = _DRAW, (seat + 1) % n
-    return GameState(state.settings, state.history, phase, next_player, hands, state.stock,
-                     (*state.discard, hand[place]), seen, turn, None, state.splits, None)
+    return _new_state(settings=state.settings, history=state.history, phase=phase,
+                      current_player=next_player, hands=hands, stock=state.stock,
+                      discard=(*state.discard, hand[place]), seen=seen, turn=turn, drawn=None,
+                      splits=state.splits, showdown=None)
 
 
 def _split(state: GameState, action: Action, seat: int | None) -> GameState:
@@ -449,12 +501,12 @@ def _split(state: GameState, action: Action, seat: int | None) -> GameState:
         raise IllegalActionError("DB-40", f"the split must use exactly seat {seat}'s seven cards")
     splits = (*state.splits[:seat], action, *state.splits[seat + 1:])
     waiting = [s for s in seat_order(state) if splits[s] is None]
+    revealed = _new_state(settings=state.settings, history=state.history, phase=_SPLIT,
+                          current_player=waiting[0] if waiting else None, hands=state.hands,
+                          stock=state.stock, discard=state.discard, seen=state.seen,
+                          turn=state.turn, drawn=None, splits=splits, showdown=None)
     if waiting:
-        return GameState(state.settings, state.history, _SPLIT, waiting[0], state.hands,
-                         state.stock, state.discard, state.seen, state.turn, None, splits,
-                         None)
-    revealed = GameState(state.settings, state.history, _SPLIT, None, state.hands,
-                         state.stock, state.discard, state.seen, state.turn, None, splits, None)
+        return revealed
     start = Showdown(down_winner=None, contenders=(), drawn=(), log=())
     return _run_showdown(revealed, start, state.stock, state.discard)
 
@@ -505,18 +557,20 @@ def _decide_stage(state: GameState, progress: Showdown, stock: tuple[Card, ...],
         done = {draw.seat for draw in drawn}
         pending = [seat for seat in contenders if seat not in done]
         if pending:
-            draw = TieBreakDraw(stage, pending[0], stock[0])
+            draw = TieBreakDraw(stage=stage, seat=pending[0], card=stock[0])
             stock = stock[1:]
             drawn, log = (*drawn, draw), (*log, draw)
             if not stock:
-                return None, Showdown(progress.down_winner, contenders, drawn, log), stock, \
-                    discard
+                waiting = Showdown(down_winner=progress.down_winner, contenders=contenders,
+                                   drawn=drawn, log=log)
+                return None, waiting, stock, discard
             continue
         still = draw_winners(drawn)
         discard = discard + tuple(draw.card for draw in drawn)
         drawn = ()
         if len(still) == 1:
-            return still[0], Showdown(progress.down_winner, (), (), log), stock, discard
+            decided = Showdown(down_winner=progress.down_winner, contenders=(), drawn=(), log=log)
+            return still[0], decided, stock, discard
         contenders = still
 
 
@@ -524,8 +578,10 @@ def _pause_for_reshuffle(state: GameState, waiting: Showdown,
                          discard: tuple[Card, ...]) -> GameState:
     """DB-36 during a tie-break: the dealer shuffles the discard pile (a chance
     event); the cards of the unfinished pass stay on the table in ``waiting``."""
-    return GameState(state.settings, state.history, _RESHUFFLE, None, state.hands, (),
-                     discard, state.seen, state.turn, None, state.splits, waiting)
+    return _new_state(settings=state.settings, history=state.history, phase=_RESHUFFLE,
+                      current_player=None, hands=state.hands, stock=(), discard=discard,
+                      seen=state.seen, turn=state.turn, drawn=None, splits=state.splits,
+                      showdown=waiting)
 
 
 def _finish_round(state: GameState, down_winner: int, back_winner: int,
@@ -538,12 +594,13 @@ def _finish_round(state: GameState, down_winner: int, back_winner: int,
     if taker is not None:
         net = (*net[:taker], net[taker] + pot, *net[taker + 1:])
     splits: tuple[Split, ...] = state.splits  # type: ignore[assignment]
-    result = RoundResult(history.round, _dealer(state), splits, down_winner, back_winner, log,
-                         pot, taker)
-    books = History(history.round, history.dealer, 0 if taker is not None else pot, net,
-                   (*history.results, result))
-    n = settings.num_players
+    result = RoundResult(round=history.round, dealer=_dealer(state), splits=splits,
+                         down_winner=down_winner, back_winner=back_winner, tiebreaks=log,
+                         pot=pot, pot_winner=taker)
+    books = History(round=history.round, dealer=history.dealer,
+                    pot=0 if taker is not None else pot, net=net,
+                    results=(*history.results, result))
     if settings.rounds is not None and history.round >= settings.rounds:
-        return GameState(settings, books, _GAME_OVER, None, (_EMPTY,) * n, DECK, (),
-                         (_EMPTY,) * n, 0, None, (None,) * n, None)
-    return _start_round(settings, books, history.round + 1, (_dealer(state) + 1) % n)
+        return _gathered(settings, books, _GAME_OVER)
+    return _start_round(settings, books, history.round + 1,
+                        (_dealer(state) + 1) % settings.num_players)

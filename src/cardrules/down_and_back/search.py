@@ -19,6 +19,8 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
+import attrs
+
 from cardrules.cards import DECK, Card
 from cardrules.down_and_back._accel import split_strengths, strength3, strength4
 from cardrules.down_and_back.actions import Discard, DrawDiscard, DrawStock, Split
@@ -105,9 +107,7 @@ def _strengthen(state: GameState, view: View, rng: random.Random) -> GameState:
         changed = True
     if not changed:
         return state
-    return GameState(state.settings, state.history, state.phase, state.current_player,
-                     tuple(hands), tuple(stock), state.discard, state.seen, state.turn,
-                     state.drawn, tuple(splits), state.showdown)
+    return attrs.evolve(state, hands=tuple(hands), stock=tuple(stock), splits=tuple(splits))
 
 
 def _pot_share(hand: tuple[int, ...], tables: list[tuple[int, int, int, int]],

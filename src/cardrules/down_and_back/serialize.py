@@ -181,8 +181,8 @@ def _split(value: object, where: str) -> Split:
 
 def _draw(value: object, where: str, n: int) -> TieBreakDraw:
     f = Fields(value, where)
-    draw = TieBreakDraw(f.enum("stage", Stage), f.integer("seat", minimum=0, maximum=n - 1),
-                        f.card("card"))
+    draw = TieBreakDraw(stage=f.enum("stage", Stage),
+                        seat=f.integer("seat", minimum=0, maximum=n - 1), card=f.card("card"))
     f.done()
     return draw
 
@@ -254,8 +254,8 @@ def state_from_dict(data: object) -> GameState:
         raise ParseError(f"state: unknown format (expected {FORMAT!r})",
                          token=safe_repr(tag))
     n = root.integer("num_players", minimum=MIN_PLAYERS, maximum=MAX_PLAYERS)
-    settings = Settings(n, root.integer("ante", minimum=1),
-                            root.opt_integer("rounds", minimum=1))
+    settings = Settings(num_players=n, ante=root.integer("ante", minimum=1),
+                        rounds=root.opt_integer("rounds", minimum=1))
     phase = root.enum("phase", Phase)
     round_no = root.integer("round", minimum=1)
     dealer = root.opt_integer("dealer", minimum=0, maximum=n - 1)
@@ -284,7 +284,8 @@ def state_from_dict(data: object) -> GameState:
     root.done()
 
     state = GameState(
-        settings=settings, history=History(round_no, dealer, pot, net, results), phase=phase,
+        settings=settings, history=History(round=round_no, dealer=dealer, pot=pot, net=net,
+                                           results=results), phase=phase,
         current_player=current, hands=hands, stock=stock, discard=discard, seen=seen,
         turn=sum(turns), drawn=drawn, splits=splits, showdown=showdown)
     if state.turns != turns:

@@ -197,9 +197,9 @@ def parse_chance(verb: str, rest: str, rest_at: int, *, jokers: bool) -> ChanceA
 def _nth_token_start(text: str, number: int) -> int:
     """Where the ``number``-th card of ``text`` starts (cards are read as in
     :func:`~cardrules.parse_cards`, so re-scan to find it)."""
-    from cardrules.cards import _scan
+    from cardrules.cards import scan_cards
 
-    for index, (_, start) in enumerate(_scan(text)):
+    for index, (_, start) in enumerate(scan_cards(text)):
         if index == number:
             return start
     return 0
