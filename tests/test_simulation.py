@@ -13,12 +13,11 @@ import pytest
 
 import cardrules
 from cardrules.back_alley import team_of
+from cardrules.back_alley.tally import BackAlleyTally, ContractTally
 from cardrules.down_and_back import evaluate3, evaluate4
+from cardrules.down_and_back.tally import DownAndBackTally
 from cardrules.engine.registry import rules_for
 from cardrules.simulation import (
-    BackAlleyTally,
-    ContractTally,
-    DownAndBackTally,
     MarginTally,
     SeatTally,
     SimulationResult,
