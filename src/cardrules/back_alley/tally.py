@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -121,16 +121,6 @@ def _by_kind(sums: dict[tuple[int, int], list[int]]) -> tuple[ContractTally, ...
                  for (board, tricks), counts in sorted(sums.items()))
 
 
-def _add_up(tallies: Iterable[ContractTally]) -> dict[tuple[int, int], list[int]]:
-    kinds: dict[tuple[int, int], list[int]] = {}
-    for tally in tallies:
-        sums = kinds.setdefault((tally.board, tally.tricks), [0, 0, 0])
-        sums[0] += tally.count
-        sums[1] += tally.made
-        sums[2] += tally.points
-    return kinds
-
-
 @attrs.frozen(slots=True)
 class BackAlleyTally:
     """Back Alley facts over every deal of the simulated games.
@@ -226,8 +216,15 @@ class BackAlleyTally:
         >>> t.merge(t).contracts
         (ContractTally(tricks=3, board=0, count=4, made=2, points=0),)
         """
+        kinds = {(c.board, c.tricks): c for c in self.contracts}
+        for theirs in other.contracts:
+            key = (theirs.board, theirs.tricks)
+            mine = kinds.get(key)
+            kinds[key] = theirs if mine is None else ContractTally(
+                mine.tricks, mine.board, mine.count + theirs.count, mine.made + theirs.made,
+                mine.points + theirs.points)
         return BackAlleyTally(self.deals + other.deals, self.throw_ins + other.throw_ins,
-                              _by_kind(_add_up((*self.contracts, *other.contracts))))
+                              tuple(kinds[key] for key in sorted(kinds)))
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON values.
