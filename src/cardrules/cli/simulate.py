@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     rules = _common.game(args.game)
     _check(args)
     settings = _settings(args)
-    seats = rules.new_game_from_settings(settings).num_players
+    seats = len(rules.returns(rules.new_game_from_settings(settings)))
     kinds = _common.bot_kinds(rules, args.bots, seats)
     rich = _rich()
     if rich is None:

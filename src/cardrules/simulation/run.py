@@ -352,7 +352,8 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     given = dict(settings or {})
     if "num_players" in values and "num_players" not in given and not isinstance(bots, str):
         given["num_players"] = len(bots)
-    seats = rules.new_game_from_settings(given).num_players  # checks the settings
+    # The seats: one return each (this also checks the settings).
+    seats = len(rules.returns(rules.new_game_from_settings(given)))
     values.update(given)
     if "rounds" in values:
         if values["rounds"] is None:
