@@ -274,7 +274,9 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     :func:`play_chunk` with plain data, at most 64 chunks at a time.
     Without one, ``workers`` local processes are used (default: every core,
     from :func:`os.cpu_count`); ``workers=1`` plays in this process without
-    a pool.
+    a pool.  A worker is sent the game's name when the registry finds these
+    rules by it, else the :class:`~cardrules.engine.Rules` themselves, which
+    must then pickle (their functions defined at module level).
 
     ``progress(done, total)`` is called with the number of games finished so
     far, never decreasing, the last call being ``(games, games)``: after
