@@ -380,9 +380,9 @@ class SimulationResult:
 
     @property
     def rules(self) -> Rules[Any, Any] | None:
-        """The rules of the game, as the registry finds them by :attr:`game`
-        (None when no game of that name is registered): its title, the unit
-        of its returns and its tally.
+        """The rules of the game, as the registry finds them by its name
+        (``game``; None when no game of that name is registered): its title,
+        the unit of its returns and its tally.
 
         >>> from cardrules.simulation import simulate
         >>> simulate("back-alley", games=1, workers=1,
