@@ -20,19 +20,12 @@ from typing import Any
 import attrs
 
 from cardrules.back_alley.state import GameState, team_of
-from cardrules.engine.tally import ChartAxes, Table
+from cardrules.engine.tally import ChartAxes, Table, read_count
 
 __all__ = ["BOARD_NAMES", "BackAlleyTally", "ContractTally"]
 
 #: Names of the board levels (BA-23).
 BOARD_NAMES = ("board", "double board", "triple board", "quadruple board")
-
-
-def _whole(data: Mapping[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{key!r} must be a whole number, not {value!r}")
-    return value
 
 
 @attrs.frozen(slots=True)
@@ -110,8 +103,8 @@ class ContractTally:
         >>> ContractTally.from_dict(c.to_dict()) == c
         True
         """
-        return cls(_whole(data, "tricks"), _whole(data, "board"), _whole(data, "count"),
-                   _whole(data, "made"), _whole(data, "points"))
+        return cls(read_count(data, "tricks"), read_count(data, "board"), read_count(data, "count"),
+                   read_count(data, "made"), read_count(data, "points"))
 
 
 def _by_kind(sums: dict[tuple[int, int], list[int]]) -> tuple[ContractTally, ...]:
@@ -243,7 +236,7 @@ class BackAlleyTally:
         >>> BackAlleyTally.from_dict(t.to_dict()) == t
         True
         """
-        return cls(_whole(data, "deals"), _whole(data, "throw_ins"),
+        return cls(read_count(data, "deals"), read_count(data, "throw_ins"),
                    tuple(ContractTally.from_dict(c) for c in data["contracts"]))
 
     def tables(self) -> list[Table]:

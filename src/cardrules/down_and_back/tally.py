@@ -21,7 +21,7 @@ import attrs
 from cardrules.down_and_back._accel import evaluate3, evaluate4
 from cardrules.down_and_back.categories import Category3, Category4
 from cardrules.down_and_back.state import GameState
-from cardrules.engine.tally import ChartAxes, Table, alone
+from cardrules.engine.tally import ChartAxes, Table, alone, read_count
 
 __all__ = ["BACK_CATEGORIES", "DOWN_CATEGORIES", "DownAndBackTally"]
 
@@ -29,13 +29,6 @@ __all__ = ["BACK_CATEGORIES", "DOWN_CATEGORIES", "DownAndBackTally"]
 DOWN_CATEGORIES = tuple(c.name for c in sorted(Category4, reverse=True))
 #: The 3-card categories, strongest first (DB-20 to DB-25).
 BACK_CATEGORIES = tuple(c.name for c in sorted(Category3, reverse=True))
-
-
-def _whole(data: Mapping[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{key!r} must be a whole number, not {value!r}")
-    return value
 
 
 def _add(mine: tuple[tuple[str, int], ...],
@@ -143,7 +136,7 @@ class DownAndBackTally:
         >>> DownAndBackTally.from_dict(t.to_dict()) == t
         True
         """
-        return cls(_whole(data, "rounds"), _whole(data, "carries"),
+        return cls(read_count(data, "rounds"), read_count(data, "carries"),
                    tuple((name, int(data["down_wins"][name])) for name in DOWN_CATEGORIES),
                    tuple((name, int(data["back_wins"][name])) for name in BACK_CATEGORIES))
 

@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 import attrs
 
-__all__ = ["ChartAxes", "Table", "Tally", "alone", "outcomes"]
+__all__ = ["ChartAxes", "Table", "Tally", "alone", "outcomes", "read_count"]
 
 _T = TypeVar("_T", bound="Tally")
 
@@ -80,6 +80,23 @@ class ChartAxes(Protocol):
 
     def legend(self, **options: Any) -> object:
         """A legend of the labelled bars."""
+
+
+def read_count(data: Mapping[str, Any], key: str) -> int:
+    """The whole number stored under ``key`` in counts read back from JSON;
+    :class:`ValueError` for anything else (a bool included).
+
+    >>> read_count({"rounds": 3}, "rounds")
+    3
+    >>> read_count({"rounds": 2.5}, "rounds")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'rounds' must be a whole number, not 2.5
+    """
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{key!r} must be a whole number, not {value!r}")
+    return value
 
 
 def alone(seats: int) -> tuple[tuple[int, ...], ...]:

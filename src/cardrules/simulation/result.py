@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from cardrules.engine.tally import Tally
+from cardrules.engine.tally import Tally, read_count
 
 if TYPE_CHECKING:
     from cardrules.engine.rules import Rules
@@ -43,13 +43,6 @@ def _same(what: str, mine: _T, theirs: _T) -> _T:
         raise ValueError(f"cannot merge simulations with different {what}: "
                          f"{mine!r} and {theirs!r}")
     return mine
-
-
-def _int(data: Mapping[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{key!r} must be a whole number, not {value!r}")
-    return value
 
 
 @attrs.frozen(slots=True)
@@ -162,8 +155,8 @@ class SeatTally:
         True
         """
         values = tuple((int(v), int(c)) for v, c in data["values"])
-        return cls(_int(data, "games"), _int(data, "wins"), _int(data, "ties"),
-                   _int(data, "total"), _int(data, "total_squares"), values)
+        return cls(read_count(data, "games"), read_count(data, "wins"), read_count(data, "ties"),
+                   read_count(data, "total"), read_count(data, "total_squares"), values)
 
 
 @attrs.frozen(slots=True)
@@ -293,9 +286,10 @@ class MarginTally:
         >>> MarginTally.from_dict(t.to_dict()) == t
         True
         """
-        return cls(str(data["bot"]), _int(data, "seats"), _int(data, "others"),
-                   _int(data, "games"), _int(data, "total"), _int(data, "total_squares"),
-                   _int(data, "rotations") if "rotations" in data else 1)
+        return cls(str(data["bot"]), read_count(data, "seats"), read_count(data, "others"),
+                   read_count(data, "games"), read_count(data, "total"),
+                   read_count(data, "total_squares"),
+                   read_count(data, "rotations") if "rotations" in data else 1)
 
 
 def margins_of_game(bots: Sequence[str], values: Sequence[int]) -> list[tuple[str, int, int, int]]:
@@ -483,6 +477,6 @@ class SimulationResult:
         settings: Mapping[str, int | None] = data["settings"]
         seats: Sequence[Mapping[str, Any]] = data["seats"]
         return cls(game, tuple(sorted(settings.items())), tuple(str(b) for b in data["bots"]),
-                   seed, _int(data, "games"), tuple(SeatTally.from_dict(s) for s in seats),
+                   seed, read_count(data, "games"), tuple(SeatTally.from_dict(s) for s in seats),
                    details, tuple(MarginTally.from_dict(m) for m in data.get("margins", ())),
                    data.get("rotate", False) is True)
