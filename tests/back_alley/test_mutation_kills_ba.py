@@ -41,8 +41,8 @@ from cardrules.back_alley.checks import check_invariants
 from cardrules.back_alley.determinize import Determinizer
 from cardrules.back_alley.encoding import OBSERVATION_LAYOUT, observation_tensor
 from cardrules.back_alley.search import SearchBot, _Chain, _seat_misses
+from cardrules.back_alley.tally import BackAlleyTally
 from cardrules.cards import Card, Joker
-from cardrules.simulation.result import BackAlleyTally
 from support.ba_deals import dealt
 from support.ba_deals import opening as _opening
 

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from cardrules.back_alley.tally import BackAlleyTally
 from cardrules.cli import main
-from cardrules.simulation import BackAlleyTally, DownAndBackTally, SimulationResult, simulate
+from cardrules.down_and_back.tally import DownAndBackTally
+from cardrules.simulation import SimulationResult, simulate
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 DB_ARGS = ["simulate", "--games", "4", "--seed", "7", "--rounds", "2", "--workers", "1",

@@ -9,9 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cardrules.back_alley.tally import BackAlleyTally
+from cardrules.down_and_back.tally import DownAndBackTally
 from cardrules.simulation import simulate
 from cardrules.simulation.plot import plot_result
-from cardrules.simulation.result import BackAlleyTally, DownAndBackTally, SimulationResult
+from cardrules.simulation.result import SimulationResult
 
 pytest.importorskip("matplotlib")
 

@@ -9,16 +9,16 @@ from collections import Counter
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
+import attrs
 import pytest
 
 import cardrules
 from cardrules.back_alley import team_of
+from cardrules.back_alley.tally import BackAlleyTally, ContractTally
 from cardrules.down_and_back import evaluate3, evaluate4
+from cardrules.down_and_back.tally import DownAndBackTally
 from cardrules.engine.registry import rules_for
 from cardrules.simulation import (
-    BackAlleyTally,
-    ContractTally,
-    DownAndBackTally,
     MarginTally,
     SeatTally,
     SimulationResult,
@@ -511,3 +511,117 @@ def test_cardrules_simulate_is_lazy_and_the_same_function() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+# --- simulate written once over Rules (issue 15 section 1) ---------------------------------
+
+#: Digests of ``to_dict`` (sorted JSON) of three simulations, taken with the code as it
+#: was before simulate was written over Rules: the same seed gives the same result.
+_BEFORE = [
+    ("down-and-back", ["greedy", "random", "random"], {"rounds": 4}, True, 12,
+     "78eeb5b24c02bc8b"),
+    ("back-alley", ["heuristic", "random", "heuristic", "random"], {"max_hand_size": 2}, True,
+     10, "5e11e5cfb9b368cc"),
+    ("back-alley", "random", {"max_hand_size": 3}, False, 20, "4bc313fda03085c7"),
+]
+
+
+@pytest.mark.parametrize(("game", "bots", "settings", "rotate", "games", "digest"), _BEFORE)
+def test_results_are_those_of_the_code_before_the_rewrite(
+        game: str, bots: Any, settings: dict[str, int], rotate: bool, games: int,
+        digest: str) -> None:
+    import hashlib
+
+    r = simulate(game, games=games, seed=7, bots=bots, settings=settings, workers=1,
+                 rotate=rotate)
+    text = json.dumps(r.to_dict(), sort_keys=True).encode()
+    assert hashlib.sha256(text).hexdigest()[:16] == digest
+
+
+def _plain() -> Any:
+    """Down and Back's rules without a tally, under a name of their own."""
+    return attrs.evolve(rules_for("down_and_back"), name="plain_down_and_back", tally=None)
+
+
+def test_a_game_without_a_tally_gets_only_the_generic_counts() -> None:
+    plain = _plain()
+    settings = {"num_players": 3, "rounds": 2}
+    alone = simulate(plain, games=6, seed=3, bots=["greedy", "random", "random"],
+                     settings=settings, workers=1)
+    full = simulate("down_and_back", games=6, seed=3, bots=["greedy", "random", "random"],
+                    settings=settings, workers=1)
+    assert (alone.details, alone.game) == (None, "plain_down_and_back")
+    assert (alone.seats, alone.margins) == (full.seats, full.margins)
+    # Rules the registry does not know are sent to the workers themselves.
+    assert alone == simulate(plain, games=6, seed=3, bots=["greedy", "random", "random"],
+                             settings=settings, workers=2, chunk_size=2)
+    twice = alone.merge(alone)
+    assert (twice.games, twice.details) == (12, None)
+    assert "plain_down_and_back" not in alone.to_dict()
+    assert alone.rules is None
+    with pytest.raises(ValueError, match="not a simulation of a known game"):
+        SimulationResult.from_dict(alone.to_dict())
+    with pytest.raises(ValueError, match="different games"):
+        alone.merge(attrs.evolve(alone, details=full.details))
+
+
+def test_a_registered_game_without_a_tally_reads_back_and_is_named_by_its_rules(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.cli.simulate import tables
+    from cardrules.engine import registry
+
+    plain = _plain()
+    monkeypatch.setitem(registry._REGISTERED, plain.name, plain)  # registered for this test
+    r = simulate("plain-down-and-back", games=3, seed=1, workers=1, settings={"rounds": 1})
+    assert r.rules is plain
+    assert SimulationResult.from_dict(json.loads(json.dumps(r.to_dict()))) == r
+    found = tables(r)
+    assert [t.title.split(":")[0] for t in found] == ["Down and Back"]
+    assert found[0].title.endswith("mean and std of net chips")
+    pytest.importorskip("matplotlib")
+    from cardrules.simulation.plot import plot_result
+
+    figure = plot_result(r)
+    assert [axes.get_title() for axes in figure.axes] == ["Net chips per game"]
+
+
+def test_the_tallies_are_the_games_own_and_name_their_teams() -> None:
+    from cardrules.engine.tally import alone, outcomes
+
+    assert rules_for("down_and_back").tally is DownAndBackTally
+    assert rules_for("back_alley").tally is BackAlleyTally
+    assert DownAndBackTally.teams(3) == alone(3) == ((0,), (1,), (2,))
+    assert BackAlleyTally.teams(4) == ((0, 2), (1, 3))
+    # A team wins alone with the best value, ties when it shares it (DB-44, BA-43).
+    assert outcomes([5, 5, 1]) == (0, 0, -1)
+    assert outcomes([5, 1, 5, 1], BackAlleyTally.teams(4)) == (1, -1, 1, -1)
+    assert outcomes([3, 3, 3, 3], BackAlleyTally.teams(4)) == (0, 0, 0, 0)
+
+
+def test_simulate_imports_no_game_and_names_none() -> None:
+    import ast
+    from pathlib import Path
+
+    import cardrules.cli.simulate as command
+    import cardrules.simulation as package
+    from cardrules.engine.registry import BUILT_IN
+
+    names = {spelling for name in BUILT_IN for spelling in (name, name.replace("_", "-"))}
+    files = [*Path(package.__file__).parent.glob("*.py"), Path(command.__file__)]
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                modules = []
+            for module in modules:
+                assert not any(module.startswith(f"cardrules.{name}") for name in BUILT_IN), \
+                    (path.name, module)
+            if isinstance(node, ast.Constant) and id(node) not in docstrings:
+                assert node.value not in names, (path.name, node.value)

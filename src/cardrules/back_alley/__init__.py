@@ -138,6 +138,7 @@ from cardrules.back_alley.state import (
     team_of,
 )
 from cardrules.back_alley.state import returns as _returns
+from cardrules.back_alley.tally import BackAlleyTally as _Tally
 from cardrules.back_alley.views import View, view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
@@ -260,7 +261,7 @@ RULES: Rules[GameState, Action] = Rules(
     summarize=summarize,
     returns=_returns, return_unit="team points", chance_pile=_chance_pile,
     chance_cards=_CARDS, events=_events, default_bot="heuristic",
-    presenter=_Table, result_lines=_result_lines,
+    presenter=_Table, result_lines=_result_lines, tally=_Tally,
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),

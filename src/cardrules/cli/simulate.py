@@ -18,26 +18,26 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
+from cardrules.engine.registry import BUILT_IN, games
+from cardrules.engine.tally import Table
 from cardrules.simulation.run import MAX_GAMES, MAX_WORKERS
 
 if TYPE_CHECKING:
-    from cardrules.simulation import SimulationResult
+    from cardrules.simulation import SeatTally, SimulationResult
 
 #: What to install for the progress bar and the drawn tables.
 RICH_HINT = 'cardrules: for a progress bar and drawn tables: pip install "cardrules[cli]"'
-
-Table = tuple[str, list[str], list[list[str]]]
-#: Columns of names, aligned left (numbers are aligned right).
-_TEXT_COLUMNS = ("seat", "bot", "winning category", "contract")
+#: The game simulated when none is named: the first built-in one.
+DEFAULT_GAME = BUILT_IN[0].replace("_", "-")
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``simulate`` subcommand."""
     parser = commands.add_parser(
         "simulate", help="let bots play many games; print wins, means and game statistics")
-    parser.add_argument("game", nargs="?", default="down-and-back",
-                        help=f"the game: {' or '.join(_common.GAME_NAMES)} "
-                             "(default down-and-back)")
+    names = " or ".join(name.replace("_", "-") for name in games())
+    parser.add_argument("game", nargs="?", default=DEFAULT_GAME,
+                        help=f"the game: {names} (default {DEFAULT_GAME})")
     parser.add_argument("--games", type=int, default=100, metavar="N",
                         help=f"the number of games, 1 to {MAX_GAMES:,} (default 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     rules = _common.game(args.game)
     _check(args)
     settings = _settings(args)
-    seats = rules.new_game_from_settings(settings).num_players
+    seats = len(rules.returns(rules.new_game_from_settings(settings)))
     kinds = _common.bot_kinds(rules, args.bots, seats)
     rich = _rich()
     if rich is None:
@@ -167,57 +167,45 @@ def _value(x: float) -> str:
 
 
 def tables(result: SimulationResult) -> list[Table]:
-    """The summary as tables: (title, headers, rows of text)."""
-    from cardrules.simulation import DownAndBackTally
+    """The summary as tables: the seats, the bots, the margins, then the
+    game's own tables (from its tally)."""
+    rules = result.rules
+    unit = "value" if rules is None else rules.return_unit
+    title = result.game if rules is None else rules.title
+    headers = ("games", "wins", "ties", "losses", "win %", "mean", "std")
 
-    unit = "net chips" if result.game == "down_and_back" else "team points"
-    headers = ["games", "wins", "ties", "losses", "win %", "mean", "std"]
-
-    def cells(tally: Any) -> list[str]:
-        return [str(tally.games), str(tally.wins), str(tally.ties), str(tally.losses),
-                f"{tally.win_rate:.1%}", _value(tally.mean), f"{tally.std:.2f}"]
+    def cells(tally: SeatTally) -> tuple[str, ...]:
+        return (str(tally.games), str(tally.wins), str(tally.ties), str(tally.losses),
+                f"{tally.win_rate:.1%}", _value(tally.mean), f"{tally.std:.2f}")
 
     found: list[Table] = []
-    title = {"down_and_back": "Down and Back", "back_alley": "Back Alley"}[result.game]
     settings = ", ".join(f"{k} {v}" for k, v in result.settings)
-    found.append((f"{title}: {result.games} games, seed {result.seed} ({settings}); "
-                   f"mean and std of {unit}",
-                  ["seat", "bot", *headers],
-                  [[str(s), kind, *cells(t)]
-                   for s, (kind, t) in enumerate(zip(result.bots, result.seats, strict=True))]))
+    found.append(Table(f"{title}: {result.games} games, seed {result.seed} ({settings}); "
+                       f"mean and std of {unit}",
+                       ("seat", "bot", *headers),
+                       tuple((str(s), kind, *cells(t)) for s, (kind, t)
+                             in enumerate(zip(result.bots, result.seats, strict=True))),
+                       names=2))
     if len(result.by_bot) > 1:
-        found.append(("Per bot (seat-games)", ["bot", *headers],
-                      [[kind, *cells(t)] for kind, t in result.by_bot]))
+        found.append(Table("Per bot (seat-games)", ("bot", *headers),
+                           tuple((kind, *cells(t)) for kind, t in result.by_bot)))
     if result.margins:
         per = (f"per group of {result.margins[0].rotations} games on the same cards"
                if result.rotate else "per game")
-        found.append((f"Margins: each bot's mean {unit} minus the other seats' mean, "
-                      f"{per} (95% interval)",
-                      ["bot", "seats", "margin", "low", "high", "se"],
-                      [[m.bot, str(m.seats), _value(m.mean), _value(m.interval[0]),
-                        _value(m.interval[1]), f"{m.standard_error:.2f}"]
-                       for m in result.margins]))
-    details = result.details
-    if isinstance(details, DownAndBackTally):
-        back = dict(details.back_wins)
-        found.append((f"Showdowns: {details.rounds} rounds, pot carried over in "
-                       f"{details.carries} ({details.carry_rate:.1%})",
-                       ["winning category", "down wins", "back wins"],
-                       [[name, str(count), str(back[name]) if name in back else "-"]
-                        for name, count in details.down_wins]))
-    else:
-        found.append((f"Contracts: {details.deals} deals, {details.throw_ins} thrown in",
-                      ["contract", "teams", "made", "set", "made %", "points"],
-                      [[c.kind, str(c.count), str(c.made), str(c.failed),
-                        f"{c.make_rate:.1%}", f"{c.points:+d}"] for c in details.contracts]))
+        found.append(Table(f"Margins: each bot's mean {unit} minus the other seats' mean, "
+                           f"{per} (95% interval)",
+                           ("bot", "seats", "margin", "low", "high", "se"),
+                           tuple((m.bot, str(m.seats), _value(m.mean), _value(m.interval[0]),
+                                  _value(m.interval[1]), f"{m.standard_error:.2f}")
+                                 for m in result.margins)))
+    if result.details is not None:
+        found.extend(result.details.tables())
     return found
 
 
 def print_tables(result: SimulationResult, rich: Any = None) -> None:
     """Print the summary tables, drawn by rich when ``rich`` is the module."""
-    found = [(title, headers, rows,
-              [k for k, header in enumerate(headers) if header in _TEXT_COLUMNS])
-             for title, headers, rows in tables(result)]
+    found = [(t.title, t.headers, t.rows, range(t.names)) for t in tables(result)]
     if rich is None:
         print("\n\n".join(_common.plain_table(*table) for table in found))
         return

@@ -151,6 +151,7 @@ from cardrules.down_and_back.state import returns as _returns
 from cardrules.down_and_back.summary import result_lines as _result_lines
 from cardrules.down_and_back.summary import summarize
 from cardrules.down_and_back.summary import summarize as _summarize
+from cardrules.down_and_back.tally import DownAndBackTally as _Tally
 from cardrules.down_and_back.views import View, view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
@@ -283,7 +284,7 @@ RULES: _Rules[GameState, Action] = _Rules(
     bots={"random": _RandomBot, "greedy": GreedyBot, "search": SearchBot}, summarize=_summarize,
     returns=_returns, return_unit="net chips", chance_pile=_chance_pile,
     chance_cards=_DECK, events=_events, default_bot="greedy",
-    presenter=_Table, result_lines=_result_lines,
+    presenter=_Table, result_lines=_result_lines, tally=_Tally,
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),

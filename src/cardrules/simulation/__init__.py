@@ -1,14 +1,16 @@
 """Simulation at scale: bots play many games, the outcomes are tallied exactly.
 
-:func:`simulate` plays a number of games of either game, in this process,
+:func:`simulate` plays a number of games of any game (a name the registry
+finds, or a :class:`~cardrules.engine.Rules`), in this process,
 in local worker processes or on any :class:`concurrent.futures.Executor`
 (a Dask cluster's ``Client.get_executor()`` included), and returns a
 :class:`SimulationResult`: integer tallies per seat (wins, ties, sums and
 sums of squares of the final net chips or points, every final value
-counted) and the game's own facts (for Down and Back the pots that carried
-over and the categories that won each showdown; for Back Alley how each kind
-of contract fared).  Results of the same seed are equal however the games
-were spread, and results merge exactly.
+counted, from ``Rules.returns``) and the game's own facts, counted by its
+``Rules.tally`` (for Down and Back the pots that carried over and the
+categories that won each showdown; for Back Alley how each kind of contract
+fared; nothing more for a game without a tally).  Results of the same seed
+are equal however the games were spread, and results merge exactly.
 
 >>> from cardrules.simulation import simulate
 >>> result = simulate("down-and-back", games=5, seed=2, bots="greedy", workers=1,
@@ -24,20 +26,10 @@ simulate --plot`` are drawn by :mod:`cardrules.simulation.plot` (needs
 matplotlib).
 """
 
-from cardrules.simulation.result import (
-    BackAlleyTally,
-    ContractTally,
-    DownAndBackTally,
-    MarginTally,
-    SeatTally,
-    SimulationResult,
-)
+from cardrules.simulation.result import MarginTally, SeatTally, SimulationResult
 from cardrules.simulation.run import game_seeds, play_chunk, rotations, simulate
 
 __all__ = [
-    "BackAlleyTally",
-    "ContractTally",
-    "DownAndBackTally",
     "MarginTally",
     "SeatTally",
     "SimulationResult",

@@ -1,11 +1,14 @@
 """Charts of a simulation (``cardrules simulate --plot``); needs matplotlib.
 
 :func:`plot_result` draws two charts side by side: how the final values
-were spread (net chips in Down and Back, team points in Back Alley), one
-histogram per bot name (per seat, or per team in Back Alley, when every
-seat has the same bot); and the game's own chart: the categories that won
-the down and the back showdowns (Down and Back), or how often each kind of
-contract was made and set (Back Alley).  It draws on a bare matplotlib
+were spread (``Rules.returns``, in the game's ``return_unit``: net chips in
+Down and Back, team points in Back Alley), one histogram per bot name (per
+seat, or per team of the game's tally, when every seat has the same bot);
+and the game's own chart, drawn by its tally (:meth:`Tally.chart
+<cardrules.engine.tally.Tally.chart>`: the categories that won the down and
+the back showdowns in Down and Back, how often each kind of contract was
+made and set in Back Alley).  A game without a tally gets the histograms
+alone.  It draws on a bare matplotlib
 figure with the Agg canvas, so it never opens a window or changes
 matplotlib's global state.  Without matplotlib it raises
 :class:`ImportError` naming ``pip install "cardrules[plot]"``.  It saves
@@ -23,12 +26,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from cardrules.simulation.result import (
-    BackAlleyTally,
-    DownAndBackTally,
-    SeatTally,
-    SimulationResult,
-)
+from cardrules.simulation.result import SeatTally, SimulationResult
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -72,13 +70,18 @@ def _groups(result: SimulationResult) -> list[tuple[str, SeatTally]]:
     by_bot = result.by_bot
     if len(by_bot) > 1:
         return [(name, tally) for name, tally in by_bot]
-    if result.game == "back_alley":  # partners share their team's points
-        return [(f"team {t} (seats {t}, {t + 2})", result.seats[t]) for t in (0, 1)]
+    rules = result.rules
+    tally = None if rules is None else rules.tally
+    teams = () if tally is None else tally.teams(len(result.seats))
+    if teams and all(len(team) > 1 for team in teams):  # partners share their values
+        return [(f"team {t} (seats {', '.join(map(str, team))})", result.seats[team[0]])
+                for t, team in enumerate(teams)]
     return [(f"seat {s}", tally) for s, tally in enumerate(result.seats)]
 
 
 def _histograms(axes: Axes, result: SimulationResult) -> None:
-    unit = "net chips" if result.game == "down_and_back" else "team points"
+    rules = result.rules
+    unit = "value" if rules is None else rules.return_unit
     low = min(v for seat in result.seats for v, _ in seat.values)
     high = max(v for seat in result.seats for v, _ in seat.values)
     bins = max(1, min(40, high - low + 1))
@@ -89,33 +92,6 @@ def _histograms(axes: Axes, result: SimulationResult) -> None:
     axes.set_title(f"{unit.capitalize()} per game")
     axes.set_xlabel(unit)
     axes.set_ylabel("games")
-    axes.legend(fontsize="small")
-
-
-def _categories(axes: Axes, details: DownAndBackTally) -> None:
-    names = [name for name, _ in details.down_wins]
-    back = dict(details.back_wins)
-    positions = list(range(len(names)))
-    axes.barh([p - 0.2 for p in positions], [count for _, count in details.down_wins],
-              height=0.4, label="down (4 cards)")
-    axes.barh([p + 0.2 for p in positions], [back.get(name, 0) for name in names],
-              height=0.4, label="back (3 cards)")
-    axes.set_yticks(positions, [name.replace("_", " ").lower() for name in names])
-    axes.invert_yaxis()
-    axes.set_title("Winning categories")
-    axes.set_xlabel(f"rounds won (pot carried over in {details.carry_rate:.0%})")
-    axes.legend(fontsize="small")
-
-
-def _contracts(axes: Axes, details: BackAlleyTally) -> None:
-    kinds = [c.kind.replace(" board", "\nboard") for c in details.contracts]
-    made = [c.made for c in details.contracts]
-    axes.bar(kinds, made, label="made")
-    axes.bar(kinds, [c.failed for c in details.contracts], bottom=made, label="set")
-    axes.set_title("Contracts made and set")
-    axes.set_xlabel("contract")
-    axes.set_ylabel("team deals")
-    axes.tick_params(axis="x", labelsize="small")
     axes.legend(fontsize="small")
 
 
@@ -140,16 +116,18 @@ def plot_result(result: SimulationResult,
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    details = result.details
+    figure = Figure(figsize=(11 if details is not None else 6, 4.5), layout="constrained")
     FigureCanvasAgg(figure)
-    left, right = figure.subplots(1, 2)
-    _histograms(left, result)
-    if isinstance(result.details, DownAndBackTally):
-        _categories(right, result.details)
+    if details is None:
+        _histograms(figure.subplots(), result)
     else:
-        _contracts(right, result.details)
+        left, right = figure.subplots(1, 2)
+        _histograms(left, result)
+        details.chart(right)
     bots = ", ".join(result.bots)
-    title = {"down_and_back": "Down and Back", "back_alley": "Back Alley"}[result.game]
+    rules = result.rules
+    title = result.game if rules is None else rules.title
     figure.suptitle(f"{title}: {result.games} games, "
                     f"bots {bots}, seed {result.seed}")
     if path is not None:

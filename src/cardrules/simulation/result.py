@@ -20,14 +20,16 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
+from cardrules.engine.tally import Tally, read_count
+
+if TYPE_CHECKING:
+    from cardrules.engine.rules import Rules
+
 __all__ = [
-    "BackAlleyTally",
-    "ContractTally",
-    "DownAndBackTally",
     "MarginTally",
     "SeatTally",
     "SimulationResult",
@@ -35,26 +37,12 @@ __all__ = [
 
 _T = TypeVar("_T")
 
-#: The 4-card categories of Down and Back, strongest first (DB-10 to DB-17).
-DOWN_CATEGORIES = ("QUAD", "PRIAL", "BOUNCER", "RUN", "FLUSH", "TWO_PAIR", "PAIR", "HIGH_CARD")
-#: The 3-card categories of Down and Back, strongest first (DB-20 to DB-25).
-BACK_CATEGORIES = ("PRIAL", "BOUNCER", "RUN", "FLUSH", "PAIR", "HIGH_CARD")
-#: Names of the board levels of Back Alley (BA-23).
-BOARD_NAMES = ("board", "double board", "triple board", "quadruple board")
-
 
 def _same(what: str, mine: _T, theirs: _T) -> _T:
     if mine != theirs:
         raise ValueError(f"cannot merge simulations with different {what}: "
                          f"{mine!r} and {theirs!r}")
     return mine
-
-
-def _int(data: Mapping[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{key!r} must be a whole number, not {value!r}")
-    return value
 
 
 @attrs.frozen(slots=True)
@@ -167,8 +155,8 @@ class SeatTally:
         True
         """
         values = tuple((int(v), int(c)) for v, c in data["values"])
-        return cls(_int(data, "games"), _int(data, "wins"), _int(data, "ties"),
-                   _int(data, "total"), _int(data, "total_squares"), values)
+        return cls(read_count(data, "games"), read_count(data, "wins"), read_count(data, "ties"),
+                   read_count(data, "total"), read_count(data, "total_squares"), values)
 
 
 @attrs.frozen(slots=True)
@@ -298,9 +286,10 @@ class MarginTally:
         >>> MarginTally.from_dict(t.to_dict()) == t
         True
         """
-        return cls(str(data["bot"]), _int(data, "seats"), _int(data, "others"),
-                   _int(data, "games"), _int(data, "total"), _int(data, "total_squares"),
-                   _int(data, "rotations") if "rotations" in data else 1)
+        return cls(str(data["bot"]), read_count(data, "seats"), read_count(data, "others"),
+                   read_count(data, "games"), read_count(data, "total"),
+                   read_count(data, "total_squares"),
+                   read_count(data, "rotations") if "rotations" in data else 1)
 
 
 def margins_of_game(bots: Sequence[str], values: Sequence[int]) -> list[tuple[str, int, int, int]]:
@@ -323,247 +312,16 @@ def margins_of_game(bots: Sequence[str], values: Sequence[int]) -> list[tuple[st
     return found
 
 
-def _add_counts(mine: tuple[tuple[str, int], ...],
-                theirs: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
-    _same("categories", [k for k, _ in mine], [k for k, _ in theirs])
-    return tuple((k, a + b) for (k, a), (_, b) in zip(mine, theirs, strict=True))
+def _rules_of(game: object) -> Rules[Any, Any] | None:
+    from cardrules.engine.registry import rules_for
+    from cardrules.errors import ParseError
 
-
-@attrs.frozen(slots=True)
-class DownAndBackTally:
-    """Down and Back facts over every round of the simulated games.
-
-    ``rounds`` rounds were played; in ``carries`` of them nobody won both
-    showdowns and the pot carried over (DB-43; the last round of a game
-    counts too, though no round follows).  ``down_wins`` and ``back_wins``
-    count, per combination category (strongest first), how often the hand
-    that won the 4-card and the 3-card showdown (DB-41, after any tie-break
-    draw, DB-42) was of that category.
-
-    >>> t = DownAndBackTally.empty()
-    >>> t.rounds, t.carry_rate, t.down_wins[0], t.back_wins[-1]
-    (0, 0.0, ('QUAD', 0), ('HIGH_CARD', 0))
-    """
-
-    rounds: int
-    carries: int
-    down_wins: tuple[tuple[str, int], ...]
-    back_wins: tuple[tuple[str, int], ...]
-
-    @classmethod
-    def empty(cls) -> DownAndBackTally:
-        """No rounds yet: every count zero.
-
-        >>> sum(count for _, count in DownAndBackTally.empty().down_wins)
-        0
-        """
-        return cls(0, 0, tuple((name, 0) for name in DOWN_CATEGORIES),
-                   tuple((name, 0) for name in BACK_CATEGORIES))
-
-    @property
-    def carry_rate(self) -> float:
-        """The share of rounds whose pot carried over (0.0 for no rounds).
-
-        >>> DownAndBackTally(4, 1, (), ()).carry_rate
-        0.25
-        """
-        return self.carries / self.rounds if self.rounds else 0.0
-
-    def merge(self, other: DownAndBackTally) -> DownAndBackTally:
-        """Both tallies together.
-
-        >>> t = DownAndBackTally.empty()
-        >>> t.merge(t) == t
-        True
-        """
-        return DownAndBackTally(self.rounds + other.rounds, self.carries + other.carries,
-                                _add_counts(self.down_wins, other.down_wins),
-                                _add_counts(self.back_wins, other.back_wins))
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON values.
-
-        >>> DownAndBackTally.empty().to_dict()["down_wins"]["PRIAL"]
-        0
-        """
-        return {"rounds": self.rounds, "carries": self.carries,
-                "carry_rate": self.carry_rate, "down_wins": dict(self.down_wins),
-                "back_wins": dict(self.back_wins)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> DownAndBackTally:
-        """Read back :meth:`to_dict`.
-
-        >>> t = DownAndBackTally.empty()
-        >>> DownAndBackTally.from_dict(t.to_dict()) == t
-        True
-        """
-        return cls(_int(data, "rounds"), _int(data, "carries"),
-                   tuple((name, int(data["down_wins"][name])) for name in DOWN_CATEGORIES),
-                   tuple((name, int(data["back_wins"][name])) for name in BACK_CATEGORIES))
-
-
-@attrs.frozen(slots=True)
-class ContractTally:
-    """How one kind of Back Alley contract fared (BA-24, BA-40, BA-41).
-
-    The kind is a numeric contract of ``tricks`` (the partners' bids added,
-    ``board`` 0) or a board at level ``board`` (1 to 4, ``tricks`` 0).  It was
-    the contract of a team ``count`` times, was made ``made`` times (at
-    least ``tricks`` tricks taken; every trick for a board) and scored
-    ``points`` in all.
-
-    >>> c = ContractTally(tricks=0, board=2, count=4, made=1, points=-60)
-    >>> c.kind, c.failed, c.make_rate, c.is_board
-    ('double board', 3, 0.25, True)
-    """
-
-    tricks: int
-    board: int
-    count: int
-    made: int
-    points: int
-
-    @property
-    def kind(self) -> str:
-        """The contract as text: ``"3"`` or ``"board"``, ``"double board"``, ...
-
-        >>> ContractTally(5, 0, 1, 1, 26).kind
-        '5'
-        """
-        return BOARD_NAMES[self.board - 1] if self.board else str(self.tricks)
-
-    @property
-    def is_board(self) -> bool:
-        """True for a board contract.
-
-        >>> ContractTally(5, 0, 1, 1, 26).is_board
-        False
-        """
-        return self.board > 0
-
-    @property
-    def failed(self) -> int:
-        """How often the contract was set (not made).
-
-        >>> ContractTally(5, 0, 3, 1, 0).failed
-        2
-        """
-        return self.count - self.made
-
-    @property
-    def make_rate(self) -> float:
-        """The share of these contracts that were made (0.0 when none).
-
-        >>> ContractTally(1, 0, 2, 1, 0).make_rate
-        0.5
-        """
-        return self.made / self.count if self.count else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON values.
-
-        >>> ContractTally(0, 1, 1, 1, 130).to_dict()["kind"]
-        'board'
-        """
-        return {"kind": self.kind, "tricks": self.tricks, "board": self.board,
-                "count": self.count, "made": self.made, "failed": self.failed,
-                "points": self.points, "make_rate": self.make_rate}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ContractTally:
-        """Read back :meth:`to_dict`.
-
-        >>> c = ContractTally(3, 0, 2, 1, 1)
-        >>> ContractTally.from_dict(c.to_dict()) == c
-        True
-        """
-        return cls(_int(data, "tricks"), _int(data, "board"), _int(data, "count"),
-                   _int(data, "made"), _int(data, "points"))
-
-
-@attrs.frozen(slots=True)
-class BackAlleyTally:
-    """Back Alley facts over every deal of the simulated games.
-
-    ``deals`` deals were played (thrown-in deals are not deals, BA-25; they
-    are counted in ``throw_ins``).  ``contracts`` holds one
-    :class:`ContractTally` per kind of contract that occurred, numeric ones
-    by size first, then boards by level; each deal adds two, one per team
-    (BA-42).
-
-    >>> t = BackAlleyTally(1, 0, (ContractTally(2, 0, 1, 1, 10),
-    ...                           ContractTally(0, 1, 1, 0, -130)))
-    >>> [c.kind for c in t.boards], t.contract("2").made
-    (['board'], 1)
-    """
-
-    deals: int
-    throw_ins: int
-    contracts: tuple[ContractTally, ...]
-
-    @property
-    def boards(self) -> tuple[ContractTally, ...]:
-        """The board contracts, by level.
-
-        >>> BackAlleyTally(0, 0, ()).boards
-        ()
-        """
-        return tuple(c for c in self.contracts if c.board)
-
-    def contract(self, kind: str) -> ContractTally:
-        """The tally of contracts of ``kind`` (such as ``"3"`` or ``"board"``);
-        all zero when none occurred.
-
-        >>> BackAlleyTally(0, 0, ()).contract("double board").count
-        0
-        """
-        for tally in self.contracts:
-            if tally.kind == kind:
-                return tally
-        if kind in BOARD_NAMES:
-            return ContractTally(0, BOARD_NAMES.index(kind) + 1, 0, 0, 0)
-        if kind.isdigit():
-            return ContractTally(int(kind), 0, 0, 0, 0)
-        raise ValueError(f"not a kind of contract: {kind!r}")
-
-    def merge(self, other: BackAlleyTally) -> BackAlleyTally:
-        """Both tallies together.
-
-        >>> t = BackAlleyTally(1, 2, (ContractTally(3, 0, 2, 1, 0),))
-        >>> t.merge(t).contracts
-        (ContractTally(tricks=3, board=0, count=4, made=2, points=0),)
-        """
-        kinds: dict[tuple[int, int], list[int]] = {}
-        for tally in (*self.contracts, *other.contracts):
-            sums = kinds.setdefault((tally.board, tally.tricks), [0, 0, 0])
-            sums[0] += tally.count
-            sums[1] += tally.made
-            sums[2] += tally.points
-        return BackAlleyTally(
-            self.deals + other.deals, self.throw_ins + other.throw_ins,
-            tuple(ContractTally(tricks, board, *sums)
-                  for (board, tricks), sums in sorted(kinds.items())))
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON values.
-
-        >>> BackAlleyTally(3, 1, ()).to_dict()
-        {'deals': 3, 'throw_ins': 1, 'contracts': []}
-        """
-        return {"deals": self.deals, "throw_ins": self.throw_ins,
-                "contracts": [c.to_dict() for c in self.contracts]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> BackAlleyTally:
-        """Read back :meth:`to_dict`.
-
-        >>> t = BackAlleyTally(3, 1, (ContractTally(3, 0, 2, 1, 0),))
-        >>> BackAlleyTally.from_dict(t.to_dict()) == t
-        True
-        """
-        return cls(_int(data, "deals"), _int(data, "throw_ins"),
-                   tuple(ContractTally.from_dict(c) for c in data["contracts"]))
+    if not isinstance(game, str):
+        return None
+    try:
+        return rules_for(game)
+    except ParseError:
+        return None
 
 
 @attrs.frozen(slots=True)
@@ -574,14 +332,15 @@ class SimulationResult:
     played with (as sorted ``(name, value)`` pairs), ``bots`` the bot name of
     each seat, ``seed`` the master seed (None after merging results of
     different seeds), ``games`` the number of games, ``seats`` one
-    :class:`SeatTally` per seat, ``details`` the game's own facts
-    (:class:`DownAndBackTally` or :class:`BackAlleyTally`) and ``margins``,
-    when the seats have more than one kind of bot, one :class:`MarginTally`
-    per bot kind (in seat order of first appearance): how far it finished
-    ahead of the other seats, game by game, the figure a bot ladder reports.
-    ``rotate`` tells whether the bots were rotated round the table (see
-    :func:`~cardrules.simulation.simulate`); then ``seats[j]`` follows the
-    bot named ``bots[j]`` from seat to seat.
+    :class:`SeatTally` per seat, ``details`` the game's own facts (an
+    instance of its ``Rules.tally``, such as
+    :class:`~cardrules.down_and_back.tally.DownAndBackTally`; None for a game
+    without one) and ``margins``, when the seats have more than one kind of
+    bot, one :class:`MarginTally` per bot kind (in seat order of first
+    appearance): how far it finished ahead of the other seats, game by game,
+    the figure a bot ladder reports.  ``rotate`` tells whether the bots were
+    rotated round the table (see :func:`~cardrules.simulation.simulate`);
+    then ``seats[j]`` follows the bot named ``bots[j]`` from seat to seat.
 
     >>> from cardrules.simulation import simulate
     >>> result = simulate("down-and-back", games=4, seed=1, workers=1,
@@ -598,7 +357,7 @@ class SimulationResult:
     seed: int | None
     games: int
     seats: tuple[SeatTally, ...]
-    details: DownAndBackTally | BackAlleyTally
+    details: Tally | None
     margins: tuple[MarginTally, ...] = ()
     rotate: bool = False
 
@@ -612,6 +371,19 @@ class SimulationResult:
         {'max_hand_size': 1}
         """
         return dict(self.settings)
+
+    @property
+    def rules(self) -> Rules[Any, Any] | None:
+        """The rules of the game, as the registry finds them by its name
+        (``game``; None when no game of that name is registered): its title,
+        the unit of its returns and its tally.
+
+        >>> from cardrules.simulation import simulate
+        >>> simulate("back-alley", games=1, workers=1,
+        ...          settings={"max_hand_size": 1}).rules.title
+        'Back Alley'
+        """
+        return _rules_of(self.game)
 
     @property
     def by_bot(self) -> tuple[tuple[str, SeatTally], ...]:
@@ -646,15 +418,10 @@ class SimulationResult:
         settings = _same("settings", self.settings, other.settings)
         bots = _same("bots", self.bots, other.bots)
         rotate = _same("rotate", self.rotate, other.rotate)
-        details: DownAndBackTally | BackAlleyTally
-        if isinstance(self.details, DownAndBackTally) and \
-                isinstance(other.details, DownAndBackTally):  # noqa: SIM114 (two types)
-            details = self.details.merge(other.details)
-        elif isinstance(self.details, BackAlleyTally) and \
-                isinstance(other.details, BackAlleyTally):
-            details = self.details.merge(other.details)
-        else:
+        mine, theirs = self.details, other.details
+        if type(mine) is not type(theirs):
             raise ValueError("cannot merge simulations of different games")
+        details = None if mine is None or theirs is None else mine.merge(theirs)
         return SimulationResult(
             game, settings, bots, self.seed if self.seed == other.seed else None,
             self.games + other.games,
@@ -664,6 +431,8 @@ class SimulationResult:
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON values (with the derived means, deviations
         and rates, and the per-bot tallies); :meth:`from_dict` reads it back.
+        The game's own facts are under the game's name (left out for a game
+        without a tally).
 
         >>> import json
         >>> from cardrules.simulation import simulate
@@ -677,35 +446,37 @@ class SimulationResult:
         seats = []
         for seat, (kind, tally) in enumerate(zip(self.bots, self.seats, strict=True)):
             seats.append({"seat": seat, "bot": kind, **tally.to_dict()})
-        return {"game": self.game, "settings": dict(self.settings), "bots": list(self.bots),
-                "seed": self.seed, "games": self.games, "rotate": self.rotate, "seats": seats,
-                "by_bot": {kind: tally.to_dict() for kind, tally in self.by_bot},
-                "margins": [margin.to_dict() for margin in self.margins],
-                self.game: self.details.to_dict()}
+        data: dict[str, Any] = {
+            "game": self.game, "settings": dict(self.settings), "bots": list(self.bots),
+            "seed": self.seed, "games": self.games, "rotate": self.rotate, "seats": seats,
+            "by_bot": {kind: tally.to_dict() for kind, tally in self.by_bot},
+            "margins": [margin.to_dict() for margin in self.margins]}
+        if self.details is not None:
+            data[self.game] = self.details.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SimulationResult:
         """Read back :meth:`to_dict` (derived numbers are recomputed, not read).
+        The game must be one the registry finds: its ``Rules.tally`` reads
+        the game's own facts.
 
         >>> SimulationResult.from_dict({"game": "chess"})
         Traceback (most recent call last):
         ...
-        ValueError: not a simulation of Down and Back or Back Alley: 'chess'
+        ValueError: not a simulation of a known game: 'chess'
         """
         game = data.get("game")
-        details: DownAndBackTally | BackAlleyTally
-        if game == "down_and_back":
-            details = DownAndBackTally.from_dict(data[game])
-        elif game == "back_alley":
-            details = BackAlleyTally.from_dict(data[game])
-        else:
-            raise ValueError(f"not a simulation of Down and Back or Back Alley: {game!r}")
+        rules = _rules_of(game)
+        if rules is None or not isinstance(game, str):
+            raise ValueError(f"not a simulation of a known game: {game!r}")
+        details = None if rules.tally is None else rules.tally.from_dict(data[game])
         seed = data["seed"]
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise ValueError(f"'seed' must be a whole number or null, not {seed!r}")
         settings: Mapping[str, int | None] = data["settings"]
         seats: Sequence[Mapping[str, Any]] = data["seats"]
         return cls(game, tuple(sorted(settings.items())), tuple(str(b) for b in data["bots"]),
-                   seed, _int(data, "games"), tuple(SeatTally.from_dict(s) for s in seats),
+                   seed, read_count(data, "games"), tuple(SeatTally.from_dict(s) for s in seats),
                    details, tuple(MarginTally.from_dict(m) for m in data.get("margins", ())),
                    data.get("rotate", False) is True)

@@ -2,11 +2,12 @@
 
 The games are cut into chunks of consecutive game numbers; each chunk is
 played by :func:`play_chunk`, which needs only plain data (the game's name,
-its settings, the bot names, the master seed and the range of game numbers),
-so it can run in another process or on another machine.  Game ``i`` takes
-its chance seed and its bots' seeds from :func:`game_seeds` alone, so a
-game is the same wherever and in whichever chunk it is played, and the
-chunks' results are merged in order into one exact result.
+or its rules when the registry does not know them, its settings, the bot
+names, the master seed and the range of game numbers), so it can run in
+another process or on another machine.  Game ``i`` takes its chance seed
+and its bots' seeds from :func:`game_seeds` alone, so a game is the same
+wherever and in whichever chunk it is played, and the chunks' results are
+merged in order into one exact result.
 
 >>> chance, bots = game_seeds(7, 0, 2)
 >>> chance == game_seeds(7, 0, 2)[0], len(bots), chance != game_seeds(7, 1, 2)[0]
@@ -24,10 +25,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules._validate import is_int, require_int
+from cardrules.engine.tally import outcomes
 from cardrules.simulation.result import (
-    BackAlleyTally,
-    ContractTally,
-    DownAndBackTally,
     MarginTally,
     SeatTally,
     SimulationResult,
@@ -42,13 +41,12 @@ if TYPE_CHECKING:
 
 __all__ = ["game_seeds", "play_chunk", "rotations", "simulate"]
 
-#: The games :func:`simulate` knows how to tally.
-SUPPORTED = ("down_and_back", "back_alley")
 #: The most games one call of :func:`simulate` plays (10**12: years of work
 #: on one machine; a larger number is refused rather than started).
 MAX_GAMES = 10**12
-#: The most rounds of a Down and Back game in :func:`simulate`; an
-#: open-ended game (``rounds=None``) is refused, since it never ends.
+#: The most rounds of a game with a ``rounds`` setting (Down and Back's) in
+#: :func:`simulate`; an open-ended game (``rounds=None``) is refused, since
+#: it never ends.
 MAX_ROUNDS = 10_000
 #: The most local worker processes :func:`simulate` starts.
 MAX_WORKERS = 256
@@ -100,27 +98,33 @@ def game_seeds(seed: int, index: int, seats: int) -> tuple[int, tuple[int, ...]]
 
 
 def _rules(game: str | Rules[Any, Any]) -> Rules[Any, Any]:
+    from cardrules.engine.registry import games, rules_for
+    from cardrules.engine.rules import Rules
+    from cardrules.errors import ParseError
+
+    if isinstance(game, Rules):
+        return game
+    if not isinstance(game, str):
+        raise ValueError(f"simulate plays a game given by its name or its Rules, "
+                         f"not {game!r}")
+    try:
+        return rules_for(game.replace("-", "_"))
+    except ParseError:
+        known = " or ".join(name.replace("_", "-") for name in games())
+        raise ValueError(f"unknown game {game!r} (simulate plays {known})") from None
+
+
+def _sent(rules: Rules[Any, Any]) -> str | Rules[Any, Any]:
+    """What names the game for a worker: its name when the registry finds these
+    very rules by it, else the rules themselves (pickled)."""
     from cardrules.engine.registry import rules_for
     from cardrules.errors import ParseError
 
-    if isinstance(game, str):
-        try:
-            rules = rules_for(game.replace("-", "_"))
-        except ParseError:
-            raise ValueError(f"unknown game {game!r} (simulate plays "
-                             f"down-and-back or back-alley)") from None
-    else:
-        rules = game
-    if getattr(rules, "name", None) not in SUPPORTED:
-        raise ValueError(f"simulate plays Down and Back or Back Alley, not {game!r}")
-    return rules
-
-
-def _outcomes(values: Sequence[int]) -> list[int]:
-    """Per seat (or team): 1 for the best alone, 0 for a shared best, -1 otherwise."""
-    best = max(values)
-    leaders = values.count(best)
-    return [(1 if leaders == 1 else 0) if v == best else -1 for v in values]
+    try:
+        found = rules_for(rules.name)
+    except ParseError:
+        return rules
+    return rules.name if found is rules else rules
 
 
 def rotations(bots: Sequence[str]) -> tuple[int, ...]:
@@ -170,22 +174,16 @@ def _play(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
           on_game: Callable[[int], object] | None) -> SimulationResult:
     """:func:`play_chunk`, calling ``on_game(k)`` after the ``k``-th game of the chunk."""
     rules = _rules(game)
+    n = len(bots)
+    tally = rules.tally
+    details = None if tally is None else tally.empty()
+    teams = None if tally is None else tally.teams(n)
     final: list[Counter[int]] = [Counter() for _ in bots]
-    wins = [0] * len(bots)
-    ties = [0] * len(bots)
-    db = rules.name == "down_and_back"
-    rounds = carries = throw_ins = 0
-    down: dict[str, int] = {}
-    back: dict[str, int] = {}
-    contracts: dict[tuple[int, int], list[int]] = {}
+    wins = [0] * n
+    ties = [0] * n
     # Per (kind, seats, others): groups counted, sum and sum of squares of the
     # scaled margins (what MarginTally.of computes from the list of them).
     margins: dict[tuple[str, int, int], list[int]] = {}
-    if db:
-        from cardrules.down_and_back import evaluate3, evaluate4
-    else:
-        from cardrules.back_alley import team_of
-    n = len(bots)
     shifts = rotations(bots) if rotate else (0,)
     if start % len(shifts) or stop % len(shifts):
         raise ValueError(f"with rotate, chunks hold whole groups of {len(shifts)} games")
@@ -198,35 +196,13 @@ def _play(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
         at = [(s - shift) % n for s in range(n)]
         players = [rules.bots[bots[j]](bot_seeds[j]) for j in at]
         state = rules.play(players, settings, seed=chance).state
-        if db:
-            values = list(state.net)
-            outcomes = _outcomes(values)
-            for result in state.results:
-                rounds += 1
-                carries += result.pot_winner is None
-                name = evaluate4(result.splits[result.down_winner].down).category.name
-                down[name] = down.get(name, 0) + 1
-                name = evaluate3(result.splits[result.back_winner].back).category.name
-                back[name] = back.get(name, 0) + 1
-        else:
-            values = [state.scores[team_of(s)] for s in range(len(bots))]
-            by_team = _outcomes(state.scores)  # a team wins, or both draw (BA-43)
-            outcomes = [by_team[team_of(s)] for s in range(len(bots))]
-            for deal in state.results:
-                rounds += 1
-                throw_ins += deal.throw_ins
-                for team, contract in enumerate(deal.contracts):
-                    taken = deal.tricks[team]
-                    made = taken == deal.hand_size if contract.board else \
-                        taken >= contract.tricks
-                    key = (contract.board, 0 if contract.board else contract.tricks)
-                    sums = contracts.setdefault(key, [0, 0, 0])
-                    sums[0] += 1
-                    sums[1] += made
-                    sums[2] += deal.points[team]
+        by_seat = rules.returns(state)
+        won = outcomes(by_seat, teams)
+        if tally is not None and details is not None:
+            details = details.merge(tally.of_game(state))
         # From seats to players (the same when not rotating).
-        values = [values[(j + shift) % n] for j in range(n)]
-        outcomes = [outcomes[(j + shift) % n] for j in range(n)]
+        values = [by_seat[(j + shift) % n] for j in range(n)]
+        results = [won[(j + shift) % n] for j in range(n)]
         for kind, seats, others, scaled in margins_of_game(bots, values):
             group[kind] = group.get(kind, 0) + scaled
             if turn == len(shifts) - 1:  # the group is complete
@@ -235,22 +211,12 @@ def _play(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
                 sums[0] += 1
                 sums[1] += margin
                 sums[2] += margin * margin
-        for s, (value, outcome) in enumerate(zip(values, outcomes, strict=True)):
+        for s, (value, outcome) in enumerate(zip(values, results, strict=True)):
             final[s][value] += 1
             wins[s] += outcome == 1
             ties[s] += outcome == 0
         if on_game is not None:
             on_game(index + 1 - start)
-    details: DownAndBackTally | BackAlleyTally
-    if db:
-        empty = DownAndBackTally.empty()
-        details = DownAndBackTally(
-            rounds, carries, tuple((k, down.get(k, 0)) for k, _ in empty.down_wins),
-            tuple((k, back.get(k, 0)) for k, _ in empty.back_wins))
-    else:
-        details = BackAlleyTally(rounds, throw_ins, tuple(
-            ContractTally(tricks, board, *sums)
-            for (board, tricks), sums in sorted(contracts.items())))
     return SimulationResult(
         rules.name, tuple(sorted(settings.items())), tuple(bots), seed, stop - start,
         tuple(SeatTally(sum(f.values()), w, t, sum(v * c for v, c in f.items()),
@@ -287,10 +253,11 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     ``game`` is a name (``"down-and-back"``, ``"back_alley"``, ...) or a
     game's :class:`~cardrules.engine.Rules`.  ``bots`` is one bot name (from
     ``RULES.bots``) for every seat, or a sequence with one name per seat
-    (which also sets the number of players of Down and Back).  ``settings``
-    are the game's settings; those left out take their defaults.  Every game
-    must end: an open-ended Down and Back game (``rounds=None``) is refused,
-    as are more than ``MAX_ROUNDS`` (10,000) rounds.
+    (which also sets the game's ``num_players`` setting, if it has one).
+    ``settings`` are the game's settings; those left out take their defaults.
+    Every game must end: a game with a ``rounds`` setting (Down and Back) is
+    refused when it is open-ended (``rounds=None``) or longer than
+    ``MAX_ROUNDS`` (10,000) rounds.
 
     ``seed`` is the master seed; game ``i`` is played with the seeds
     :func:`game_seeds` derives from ``(seed, i)``, so the same seed gives an
@@ -307,7 +274,9 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     :func:`play_chunk` with plain data, at most 64 chunks at a time.
     Without one, ``workers`` local processes are used (default: every core,
     from :func:`os.cpu_count`); ``workers=1`` plays in this process without
-    a pool.
+    a pool.  A worker is sent the game's name when the registry finds these
+    rules by it, else the :class:`~cardrules.engine.Rules` themselves, which
+    must then pickle (their functions defined at module level).
 
     ``progress(done, total)`` is called with the number of games finished so
     far, never decreasing, the last call being ``(games, games)``: after
@@ -335,10 +304,14 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     :class:`MarginTally` counts groups, and ``seats[j]`` follows the bot
     ``bots[j]`` from seat to seat.
 
-    What counts as a win: in Down and Back a seat wins a game when its net
-    winnings are the largest alone, and ties when it shares the largest
-    (DB-44); in Back Alley a seat wins when its team has the higher total,
-    and both teams' seats tie on equal totals (BA-43).
+    What counts: each seat's final value is ``rules.returns`` of the last
+    state (net chips in Down and Back, the team's points in Back Alley).  A
+    seat wins when its team's value is the largest alone and ties when its
+    team shares the largest (:func:`cardrules.engine.tally.outcomes`); the
+    teams are those of ``rules.tally.teams`` (Back Alley's partnerships,
+    BA-43), every seat alone in a game without a tally (Down and Back, DB-44).
+    The game's own counts are ``rules.tally.of_game`` of each last state,
+    added up (None for a game whose ``tally`` is None).
 
     >>> r = simulate("down-and-back", games=3, seed=11, bots=["greedy", "random", "random"],
     ...              settings={"rounds": 2}, workers=1)
@@ -381,7 +354,8 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     given = dict(settings or {})
     if "num_players" in values and "num_players" not in given and not isinstance(bots, str):
         given["num_players"] = len(bots)
-    seats = rules.new_game_from_settings(given).num_players  # checks the settings
+    # The seats: one return each (this also checks the settings).
+    seats = len(rules.returns(rules.new_game_from_settings(given)))
     values.update(given)
     if "rounds" in values:
         if values["rounds"] is None:
@@ -416,11 +390,12 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
             report.finish(start, stop - start)
         assert result is not None
         return result
-    task = (rules.name, values, names, seed, rotate)
+    sent = _sent(rules)
+    task = (sent, values, names, seed, rotate)
     if executor is not None:
         given_executor = executor
         return _stream(lambda number, start, stop: given_executor.submit(
-            play_chunk, rules.name, values, names, seed, start, stop, rotate),
+            play_chunk, sent, values, names, seed, start, stop, rotate),
             chunks, _EXECUTOR_WINDOW, report, None)
     return _on_local_workers(task, chunks, min(parallel, count), report)
 
@@ -526,8 +501,9 @@ def _start_worker(queue: SimpleQueue[tuple[int, int]]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _reported_chunk(game: str, settings: Mapping[str, int | None], bots: Sequence[str],
-                    seed: int, start: int, stop: int, rotate: bool) -> SimulationResult:
+def _reported_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
+                    bots: Sequence[str], seed: int, start: int, stop: int,
+                    rotate: bool) -> SimulationResult:
     """:func:`play_chunk` in a local worker, reporting each finished game as
     ``(start, done)`` on the queue.  The queue writes at once (no feeder
     thread), so every report of a chunk is there before its result."""
@@ -536,7 +512,8 @@ def _reported_chunk(game: str, settings: Mapping[str, int | None], bots: Sequenc
                  None if queue is None else lambda done: queue.put((start, done)))
 
 
-def _on_local_workers(task: tuple[str, dict[str, int | None], list[str], int, bool],
+def _on_local_workers(task: tuple[str | Rules[Any, Any], dict[str, int | None], list[str],
+                                  int, bool],
                       chunks: Iterator[tuple[int, int]], workers: int,
                       report: _Reporter) -> SimulationResult:
     """Play the chunks on a pool of ``workers`` processes started for the call."""
