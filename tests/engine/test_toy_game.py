@@ -13,17 +13,15 @@ on ``sys.path`` before it imports this file (mypy finds it the same way).
 
 from __future__ import annotations
 
-import functools
-import importlib
 import io
 import json
 import random
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from importlib.metadata import EntryPoint
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 import pytest
@@ -44,27 +42,6 @@ from cardrules.engine import (
     registry,
     rules_for,
 )
-from cardrules.errors import shorten
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def needs(part: str) -> Callable[[F], F]:
-    """Mark a test that needs ``part``, another helper's rewrite of issue 15 §1 over
-    ``Rules`` (the interfaces agreed for the adapters, ``simulate`` and the human
-    command): until that work is merged the test fails (it never skips), and the
-    failure names what it waits for."""
-    def mark(test: F) -> F:
-        @functools.wraps(test)
-        def run(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return test(*args, **kwargs)
-            except Exception as err:
-                raise AssertionError(f"{part} failed on the toy game (expected until "
-                                     f"issue 15 §1's rewrite of it is merged): "
-                                     f"{type(err).__name__}: {shorten(str(err))}") from err
-        return run  # type: ignore[return-value]
-    return mark
 
 
 def steps(settings: dict[str, int], seed: int) -> Iterator[tuple[State, Any, State]]:
@@ -272,16 +249,11 @@ def test_the_bounds_are_reached_when_everyone_stays(settings: dict[str, int]) ->
 @pytest.fixture(scope="module")
 def spiel_name() -> str:
     pytest.importorskip("pyspiel")
-    # Imported as a module (Any to mypy) so that this file type-checks before the
-    # rewritten adapter is merged, and after.
-    adapter = importlib.import_module("cardrules.integrations.openspiel")
-    if not hasattr(adapter, "register_game"):
-        pytest.fail("the OpenSpiel adapter has no register_game yet (issue 15 §1)")
-    name: str = adapter.register_game(RULES)
-    return name
+    from cardrules.integrations.openspiel import register_game
+
+    return register_game(RULES)
 
 
-@needs("the OpenSpiel adapter over Rules (register_game)")
 @pytest.mark.parametrize("settings", SETTINGS)
 def test_openspiel_random_sim_test_passes(settings: dict[str, int], spiel_name: str) -> None:
     """(b) ``register_game(RULES)``, then OpenSpiel's own test of a game."""
@@ -298,7 +270,6 @@ def test_openspiel_random_sim_test_passes(settings: dict[str, int], spiel_name: 
     pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
 
 
-@needs("the OpenSpiel adapter over Rules (register_game)")
 def test_openspiel_plays_the_toy_game_as_apply_does(spiel_name: str) -> None:
     """A whole game through OpenSpiel ends with ``RULES.returns`` of the same game."""
     import pyspiel
@@ -318,7 +289,6 @@ def test_openspiel_plays_the_toy_game_as_apply_does(spiel_name: str) -> None:
         assert state.returns() == [float(value) for value in RULES.returns(final)]
 
 
-@needs("the PettingZoo adapter over Rules (env)")
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be",
                             "ignore:Observation is not a NumPy array")
 @pytest.mark.parametrize("settings", SETTINGS)
@@ -327,16 +297,17 @@ def test_pettingzoo_api_test_passes(settings: dict[str, int]) -> None:
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test
 
-    env = importlib.import_module("cardrules.integrations.pettingzoo").env   # see spiel_name
+    from cardrules.integrations.pettingzoo import env
 
-    environment = env(RULES, **settings)
+    # Any: mypy would match the int settings against the keyword render_mode.
+    settings_: dict[str, Any] = dict(settings)
+    environment = env(RULES, **settings_)
     assert environment.metadata["name"] == "toy_v0"
     api_test(environment, num_cycles=100, verbose_progress=False)
-    seed_test(lambda: env(RULES, **settings), num_cycles=50)
-    assert env("toy", **settings).metadata["name"] == "toy_v0"
+    seed_test(lambda: env(RULES, **settings_), num_cycles=50)
+    assert env("toy", **settings_).metadata["name"] == "toy_v0"
 
 
-@needs("simulate over Rules")
 def test_simulate_plays_the_toy_game_the_same_for_the_same_seed() -> None:
     """(d) ``cardrules.simulate(RULES, ...)``: equal seeds, equal results, however the
     games are cut into chunks; the seats' totals are the returns of the games."""
@@ -359,7 +330,6 @@ def test_simulate_plays_the_toy_game_the_same_for_the_same_seed() -> None:
     assert [seat.total for seat in result.seats] == totals
 
 
-@needs("simulate over Rules and the simulate command")
 def test_the_simulate_command_plays_the_toy_game(capsys: pytest.CaptureFixture[str]) -> None:
     """(d) ``cardrules simulate toy ...`` gives the result of ``simulate``."""
     from cardrules import simulate
@@ -400,7 +370,6 @@ class FirstMove:
 HUMAN = ["play", "toy", "--players", "3", "--seed", "5", "--human", "0"]
 
 
-@needs("the human command over Rules, with the plain presenter")
 @pytest.mark.parametrize("seed", range(4))
 def test_a_person_plays_the_toy_game_through_piped_input(
         seed: int, tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -425,7 +394,6 @@ def test_a_person_plays_the_toy_game_through_piped_input(
     assert str(game.state.hands[0]) in out
 
 
-@needs("the human command over Rules, with the plain presenter")
 def test_a_person_types_moves_in_the_game_notation(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -441,7 +409,6 @@ def test_a_person_types_moves_in_the_game_notation(
     assert out.count("move> ") == 1
 
 
-@needs("the play and replay commands over Rules")
 def test_bots_play_the_toy_game_and_the_record_replays_on_the_command_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
