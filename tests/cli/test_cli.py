@@ -674,3 +674,22 @@ def test_a_game_registered_under_capitals_is_found_in_any_spelling(
     assert "Copy-Of-DB" in _common.game_names()
     with pytest.raises(Exception, match=r"choose from down-and-back, back-alley, .*Copy-Of-DB"):
         _common.game("copy of db")
+
+
+def test_any_setting_is_given_with_set_for_play_and_simulate(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--set NAME=VALUE`` reaches every setting of a game, the same for every game."""
+    status, out, err = run(capsys, "play", "down-and-back", "--set", "num_players=3",
+                           "--set", "rounds=1", "--seed", "1")
+    assert (status, err) == (0, "")
+    assert "net: " in out and len(out.split("net: ")[1].split("(")[0].split()) == 3
+    status, out, err = run(capsys, "simulate", "back-alley", "--games", "1", "--seed", "2",
+                           "--set", "max_hand_size=1")
+    assert (status, err.strip().splitlines()[-1:] != ["Traceback"]) == (0, True)
+    for bad, message in (("foo", "--set takes NAME=VALUE, not 'foo'"),
+                         ("max_hand_size=x", "--set max_hand_size: 'x' is not a whole number"),
+                         ("colour=red", "Back Alley has no setting 'colour'")):
+        status, out, err = run(capsys, "play", "back-alley", "--set", bad)
+        assert status == 2 and message in err and out == ""
+    status, _, err = run(capsys, "play", "down-and-back", "--set", "rounds=99999999")
+    assert status == 2 and "--rounds must be from 1 to 10,000" in err

@@ -158,6 +158,10 @@ def add_settings_options(parser: argparse.ArgumentParser) -> None:
                         help=f"Down and Back: rounds to play (default {DEFAULT_ROUNDS}), "
                              f"1 to {MAX_ROUNDS}")
     parser.add_argument("--ante", type=int, help="Down and Back: chips each round (default 1)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        dest="settings",
+                        help="any setting of the game, as a whole number or 'none' "
+                             "(repeat for several; for example --set num_players=3)")
 
 
 def add_hand_size_option(parser: argparse.ArgumentParser) -> None:
@@ -197,6 +201,18 @@ def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, i
     Traceback (most recent call last):
     ...
     ValueError: --rounds must be from 1 to 10,000, not 1000000000000000000
+
+    Any setting can also be given as ``--set NAME=VALUE`` (a whole number, or
+    ``none`` for a setting that may be left open), for every game alike.
+
+    >>> settings_of(RULES, argparse.Namespace(players=None, rounds=None, ante=None,
+    ...                                       settings=["ante=2", "rounds=none"]))
+    {'ante': 2, 'rounds': None}
+    >>> settings_of(RULES, argparse.Namespace(players=None, rounds=None, ante=None,
+    ...                                       settings=["colour=red"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: Down and Back has no setting 'colour' (its settings: num_players, ante, rounds)
     """
     given = {"num_players": args.players, "rounds": args.rounds, "ante": args.ante,
              "max_hand_size": getattr(args, "max_hand_size", None)}
@@ -207,11 +223,31 @@ def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, i
         if key not in rules.default_settings:
             option = {"num_players": "--players"}.get(key, "--" + key.replace("_", "-"))
             raise ValueError(f"{rules.title} has no setting for {option}")
-        if key == "rounds" and not 1 <= value <= MAX_ROUNDS:
-            raise ValueError(f"--rounds must be from 1 to {MAX_ROUNDS:,}, "
-                             f"not {shown_number(value)}")
         settings[key] = value
+    for pair in getattr(args, "settings", None) or ():
+        key, value = _setting(rules, pair)
+        settings[key] = value
+    rounds = settings.get("rounds")
+    if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
+        raise ValueError(f"--rounds must be from 1 to {MAX_ROUNDS:,}, "
+                         f"not {shown_number(rounds)}")
     return settings
+
+
+def _setting(rules: Rules[Any, Any], pair: str) -> tuple[str, int | None]:
+    """One ``--set NAME=VALUE``, checked against the game's settings."""
+    name, equals, text = pair.partition("=")
+    name, text = name.strip(), text.strip()
+    if not equals or not name or not text:
+        raise ValueError(f"--set takes NAME=VALUE, not {pair!r}")
+    if name not in rules.default_settings:
+        known = ", ".join(rules.default_settings) or "none"
+        raise ValueError(f"{rules.title} has no setting {name!r} (its settings: {known})")
+    if text.lower() == "none":
+        return name, None
+    if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 19:
+        raise ValueError(f"--set {name}: {text!r} is not a whole number")
+    return name, int(text)
 
 
 def shown_number(number: int) -> str:
