@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, cast
 import attrs
 
 from cardrules.cards import Card, parse_cards
-from cardrules.engine import ChooseDealer, RandomBot, Rules, Shuffle, register
+from cardrules.engine import ChooseDealer, Rules, Shuffle, register
 from cardrules.engine.bounds import Bounds
-from cardrules.engine.chance import chance_from_dict, chance_to_dict, parse_chance, shuffled
+from cardrules.engine.chance import chance_from_dict, chance_to_dict, parse_chance
 from cardrules.engine.events import Event
 from cardrules.engine.readers import Fields, split_verb
 from cardrules.engine.rules import SettingValues
@@ -156,12 +156,6 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
     if not isinstance(action, Stay | Fold):
         raise IllegalActionError("TOY-3", f"seat {state.current_player} stays or folds")
     return attrs.evolve(state, stays=(*state.stays, isinstance(action, Stay)))
-
-
-def sample_chance(state: State, rng: random.Random) -> Action:
-    if state.dealer is None:
-        return ChooseDealer(rng.randrange(state.num_players))
-    return Shuffle(shuffled(CARDS, rng))
 
 
 def view(state: State, seat: int) -> View:
@@ -343,6 +337,8 @@ def probe_actions(state: State) -> tuple[Action, ...]:
 
 
 def chance_pile(state: State) -> tuple[Card, ...] | None:
+    """What chance does next (``RULES.sample_chance`` is drawn from it): the
+    first dealer, then a shuffle of the eight cards (TOY-1, TOY-2)."""
     return None if state.dealer is None else CARDS
 
 
@@ -353,13 +349,13 @@ def observation_string(state: State, seat: int) -> str:
 RULES: Rules[State, Action] = register(Rules(
     name="toy", title="High card", new_game=new_game,
     default_settings={"num_players": 3, "ante": 1}, settings_of=settings_of,
-    legal_actions=legal_actions, apply=apply, sample_chance=sample_chance, view=view,
+    legal_actions=legal_actions, apply=apply, view=view,
     state_to_dict=state_to_dict, state_from_dict=state_from_dict,
     action_to_dict=action_to_dict, action_from_dict=action_from_dict,
     parse_action=parse_action,
     check_settings=({"num_players": 2}, {"num_players": 3, "ante": 2}, {"num_players": 4}),
     probe_actions=probe_actions, hidden_variant=hidden_variant,
-    check_invariants=check_invariants, bots={"random": RandomBot}, summarize=summarize,
+    check_invariants=check_invariants, summarize=summarize,
     returns=returns, return_unit="net chips", chance_pile=chance_pile,
     chance_cards=tuple(sorted(CARDS, key=lambda card: card.index)), events=events,
     encoding=Encoding(len(PLAYER_ACTIONS), action_id, action_from_id, legal_action_ids,

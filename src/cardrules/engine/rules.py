@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cardrules.cards import Card, Joker
     from cardrules.engine.bots import Bot
     from cardrules.engine.bounds import Bounds
+    from cardrules.engine.chance import ChooseDealer, Shuffle
     from cardrules.engine.events import Event
     from cardrules.engine.play import PlayedGame
     from cardrules.engine.presenter import Presenter
@@ -37,7 +38,8 @@ if TYPE_CHECKING:
     from cardrules.engine.tally import Tally
     from cardrules.engine.tensors import Encoding
 
-__all__ = ["ApplyFunction", "Rules", "SettingValues", "StateLike"]
+__all__ = ["ApplyFunction", "Rules", "SampleFromPile", "SettingValues", "StateLike",
+           "no_invariants"]
 
 #: Game settings as plain JSON values, for example ``{"num_players": 4, "ante": 1}``.
 SettingValues = Mapping[str, int | None]
@@ -114,7 +116,56 @@ class ApplyFunction(Protocol[_StateT, A_contra]):
         """
 
 
-@attrs.frozen(slots=True, eq=False)
+def no_invariants(state: object) -> None:
+    """The default ``Rules.check_invariants``: checks nothing.
+
+    >>> no_invariants(object()) is None
+    True
+    """
+
+
+def _random_bot(seed: int | None) -> Bot:
+    from cardrules.engine.bots import RandomBot
+
+    return RandomBot(seed)
+
+
+@attrs.frozen(slots=True)
+class SampleFromPile(Generic[S]):
+    """The default ``Rules.sample_chance``: what ``chance_pile`` says is due,
+    drawn uniformly from the caller's ``rng``: a seat for a
+    :class:`~cardrules.engine.ChooseDealer` when the pile is None, else a
+    :class:`~cardrules.engine.Shuffle` of the pile
+    (:func:`~cardrules.engine.chance.shuffled`).
+
+    >>> import random
+    >>> from cardrules import parse_cards
+    >>> from cardrules.down_and_back import new_game
+    >>> pick = SampleFromPile(lambda state: tuple(parse_cards("AS KS")))
+    >>> str(pick(new_game(2), random.Random(1)))
+    'shuffle ...'
+    """
+
+    #: The game's ``chance_pile``.
+    chance_pile: Callable[[S], tuple[Card | Joker, ...] | None]
+
+    def __call__(self, state: S, rng: random.Random) -> ChooseDealer | Shuffle:
+        """The chance action due in ``state``, drawn from ``rng``.
+
+        >>> import random
+        >>> from cardrules.down_and_back import RULES, new_game
+        >>> SampleFromPile(RULES.chance_pile)(new_game(3), random.Random(2))
+        ChooseDealer(seat=...)
+        """
+        from cardrules.engine.chance import ChooseDealer, Shuffle, shuffled
+
+        pile = self.chance_pile(state)
+        if pile is None:
+            return ChooseDealer(rng.randrange(state.num_players))
+        return Shuffle(shuffled(pile, rng))
+
+
+@attrs.frozen(slots=True, eq=False, kw_only=True)
 class Rules(Generic[S, A]):
     """A game's rules as one object: its functions and its metadata.
 
@@ -143,8 +194,6 @@ class Rules(Generic[S, A]):
     legal_actions: Callable[[S], tuple[A, ...]]
     #: ``apply(state, action, *, seat=None)``: the next state (the reducer).
     apply: ApplyFunction[S, A]
-    #: ``sample_chance(state, rng)``: a chance action drawn from ``rng``.
-    sample_chance: Callable[[S, random.Random], A]
     #: ``view(state, seat)``: what one seat may know.
     view: Callable[[S, int], object]
     #: ``state_to_dict(state)``: the state as plain JSON values.
@@ -157,16 +206,9 @@ class Rules(Generic[S, A]):
     action_from_dict: Callable[[Mapping[str, object]], A]
     #: ``parse_action(text)``: an action from its text form (``"cut 5"``).
     parse_action: Callable[[str], A]
-    #: Settings for conformance runs: short games that cover the table sizes.
-    check_settings: tuple[SettingValues, ...]
-    #: Conformance hook: legal actions and likely illegal ones worth trying.
-    probe_actions: Callable[[S], Iterable[A]]
-    #: Conformance hook: ``state`` with what ``seat`` cannot see dealt differently.
-    hidden_variant: Callable[[S, int, random.Random], S]
-    #: Conformance hook: raise ValueError if a state breaks an invariant.
-    check_invariants: Callable[[S], None]
     #: Bots by name (``"random"``, ...), each built from a seed.
-    bots: Mapping[str, Callable[[int | None], Bot]]
+    bots: Mapping[str, Callable[[int | None], Bot]] = attrs.field(
+        factory=lambda: {"random": _random_bot})
     #: A few lines of text on how the game stands: results so far, scores, leaders.
     summarize: Callable[[S], str]
     #: ``returns(state)``: what each seat has won so far (Down and Back's net
@@ -182,6 +224,25 @@ class Rules(Generic[S, A]):
     chance_cards: tuple[Card | Joker, ...]
     #: ``events(before, action, after)``: what every seat learns from a step.
     events: Callable[[S, A, S], tuple[Event, ...]]
+    #: ``sample_chance(state, rng)``: a chance action drawn from ``rng``.  By
+    #: default a uniform :class:`~cardrules.engine.ChooseDealer` when
+    #: :attr:`chance_pile` is None, else a uniform
+    #: :class:`~cardrules.engine.Shuffle` of the pile.
+    sample_chance: Callable[[S, random.Random], A] = attrs.field(
+        default=attrs.Factory(lambda self: SampleFromPile(self.chance_pile), takes_self=True))
+    #: Settings for conformance runs: short games that cover the table sizes
+    #: (by default the default settings alone).
+    check_settings: tuple[SettingValues, ...] = attrs.field(
+        default=attrs.Factory(lambda self: (self.default_settings,), takes_self=True))
+    #: Conformance hook: legal actions and likely illegal ones worth trying
+    #: (by default the legal actions).
+    probe_actions: Callable[[S], Iterable[A]] = attrs.field(
+        default=attrs.Factory(lambda self: self.legal_actions, takes_self=True))
+    #: Conformance hook: ``state`` with what ``seat`` cannot see dealt differently.
+    hidden_variant: Callable[[S, int, random.Random], S]
+    #: Conformance hook: raise ValueError if a state breaks an invariant (by
+    #: default nothing is checked beyond what the conformance run checks itself).
+    check_invariants: Callable[[S], None] = no_invariants
     #: The bot a person plays against by default, and the command's default.
     default_bot: str = "random"
     #: Action numbers and observation vectors (None: the game has none, and

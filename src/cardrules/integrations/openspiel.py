@@ -4,7 +4,7 @@
 with OpenSpiel as the Python game ``"cardrules_" + rules.name``, so that
 ``pyspiel.load_game`` and every OpenSpiel algorithm that works on Python
 games can use it.  Importing this module registers the built-in games
-(:data:`cardrules.engine.registry.BUILT_IN`):
+(``cardrules.engine.registry.BUILT_IN``):
 
 - ``cardrules_down_and_back``, parameters ``num_players`` (2 to 5, default
   4), ``ante`` (default 1) and ``rounds`` (default 10: an OpenSpiel game
@@ -59,7 +59,7 @@ play.
 **Information.**  ``observation_string`` and ``observation_tensor`` are the
 encoding's of the seat's view.  ``information_state_string`` adds
 everything the seat has learnt since the start, in order: the part of each
-of ``rules.events`` the seat sees (:meth:`~cardrules.engine.Event.seen_by`:
+of ``rules.events`` the seat sees (:meth:`~cardrules.engine.events.Event.seen_by`:
 every public action, its own dealt hands, its own stock draws and splits).
 ``resample_from_infostate`` deals out what the seat cannot see afresh
 (``rules.hidden_variant``, uniform over the states the seat's information
