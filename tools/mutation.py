@@ -212,6 +212,20 @@ TESTS: dict[str, list[str]] = {
                                            "src/cardrules/down_and_back/rollout.py"],
     "cardrules/down_and_back/search.py": [_DB + "search.py",
                                           "src/cardrules/down_and_back/search.py"],
+    # The seam of issue 15: what each game tells its seats, shows a person,
+    # counts in a simulation and bounds for OpenSpiel.
+    "cardrules/engine/events.py": [_CLIT + "test_cli_human.py", _INT + "test_openspiel.py",
+                                   "src/cardrules/engine/events.py"],
+    "cardrules/engine/presenter.py": [_CLIT + "test_cli_human.py", _ENT + "test_toy_game.py",
+                                      "src/cardrules/engine/presenter.py"],
+    "cardrules/engine/tally.py": [_INT + "test_simulation.py", _KILLS_SIM,
+                                  "src/cardrules/engine/tally.py"],
+    "cardrules/engine/bounds.py": [_INT + "test_openspiel.py", "src/cardrules/engine/bounds.py"],
+    **{f"cardrules/{game}/{name}.py": [_CLIT + "test_cli_human.py", _INT + "test_openspiel.py",
+                                       _INT + "test_simulation.py", _KILLS_SIM,
+                                       f"src/cardrules/{game}/{name}.py"]
+       for game in ("down_and_back", "back_alley")
+       for name in ("events", "presenter", "tally", "bounds")},
     "cardrules/svg.py": [_ENT + "test_pictures.py", "src/cardrules/svg.py"],
 }
 # Tests written for the survivors of a sampled run guard their modules as well.
