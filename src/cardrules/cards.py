@@ -161,10 +161,12 @@ class Card:
     suit: Suit = attrs.field(converter=Suit)
     index: int = attrs.field(init=False, eq=False, order=False, hash=False)
     mask: int = attrs.field(init=False, eq=False, order=False, hash=False)
-    # index * 52 and index: row and column offsets into the evaluators' pair
-    # tables (private, so that a Joker, which has an ``index`` too, fails fast).
-    _row: int = attrs.field(init=False, eq=False, order=False, hash=False)
-    _col: int = attrs.field(init=False, eq=False, order=False, hash=False)
+    #: ``index * 52``: the card's row in a 52-by-52 table over pairs of cards
+    #: (the Down and Back evaluators look up ``table[a.pair_row + b.pair_column]``).
+    #: A :class:`Joker` has no pair offsets, so a table look-up fails at once.
+    pair_row: int = attrs.field(init=False, eq=False, order=False, hash=False)
+    #: ``index``: the card's column in such a table.
+    pair_column: int = attrs.field(init=False, eq=False, order=False, hash=False)
 
     def __attrs_pre_init__(self, rank: object, suit: object) -> None:
         # Rank(True) and Suit(0.0) would succeed (True == 1, 0.0 == 0): check first.
@@ -179,8 +181,8 @@ class Card:
         index = (self.rank - 1) * 4 + self.suit
         object.__setattr__(self, "index", index)
         object.__setattr__(self, "mask", 1 << index)
-        object.__setattr__(self, "_row", index * 52)
-        object.__setattr__(self, "_col", index)
+        object.__setattr__(self, "pair_row", index * 52)
+        object.__setattr__(self, "pair_column", index)
 
     @property
     def is_face(self) -> bool:
@@ -214,35 +216,35 @@ class Card:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self._col == other._col
+        return self.index == other.index
 
     def __ne__(self, other: object) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self._col != other._col
+        return self.index != other.index
 
     def __hash__(self) -> int:
-        return self._col
+        return self.index
 
     def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self._col < other._col
+        return self.index < other.index
 
     def __le__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self._col <= other._col
+        return self.index <= other.index
 
     def __gt__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self._col > other._col
+        return self.index > other.index
 
     def __ge__(self, other: Card) -> bool:
         if not isinstance(other, Card):
             return NotImplemented
-        return self._col >= other._col
+        return self.index >= other.index
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
         """Pickle a card as its index, read back as the shared instance of :data:`DECK`.
@@ -252,7 +254,7 @@ class Card:
         >>> pickle.loads(pickle.dumps(card)) is DECK[card.index]
         True
         """
-        return _card_of, (self._col,)
+        return _card_of, (self.index,)
 
     def __copy__(self) -> Card:
         """A card is immutable: its copy is itself.

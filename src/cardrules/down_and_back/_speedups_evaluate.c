@@ -21,7 +21,7 @@ static PyObject **items_of(PyObject *seq, Py_ssize_t n)
     return NULL;
 }
 
-/* The index of a Card (its _col attribute), or -1 for anything else. */
+/* The index of a Card (its pair_column attribute), or -1 for anything else. */
 static long card_index(PyObject *obj)
 {
     if (Py_TYPE(obj) != S.card_type)

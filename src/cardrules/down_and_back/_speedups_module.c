@@ -185,7 +185,7 @@ static PyObject *py_setup(PyObject *Py_UNUSED(module), PyObject *const *args, Py
     }
     /* One at a time, stopping at the first failure with its error set. */
     static const int owner[7] = {0, 1, 1, 2, 2, 4, 4};
-    static const char *const name[7] = {"_col", "_strength", "_cards", "down", "back",
+    static const char *const name[7] = {"pair_column", "_strength", "_cards", "down", "back",
                                          "down", "back"};
     PyObject *found[7] = {NULL};
     for (int i = 0; i < 7; i++)

@@ -296,7 +296,7 @@ def strength4(cards: Sequence[Card]) -> int:
     four, _, ids, rows4, _ = _loaded or _load_tables()
     try:
         a, b, c, d = hand
-        strength = four[rows4[a._row + b._col] + ids[c._row + d._col]]
+        strength = four[rows4[a.pair_row + b.pair_column] + ids[c.pair_row + d.pair_column]]
     except (AttributeError, ValueError, TypeError, IndexError):
         _reject(hand, 4)
     if strength == INVALID:
@@ -315,7 +315,7 @@ def strength3(cards: Sequence[Card]) -> int:
     _, three, _, _, rows3 = _loaded or _load_tables()
     try:
         a, b, c = hand
-        strength = three[rows3[a._row + b._col] + c._col]
+        strength = three[rows3[a.pair_row + b.pair_column] + c.pair_column]
     except (AttributeError, ValueError, TypeError, IndexError):
         _reject(hand, 3)
     if strength == INVALID:
@@ -356,8 +356,8 @@ def _score_splits(seven: Sequence[Card]) -> tuple[tuple[Card, ...], list[tuple[i
     try:
         if len(hand) != 7:
             raise ValueError
-        cols = [c._col for c in hand]
-        offsets = [c._row for c in hand] + cols
+        cols = [c.pair_column for c in hand]
+        offsets = [c.pair_row for c in hand] + cols
     except (AttributeError, ValueError):
         _reject(hand, 7)
     if len(set(cols)) != 7:
