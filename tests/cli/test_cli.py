@@ -682,7 +682,8 @@ def test_any_setting_is_given_with_set_for_play_and_simulate(
     status, out, err = run(capsys, "play", "down-and-back", "--set", "num_players=3",
                            "--set", "rounds=1", "--seed", "1")
     assert (status, err) == (0, "")
-    assert "net: " in out and len(out.split("net: ")[1].split("(")[0].split()) == 3
+    assert "net: " in out
+    assert len(out.split("net: ")[1].split("(")[0].split()) == 3
     status, out, err = run(capsys, "simulate", "back-alley", "--games", "1", "--seed", "2",
                            "--set", "max_hand_size=1")
     assert (status, err.strip().splitlines()[-1:] != ["Traceback"]) == (0, True)
@@ -690,6 +691,9 @@ def test_any_setting_is_given_with_set_for_play_and_simulate(
                          ("max_hand_size=x", "--set max_hand_size: 'x' is not a whole number"),
                          ("colour=red", "Back Alley has no setting 'colour'")):
         status, out, err = run(capsys, "play", "back-alley", "--set", bad)
-        assert status == 2 and message in err and out == ""
+        assert status == 2
+        assert message in err
+        assert out == ""
     status, _, err = run(capsys, "play", "down-and-back", "--set", "rounds=99999999")
-    assert status == 2 and "--rounds must be from 1 to 10,000" in err
+    assert status == 2
+    assert "--rounds must be from 1 to 10,000" in err
