@@ -20,7 +20,7 @@ from cardrules.back_alley.state import GameState, Phase, contract_of
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, Suit
-from cardrules.engine.presenter import listed_key, numbered, seat_label, who
+from cardrules.engine.presenter import CARD_NOTATION, listed_key, numbered, seat_label, who
 
 __all__ = ["BackAlleyTable", "by_suit", "hand_text", "result_lines"]
 
@@ -85,9 +85,7 @@ class BackAlleyTable:
     notation = ("  pass            bid nothing (BA-21)\n"
                 "  bid 3           bid a number of tricks, 1 to the hand size - 1\n"
                 "  board           claim every trick for your team\n"
-                "  play QH         play a card (play BB, play LB for the jokers)\n"
-                "Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
-                "(or the symbols); either case.")
+                "  play QH         play a card (play BB, play LB for the jokers)\n" + CARD_NOTATION)
 
     def __init__(self, you: int) -> None:
         self.you = you

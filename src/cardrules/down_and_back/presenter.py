@@ -18,7 +18,7 @@ from cardrules.down_and_back._accel import best_splits
 from cardrules.down_and_back.actions import Action, Cut, Split, parse_action
 from cardrules.down_and_back.state import Phase
 from cardrules.down_and_back.views import View
-from cardrules.engine.presenter import listed_key, numbered, seat_label, verdict
+from cardrules.engine.presenter import CARD_NOTATION, listed_key, numbered, seat_label, verdict
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
@@ -52,9 +52,7 @@ class DownAndBackTable:
                 "  draw discard    take the top card of the discard pile\n"
                 "  discard 7H      discard a card, ending your turn\n"
                 "  split 8S 8H 8D QH / 5C 6C 7C   your 4-card down / 3-card back hands"
-                " (DB-40)\n"
-                "Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
-                "(or the symbols); either case.")
+                " (DB-40)\n" + CARD_NOTATION)
 
     def __init__(self, you: int) -> None:
         self.you = you

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from cardrules.engine.rules import Rules
 
 __all__ = [
+    "CARD_NOTATION",
     "WIDTH",
     "PlainPresenter",
     "Presenter",
@@ -39,6 +40,12 @@ __all__ = [
     "verdict",
     "who",
 ]
+
+#: How a person types a card, in every game (the end of a presenter's
+#: ``notation``).
+CARD_NOTATION = ("Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
+                 "(or the symbols); either case.")
+
 
 A = TypeVar("A")
 
