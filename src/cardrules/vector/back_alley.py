@@ -1,0 +1,558 @@
+"""Back Alley in the batch engine: :class:`BackAlleyVector`, exact to the
+reducer :mod:`cardrules.back_alley` (BA-1 to BA-43).
+
+Each game lives in rows of numpy arrays: the four hands as 64-bit card sets
+(bit ``i`` is card ``i`` of :data:`cardrules.back_alley.actions.CARDS`, the
+jokers 52 and 53), the trump per game, the current trick, the bids, board
+levels, tricks won, the cards each seat played to finished tricks, and the
+scores.  The follow-suit rules (BA-31 to BA-33) and the trick winner
+(BA-34) read lookup arrays built from the reducer's own trump tables
+(:mod:`cardrules.back_alley.trick`).
+
+Chance is played inside :meth:`BackAlleyVector.step` and at creation and
+:meth:`~BackAlleyVector.reset`, from each game's stream
+(:mod:`cardrules.vector.streams`, ``game_keys(seed, 0, num_games)``): the
+first dealer is ``below(..., 4)`` (one word), each deal's shuffle is
+``shuffle_orders(..., 54)`` (54 words), read as the card indexes from the
+top of the pack, which is the reducer's ``Shuffle(order)``.  Every path is
+vectorised, the rare ones included: a throw-in (BA-25) deals again at once
+in the same arrays, and the joker exchange of BA-13 is a few operations on
+the rows whose turned card is a joker; no game ever falls back to the
+reducer while it is stepped.  The reducer is used only by
+:meth:`~BackAlleyVector.state` (which replays :meth:`~BackAlleyVector.record`)
+and to word the error of an illegal action.
+
+>>> import numpy as np
+>>> from cardrules.vector import random_actions
+>>> games = BackAlleyVector(8, seed=1, max_hand_size=2)
+>>> rng = np.random.default_rng(0)
+>>> while not games.terminated.all():
+...     _ = games.step(random_actions(games.legal_action_mask, rng))
+>>> from cardrules.back_alley import RULES
+>>> last = list(RULES.replay(games.record(3)))[-1]
+>>> last == games.state(3), last.scores == tuple(games.scores[3])
+(True, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from cardrules.back_alley import RULES, GameState, new_game
+from cardrules.back_alley.actions import (
+    BIDS,
+    BOARD,
+    CARDS,
+    PASS,
+    PLAYS,
+    Action,
+    ChooseDealer,
+    Shuffle,
+)
+from cardrules.back_alley.encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    action_from_id,
+)
+from cardrules.back_alley.game import PHASE_RULES
+from cardrules.back_alley.state import Settings
+from cardrules.engine.records import GameRecord
+from cardrules.errors import IllegalActionError
+from cardrules.vector._ba_tables import (
+    BITS,
+    CLASS_SETS,
+    CLASSES,
+    POWERS,
+    TRUMP_SETS,
+    TRUMPS_BY_POWER,
+)
+from cardrules.vector.base import VectorGame
+from cardrules.vector.streams import below, game_keys, shuffle_orders
+
+__all__ = ["BackAlleyVector"]
+
+I64 = npt.NDArray[np.int64]
+U64 = npt.NDArray[np.uint64]
+
+_BID, _PLAY, _OVER = 2, 3, 4          # the phases' places in Phase (the observation's order)
+_PASS, _BOARD, _PLAY_ID = 0, 13, 14
+_ZERO = np.uint64(0)
+_AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
+_SEATS = np.arange(4, dtype=np.int64)
+_POSITIONS = np.arange(54, dtype=np.int64)
+# _BID_MASKS[size]: the bid part of the mask (ids 0 to 13) with ``size`` cards (BA-21).
+_BID_MASKS = np.zeros((14, 14), dtype=np.bool_)
+for _size in range(1, 14):
+    _BID_MASKS[_size, 0] = _BID_MASKS[_size, 13] = True
+    _BID_MASKS[_size, 1:_size] = True
+_TEAM_SEATS = np.array([0, 1, 0, 1])
+
+
+class BackAlleyVector(VectorGame):
+    """``num_games`` games of Back Alley stepped together, each exact to the
+    reducer (see the module).
+
+    ``max_hand_size`` is the reducer's setting (1 to 13, default 13: the
+    rules).  Beyond :class:`~cardrules.vector.VectorGame`'s arrays it keeps
+    ``scores`` (``num_games``, 2) int64, the team scores.
+
+    >>> games = BackAlleyVector(3, seed=0, max_hand_size=1)
+    >>> games.current_player.shape, games.legal_action_mask.shape
+    ((3,), (3, 68))
+    >>> games.legal_action_mask[0].nonzero()[0].tolist()  # one card: pass or board
+    [0, 13]
+    """
+
+    def __init__(self, num_games: int, *, seed: int, max_hand_size: int = 13) -> None:
+        self.settings = Settings(max_hand_size=max_hand_size)
+        self.rules = RULES
+        self.num_games = int(num_games)
+        if self.num_games < 1:
+            raise ValueError(f"num_games must be at least 1, not {num_games}")
+        self.num_players = 4
+        self.num_actions = NUM_ACTIONS
+        self.observation_size = OBSERVATION_SIZE
+        self.seed = seed
+        self._max = max_hand_size
+        self._deals = self.settings.deals
+        self._keys = game_keys(seed, 0, self.num_games)
+        self.reset()
+
+    # -- set-up ----------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Start every game again (the same games: the streams start over).
+
+        >>> games = BackAlleyVector(2, seed=5, max_hand_size=1)
+        >>> first = games.legal_action_mask.copy()
+        >>> _ = games.step([0, 0])
+        >>> games.reset()
+        >>> bool((games.legal_action_mask == first).all())
+        True
+        """
+        n = self.num_games
+        self._rows = np.arange(n, dtype=np.int64)
+        self._counters = np.zeros(n, dtype=np.uint64)
+        self.current_player = np.zeros(n, dtype=np.int64)
+        self.legal_action_mask = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
+        self.rewards = np.zeros((n, 4), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.phase = np.full(n, _BID, dtype=np.int64)
+        self.dealer = np.zeros(n, dtype=np.int64)
+        self.results = np.zeros(n, dtype=np.int64)       # deals finished
+        self.throw_ins = np.zeros(n, dtype=np.int64)     # of the deal now due (BA-25)
+        self.hands = np.zeros((n, 4), dtype=np.uint64)
+        self.trump = np.zeros(n, dtype=np.int64)         # suit value, 4: no trump
+        self.trump_card = np.full(n, -1, dtype=np.int64)
+        self.discard = np.full(n, -1, dtype=np.int64)    # the joker discarded (BA-13)
+        self.exchanger = np.full(n, -1, dtype=np.int64)
+        self.taken = np.full(n, -1, dtype=np.int64)
+        self.bids = np.full((n, 4), -1, dtype=np.int64)  # -1 none, 0 pass, 1-12, 13 board
+        self.levels = np.zeros((n, 4), dtype=np.int64)   # board levels (BA-23)
+        self.boards = np.zeros(n, dtype=np.int64)
+        self.leader = np.full(n, -1, dtype=np.int64)
+        self.trick = np.zeros((n, 4), dtype=np.int64)    # cards in play order
+        self.trick_len = np.zeros(n, dtype=np.int64)
+        self.trump_played = np.zeros(n, dtype=np.bool_)
+        self.won = np.zeros((n, 4), dtype=np.int64)
+        self.played = np.zeros((n, 4), dtype=np.uint64)  # per seat, finished tricks
+        self.scores = np.zeros((n, 2), dtype=np.int64)
+        # The action log: >= 0 a player action id, -1 - seat the first dealer,
+        # -5 - counter a shuffle drawn from the stream at that counter.
+        self._log = np.zeros((n, 256), dtype=np.int32)
+        self._log_len = np.zeros(n, dtype=np.int64)
+        first = below(self._keys, self._counters, 4)
+        self.dealer[:] = first
+        self._append(self._rows, -1 - first)
+        self._deal(self._rows)
+        self._update_mask()
+
+    def _append(self, rows: I64, values: I64) -> None:
+        at = self._log_len[rows]
+        if len(at) and int(at.max()) >= self._log.shape[1]:
+            grown = np.zeros((self.num_games, 2 * self._log.shape[1]), dtype=np.int32)
+            grown[:, :self._log.shape[1]] = self._log
+            self._log = grown
+        self._log[rows, at] = values
+        self._log_len[rows] = at + 1
+
+    def _deal(self, rows: I64) -> None:
+        """Shuffle, deal, turn the trump card and make the joker exchange
+        (BA-12, BA-13) in games ``rows``, each at its own hand size."""
+        if not len(rows):
+            return
+        counters = self._counters[rows]
+        self._append(rows, -5 - counters.astype(np.int64))
+        order = shuffle_orders(self._keys[rows], counters, 54).astype(np.int64)
+        self._counters[rows] = counters
+        dealer = self.dealer[rows]
+        size = np.abs(self._max - (self.results[rows] + 1)) + 1
+        dealt = 4 * size
+        seat_of = (dealer[:, None] + 1 + (_POSITIONS[None, :] & 3)) & 3
+        bits = np.where(_POSITIONS[None, :] < dealt[:, None], BITS[order], _ZERO)
+        hands = np.empty((len(rows), 4), dtype=np.uint64)
+        for seat in range(4):
+            hands[:, seat] = np.bitwise_or.reduce(np.where(seat_of == seat, bits, _ZERO),
+                                                  axis=1)
+        local = np.arange(len(rows))
+        turned = order[local, dealt]
+        trump = np.where(turned < 52, turned & 3, 4)
+        discard = np.full(len(rows), -1, dtype=np.int64)
+        exchanger = discard.copy()
+        taken = discard.copy()
+        joker = (turned >= 52).nonzero()[0]
+        if len(joker):  # BA-13: the other joker, if dealt, is exchanged for the next card
+            other = 105 - turned[joker]
+            holds = (hands[joker] & BITS[other][:, None]) != _ZERO
+            held = holds.any(axis=1)
+            at = joker[held]
+            seat = holds[held].argmax(axis=1)
+            card = order[at, dealt[at] + 1]
+            hands[at, seat] ^= BITS[other[held]] | BITS[card]
+            discard[at], exchanger[at], taken[at] = other[held], seat, card
+        self.hands[rows] = hands
+        self.trump_card[rows] = turned
+        self.trump[rows] = trump
+        self.discard[rows], self.exchanger[rows], self.taken[rows] = discard, exchanger, taken
+        self.phase[rows] = _BID
+        self.current_player[rows] = (dealer + 1) & 3
+        self.bids[rows] = -1
+        self.levels[rows] = 0
+        self.boards[rows] = 0
+        self.leader[rows] = -1
+        self.trick_len[rows] = 0
+        self.trump_played[rows] = False
+        self.won[rows] = 0
+        self.played[rows] = _ZERO
+
+    # -- the mask ----------------------------------------------------------------
+
+    def _legal_cards(self) -> U64:
+        """Per game, the card set its player to act may play (BA-31 to BA-33)."""
+        rows = self._rows
+        seat = self.current_player & 3
+        hand = self.hands[rows, seat]
+        trump = self.trump
+        lead = self.trick[:, 0]
+        plain = hand & ~TRUMP_SETS[trump]
+        free = self.trump_played | (self.bids[rows, seat] == _BOARD) | (plain == _ZERO)
+        leading = np.where(free, hand, plain)
+        follow = hand & CLASS_SETS[trump, CLASSES[trump, lead]]
+        following = np.where(follow == _ZERO, hand, follow)
+        forced = ((self.trick_len > 0) & (lead >= 52) & (follow != _ZERO)).nonzero()[0]
+        if len(forced):  # BA-33: a Blooper led forces the highest (lowest) trump
+            ranked = TRUMPS_BY_POWER[trump[forced]]
+            present = (hand[forced, None] & BITS[ranked]) != _ZERO
+            highest = present.argmax(axis=1)
+            lowest = 14 - present[:, ::-1].argmax(axis=1)
+            at = np.where(lead[forced] == 52, highest, lowest)
+            following[forced] = BITS[ranked[np.arange(len(forced)), at]]
+        legal: U64 = np.where(self.trick_len == 0, leading, following)
+        return legal
+
+    def _update_mask(self) -> None:
+        n = self.num_games
+        mask = self.legal_action_mask
+        playing = self.phase == _PLAY
+        legal = np.where(playing, self._legal_cards(), _ZERO)
+        cards = np.unpackbits(legal.view(np.uint8).reshape(n, 8), axis=1, bitorder="little")
+        mask[:, _PLAY_ID:] = cards[:, :54].view(np.bool_)
+        size = np.abs(self._max - (self.results + 1)) + 1
+        mask[:, :_PLAY_ID] = _BID_MASKS[size] & (self.phase == _BID)[:, None]
+        self.terminated = self.phase == _OVER
+        self.current_player[self.terminated] = -1
+
+    # -- step --------------------------------------------------------------------
+
+    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32],
+                                                    npt.NDArray[np.bool_]]:
+        """Apply one action id per game (ignored where a game is over) and the
+        chance that follows; return ``(rewards, terminated)``.
+
+        >>> games = BackAlleyVector(2, seed=3, max_hand_size=1)
+        >>> games.step([5, 0])
+        Traceback (most recent call last):
+        ...
+        cardrules.errors.IllegalActionError: BA-21: game 0: action id 5 is not legal: ...
+        """
+        n = self.num_games
+        chosen = np.asarray(actions, dtype=np.int64).reshape(n)
+        live = ~self.terminated
+        inside = (chosen >= 0) & (chosen < NUM_ACTIONS)
+        ok = inside & self.legal_action_mask[self._rows, np.where(inside, chosen, 0)]
+        bad = (live & ~ok).nonzero()[0]
+        if len(bad):
+            self._refuse(int(bad[0]), int(chosen[bad[0]]))
+        self.rewards = np.zeros((n, 4), dtype=np.float32)
+        rows = live.nonzero()[0]
+        self._append(rows, chosen[rows])
+        phase = self.phase[rows]
+        self._bid(rows[phase == _BID], chosen)
+        self._play(rows[phase == _PLAY], chosen)
+        self._update_mask()
+        return self.rewards, self.terminated
+
+    def _refuse(self, index: int, number: int) -> None:
+        state = self.state(index)
+        if not 0 <= number < NUM_ACTIONS:
+            raise IllegalActionError(PHASE_RULES[state.phase], f"game {index}: action ids are "
+                                     f"0 to {NUM_ACTIONS - 1}, not {number}")
+        try:
+            action_from_id(state, number)
+        except IllegalActionError as error:
+            raise IllegalActionError(error.rule, f"game {index}: action id {number} is not "
+                                     f"legal: {error.message}") from None
+        raise AssertionError(f"game {index}: the mask and the reducer disagree on {number}")
+
+    def _bid(self, rows: I64, chosen: I64) -> None:
+        if not len(rows):
+            return
+        seat = self.current_player[rows]
+        bid = chosen[rows]
+        board = bid == _BOARD
+        self.boards[rows] += board
+        self.bids[rows, seat] = bid
+        self.levels[rows, seat] = np.where(board, self.boards[rows], 0)
+        dealer = self.dealer[rows]
+        last = seat == dealer
+        self.current_player[rows[~last]] = (seat[~last] + 1) & 3
+        done = rows[last]
+        if not len(done):
+            return
+        dealer = dealer[last]
+        bids = self.bids[done]
+        thrown = (bids == _PASS).all(axis=1)
+        if thrown.any():  # BA-25: thrown in, the next dealer deals again
+            again = done[thrown]
+            self.throw_ins[again] += 1
+            self.dealer[again] = (self.dealer[again] + 1) & 3
+            self._deal(again)
+        keep = ~thrown
+        done, dealer, bids = done[keep], dealer[keep], bids[keep]
+        if not len(done):
+            return
+        # BA-30: the highest bid leads; boards by level, then numbers, first made on ties.
+        order = (dealer[:, None] + 1 + _SEATS[None, :]) & 3
+        in_order = np.take_along_axis(bids, order, axis=1)
+        keys = np.where(in_order == _BOARD, 101 + _SEATS[None, :], in_order)
+        leader = (dealer + 1 + keys.argmax(axis=1)) & 3
+        self.phase[done] = _PLAY
+        self.current_player[done] = leader
+        self.leader[done] = leader
+
+    def _play(self, rows: I64, chosen: I64) -> None:
+        if not len(rows):
+            return
+        seat = self.current_player[rows]
+        card = chosen[rows] - _PLAY_ID
+        trump = self.trump[rows]
+        self.hands[rows, seat] &= ~BITS[card]
+        length = self.trick_len[rows]
+        self.trick[rows, length] = card
+        length += 1
+        self.trick_len[rows] = length
+        self.trump_played[rows] |= CLASSES[trump, card] == 4
+        full = length == 4
+        self.current_player[rows[~full]] = (seat[~full] + 1) & 3
+        done = rows[full]
+        if not len(done):
+            return
+        trump = trump[full]
+        trick = self.trick[done]
+        classes = CLASSES[trump[:, None], trick]
+        counts = (classes == 4) | (classes == classes[:, :1])
+        best = np.where(counts, POWERS[trump[:, None], trick], -1).argmax(axis=1)
+        leader = self.leader[done]
+        winner = (leader + best) & 3
+        self.won[done, winner] += 1
+        for k in range(4):
+            self.played[done, (leader + k) & 3] |= BITS[trick[:, k]]
+        self.trick_len[done] = 0
+        self.leader[done] = winner
+        self.current_player[done] = winner
+        over = self.hands[done, seat[full]] == _ZERO
+        if over.any():
+            self._score(done[over])
+
+    def _score(self, rows: I64) -> None:
+        """Score both teams (BA-40 to BA-42); the next deal or the end (BA-43)."""
+        size = np.abs(self._max - (self.results[rows] + 1)) + 1
+        bids = self.bids[rows]
+        levels = self.levels[rows]
+        won = self.won[rows]
+        numbers = np.where((bids >= 1) & (bids <= 12), bids, 0)
+        points = np.empty((len(rows), 2), dtype=np.int64)
+        for team in range(2):
+            level = np.maximum(levels[:, team], levels[:, team + 2])
+            taken = won[:, team] + won[:, team + 2]
+            bid = numbers[:, team] + numbers[:, team + 2]
+            stake = 10 * size * level
+            board = np.where(taken == size, stake, -stake)
+            plain = np.where(taken >= bid, 4 * bid + taken, -5 * bid)
+            points[:, team] = np.where(level > 0, board, plain)
+        self.scores[rows] += points
+        self.rewards[rows] = points[:, _TEAM_SEATS]
+        self.results[rows] += 1
+        self.throw_ins[rows] = 0
+        ended = self.results[rows] == self._deals
+        over = rows[ended]
+        if len(over):
+            self.phase[over] = _OVER
+            self.current_player[over] = -1
+            self.leader[over] = -1
+            self.trump_card[over] = -1
+            self.discard[over] = self.exchanger[over] = self.taken[over] = -1
+            self.bids[over] = -1
+            self.levels[over] = 0
+            self.won[over] = 0
+            self.played[over] = _ZERO
+            self.trump_played[over] = False
+        going = rows[~ended]
+        self.dealer[going] = (self.dealer[going] + 1) & 3
+        self._deal(going)
+
+    # -- observations ------------------------------------------------------------
+
+    def observation(self, seat: int | None = None) -> npt.NDArray[np.float32]:
+        """``(num_games, 698)`` float32: ``observation_tensor(view(state(i), seat))``
+        per game (of the seat to act when ``seat`` is None, zeros then for a
+        finished game).
+
+        >>> from cardrules.back_alley import observation_tensor, view
+        >>> games = BackAlleyVector(2, seed=4, max_hand_size=3)
+        >>> mine = games.observation()[1]
+        >>> theirs = observation_tensor(view(games.state(1), int(games.current_player[1])))
+        >>> bool((mine == theirs).all())
+        True
+        """
+        n = self.num_games
+        rows = self._rows
+        out = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        over = self.terminated
+        if seat is None:
+            viewer = self.current_player & 3
+        else:
+            if not isinstance(seat, int) or not 0 <= seat < 4:
+                raise ValueError(f"seat must be 0 to 3, not {seat!r}")
+            viewer = np.full(n, seat, dtype=np.int64)
+        at = _AT
+        # position p is seat (viewer + p) % 4; seats[:, p] is that seat
+        seats = (viewer[:, None] + _SEATS[None, :]) & 3
+
+        def position(of: I64, where: I64 = rows) -> I64:
+            result: I64 = (of - viewer[where]) & 3
+            return result
+
+        out[rows, at["phase"] + self.phase] = 1
+        deal_number = np.minimum(self.results + 1, self._deals)
+        out[:, at["deal"]] = deal_number
+        out[:, at["deal"] + 1] = self._deals
+        out[:, at["deal"] + 2] = np.abs(self._max - deal_number) + 1
+        out[rows, at["dealer"] + position(self.dealer)] = 1
+        live = (~over).nonzero()[0]
+        out[live, at["current_player"] + position(self.current_player[live], live)] = 1
+        out[live, at["trump_card"] + self.trump_card[live]] = 1
+        out[live, at["trump_suit"] + self.trump[live]] = 1
+        swapped = (self.discard >= 0).nonzero()[0]
+        out[swapped, at["joker_discard"] + self.discard[swapped] - 52] = 1
+        out[swapped, at["exchanger"] + position(self.exchanger[swapped], swapped)] = 1
+        mine = (self.exchanger == viewer).nonzero()[0]
+        out[mine, at["taken"] + self.taken[mine]] = 1
+        hands = np.take_along_axis(self.hands, seats, axis=1)
+        played = np.take_along_axis(self.played, seats, axis=1)
+        planes = np.concatenate([hands[:, :1], played], axis=1)
+        bits = np.unpackbits(planes.view(np.uint8).reshape(n, 40), axis=1,
+                             bitorder="little").reshape(n, 5, 64)[:, :, :54]
+        out[:, at["hand"]:at["hand"] + 54] = bits[:, 0]
+        out[:, at["played"]:at["played"] + 216] = bits[:, 1:].reshape(n, 216)
+        out[:, at["hand_sizes"]:at["hand_sizes"] + 4] = np.bitwise_count(hands)
+        bids = np.take_along_axis(self.bids, seats, axis=1)
+        out[rows[:, None], at["bids"] + 15 * _SEATS[None, :] + bids + 1] = 1
+        out[:, at["board_levels"]:at["board_levels"] + 4] = np.take_along_axis(
+            self.levels, seats, axis=1)
+        out[:, at["tricks_won"]:at["tricks_won"] + 4] = np.take_along_axis(
+            self.won, seats, axis=1)
+        leading = (self.leader >= 0).nonzero()[0]
+        leader = position(self.leader[leading], leading)
+        out[leading, at["leader"] + leader] = 1
+        length = self.trick_len[leading]
+        for k in range(4):
+            sub = (length > k).nonzero()[0]
+            where = leading[sub]
+            out[where, at["trick"] + 54 * ((leader[sub] + k) & 3) + self.trick[where, k]] = 1
+        out[:, at["trump_played"]] = self.trump_played
+        team = viewer & 1
+        out[:, at["scores"]] = self.scores[rows, team]
+        out[:, at["scores"] + 1] = self.scores[rows, 1 - team]
+        if seat is None:
+            out[over] = 0
+        return out
+
+    # -- the reducer's view ------------------------------------------------------
+
+    def actions(self, index: int, start: int = 0) -> list[Action]:
+        """Game ``index``'s actions from number ``start`` on, chance included
+        (what :meth:`record` holds).
+
+        >>> games = BackAlleyVector(1, seed=2, max_hand_size=1)
+        >>> [type(a).__name__ for a in games.actions(0)]
+        ['ChooseDealer', 'Shuffle']
+        """
+        out: list[Action] = []
+        log = self._log[index, start:int(self._log_len[index])].tolist()
+        key = self._keys[index:index + 1]
+        for value in log:
+            if value >= 0:
+                out.append(_ACTIONS[value])
+            elif value >= -4:
+                out.append(ChooseDealer(-1 - value))
+            else:
+                counter = np.array([-5 - value], dtype=np.uint64)
+                order = shuffle_orders(key, counter, 54)[0]
+                out.append(Shuffle(tuple(CARDS[k] for k in order.tolist())))
+        return out
+
+    def record(self, index: int) -> GameRecord:
+        """Game ``index`` so far as a record the reducer replays to :meth:`state`.
+
+        >>> games = BackAlleyVector(2, seed=2, max_hand_size=1)
+        >>> len(games.record(1).actions)
+        2
+        """
+        self._check_index(index)
+        return RULES.record(new_game(max_hand_size=self._max), self.actions(index))
+
+    def state(self, index: int) -> GameState:
+        """Game ``index`` as the reducer's state (the replay of :meth:`record`).
+
+        >>> games = BackAlleyVector(2, seed=2, max_hand_size=2)
+        >>> games.state(0).phase.value
+        'bid'
+        """
+        self._check_index(index)
+        state = new_game(max_hand_size=self._max)
+        for action in self.actions(index):
+            state = RULES.apply(state, action)
+        return state
+
+    def _check_index(self, index: int) -> None:
+        if not 0 <= index < self.num_games:
+            raise IndexError(f"there are {self.num_games} games, not game {index}")
+
+    def memory_bytes(self) -> int:
+        """The bytes of every array kept (the action log included).
+
+        >>> BackAlleyVector(4, seed=0).memory_bytes() > 0
+        True
+        """
+        total = 0
+        for value in vars(self).values():
+            if isinstance(value, np.ndarray):
+                total += value.nbytes
+        return total
+
+
+#: The action of each id, in the encoding's numbering.
+_ACTIONS: tuple[Action, ...] = (PASS, *BIDS[:12], BOARD, *PLAYS)
