@@ -259,7 +259,7 @@ class BackAlleyVector(VectorGame):
         legal = np.where(playing, self._legal_cards(), _ZERO)
         cards = np.unpackbits(legal.view(np.uint8).reshape(n, 8), axis=1, bitorder="little")
         mask[:, _PLAY_ID:] = cards[:, :54].view(np.bool_)
-        size = np.abs(self._max - (self.results + 1)) + 1
+        size = np.abs(self._max - np.minimum(self.results + 1, self._deals)) + 1
         mask[:, :_PLAY_ID] = _BID_MASKS[size] & (self.phase == _BID)[:, None]
         self.terminated = self.phase == _OVER
         self.current_player[self.terminated] = -1
