@@ -37,3 +37,12 @@ for _t in range(5):
     TRUMPS_BY_POWER[_t, :len(_trumps)] = _trumps
 #: ``BITS[card]``: the card set of one card (``BITS[54]`` is empty).
 BITS: npt.NDArray[np.uint64] = np.array([1 << c for c in range(54)] + [0], dtype=np.uint64)
+#: ``CLASSES`` flat with a 55th card (54: none, of class 5): ``[55 * t + card]``.
+CLASSES_FLAT: npt.NDArray[np.int64] = np.concatenate(
+    [CLASSES, np.full((5, 1), 5, dtype=np.int64)], axis=1).reshape(-1)
+#: ``CLASS_SETS`` flat with a sixth, empty class: ``[6 * t + class]``.
+CLASS_SETS_FLAT: npt.NDArray[np.uint64] = np.concatenate(
+    [CLASS_SETS, np.zeros((5, 1), dtype=np.uint64)], axis=1).reshape(-1)
+#: ``BID_BITS[size]``: the legal bid ids 0 to 13 as bits with ``size`` cards (BA-21).
+BID_BITS: npt.NDArray[np.uint64] = np.array(
+    [0] + [(1 | (1 << 13) | ((1 << size) - 2)) for size in range(1, 14)], dtype=np.uint64)

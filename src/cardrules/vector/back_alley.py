@@ -62,8 +62,10 @@ from cardrules.engine.records import GameRecord
 from cardrules.errors import IllegalActionError
 from cardrules.vector._ba_tables import (
     BITS,
-    CLASS_SETS,
+    BID_BITS,
+    CLASS_SETS_FLAT,
     CLASSES,
+    CLASSES_FLAT,
     POWERS,
     TRUMP_SETS,
     TRUMPS_BY_POWER,
@@ -79,14 +81,10 @@ U64 = npt.NDArray[np.uint64]
 _BID, _PLAY, _OVER = 2, 3, 4          # the phases' places in Phase (the observation's order)
 _PASS, _BOARD, _PLAY_ID = 0, 13, 14
 _ZERO = np.uint64(0)
+_S14, _S50 = np.uint64(14), np.uint64(50)
 _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
 _SEATS = np.arange(4, dtype=np.int64)
 _POSITIONS = np.arange(54, dtype=np.int64)
-# _BID_MASKS[size]: the bid part of the mask (ids 0 to 13) with ``size`` cards (BA-21).
-_BID_MASKS = np.zeros((14, 14), dtype=np.bool_)
-for _size in range(1, 14):
-    _BID_MASKS[_size, 0] = _BID_MASKS[_size, 13] = True
-    _BID_MASKS[_size, 1:_size] = True
 _TEAM_SEATS = np.array([0, 1, 0, 1])
 
 
@@ -134,6 +132,9 @@ class BackAlleyVector(VectorGame):
         """
         n = self.num_games
         self._rows = np.arange(n, dtype=np.int64)
+        self._rows4 = 4 * self._rows
+        self._words = np.zeros((n, 2), dtype=np.uint64)
+        self._size = np.zeros(n, dtype=np.int64)        # cards per hand this deal
         self._counters = np.zeros(n, dtype=np.uint64)
         self.current_player = np.zeros(n, dtype=np.int64)
         self.legal_action_mask = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
@@ -163,6 +164,7 @@ class BackAlleyVector(VectorGame):
         # -5 - counter a shuffle drawn from the stream at that counter.
         self._log = np.zeros((n, 256), dtype=np.int32)
         self._log_len = np.zeros(n, dtype=np.int64)
+        self._log_base = self._rows * self._log.shape[1]
         first = below(self._keys, self._counters, 4)
         self.dealer[:] = first
         self._append(self._rows, -1 - first)
@@ -172,9 +174,7 @@ class BackAlleyVector(VectorGame):
     def _append(self, rows: I64, values: I64) -> None:
         at = self._log_len[rows]
         if len(at) and int(at.max()) >= self._log.shape[1]:
-            grown = np.zeros((self.num_games, 2 * self._log.shape[1]), dtype=np.int32)
-            grown[:, :self._log.shape[1]] = self._log
-            self._log = grown
+            self._grow()
         self._log[rows, at] = values
         self._log_len[rows] = at + 1
 
@@ -189,6 +189,7 @@ class BackAlleyVector(VectorGame):
         self._counters[rows] = counters
         dealer = self.dealer[rows]
         size = np.abs(self._max - (self.results[rows] + 1)) + 1
+        self._size[rows] = size
         dealt = 4 * size
         seat_of = (dealer[:, None] + 1 + (_POSITIONS[None, :] & 3)) & 3
         bits = np.where(_POSITIONS[None, :] < dealt[:, None], BITS[order], _ZERO)
@@ -231,17 +232,18 @@ class BackAlleyVector(VectorGame):
 
     def _legal_cards(self) -> U64:
         """Per game, the card set its player to act may play (BA-31 to BA-33)."""
-        rows = self._rows
         seat = self.current_player & 3
-        hand = self.hands[rows, seat]
+        flat = self._rows4 + seat
+        hand = self.hands.reshape(-1)[flat]
         trump = self.trump
         lead = self.trick[:, 0]
         plain = hand & ~TRUMP_SETS[trump]
-        free = self.trump_played | (self.bids[rows, seat] == _BOARD) | (plain == _ZERO)
+        free = self.trump_played | (self.bids.reshape(-1)[flat] == _BOARD) | (plain == _ZERO)
         leading = np.where(free, hand, plain)
-        follow = hand & CLASS_SETS[trump, CLASSES[trump, lead]]
+        led_class = CLASSES_FLAT[55 * trump + lead]
+        follow = hand & CLASS_SETS_FLAT[6 * trump + led_class]
         following = np.where(follow == _ZERO, hand, follow)
-        forced = ((self.trick_len > 0) & (lead >= 52) & (follow != _ZERO)).nonzero()[0]
+        forced = ((lead >= 52) & (self.trick_len > 0) & (follow != _ZERO)).nonzero()[0]
         if len(forced):  # BA-33: a Blooper led forces the highest (lowest) trump
             ranked = TRUMPS_BY_POWER[trump[forced]]
             present = (hand[forced, None] & BITS[ranked]) != _ZERO
@@ -253,14 +255,17 @@ class BackAlleyVector(VectorGame):
         return legal
 
     def _update_mask(self) -> None:
+        """The mask as two 64-bit words per game (bids at bits 0 to 13, the
+        cards from bit 14), unpacked at once."""
         n = self.num_games
-        mask = self.legal_action_mask
-        playing = self.phase == _PLAY
-        legal = np.where(playing, self._legal_cards(), _ZERO)
-        cards = np.unpackbits(legal.view(np.uint8).reshape(n, 8), axis=1, bitorder="little")
-        mask[:, _PLAY_ID:] = cards[:, :54].view(np.bool_)
-        size = np.abs(self._max - np.minimum(self.results + 1, self._deals)) + 1
-        mask[:, :_PLAY_ID] = _BID_MASKS[size] & (self.phase == _BID)[:, None]
+        legal = np.where(self.phase == _PLAY, self._legal_cards(), _ZERO)
+        bids = np.where(self.phase == _BID, BID_BITS[self._size], _ZERO)
+        words = self._words
+        words[:, 0] = bids | (legal << _S14)
+        words[:, 1] = legal >> _S50
+        self.legal_action_mask = np.unpackbits(
+            words.view(np.uint8).reshape(n, 16), axis=1,
+            bitorder="little")[:, :NUM_ACTIONS].view(np.bool_)
         self.terminated = self.phase == _OVER
         self.current_player[self.terminated] = -1
 
@@ -281,18 +286,34 @@ class BackAlleyVector(VectorGame):
         chosen = np.asarray(actions, dtype=np.int64).reshape(n)
         live = ~self.terminated
         inside = (chosen >= 0) & (chosen < NUM_ACTIONS)
-        ok = inside & self.legal_action_mask[self._rows, np.where(inside, chosen, 0)]
+        safe = np.where(inside, chosen, 0)
+        word = self._words.reshape(-1)[2 * self._rows + (safe >> 6)]
+        ok = inside & ((word >> (safe & 63).astype(np.uint64)) & np.uint64(1) != _ZERO)
         bad = (live & ~ok).nonzero()[0]
         if len(bad):
             self._refuse(int(bad[0]), int(chosen[bad[0]]))
         self.rewards = np.zeros((n, 4), dtype=np.float32)
-        rows = live.nonzero()[0]
-        self._append(rows, chosen[rows])
-        phase = self.phase[rows]
-        self._bid(rows[phase == _BID], chosen)
-        self._play(rows[phase == _PLAY], chosen)
+        # the log: every game writes at its end, only the live ones move on
+        if int(self._log_len.max()) + 2 > self._log.shape[1]:
+            self._grow()
+        self._log.reshape(-1)[self._log_base + self._log_len] = chosen
+        self._log_len += live
+        phase = self.phase
+        bidding = (live & (phase == _BID)).nonzero()[0]
+        playing = live & (phase == _PLAY)
+        if len(bidding):
+            self._bid(bidding, chosen)
+        if playing.any():
+            self._play(playing, chosen)
         self._update_mask()
         return self.rewards, self.terminated
+
+    def _grow(self) -> None:
+        width = self._log.shape[1]
+        grown = np.zeros((self.num_games, 2 * width), dtype=np.int32)
+        grown[:, :width] = self._log
+        self._log = grown
+        self._log_base = self._rows * (2 * width)
 
     def _refuse(self, index: int, number: int) -> None:
         state = self.state(index)
@@ -342,24 +363,28 @@ class BackAlleyVector(VectorGame):
         self.current_player[done] = leader
         self.leader[done] = leader
 
-    def _play(self, rows: I64, chosen: I64) -> None:
-        if not len(rows):
-            return
-        seat = self.current_player[rows]
-        card = chosen[rows] - _PLAY_ID
-        trump = self.trump[rows]
-        self.hands[rows, seat] &= ~BITS[card]
-        length = self.trick_len[rows]
-        self.trick[rows, length] = card
-        length += 1
-        self.trick_len[rows] = length
-        self.trump_played[rows] |= CLASSES[trump, card] == 4
+    def _play(self, playing: npt.NDArray[np.bool_], chosen: I64) -> None:
+        """Play the chosen cards in the games ``playing`` (full-width arrays)."""
+        seat = self.current_player & 3
+        card = np.where(playing, chosen - _PLAY_ID, 54)
+        bit = BITS[card]
+        flat = self._rows4 + seat
+        hands = self.hands.reshape(-1)
+        hands[flat] &= ~bit
+        length = self.trick_len
+        tricks = self.trick.reshape(-1)
+        at = self._rows4 + (length & 3)
+        tricks[at] = np.where(playing, card, tricks[at])
+        length += playing
+        trump = self.trump
+        self.trump_played |= CLASSES_FLAT[55 * trump + card] == 4
         full = length == 4
-        self.current_player[rows[~full]] = (seat[~full] + 1) & 3
-        done = rows[full]
+        self.current_player = np.where(playing & ~full, (seat + 1) & 3, self.current_player)
+        done = full.nonzero()[0]
         if not len(done):
             return
-        trump = trump[full]
+        seat = seat[done]
+        trump = trump[done]
         trick = self.trick[done]
         classes = CLASSES[trump[:, None], trick]
         counts = (classes == 4) | (classes == classes[:, :1])
@@ -372,7 +397,7 @@ class BackAlleyVector(VectorGame):
         self.trick_len[done] = 0
         self.leader[done] = winner
         self.current_player[done] = winner
-        over = self.hands[done, seat[full]] == _ZERO
+        over = self.hands[done, seat] == _ZERO
         if over.any():
             self._score(done[over])
 
