@@ -101,7 +101,25 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     >>> a[0] in (1, 2), int(a[1])
     (True, 0)
     """
-    scores = rng.random(mask.shape)
-    scores[~mask] = -1.0
-    chosen: npt.NDArray[np.int64] = np.argmax(scores, axis=1).astype(np.int64)
+    # One uniform rank among the row's legal actions, then the legal action of
+    # that rank: the mask packed in 64-bit words, the lowest set bit cleared
+    # rank times (a few steps: a row has at most a few dozen legal actions).
+    n, width = mask.shape
+    count_words = (width + 63) // 64
+    packed = np.zeros((n, 8 * count_words), dtype=np.uint8)
+    packed[:, :(width + 7) // 8] = np.packbits(mask, axis=1, bitorder="little")
+    bits = packed.view(np.uint64)
+    counts = np.bitwise_count(bits).astype(np.int64)
+    left = (rng.random(n) * counts.sum(axis=1)).astype(np.int64)
+    chosen: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
+    one = np.uint64(1)
+    for j in range(count_words):
+        word = bits[:, j]
+        here = (left >= 0) & (left < counts[:, j])
+        skip = np.where(here, left, 0)
+        for k in range(int(skip.max(initial=0))):
+            word = np.where(skip > k, word & (word - one), word)
+        lowest = np.bitwise_count((word & (~word + one)) - one).astype(np.int64)
+        chosen = np.where(here, 64 * j + lowest, chosen)
+        left -= counts[:, j]
     return chosen
