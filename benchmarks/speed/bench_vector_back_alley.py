@@ -33,13 +33,13 @@ import time
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402
-from _spades import load_spades, spiel_playout  # noqa: E402
-from _timing import machine_summary  # noqa: E402
+import numpy as np
+from _spades import load_spades, spiel_playout
+from _timing import machine_summary
 
-from cardrules.back_alley import observation_tensor, view  # noqa: E402
-from cardrules.vector import random_actions  # noqa: E402
-from cardrules.vector.back_alley import BackAlleyVector  # noqa: E402
+from cardrules.back_alley import observation_tensor, view
+from cardrules.vector import random_actions
+from cardrules.vector.back_alley import BackAlleyVector
 
 SIZES = (1024, 4096, 16384, 65536)
 TARGET = 10.0

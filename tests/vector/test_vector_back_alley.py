@@ -68,7 +68,8 @@ def _lockstep(num_games: int, seed: int, max_hand_size: int, *, heuristic: int =
                 assert seat is not None
                 assert (observations[i] == observation_tensor(view(state, seat))).all()
         for i in (games.terminated).nonzero()[0].tolist():
-            assert shadows[i].is_terminal and games.current_player[i] == -1
+            assert shadows[i].is_terminal
+            assert games.current_player[i] == -1
             assert not games.legal_action_mask[i].any()
         if not len(live):
             break
@@ -94,8 +95,8 @@ def _lockstep(num_games: int, seed: int, max_hand_size: int, *, heuristic: int =
             if state.history.throw_ins > thrown:
                 counts["throw-ins"] += 1
             if state.tricks and not state.trick_indexes:
-                last = state.tricks[-1]
-                if isinstance(last.cards[(last.winner - last.leader) % 4], Joker):
+                trick = state.tricks[-1]
+                if isinstance(trick.cards[(trick.winner - trick.leader) % 4], Joker):
                     counts["tricks won by a joker"] += 1
             new = games.actions(i, seen[i] + 1)
             seen[i] += 1 + len(new)
@@ -109,8 +110,8 @@ def _lockstep(num_games: int, seed: int, max_hand_size: int, *, heuristic: int =
             assert (rewards[i] == _returns(state) - before[i]).all()
             assert terminated[i] == state.is_terminal
     for i in range(0, num_games, max(1, num_games // 20)):
-        last = list(RULES.replay(games.record(i)))[-1]
-        assert last == shadows[i] == games.state(i)
+        replayed = list(RULES.replay(games.record(i)))[-1]
+        assert replayed == shadows[i] == games.state(i)
         assert tuple(games.scores[i]) == shadows[i].scores
     counts["games"] = num_games
     return counts

@@ -61,8 +61,8 @@ from cardrules.back_alley.state import Settings
 from cardrules.engine.records import GameRecord
 from cardrules.errors import IllegalActionError
 from cardrules.vector._ba_tables import (
-    BITS,
     BID_BITS,
+    BITS,
     CLASS_SETS_FLAT,
     CLASSES,
     CLASSES_FLAT,
