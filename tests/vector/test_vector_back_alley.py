@@ -173,3 +173,21 @@ def test_observation_of_a_given_seat_and_of_finished_games() -> None:
         games.step(random_actions(games.legal_action_mask, rng))
     assert not games.observation().any()
     assert (games.observation(1)[0] == observation_tensor(view(games.state(0), 1))).all()
+
+
+def test_random_actions_are_uniform_among_the_legal_ones() -> None:
+    # random masks of every width up to 80: each pick is legal, an empty row
+    # gives 0, and over many rows each legal entry comes up about equally often
+    rng = np.random.default_rng(7)
+    for width in (1, 7, 8, 9, 63, 64, 65, 68, 80):
+        mask = rng.random((500, width)) < 0.3
+        mask[0] = False
+        chosen = random_actions(mask, rng)
+        assert chosen[0] == 0
+        assert mask[np.arange(1, 500), chosen[1:]][mask[1:].any(axis=1)].all()
+    mask = np.zeros((60000, 68), dtype=np.bool_)
+    mask[:, [0, 9, 30, 67]] = True
+    tally = np.bincount(random_actions(mask, rng), minlength=68)
+    assert tally.sum() == 60000
+    assert set(tally.nonzero()[0].tolist()) == {0, 9, 30, 67}
+    assert (abs(tally[[0, 9, 30, 67]] - 15000) < 600).all()   # about 5.5 sigma

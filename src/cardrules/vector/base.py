@@ -101,25 +101,34 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     >>> a[0] in (1, 2), int(a[1])
     (True, 0)
     """
-    # One uniform rank among the row's legal actions, then the legal action of
-    # that rank: the mask packed in 64-bit words, the lowest set bit cleared
-    # rank times (a few steps: a row has at most a few dozen legal actions).
+    # A uniform rank among the row's legal actions, then the action of that
+    # rank: the row is read eight entries at a time (a 64-bit word of 0/1
+    # bytes), the words' counts are summed by a small matrix product, and the
+    # entry of that rank within its word is looked up in a table.
     n, width = mask.shape
-    count_words = (width + 63) // 64
-    packed = np.zeros((n, 8 * count_words), dtype=np.uint8)
-    packed[:, :(width + 7) // 8] = np.packbits(mask, axis=1, bitorder="little")
-    bits = packed.view(np.uint64)
-    counts = np.bitwise_count(bits).astype(np.int64)
-    left = (rng.random(n) * counts.sum(axis=1)).astype(np.int64)
-    chosen: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
-    one = np.uint64(1)
-    for j in range(count_words):
-        word = bits[:, j]
-        here = (left >= 0) & (left < counts[:, j])
-        skip = np.where(here, left, 0)
-        for k in range(int(skip.max(initial=0))):
-            word = np.where(skip > k, word & (word - one), word)
-        lowest = np.bitwise_count((word & (~word + one)) - one).astype(np.int64)
-        chosen = np.where(here, 64 * j + lowest, chosen)
-        left -= counts[:, j]
+    groups = (width + 7) // 8
+    padded = np.zeros((n, 8 * groups), dtype=np.uint8)
+    padded[:, :width] = mask
+    words = padded.view(np.uint64)
+    counts = np.bitwise_count(words)
+    upto = counts.astype(np.float32) @ np.triu(np.ones((groups, groups), dtype=np.float32))
+    total = upto[:, -1].astype(np.float64)
+    rank = np.minimum(np.floor(rng.random(n) * total), np.maximum(total - 1, 0))
+    group = np.minimum((upto <= rank[:, None]).sum(axis=1), groups - 1)
+    rows = np.arange(n)
+    within = (rank - upto[rows, group]).astype(np.int64) + counts[rows, group]
+    with np.errstate(over="ignore"):
+        byte = (words[rows, group] * _GATHER) >> _S56
+    chosen: npt.NDArray[np.int64] = np.where(
+        total > 0, 8 * group + _SELECT[byte, np.clip(within, 0, 7)], 0).astype(np.int64)
     return chosen
+
+
+# _SELECT[byte, k]: the place of the k-th set bit of byte; _GATHER packs the
+# eight 0/1 bytes of a word into one byte (bit k from byte k).
+_SELECT = np.zeros((256, 8), dtype=np.int64)
+for _byte in range(256):
+    _places = [place for place in range(8) if _byte >> place & 1]
+    _SELECT[_byte, :len(_places)] = _places
+_GATHER = np.uint64(0x0102040810204080)
+_S56 = np.uint64(56)
