@@ -169,6 +169,7 @@ class BackAlleyVector(VectorGame):
         self.dealer[:] = first
         self._append(self._rows, -1 - first)
         self._deal(self._rows)
+        self._log_top = 2                    # an upper bound of _log_len
         self._update_mask()
 
     def _append(self, rows: I64, values: I64) -> None:
@@ -289,13 +290,16 @@ class BackAlleyVector(VectorGame):
         safe = np.where(inside, chosen, 0)
         word = self._words.reshape(-1)[2 * self._rows + (safe >> 6)]
         ok = inside & ((word >> (safe & 63).astype(np.uint64)) & np.uint64(1) != _ZERO)
-        bad = (live & ~ok).nonzero()[0]
-        if len(bad):
+        if not (ok | ~live).all():
+            bad = (live & ~ok).nonzero()[0]
             self._refuse(int(bad[0]), int(chosen[bad[0]]))
         self.rewards = np.zeros((n, 4), dtype=np.float32)
         # the log: every game writes at its end, only the live ones move on
-        if int(self._log_len.max()) + 2 > self._log.shape[1]:
-            self._grow()
+        self._log_top += 2  # at most one action and one shuffle per game and step
+        if self._log_top > self._log.shape[1]:
+            self._log_top = int(self._log_len.max()) + 2
+            if self._log_top > self._log.shape[1]:
+                self._grow()
         self._log.reshape(-1)[self._log_base + self._log_len] = chosen
         self._log_len += live
         phase = self.phase

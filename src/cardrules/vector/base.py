@@ -103,7 +103,7 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     """
     # A uniform rank among the row's legal actions, then the action of that
     # rank: the row is read eight entries at a time (a 64-bit word of 0/1
-    # bytes), the words' counts are summed by a small matrix product, and the
+    # bytes), the words' counts are summed by small matrix products, and the
     # entry of that rank within its word is looked up in a table.
     n, width = mask.shape
     groups = (width + 7) // 8
@@ -114,7 +114,9 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     upto = counts.astype(np.float32) @ np.triu(np.ones((groups, groups), dtype=np.float32))
     total = upto[:, -1].astype(np.float64)
     rank = np.minimum(np.floor(rng.random(n) * total), np.maximum(total - 1, 0))
-    group = np.minimum((upto <= rank[:, None]).sum(axis=1), groups - 1)
+    below_rank = (upto <= rank.astype(np.float32)[:, None]).astype(np.float32)
+    group = np.minimum(below_rank @ np.ones(groups, dtype=np.float32),
+                       groups - 1).astype(np.int64)
     rows = np.arange(n)
     within = (rank - upto[rows, group]).astype(np.int64) + counts[rows, group]
     with np.errstate(over="ignore"):
