@@ -86,6 +86,7 @@ _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
 _SEATS = np.arange(4, dtype=np.int64)
 _POSITIONS = np.arange(54, dtype=np.int64)
 _TEAM_SEATS = np.array([0, 1, 0, 1])
+_BID_SLOTS = 15 * _SEATS[None, :]  # each position's 15 bid entries
 
 
 class BackAlleyVector(VectorGame):
@@ -467,50 +468,55 @@ class BackAlleyVector(VectorGame):
                 raise ValueError(f"seat must be 0 to 3, not {seat!r}")
             viewer = np.full(n, seat, dtype=np.int64)
         at = _AT
-        # position p is seat (viewer + p) % 4; seats[:, p] is that seat
+        # position p is seat (viewer + p) % 4: seats[:, p] is that seat
         seats = (viewer[:, None] + _SEATS[None, :]) & 3
-
-        def position(of: I64, where: I64 = rows) -> I64:
-            result: I64 = (of - viewer[where]) & 3
-            return result
-
-        out[rows, at["phase"] + self.phase] = 1
+        live = ~over
+        # every one-hot entry in one write: an entry a game lacks points at its
+        # phase's entry instead, which is 1 anyway
+        phase = at["phase"] + self.phase
+        ones = np.empty((n, 14), dtype=np.int64)
+        ones[:, 0] = phase
+        ones[:, 1] = at["dealer"] + ((self.dealer - viewer) & 3)
+        ones[:, 2] = np.where(live, at["current_player"] + ((self.current_player - viewer) & 3),
+                              phase)
+        ones[:, 3] = np.where(live, at["trump_card"] + self.trump_card, phase)
+        ones[:, 4] = np.where(live, at["trump_suit"] + self.trump, phase)
+        swapped = self.discard >= 0
+        ones[:, 5] = np.where(swapped, at["joker_discard"] + self.discard - 52, phase)
+        ones[:, 6] = np.where(swapped, at["exchanger"] + ((self.exchanger - viewer) & 3), phase)
+        ones[:, 7] = np.where(swapped & (self.exchanger == viewer),
+                              at["taken"] + self.taken, phase)
+        bids = np.take_along_axis(self.bids, seats, axis=1)
+        ones[:, 8:12] = at["bids"] + _BID_SLOTS + bids + 1
+        leading = self.leader >= 0
+        leader = (self.leader - viewer) & 3
+        ones[:, 12] = np.where(leading, at["leader"] + leader, phase)
+        ones[:, 13] = phase
+        out[rows[:, None], ones] = 1
         deal_number = np.minimum(self.results + 1, self._deals)
         out[:, at["deal"]] = deal_number
         out[:, at["deal"] + 1] = self._deals
         out[:, at["deal"] + 2] = np.abs(self._max - deal_number) + 1
-        out[rows, at["dealer"] + position(self.dealer)] = 1
-        live = (~over).nonzero()[0]
-        out[live, at["current_player"] + position(self.current_player[live], live)] = 1
-        out[live, at["trump_card"] + self.trump_card[live]] = 1
-        out[live, at["trump_suit"] + self.trump[live]] = 1
-        swapped = (self.discard >= 0).nonzero()[0]
-        out[swapped, at["joker_discard"] + self.discard[swapped] - 52] = 1
-        out[swapped, at["exchanger"] + position(self.exchanger[swapped], swapped)] = 1
-        mine = (self.exchanger == viewer).nonzero()[0]
-        out[mine, at["taken"] + self.taken[mine]] = 1
+        # the card planes as card sets: the hand, the trick by position, the
+        # cards played to finished tricks by position; unpacked at once
         hands = np.take_along_axis(self.hands, seats, axis=1)
-        played = np.take_along_axis(self.played, seats, axis=1)
-        planes = np.concatenate([hands[:, :1], played], axis=1)
-        bits = np.unpackbits(planes.view(np.uint8).reshape(n, 40), axis=1,
-                             bitorder="little").reshape(n, 5, 64)[:, :, :54]
+        planes = np.zeros((n, 9), dtype=np.uint64)
+        planes[:, 0] = hands[:, 0]
+        # the trick's k-th card was played by position leader + k
+        in_trick = (_SEATS[None, :] < self.trick_len[:, None]) & leading[:, None]
+        cards = np.where(in_trick, BITS[self.trick], _ZERO)
+        planes[:, 1:5] = np.take_along_axis(cards, (_SEATS[None, :] - leader[:, None]) & 3,
+                                            axis=1)
+        planes[:, 5:9] = np.take_along_axis(self.played, seats, axis=1)
+        bits = np.unpackbits(planes.view(np.uint8).reshape(n, 72), axis=1,
+                             bitorder="little").reshape(n, 9, 64)[:, :, :54]
         out[:, at["hand"]:at["hand"] + 54] = bits[:, 0]
-        out[:, at["played"]:at["played"] + 216] = bits[:, 1:].reshape(n, 216)
+        out[:, at["trick"]:at["trick"] + 432] = bits[:, 1:].reshape(n, 432)
         out[:, at["hand_sizes"]:at["hand_sizes"] + 4] = np.bitwise_count(hands)
-        bids = np.take_along_axis(self.bids, seats, axis=1)
-        out[rows[:, None], at["bids"] + 15 * _SEATS[None, :] + bids + 1] = 1
         out[:, at["board_levels"]:at["board_levels"] + 4] = np.take_along_axis(
             self.levels, seats, axis=1)
         out[:, at["tricks_won"]:at["tricks_won"] + 4] = np.take_along_axis(
             self.won, seats, axis=1)
-        leading = (self.leader >= 0).nonzero()[0]
-        leader = position(self.leader[leading], leading)
-        out[leading, at["leader"] + leader] = 1
-        length = self.trick_len[leading]
-        for k in range(4):
-            sub = (length > k).nonzero()[0]
-            where = leading[sub]
-            out[where, at["trick"] + 54 * ((leader[sub] + k) & 3) + self.trick[where, k]] = 1
         out[:, at["trump_played"]] = self.trump_played
         team = viewer & 1
         out[:, at["scores"]] = self.scores[rows, team]
