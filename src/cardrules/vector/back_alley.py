@@ -511,7 +511,7 @@ class BackAlleyVector(VectorGame):
         bits = np.unpackbits(planes.view(np.uint8).reshape(n, 72), axis=1,
                              bitorder="little").reshape(n, 9, 64)[:, :, :54]
         out[:, at["hand"]:at["hand"] + 54] = bits[:, 0]
-        out[:, at["trick"]:at["trick"] + 432] = bits[:, 1:].reshape(n, 432)
+        out[:, at["trick"]:at["trick"] + 432].reshape(n, 8, 54)[...] = bits[:, 1:]
         out[:, at["hand_sizes"]:at["hand_sizes"] + 4] = np.bitwise_count(hands)
         out[:, at["board_levels"]:at["board_levels"] + 4] = np.take_along_axis(
             self.levels, seats, axis=1)
