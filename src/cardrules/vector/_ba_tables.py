@@ -46,3 +46,6 @@ CLASS_SETS_FLAT: npt.NDArray[np.uint64] = np.concatenate(
 #: ``BID_BITS[size]``: the legal bid ids 0 to 13 as bits with ``size`` cards (BA-21).
 BID_BITS: npt.NDArray[np.uint64] = np.array(
     [0] + [(1 | (1 << 13) | ((1 << size) - 2)) for size in range(1, 14)], dtype=np.uint64)
+#: ``POWERS`` flat with a 55th card (54: none, power -1): ``[55 * t + card]``.
+POWERS_FLAT: npt.NDArray[np.int64] = np.concatenate(
+    [POWERS, np.full((5, 1), -1, dtype=np.int64)], axis=1).reshape(-1)

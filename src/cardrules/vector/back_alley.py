@@ -64,9 +64,8 @@ from cardrules.vector._ba_tables import (
     BID_BITS,
     BITS,
     CLASS_SETS_FLAT,
-    CLASSES,
     CLASSES_FLAT,
-    POWERS,
+    POWERS_FLAT,
     TRUMP_SETS,
     TRUMPS_BY_POWER,
 )
@@ -389,20 +388,21 @@ class BackAlleyVector(VectorGame):
         if not len(done):
             return
         seat = seat[done]
-        trump = trump[done]
         trick = self.trick[done]
-        classes = CLASSES[trump[:, None], trick]
+        flat = 55 * trump[done][:, None] + trick
+        classes = CLASSES_FLAT[flat]
         counts = (classes == 4) | (classes == classes[:, :1])
-        best = np.where(counts, POWERS[trump[:, None], trick], -1).argmax(axis=1)
+        best = np.where(counts, POWERS_FLAT[flat], -1).argmax(axis=1)
         leader = self.leader[done]
         winner = (leader + best) & 3
-        self.won[done, winner] += 1
-        for k in range(4):
-            self.played[done, (leader + k) & 3] |= BITS[trick[:, k]]
+        self.won.reshape(-1)[4 * done + winner] += 1
+        # seat s played the trick's card (s - leader) % 4
+        self.played[done] |= np.take_along_axis(
+            BITS[trick], (_SEATS[None, :] - leader[:, None]) & 3, axis=1)
         self.trick_len[done] = 0
         self.leader[done] = winner
         self.current_player[done] = winner
-        over = self.hands[done, seat] == _ZERO
+        over = self.hands.reshape(-1)[4 * done + seat] == _ZERO
         if over.any():
             self._score(done[over])
 
