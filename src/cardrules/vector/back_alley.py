@@ -36,6 +36,8 @@ and to word the error of an illegal action.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import numpy.typing as npt
 
@@ -94,7 +96,9 @@ class BackAlleyVector(VectorGame):
 
     ``max_hand_size`` is the reducer's setting (1 to 13, default 13: the
     rules).  Beyond :class:`~cardrules.vector.VectorGame`'s arrays it keeps
-    ``scores`` (``num_games``, 2) int64, the team scores.
+    ``scores`` (``num_games``, 2) int64, the team scores.  The
+    ``legal_action_mask`` is made anew at every step (a view of the mask's
+    bits unpacked); writing into it changes no game.
 
     >>> games = BackAlleyVector(3, seed=0, max_hand_size=1)
     >>> games.current_player.shape, games.legal_action_mask.shape
@@ -464,9 +468,9 @@ class BackAlleyVector(VectorGame):
         if seat is None:
             viewer = self.current_player & 3
         else:
-            if not isinstance(seat, int) or not 0 <= seat < 4:
+            if isinstance(seat, bool) or not 0 <= operator.index(seat) < 4:
                 raise ValueError(f"seat must be 0 to 3, not {seat!r}")
-            viewer = np.full(n, seat, dtype=np.int64)
+            viewer = np.full(n, operator.index(seat), dtype=np.int64)
         at = _AT
         # position p is seat (viewer + p) % 4: seats[:, p] is that seat
         seats = (viewer[:, None] + _SEATS[None, :]) & 3
