@@ -137,6 +137,7 @@ class BackAlleyVector(VectorGame):
         n = self.num_games
         self._rows = np.arange(n, dtype=np.int64)
         self._rows4 = 4 * self._rows
+        self._rows128 = 128 * self._rows
         self._words = np.zeros((n, 2), dtype=np.uint64)
         self._size = np.zeros(n, dtype=np.int64)        # cards per hand this deal
         self._counters = np.zeros(n, dtype=np.uint64)
@@ -268,9 +269,9 @@ class BackAlleyVector(VectorGame):
         words = self._words
         words[:, 0] = bids | (legal << _S14)
         words[:, 1] = legal >> _S50
-        self.legal_action_mask = np.unpackbits(
-            words.view(np.uint8).reshape(n, 16), axis=1,
-            bitorder="little")[:, :NUM_ACTIONS].view(np.bool_)
+        self._unpacked = np.unpackbits(words.view(np.uint8).reshape(n, 16), axis=1,
+                                       bitorder="little")
+        self.legal_action_mask = self._unpacked[:, :NUM_ACTIONS].view(np.bool_)
         self.terminated = self.phase == _OVER
         self.current_player[self.terminated] = -1
 
@@ -290,10 +291,9 @@ class BackAlleyVector(VectorGame):
         n = self.num_games
         chosen = np.asarray(actions, dtype=np.int64).reshape(n)
         live = ~self.terminated
-        inside = (chosen >= 0) & (chosen < NUM_ACTIONS)
-        safe = np.where(inside, chosen, 0)
-        word = self._words.reshape(-1)[2 * self._rows + (safe >> 6)]
-        ok = inside & ((word >> (safe & 63).astype(np.uint64)) & np.uint64(1) != _ZERO)
+        # entries 68 to 127 of a row of the unpacked bits are never set
+        safe = np.clip(chosen, 0, 127)
+        ok = (self._unpacked.reshape(-1)[self._rows128 + safe] != 0) & (safe == chosen)
         if not (ok | ~live).all():
             bad = (live & ~ok).nonzero()[0]
             self._refuse(int(bad[0]), int(chosen[bad[0]]))
