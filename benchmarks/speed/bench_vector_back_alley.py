@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'games':>7} {'per decision':>13} {'memory/game':>12} {'observation/game':>17}")
     observe: dict[int, float] = {}
     for size in SIZES:
-        observe[size] = time_observation(size, repeat)
+        observe[size] = time_observation(size, 4 * repeat)
         print(f"{size:>7} {per[size] * 1e9:>10.0f} ns {memory[size]:>9,d} B "
               f"{observe[size] * 1e9:>14.0f} ns")
     print()

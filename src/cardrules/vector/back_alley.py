@@ -463,7 +463,13 @@ class BackAlleyVector(VectorGame):
         """
         n = self.num_games
         rows = self._rows
-        out = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        at = _AT
+        # the card planes (hand, trick, played) are written whole below: only
+        # the rest is zeroed first
+        out = np.empty((n, OBSERVATION_SIZE), dtype=np.float32)
+        out[:, :at["hand"]] = 0
+        out[:, at["hand"] + 54:at["trick"]] = 0
+        out[:, at["played"] + 216:] = 0
         over = self.terminated
         if seat is None:
             viewer = self.current_player & 3
@@ -471,7 +477,6 @@ class BackAlleyVector(VectorGame):
             if isinstance(seat, bool) or not 0 <= operator.index(seat) < 4:
                 raise ValueError(f"seat must be 0 to 3, not {seat!r}")
             viewer = np.full(n, operator.index(seat), dtype=np.int64)
-        at = _AT
         # position p is seat (viewer + p) % 4: seats[:, p] is that seat
         seats = (viewer[:, None] + _SEATS[None, :]) & 3
         live = ~over
