@@ -95,8 +95,16 @@ class BackAlleyVector(VectorGame):
     reducer (see the module).
 
     ``max_hand_size`` is the reducer's setting (1 to 13, default 13: the
-    rules).  Beyond :class:`~cardrules.vector.VectorGame`'s arrays it keeps
-    ``scores`` (``num_games``, 2) int64, the team scores.  The
+    rules).  Beyond :class:`~cardrules.vector.VectorGame`'s arrays it keeps,
+    per game: ``scores`` (``num_games``, 2) int64, the team scores;
+    ``hands`` and ``played`` (``num_games``, 4) uint64 card sets per seat (the
+    hand, the cards played to this deal's finished tricks); ``trump`` (suit
+    value, 4 for no trump), ``trump_card``, ``discard``, ``exchanger`` and
+    ``taken`` (BA-13, -1 for none); ``bids`` (-1 none, 0 pass, 1 to 12,
+    13 board) and ``levels`` (BA-23) per seat; ``leader`` (-1 outside play),
+    ``trick`` (cards in play order) and ``trick_len``; ``trump_played``;
+    ``won`` (tricks per seat); ``dealer``, ``results`` (deals finished) and
+    ``throw_ins`` (of the deal now due, BA-25).  Read them, do not write them.  The
     ``legal_action_mask`` is made anew at every step (a view of the mask's
     bits unpacked); writing into it changes no game.
 
