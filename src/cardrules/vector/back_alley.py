@@ -104,7 +104,9 @@ class BackAlleyVector(VectorGame):
     13 board) and ``levels`` (BA-23) per seat; ``leader`` (-1 outside play),
     ``trick`` (cards in play order) and ``trick_len``; ``trump_played``;
     ``won`` (tricks per seat); ``dealer``, ``results`` (deals finished) and
-    ``throw_ins`` (of the deal now due, BA-25).  Read them, do not write them.  The
+    ``throw_ins`` (of the deal now due, BA-25); ``phase`` (the place in
+    :class:`~cardrules.back_alley.Phase`: 2 bid, 3 play, 4 over).  Read them,
+    do not write them.  The
     ``legal_action_mask`` is made anew at every step (a view of the mask's
     bits unpacked); writing into it changes no game.
 
