@@ -203,6 +203,7 @@ class DownAndBackVector(VectorGame):
         self._log: list[npt.NDArray[np.int16]] = []
         self._reshuffles = 0
         self._tiebreaks = 0
+        self._tie_reshuffles = 0
         self._start_round()
 
     @property
@@ -452,6 +453,7 @@ class DownAndBackVector(VectorGame):
                     drawn.append((seat, stock.pop(0)))
                     if not stock:
                         self._reshuffles += 1
+                        self._tie_reshuffles += 1
                         counters = self._counters[game:game + 1]
                         perm = pile_orders(self._keys[game:game + 1], counters,
                                            [len(pile)])[0, :len(pile)].tolist()
