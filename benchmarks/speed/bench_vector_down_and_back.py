@@ -27,7 +27,7 @@ import random
 import time
 
 import numpy as np
-from _spades import load_spades, spiel_record
+from _spades import load_spades
 from _timing import machine_summary
 
 from cardrules.down_and_back import observation_tensor, view

@@ -38,6 +38,7 @@ def _chance(state: GameState, key: np.ndarray, counter: np.ndarray) -> tuple[Gam
     (those of a tie-break, DB-42, count 1000)."""
     reshuffles = 0
     while state.is_chance:
+        action: ChooseDealer | Shuffle
         if state.phase is Phase.CHOOSE_DEALER:
             action = ChooseDealer(int(below(key, counter, state.num_players)[0]))
         elif state.phase is Phase.SHUFFLE:
@@ -192,7 +193,7 @@ def test_bad_settings_are_refused() -> None:
         DownAndBackVector(2, seed=0, rounds=None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="2 to 5"):
         DownAndBackVector(2, seed=0, num_players=6)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="num_games"):
         DownAndBackVector(0, seed=0)
 
 
