@@ -111,13 +111,16 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     padded = np.zeros((rows, words * 8), dtype=np.uint8)
     padded[:, :width] = mask
     packed = padded.view("<u8")
-    counts = np.bitwise_count(packed)
-    running = np.cumsum(counts, axis=1, dtype=np.int64)
-    total = running[:, -1]
-    rank = (rng.random(rows) * total).astype(np.int64)
-    word = np.minimum(np.count_nonzero(running <= rank[:, None], axis=1), words - 1)
+    counts = np.bitwise_count(packed).T.astype(np.int32)      # (words, rows)
+    running = np.empty_like(counts)
+    running[0] = counts[0]
+    for k in range(1, words):       # row by row: numpy's cumsum is slow on short rows
+        np.add(running[k - 1], counts[k], out=running[k])
+    total = running[-1]
+    rank = (rng.random(rows) * total).astype(np.int32)
+    word = np.minimum((running <= rank).sum(axis=0, dtype=np.int32), words - 1).astype(np.intp)
     every = np.arange(rows)
-    within = rank - running[every, word] + counts[every, word]
+    within = rank - running[word, every] + counts[word, every]
     with np.errstate(over="ignore"):
         byte = (packed[every, word] * _GATHER) >> _S56
     chosen: npt.NDArray[np.int64] = 8 * word + _SELECT[byte.astype(np.intp), within]
