@@ -28,9 +28,16 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.rollout import greedy_action
-from cardrules.vector.base import random_actions
 from cardrules.vector.down_and_back import DownAndBackVector
 from cardrules.vector.streams import below, game_keys, shuffle_orders, words
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniform legal action per row, drawn here (not by the engine's
+    sampler, so that the games the seeds give stay fixed)."""
+    scores = rng.random(mask.shape)
+    scores[~mask] = -1.0
+    return np.argmax(scores, axis=1)
 
 
 def _chance(state: GameState, key: np.ndarray, counter: np.ndarray) -> tuple[GameState, int]:

@@ -175,8 +175,12 @@ class DownAndBackVector(VectorGame):
         g, n = self.num_games, self.num_players
         self._counters = np.zeros(g, dtype=np.uint64)
         self._rows = np.arange(g)
+        self._seat_base = self._rows * n
+        self._card_base = self._rows * 52
+        self._action_base = self._rows * NUM_ACTIONS
         self.current_player = np.full(g, -1, dtype=np.int64)
         self.legal_action_mask = np.zeros((g, NUM_ACTIONS), dtype=np.bool_)
+        self._mask_flat = self.legal_action_mask.reshape(-1)
         self.rewards = np.zeros((g, n), dtype=np.float32)
         self.terminated = np.zeros(g, dtype=np.bool_)
         self._rewarded = False
@@ -272,10 +276,9 @@ class DownAndBackVector(VectorGame):
             raise ValueError(f"step() takes one integer action number per game, shape "
                              f"({self.num_games},), not {chosen.dtype} {chosen.shape}")
         chosen = chosen.astype(np.int64, copy=False)
-        inside = (chosen >= 0) & (chosen < NUM_ACTIONS)
-        if not inside.all() or not self.legal_action_mask[
-                self._rows, chosen].all():
-            self._refuse(chosen, inside)
+        if int(chosen.min()) < 0 or int(chosen.max()) >= NUM_ACTIONS or not \
+                self._mask_flat.take(self._action_base + chosen).all():
+            self._refuse(chosen, (chosen >= 0) & (chosen < NUM_ACTIONS))
         self._log.append(chosen.astype(np.int16))
         phase = self._phase
         if phase == _P_DRAW:
@@ -322,16 +325,20 @@ class DownAndBackVector(VectorGame):
 
     def _draw(self, chosen: I64) -> None:
         """DB-34, DB-36, DB-37: take the stock's or the pile's top card."""
-        rows, seat = self._rows, self.current_player
+        slot = self._seat_base + self.current_player
         from_pile = chosen == _PILE
-        top = self._pile_size - 1
-        pile_card = self._pile[rows, np.maximum(top, 0)]
-        stock_card = self._stock[rows, np.minimum(self._stock_start, 51)]
+        pile_card = self._pile.reshape(-1).take(self._card_base + self._pile_size - 1)
+        stock_card = self._stock.reshape(-1).take(
+            self._card_base + np.minimum(self._stock_start, 51))
         card = np.where(from_pile, pile_card, stock_card).astype(np.intp)
-        bit = _BITS[card]
-        self._hands[rows, seat] |= bit
-        self._seen[rows, seat] |= np.where(from_pile, bit, np.uint64(0))
-        self._pile_set &= ~np.where(from_pile, bit, np.uint64(0))
+        bit = _BITS.take(card)
+        hands = self._hands.reshape(-1)
+        hand = hands.take(slot) | bit
+        hands[slot] = hand
+        taken = np.where(from_pile, bit, np.uint64(0))
+        seen = self._seen.reshape(-1)
+        seen[slot] = seen.take(slot) | taken
+        self._pile_set &= ~taken
         self._pile_size -= from_pile
         self._stock_start += ~from_pile
         self._drawn[:] = card
@@ -340,9 +347,8 @@ class DownAndBackVector(VectorGame):
             self._reshuffle(empty)
         self._phase = _P_DISCARD
         mask = self.legal_action_mask
-        mask[:, _STOCK] = False
-        mask[:, _PILE] = False
-        mask[:, _DISCARD0:_DISCARD0 + 52] = _unpack(self._hands[rows, seat]).view(np.bool_)
+        mask[:, _STOCK:_PILE + 1] = False
+        mask.view(np.uint8)[:, _DISCARD0:_DISCARD0 + 52] = _unpack(hand)
 
     def _reshuffle(self, games: I64) -> None:
         """DB-36 after a draw: the pile of each of ``games`` is shuffled; its
@@ -361,14 +367,18 @@ class DownAndBackVector(VectorGame):
 
     def _discard(self, chosen: I64) -> None:
         """DB-34, DB-35, DB-37: discard a card; the turn passes."""
-        n, rows, seat = self.num_players, self._rows, self.current_player
+        n, seat = self.num_players, self.current_player
+        slot = self._seat_base + seat
         card = chosen - _DISCARD0
-        keep = ~_BITS[card]
-        self._hands[rows, seat] &= keep
-        self._seen[rows, seat] &= keep
-        self._pile[rows, self._pile_size] = card
+        bit = _BITS.take(card)
+        keep = ~bit
+        hands = self._hands.reshape(-1)
+        hands[slot] = hands.take(slot) & keep
+        seen = self._seen.reshape(-1)
+        seen[slot] = seen.take(slot) & keep
+        self._pile.reshape(-1)[self._card_base + self._pile_size] = card
         self._pile_size += 1
-        self._pile_set |= ~keep
+        self._pile_set |= bit
         self._drawn[:] = -1
         self._turn += 1
         mask = self.legal_action_mask
