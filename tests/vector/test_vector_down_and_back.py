@@ -37,7 +37,8 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     sampler, so that the games the seeds give stay fixed)."""
     scores = rng.random(mask.shape)
     scores[~mask] = -1.0
-    return np.argmax(scores, axis=1)
+    chosen: np.ndarray = np.argmax(scores, axis=1)
+    return chosen
 
 
 def _chance(state: GameState, key: np.ndarray, counter: np.ndarray) -> tuple[GameState, int]:
