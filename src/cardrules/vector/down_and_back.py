@@ -127,6 +127,17 @@ def _unpack(sets: U64, count: int = 52) -> npt.NDArray[np.uint8]:
     return raw.reshape(*sets.shape, count)
 
 
+def _cards_of(sets: U64) -> npt.NDArray[np.intp]:
+    """The seven cards of each 7-card set, in canonical order: ``(len(sets), 7)``."""
+    rest = sets.copy()
+    cards = np.empty((len(sets), HAND_SIZE), dtype=np.intp)
+    for k in range(HAND_SIZE):
+        low = rest & (~rest + _ONE)                     # the lowest card left
+        cards[:, k] = np.bitwise_count(low - _ONE)
+        rest ^= low
+    return cards
+
+
 class DownAndBackVector(VectorGame):
     """``num_games`` games of Down and Back side by side, exact to the reducer.
 
@@ -301,13 +312,15 @@ class DownAndBackVector(VectorGame):
 
     def _cut(self, chosen: I64) -> None:
         """DB-32, DB-33: cut, deal seven cards each and turn one face up."""
-        n, g = self.num_players, self.num_games
+        n = self.num_players
         count = chosen + 1
         where = (np.arange(52)[None, :] + count[:, None]) % 52
         deck = np.take_along_axis(self._stock, where, axis=1)
         dealt = HAND_SIZE * n
-        bits = _BITS[deck[:, :dealt].astype(np.intp)].reshape(g, HAND_SIZE, n)
-        by_position = np.bitwise_or.reduce(bits, axis=1)   # (g, n): position p from the left
+        bits = _BITS.take(deck[:, :dealt].astype(np.intp))
+        by_position = bits[:, :n].copy()                   # (g, n): position p from the left
+        for k in range(1, HAND_SIZE):  # card k of each: numpy's reduce is slow on short axes
+            by_position |= bits[:, k * n:(k + 1) * n]
         seats = (self._dealer[:, None] + 1 + np.arange(n)[None, :]) % n
         hands = self._hands
         hands[self._rows[:, None], seats] = by_position
@@ -399,11 +412,13 @@ class DownAndBackVector(VectorGame):
         n, rows, seat = self.num_players, self._rows, self.current_player
         k = (chosen - _SPLIT0).astype(np.intp)
         hand = self._hands[rows, seat]
-        cards = np.nonzero(_unpack(hand))[1].reshape(-1, HAND_SIZE)
+        cards = _cards_of(hand)
         down = np.take_along_axis(cards, _DOWN_POSITIONS[k], axis=1)
         back = np.take_along_axis(cards, _BACK_POSITIONS[k], axis=1)
         self._split[rows, seat] = k
-        self._down[rows, seat] = np.bitwise_or.reduce(_BITS[down], axis=1)
+        down_bits = _BITS.take(down)
+        self._down[rows, seat] = down_bits[:, 0] | down_bits[:, 1] | down_bits[:, 2] | \
+            down_bits[:, 3]
         self._down_cards[rows, seat] = down
         self._back_cards[rows, seat] = back
         self._splits_made += 1
