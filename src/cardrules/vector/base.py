@@ -118,7 +118,12 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
         np.add(running[k - 1], counts[k], out=running[k])
     total = running[-1]
     rank = (rng.random(rows) * total).astype(np.int32)
-    word = np.minimum((running <= rank).sum(axis=0, dtype=np.int32), words - 1).astype(np.intp)
+    word = np.zeros(rows, dtype=np.int32)
+    passed = np.empty(rows, dtype=np.bool_)
+    for k in range(words - 1):      # the words wholly before the r-th legal action
+        np.less_equal(running[k], rank, out=passed)
+        word += passed
+    word = word.astype(np.intp)
     every = np.arange(rows)
     within = rank - running[word, every] + counts[word, every]
     with np.errstate(over="ignore"):

@@ -22,8 +22,10 @@ a discard pile of ``L`` cards takes 52 words too and orders the pile (bottom
 card first) by the first ``L`` of them, the others ignored (DB-36).  The
 draw, discard, cut and split steps and the showdown of games without a tie
 are vectorised (reshuffles included); a showdown with a tie (DB-42) is
-played game by game in Python on that game's arrays (a few per cent of the
-rounds), still inside ``step``.
+played game by game in Python on that game's arrays (about one round in
+four hundred in random play), still inside ``step``; the reducer is not
+needed there.  :attr:`~DownAndBackVector.reshuffles` and
+:attr:`~DownAndBackVector.tiebreaks` count both.
 
 **Exactness.**  :meth:`~DownAndBackVector.record` gives each game's
 :class:`~cardrules.engine.GameRecord` with every chance action, rebuilt from
