@@ -53,8 +53,8 @@ def _chance(state: GameState, key: np.ndarray, counter: np.ndarray) -> tuple[Gam
             action = Shuffle(tuple(DECK[j] for j in shuffle_orders(key, counter, 52)[0]))
         else:
             pile = state.discard
-            drawn = words(key, counter, 52)[0, :len(pile)]
-            order = np.argsort(drawn, kind="stable")
+            drawn = words(key, counter, 52)[0, :len(pile)] >> np.uint64(6)
+            order = np.argsort(drawn, kind="stable")   # the top 58 bits, ties by position
             action = Shuffle(tuple(pile[j] for j in order))
             reshuffles += 1001 if state.showdown is not None else 1
         state = apply(state, action)

@@ -96,7 +96,8 @@ _BITS = _ONE << np.arange(52, dtype=np.uint64)
 _DOWN_POSITIONS = np.array(list(combinations(range(HAND_SIZE), 4)), dtype=np.intp)
 _BACK_POSITIONS = np.array([[p for p in range(HAND_SIZE) if p not in row]
                             for row in _DOWN_POSITIONS.tolist()], dtype=np.intp)
-_PAD = np.uint64(0xFFFFFFFFFFFFFFFF)
+_LOW = np.uint64(63)
+_HIGH = ~_LOW
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
@@ -106,7 +107,9 @@ def pile_orders(keys: U64, counters: U64, lengths: npt.ArrayLike) -> npt.NDArray
     """The reshuffle orders (DB-36): per stream, a uniform order of
     ``range(lengths[j])`` in the first ``lengths[j]`` places of a row of 52
     (the rest of the row is ``lengths[j]`` to 51).  Each takes 52 words, so
-    a reshuffle costs every game the same whatever its pile.
+    a reshuffle costs every game the same whatever its pile; the first
+    ``lengths[j]`` are ordered as :func:`~cardrules.vector.streams.shuffle_orders`
+    orders words (by their top 58 bits, ties by position).
 
     >>> import numpy as np
     >>> from cardrules.vector.streams import game_keys
@@ -117,8 +120,14 @@ def pile_orders(keys: U64, counters: U64, lengths: npt.ArrayLike) -> npt.NDArray
     """
     drawn = words(keys, counters, 52)
     size = np.asarray(lengths, dtype=np.int64).reshape(-1, 1)
-    drawn[np.arange(52)[None, :] >= size] = _PAD
-    return np.argsort(drawn, axis=1, kind="stable")
+    # As shuffle_orders: the top 58 bits of each word, ties by position; the
+    # places past the pile sort last, their keys all ones above the position.
+    drawn &= _HIGH
+    drawn[np.arange(52)[None, :] >= size] = _HIGH
+    drawn |= np.arange(52, dtype=np.uint64)[None, :]
+    drawn.sort(axis=1)
+    order: npt.NDArray[np.intp] = (drawn & _LOW).astype(np.intp)
+    return order
 
 
 def _unpack(sets: U64, count: int = 52) -> npt.NDArray[np.uint8]:
