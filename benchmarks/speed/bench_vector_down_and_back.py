@@ -113,21 +113,29 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small smoke run")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
     sizes = SIZES[:2] if args.quick else SIZES
     repeat = 1 if args.quick else args.repeat
     for key, value in machine_summary(["cardrules", "open-spiel", "numpy"]):
         print(f"{key:>12}: {value}")
     gc.disable()
-    spades = min(spades_per_decision(args.seed, 100 if args.quick else 400)
-                 for _ in range(repeat))
-    print(f"\nOpenSpiel spades, minimal loop: {spades * 1e6:.2f} us per decision")
+    # Round-robin: each repeat times spades and every batch size once, and each
+    # figure is the best of its runs (noise on a shared machine only adds time).
+    deals = 100 if args.quick else 400
+    spades_runs: list[float] = []
+    runs: dict[int, list[tuple[float, float, int]]] = {size: [] for size in sizes}
+    for _ in range(repeat):
+        spades_runs.append(spades_per_decision(args.seed, deals))
+        for size in sizes:
+            runs[size].append(batch_run(size, args.seed))
+    spades = min(spades_runs)
+    print(f"\nOpenSpiel spades, minimal loop: {spades * 1e6:.2f} us per decision "
+          f"(best of {repeat})")
     print(f"\n{'games':>7} {'per decision':>13} {'choosing':>10} {'stepping':>10} "
           f"{'vs spades':>10} {'bytes/game':>11}")
     for size in sizes:
-        runs = [batch_run(size, args.seed) for _ in range(repeat)]
-        choose, step, decisions = min(runs, key=lambda r: r[0] + r[1])
+        choose, step, decisions = min(runs[size], key=lambda r: r[0] + r[1])
         per = (choose + step) / decisions
         print(f"{size:>7,} {per * 1e9:>10.0f} ns {choose / decisions * 1e9:>7.0f} ns "
               f"{step / decisions * 1e9:>7.0f} ns {spades / per:>9.1f}x "
