@@ -101,7 +101,42 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     >>> a[0] in (1, 2), int(a[1])
     (True, 0)
     """
-    scores = rng.random(mask.shape)
-    scores[~mask] = -1.0
-    chosen: npt.NDArray[np.int64] = np.argmax(scores, axis=1).astype(np.int64)
+    # One uniform draw per row picks the r-th legal action.  The mask's bytes
+    # (0 or 1) are read eight at a time as 64-bit words: a word's bit count is
+    # its number of legal actions, a running sum finds the word holding the
+    # r-th, a multiplication gathers its eight bytes into one byte's bits, and
+    # a table gives the place of that byte's k-th set bit.
+    rows, width = mask.shape
+    words = -(-width // 8)
+    padded = np.zeros((rows, words * 8), dtype=np.uint8)
+    padded[:, :width] = mask
+    packed = padded.view("<u8")
+    counts = np.bitwise_count(packed).T.astype(np.int32)      # (words, rows)
+    running = np.empty_like(counts)
+    running[0] = counts[0]
+    for k in range(1, words):       # row by row: numpy's cumsum is slow on short rows
+        np.add(running[k - 1], counts[k], out=running[k])
+    total = running[-1]
+    rank = (rng.random(rows) * total).astype(np.int32)
+    word = np.zeros(rows, dtype=np.int32)
+    passed = np.empty(rows, dtype=np.bool_)
+    for k in range(words - 1):      # the words wholly before the r-th legal action
+        np.less_equal(running[k], rank, out=passed)
+        word += passed
+    word = word.astype(np.intp)
+    every = np.arange(rows)
+    within = rank - running[word, every] + counts[word, every]
+    with np.errstate(over="ignore"):
+        byte = (packed[every, word] * _GATHER) >> _S56
+    chosen: npt.NDArray[np.int64] = 8 * word + _SELECT[byte.astype(np.intp), within]
+    chosen[total == 0] = 0
     return chosen
+
+
+_GATHER = np.uint64(0x0102040810204080)
+_S56 = np.uint64(56)
+#: ``_SELECT[v, k]``: the place of the ``k``-th set bit of the byte ``v``.
+_SELECT = np.zeros((256, 8), dtype=np.int64)
+for _value in range(256):
+    _places = [_bit for _bit in range(8) if _value >> _bit & 1]
+    _SELECT[_value, :len(_places)] = _places
