@@ -22,6 +22,7 @@ from cardrules.back_alley import (
     NUM_ACTIONS,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
+    RULES,
     Bid,
     Board,
     ChooseDealer,
@@ -45,7 +46,7 @@ from cardrules.back_alley import (
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import hidden_variant
 from support import ROOT
-from support.gamecheck import documented_layout, layout_part
+from support.gamecheck import documented_layout, layout_part, state_after
 
 DOCS = ROOT / "docs"
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -54,14 +55,7 @@ SIZES = st.integers(min_value=1, max_value=13)
 
 def random_state(max_hand_size: int, steps: int, seed: int) -> GameState:
     """The state after ``steps`` random actions (chance sampled) of a short game."""
-    rng = random.Random(seed)
-    state = new_game(max_hand_size=max_hand_size)
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        state = apply(state, sample_chance(state, rng) if state.is_chance
-                      else rng.choice(legal_actions(state)))
-    return state
+    return state_after(RULES, {"max_hand_size": max_hand_size}, steps, seed)
 
 
 def bidding(max_hand_size: int = 3) -> GameState:

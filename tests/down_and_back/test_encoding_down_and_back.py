@@ -23,6 +23,7 @@ from cardrules.down_and_back import (
     NUM_ACTIONS,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
+    RULES,
     Action,
     ChooseDealer,
     Cut,
@@ -47,7 +48,7 @@ from cardrules.down_and_back import (
 )
 from cardrules.down_and_back.checks import hidden_variant
 from support import ROOT
-from support.gamecheck import documented_layout, layout_part
+from support.gamecheck import documented_layout, layout_part, state_after
 
 DOCS = ROOT / "docs"
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -56,14 +57,7 @@ PLAYERS = st.integers(min_value=2, max_value=5)
 
 def random_state(num_players: int, steps: int, seed: int) -> GameState:
     """The state after ``steps`` random actions (chance sampled) of a 2-round game."""
-    rng = random.Random(seed)
-    state = new_game(num_players, rounds=2)
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        state = apply(state, sample_chance(state, rng) if state.is_chance
-                      else rng.choice(legal_actions(state)))
-    return state
+    return state_after(RULES, {"num_players": num_players, "rounds": 2}, steps, seed)
 
 
 def dealt(num_players: int = 3, seed: int = 0) -> GameState:

@@ -21,7 +21,7 @@ import json
 import pickle
 import random
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import Literal, TypeVar, overload
 
@@ -45,6 +45,26 @@ def choose(rules: Rules[S, A], state: S, rng: random.Random) -> A:
     if state.is_chance:
         return rules.sample_chance(state, rng)
     return rng.choice(rules.legal_actions(state))
+
+
+def state_after(rules: Rules[S, A], settings: Mapping[str, int | None], steps: int,
+                seed: int) -> S:
+    """The state after ``steps`` random actions (chance sampled) of a game with
+    ``settings`` (fewer if the game ends first).
+
+    >>> from cardrules.down_and_back import RULES
+    >>> state_after(RULES, {"num_players": 2}, 0, 1) == RULES.new_game_from_settings({})
+    False
+    >>> state_after(RULES, {"num_players": 2}, 2, 1).current_player is not None
+    True
+    """
+    rng = random.Random(seed)
+    state = rules.new_game_from_settings(settings)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state = rules.apply(state, choose(rules, state, rng))
+    return state
 
 
 def check_who_acts(rules: Rules[S, A], state: S) -> None:

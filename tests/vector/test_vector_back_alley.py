@@ -192,12 +192,3 @@ def test_random_actions_are_uniform_among_the_legal_ones() -> None:
     assert set(tally.nonzero()[0].tolist()) == {0, 9, 30, 67}
     assert (abs(tally[[0, 9, 30, 67]] - 15000) < 600).all()   # about 5.5 sigma
 
-
-def test_the_engine_shuffles_as_shuffle_orders() -> None:
-    from cardrules.vector.back_alley import _shuffle
-    from cardrules.vector.streams import game_keys, shuffle_orders
-
-    keys = game_keys(12, 0, 300)
-    mine, theirs = np.arange(300, dtype=np.uint64), np.arange(300, dtype=np.uint64)
-    assert (_shuffle(keys, mine) == shuffle_orders(keys, theirs, 54)).all()
-    assert (mine == theirs).all()

@@ -72,7 +72,7 @@ from cardrules.vector._ba_tables import (
     TRUMPS_BY_POWER,
 )
 from cardrules.vector.base import VectorGame
-from cardrules.vector.streams import below, game_keys, shuffle_orders, words
+from cardrules.vector.streams import below, game_keys, shuffle_orders
 
 __all__ = ["BackAlleyVector"]
 
@@ -201,7 +201,7 @@ class BackAlleyVector(VectorGame):
             return
         counters = self._counters[rows]
         self._append(rows, -5 - counters.astype(np.int64))
-        order = _shuffle(self._keys[rows], counters)
+        order = shuffle_orders(self._keys[rows], counters, 54)
         self._counters[rows] = counters
         dealer = self.dealer[rows]
         size = np.abs(self._max - (self.results[rows] + 1)) + 1
@@ -606,20 +606,6 @@ class BackAlleyVector(VectorGame):
             if isinstance(value, np.ndarray):
                 total += value.nbytes
         return total
-
-
-def _shuffle(keys: U64, counters: U64) -> I64:
-    """``shuffle_orders(keys, counters, 54)``, sorted faster: the words are
-    sorted by the default sort, and a row with two equal words (probability
-    below ``2**-52``) is sorted again stably, as ``shuffle_orders`` does."""
-    drawn = words(keys, counters, 54)
-    order = np.argsort(drawn, axis=1)
-    ranked = np.take_along_axis(drawn, order, axis=1)
-    tied = (ranked[:, 1:] == ranked[:, :-1]).any(axis=1).nonzero()[0]
-    if len(tied):
-        order[tied] = np.argsort(drawn[tied], axis=1, kind="stable")
-    result: I64 = order.astype(np.int64)
-    return result
 
 
 #: The action of each id, in the encoding's numbering.

@@ -101,36 +101,42 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     >>> a[0] in (1, 2), int(a[1])
     (True, 0)
     """
-    # A uniform rank among the row's legal actions, then the action of that
-    # rank: the row is read eight entries at a time (a 64-bit word of 0/1
-    # bytes), the words' counts are summed by small matrix products, and the
-    # entry of that rank within its word is looked up in a table.
-    n, width = mask.shape
-    groups = (width + 7) // 8
-    padded = np.zeros((n, 8 * groups), dtype=np.uint8)
+    # One uniform draw per row picks the r-th legal action.  The mask's bytes
+    # (0 or 1) are read eight at a time as 64-bit words: a word's bit count is
+    # its number of legal actions, a running sum finds the word holding the
+    # r-th, a multiplication gathers its eight bytes into one byte's bits, and
+    # a table gives the place of that byte's k-th set bit.
+    rows, width = mask.shape
+    words = -(-width // 8)
+    padded = np.zeros((rows, words * 8), dtype=np.uint8)
     padded[:, :width] = mask
-    words = padded.view(np.uint64)
-    counts = np.bitwise_count(words)
-    upto = counts.astype(np.float32) @ np.triu(np.ones((groups, groups), dtype=np.float32))
-    total = upto[:, -1].astype(np.float64)
-    rank = np.minimum(np.floor(rng.random(n) * total), np.maximum(total - 1, 0))
-    below_rank = (upto <= rank.astype(np.float32)[:, None]).astype(np.float32)
-    group = np.minimum(below_rank @ np.ones(groups, dtype=np.float32),
-                       groups - 1).astype(np.int64)
-    rows = np.arange(n)
-    within = (rank - upto[rows, group]).astype(np.int64) + counts[rows, group]
+    packed = padded.view("<u8")
+    counts = np.bitwise_count(packed).T.astype(np.int32)      # (words, rows)
+    running = np.empty_like(counts)
+    running[0] = counts[0]
+    for k in range(1, words):       # row by row: numpy's cumsum is slow on short rows
+        np.add(running[k - 1], counts[k], out=running[k])
+    total = running[-1]
+    rank = (rng.random(rows) * total).astype(np.int32)
+    word = np.zeros(rows, dtype=np.int32)
+    passed = np.empty(rows, dtype=np.bool_)
+    for k in range(words - 1):      # the words wholly before the r-th legal action
+        np.less_equal(running[k], rank, out=passed)
+        word += passed
+    word = word.astype(np.intp)
+    every = np.arange(rows)
+    within = rank - running[word, every] + counts[word, every]
     with np.errstate(over="ignore"):
-        byte = (words[rows, group] * _GATHER) >> _S56
-    chosen: npt.NDArray[np.int64] = np.where(
-        total > 0, 8 * group + _SELECT[byte, np.clip(within, 0, 7)], 0).astype(np.int64)
+        byte = (packed[every, word] * _GATHER) >> _S56
+    chosen: npt.NDArray[np.int64] = 8 * word + _SELECT[byte.astype(np.intp), within]
+    chosen[total == 0] = 0
     return chosen
 
 
-# _SELECT[byte, k]: the place of the k-th set bit of byte; _GATHER packs the
-# eight 0/1 bytes of a word into one byte (bit k from byte k).
-_SELECT = np.zeros((256, 8), dtype=np.int64)
-for _byte in range(256):
-    _places = [place for place in range(8) if _byte >> place & 1]
-    _SELECT[_byte, :len(_places)] = _places
 _GATHER = np.uint64(0x0102040810204080)
 _S56 = np.uint64(56)
+#: ``_SELECT[v, k]``: the place of the ``k``-th set bit of the byte ``v``.
+_SELECT = np.zeros((256, 8), dtype=np.int64)
+for _value in range(256):
+    _places = [_bit for _bit in range(8) if _value >> _bit & 1]
+    _SELECT[_value, :len(_places)] = _places

@@ -10,9 +10,9 @@ SHA-256 digest of ``cardrules.vector:{seed}:{index}``) and a counter of the
 words drawn so far.  Word ``n`` of a stream is SplitMix64's output for
 ``key + (n + 1) * 0x9E3779B97F4A7C15`` (:func:`words`): a counter-based
 generator, so any game's words can be drawn without the others'.  A
-shuffle orders the cards by one fresh word each (:func:`shuffle_orders`,
-ties by position, which for 64-bit words happens with probability below
-``2**-52`` per shuffle); a choice among ``n`` is the high part of
+shuffle orders the cards by the top 58 bits of one fresh word each
+(:func:`shuffle_orders`, ties by position, which happens with probability
+below ``2**-47`` per shuffle); a choice among ``n`` is the high part of
 ``word * n`` (:func:`below`), uniform to within ``n / 2**64``.
 
 >>> import numpy as np
@@ -40,6 +40,9 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+
+_LOW = np.uint64(63)
+_HIGH = ~_LOW
 
 U64 = npt.NDArray[np.uint64]
 
@@ -69,12 +72,20 @@ def words(keys: U64, counters: U64, width: int) -> U64:
     >>> bool(words(game_keys(1, 0, 1), c2, 1)[0, 0] == w[0, 1])
     True
     """
-    steps = counters[:, None] + np.arange(1, width + 1, dtype=np.uint64)[None, :]
+    # In place, one scratch array: the same words as the formula, fewer passes.
+    z = np.arange(1, width + 1, dtype=np.uint64)[None, :] + counters[:, None]
+    scratch = np.empty_like(z)
     with np.errstate(over="ignore"):
-        z = keys[:, None] + steps * _GOLDEN
-        z = (z ^ (z >> _S30)) * _M1
-        z = (z ^ (z >> _S27)) * _M2
-        z = z ^ (z >> _S31)
+        z *= _GOLDEN
+        z += keys[:, None]
+        np.right_shift(z, _S30, out=scratch)
+        z ^= scratch
+        z *= _M1
+        np.right_shift(z, _S27, out=scratch)
+        z ^= scratch
+        z *= _M2
+        np.right_shift(z, _S31, out=scratch)
+        z ^= scratch
     counters += np.uint64(width)
     out: U64 = z
     return out
@@ -82,14 +93,24 @@ def words(keys: U64, counters: U64, width: int) -> U64:
 
 def shuffle_orders(keys: U64, counters: U64, size: int) -> npt.NDArray[np.intp]:
     """A uniform order of ``range(size)`` per stream, shape ``(len(keys), size)``
-    (``size`` words each).
+    (``size`` words each): the positions by the top 58 bits of their words,
+    ties by position.
 
     >>> import numpy as np
     >>> o = shuffle_orders(game_keys(3, 0, 4), np.zeros(4, dtype=np.uint64), 52)
     >>> o.shape, bool((np.sort(o, axis=1) == np.arange(52)).all())
     ((4, 52), True)
     """
-    return np.argsort(words(keys, counters, size), axis=1, kind="stable")
+    # Each word's low 6 bits are replaced by its position, so all keys differ
+    # and a plain (fast) sort of the keys gives the order, ties by position.
+    keys_ = words(keys, counters, size)
+    if size > 64:
+        return np.argsort(keys_ & _HIGH, axis=1, kind="stable")
+    keys_ &= _HIGH
+    keys_ |= np.arange(size, dtype=np.uint64)[None, :]
+    keys_.sort(axis=1)
+    order: npt.NDArray[np.intp] = (keys_ & _LOW).astype(np.intp)
+    return order
 
 
 def below(keys: U64, counters: U64, n: int | npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
