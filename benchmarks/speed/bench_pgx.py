@@ -30,6 +30,7 @@ figures printed are per game-step in nanoseconds.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import platform
 import sys
@@ -56,10 +57,8 @@ def _pin(cores: int) -> None:
 def _stepper(env_id: str, batch: int, scan: int) -> tuple[Callable[[Any], Any],
                                                           Callable[[Any], Any], Any]:
     """The jitted one-step and ``scan``-step functions of ``batch`` games, and a start."""
-    import jax
-    import jax.numpy as jnp
-    import pgx
-    from pgx.experimental import auto_reset
+    jax, jnp, pgx = _module("jax"), _module("jax.numpy"), _module("pgx")
+    auto_reset = _module("pgx.experimental").auto_reset
 
     env = pgx.make(env_id)
     init = jax.jit(jax.vmap(env.init))
@@ -82,10 +81,13 @@ def _stepper(env_id: str, batch: int, scan: int) -> tuple[Callable[[Any], Any],
     return jax.jit(one), jax.jit(many), (state, key)
 
 
-def _block(carry: Any) -> None:
-    import jax
+def _module(name: str) -> Any:
+    """A module of pgx or JAX (not installed where the project's type checks run)."""
+    return importlib.import_module(name)
 
-    jax.block_until_ready(carry)
+
+def _block(carry: Any) -> None:
+    _module("jax").block_until_ready(carry)
 
 
 def _time(run: Callable[[Any], Any], carry: Any, calls: int, repeat: int) -> tuple[float, Any]:
@@ -140,14 +142,13 @@ def main(argv: list[str] | None = None) -> int:
         args.batches, args.budget, args.repeat = [1_024, 4_096], 0.3, 1
     _pin(args.cores)
     try:
-        import jax
-        import pgx
+        jax, pgx = _module("jax"), _module("pgx")
     except ImportError:
         print("skipped: pgx is not installed here (run in its own venv: benchmarks/README.md)")
         return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     print(f"pgx {pgx.__version__}, jax {jax.__version__} on {jax.devices()[0].platform}, "
-          f"python {platform.python_version()}, {platform.machine()}, "
-          f"cores used: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else '?'}")
+          f"python {platform.python_version()}, {platform.machine()}, cores used: {cores}")
     print(f"{'game':<16} {'games':>7} {'loop ns/step':>13} {'scan ns/step':>13} "
           f"{'compile s':>10}")
     for env_id in args.games:

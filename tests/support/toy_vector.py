@@ -37,7 +37,8 @@ def _toy_module() -> ModuleType:
         return sys.modules["toy_game"]
     path = Path(__file__).resolve().parent.parent / "engine" / "toy_game.py"
     spec = importlib.util.spec_from_file_location("toy_game", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["toy_game"] = module
     spec.loader.exec_module(module)
@@ -154,7 +155,9 @@ class HighCardVector(VectorGame):
         return state
 
     def record(self, index: int) -> GameRecord:
-        return RULES.record(toy.new_game(self.num_players, self.ante), self._entries(index))
+        start = toy.new_game(self.num_players, self.ante)
+        record: GameRecord = RULES.record(start, self._entries(index))
+        return record
 
 
 def _vector(num_games: int, seed: int, settings: Mapping[str, int | None]) -> VectorGame:

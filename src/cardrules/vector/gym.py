@@ -265,7 +265,7 @@ class VectorEnv:
 def _gymnasium() -> Any:
     try:
         import gymnasium
-        import gymnasium.vector.utils  # noqa: F401
+        import gymnasium.vector.utils
     except ImportError:  # pragma: no cover - depends on the installation
         raise ImportError('the spaces need gymnasium: pip install "cardrules[pettingzoo]"') \
             from None
