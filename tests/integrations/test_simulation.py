@@ -726,3 +726,20 @@ def test_vector_engine_equals_the_reducer_in_distribution(
     assert _within(vector, reducer, 4) == []
     assert vector == simulate(game, games=games, seed=5, settings=settings, workers=1,
                               chunk_size=1, engine="vector")
+
+
+def test_the_command_simulates_with_the_vector_engine(capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    pytest.importorskip("numpy")
+    from support.toy_vector import RULES as TOY
+
+    from cardrules.cli import main
+
+    assert main(["simulate", "high-card-batch", "--games", "1500", "--seed", "4",
+                 "--workers", "1", "--engine", "vector", "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = simulate(TOY, games=1500, seed=4, workers=1, engine="vector")
+    assert SimulationResult.from_dict(data) == expected
+    assert main(["simulate", "down-and-back", "--games", "2", "--bots", "greedy",
+                 "--engine", "vector"]) == 2
+    assert "engine='vector' plays only bots with a batch version" in capsys.readouterr().err
