@@ -19,8 +19,8 @@ JAX.  This script times two of its card games, ``sparrow_mahjong`` and
 pgx needs JAX, which the project's own environment must not pull in, so the
 script runs in a venv of its own (see benchmarks/README.md)::
 
-    python3 -m venv /work/pgxvenv && /work/pgxvenv/bin/pip install pgx
-    /work/pgxvenv/bin/python benchmarks/speed/bench_pgx.py
+    python3 -m venv ~/pgxvenv && ~/pgxvenv/bin/pip install pgx
+    ~/pgxvenv/bin/python benchmarks/speed/bench_pgx.py
 
 By default the process is pinned to one core (``--cores 1``) and XLA is
 told to use one thread, as the project's own engines are measured; the
