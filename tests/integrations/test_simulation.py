@@ -731,9 +731,8 @@ def test_vector_engine_equals_the_reducer_in_distribution(
 def test_the_command_simulates_with_the_vector_engine(capsys: pytest.CaptureFixture[str]
                                                        ) -> None:
     pytest.importorskip("numpy")
-    from support.toy_vector import RULES as TOY
-
     from cardrules.cli import main
+    from support.toy_vector import RULES as TOY
 
     assert main(["simulate", "high-card-batch", "--games", "1500", "--seed", "4",
                  "--workers", "1", "--engine", "vector", "--json", "-"]) == 0
@@ -743,3 +742,35 @@ def test_the_command_simulates_with_the_vector_engine(capsys: pytest.CaptureFixt
     assert main(["simulate", "down-and-back", "--games", "2", "--bots", "greedy",
                  "--engine", "vector"]) == 2
     assert "engine='vector' plays only bots with a batch version" in capsys.readouterr().err
+
+
+def test_vector_engine_plays_each_seat_with_its_own_batch_bot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hook for more batch bots (cardrules.vector.bots.BOTS): a bot name
+    # the game has and BOTS has too is played by the batch engine, each seat
+    # by the batch bot of its name.  Here a bot that always stays (TOY-3),
+    # beside random ones: it stays in every game, so it never folds its ante.
+    pytest.importorskip("numpy")
+    import numpy as np
+
+    import cardrules.vector.bots
+    from cardrules.engine import RandomBot
+    from support.toy_vector import RULES as TOY
+
+    class Stays:
+        def __init__(self, seed: int | None) -> None:
+            self.seed = seed
+
+        def act(self, game: Any) -> Any:
+            return np.ones(game.num_games, dtype=np.int64)
+
+    monkeypatch.setattr(cardrules.vector.bots, "BOTS",
+                        {**cardrules.vector.bots.BOTS, "stays": Stays})
+    rules = attrs.evolve(TOY, bots={"random": RandomBot, "stays": RandomBot})
+    result = simulate(rules, games=3000, seed=2, bots=["stays", "random", "random"],
+                      workers=1, engine="vector")
+    stays = result.seats[0]
+    # Staying every time, seat 0 pays two antes in every game it loses.
+    assert min(value for value, _ in stays.values) == -2
+    assert -1 not in dict(stays.values)
+    assert all(-1 in dict(seat.values) for seat in result.seats[1:])

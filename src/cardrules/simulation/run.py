@@ -227,14 +227,22 @@ def _vector_games(rules: Rules[Any, Any], settings: Mapping[str, int | None],
         count = min(stop, begin + VECTOR_BATCH) - begin
         chance, bot_seeds = vector_seeds(seed, begin // VECTOR_BATCH, len(bots))
         game = rules.vector(count, chance, settings)
-        players = [BOTS[name](bot_seed) for name, bot_seed in zip(bots, bot_seeds, strict=True)]
+        # One batch bot per bot name, for the seats of that name (seeded by
+        # the first of them): a bot reads the whole batch at each step.
+        seats: dict[str, list[int]] = {}
+        for s, name in enumerate(bots):
+            seats.setdefault(name, []).append(s)
+        players = [(BOTS[name](bot_seeds[at[0]]), np.array(at)) for name, at in seats.items()]
         while not game.terminated.all():
-            to_act = game.current_player
-            actions = np.zeros(count, dtype=np.int64)
-            for s, bot in enumerate(players):
-                here = to_act == s
-                if here.any():
-                    actions[here] = bot.act(game)[here]
+            if len(players) == 1:
+                actions = players[0][0].act(game)
+            else:
+                to_act = game.current_player
+                actions = np.zeros(count, dtype=np.int64)
+                for bot, at in players:
+                    here = np.isin(to_act, at)
+                    if here.any():
+                        actions[here] = bot.act(game)[here]
             game.step(actions)
         for i in range(count):
             yield game.state(i)
