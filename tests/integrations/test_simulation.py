@@ -625,3 +625,152 @@ def test_simulate_imports_no_game_and_names_none() -> None:
                     (path.name, module)
             if isinstance(node, ast.Constant) and id(node) not in docstrings:
                 assert node.value not in names, (path.name, node.value)
+
+
+# -- engine="vector": the batch engine, equal to the reducer in distribution
+
+
+def _within(a: SimulationResult, b: SimulationResult, standard_errors: float) -> list[str]:
+    """Where two results of the same game and bots differ by more than
+    ``standard_errors`` standard errors of the difference: each seat's mean
+    value, win rate and tie rate (the two samples independent, so the
+    variance of the difference of two means is the sum of their variances
+    of the mean).  Empty when they agree."""
+    far = []
+    for seat, (x, y) in enumerate(zip(a.seats, b.seats, strict=True)):
+        se = (x.std ** 2 / x.games + y.std ** 2 / y.games) ** 0.5
+        if abs(x.mean - y.mean) > standard_errors * max(se, 1e-9):
+            far.append(f"seat {seat} mean {x.mean:.3f} against {y.mean:.3f} (se {se:.3f})")
+        for name, p, q in (("win", x.wins / x.games, y.wins / y.games),
+                           ("tie", x.ties / x.games, y.ties / y.games)):
+            pooled = (p * x.games + q * y.games) / (x.games + y.games)
+            se = (pooled * (1 - pooled) * (1 / x.games + 1 / y.games)) ** 0.5
+            if abs(p - q) > standard_errors * max(se, 1e-9):
+                far.append(f"seat {seat} {name} rate {p:.3f} against {q:.3f} (se {se:.3f})")
+    return far
+
+
+def test_vector_engine_equals_the_reducer_in_distribution_on_the_toy_game() -> None:
+    # How they are compared: the same game and bots (random), 6,000 games by
+    # each engine from fixed seeds (so the test cannot flake: its outcome is
+    # fixed), each seat's mean net chips, win rate and tie rate within four
+    # standard errors of the difference.  The games differ game for game
+    # (other random streams), so the results are not equal.
+    pytest.importorskip("numpy")
+    from support.toy_vector import RULES as TOY
+
+    vector = simulate(TOY, games=6000, seed=3, settings={"num_players": 4}, workers=1,
+                      engine="vector")
+    reducer = simulate(TOY, games=6000, seed=3, settings={"num_players": 4}, workers=1)
+    assert vector.games == reducer.games == 6000
+    assert vector != reducer
+    assert _within(vector, reducer, 4) == []
+    # The comparison sees a real difference: seat 0's wins taken away.
+    skewed = attrs.evolve(vector, seats=(attrs.evolve(vector.seats[0], wins=0),
+                                         *vector.seats[1:]))
+    assert _within(skewed, reducer, 4) == ["seat 0 win rate 0.000 against 0.234 (se 0.006)"]
+
+
+def test_vector_engine_results_are_equal_for_equal_seeds_however_spread() -> None:
+    pytest.importorskip("numpy")
+    from support.toy_vector import RULES as TOY
+
+    one = simulate(TOY, games=2500, seed=8, workers=1, engine="vector")
+    assert one == simulate(TOY, games=2500, seed=8, workers=1, chunk_size=1,
+                           engine="vector")
+    assert one == simulate(TOY, games=2500, seed=8, workers=2, engine="vector")
+    with ThreadPoolExecutor(2) as pool:
+        assert one == simulate(TOY, games=2500, seed=8, executor=pool, engine="vector")
+    assert one != simulate(TOY, games=2500, seed=9, workers=1, engine="vector")
+    done: list[tuple[int, int]] = []
+    simulate(TOY, games=1500, seed=8, workers=1, engine="vector",
+             progress=lambda d, t: done.append((d, t)))
+    assert done[-1] == (1500, 1500)
+    assert [d for d, _ in done] == sorted(d for d, _ in done)
+
+
+def test_vector_engine_refuses_what_it_cannot_play() -> None:
+    pytest.importorskip("numpy")
+    from support.toy_vector import RULES as TOY
+
+    with pytest.raises(ValueError, match="engine must be 'reducer' or 'vector', not 'gpu'"):
+        simulate(TOY, games=2, engine="gpu")
+    with pytest.raises(ValueError, match=r"engine='vector': High card has no batch engine"):
+        simulate(attrs.evolve(TOY, vector=None), games=2, engine="vector")
+    with pytest.raises(ValueError, match=r"engine='vector' plays only bots with a batch "
+                                         r"version \(random\), not greedy; use "
+                                         r"engine='reducer'"):
+        simulate("down-and-back", games=2, bots=["greedy", "random"], engine="vector")
+    with pytest.raises(ValueError, match="not heuristic, search"):
+        simulate("back-alley", games=2, bots=["heuristic", "search", "random", "random"],
+                 engine="vector")
+    with pytest.raises(ValueError, match="a chunk begins a batch of 1024 games"):
+        play_chunk(TOY, {"num_players": 3, "ante": 1}, ["random"] * 3, 0, 5, 9,
+                   engine="vector")
+
+
+@pytest.mark.parametrize(("game", "module", "settings", "games"), [
+    ("down-and-back", "cardrules.vector.down_and_back", {"num_players": 3, "rounds": 2}, 1500),
+    ("back-alley", "cardrules.vector.back_alley", {"max_hand_size": 2}, 1500),
+])
+def test_vector_engine_equals_the_reducer_in_distribution(
+        game: str, module: str, settings: dict[str, int | None], games: int) -> None:
+    # As on the toy game: each seat's mean, win and tie rates within four
+    # standard errors, and the game's own tally counted from every state(i).
+    pytest.importorskip(module)
+    vector = simulate(game, games=games, seed=5, settings=settings, workers=1,
+                      engine="vector")
+    reducer = simulate(game, games=games, seed=5, settings=settings, workers=1)
+    assert vector.games == reducer.games == games
+    assert type(vector.details) is type(reducer.details)
+    assert _within(vector, reducer, 4) == []
+    assert vector == simulate(game, games=games, seed=5, settings=settings, workers=1,
+                              chunk_size=1, engine="vector")
+
+
+def test_the_command_simulates_with_the_vector_engine(capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    pytest.importorskip("numpy")
+    from cardrules.cli import main
+    from support.toy_vector import RULES as TOY
+
+    assert main(["simulate", "high-card-batch", "--games", "1500", "--seed", "4",
+                 "--workers", "1", "--engine", "vector", "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = simulate(TOY, games=1500, seed=4, workers=1, engine="vector")
+    assert SimulationResult.from_dict(data) == expected
+    assert main(["simulate", "down-and-back", "--games", "2", "--bots", "greedy",
+                 "--engine", "vector"]) == 2
+    assert "engine='vector' plays only bots with a batch version" in capsys.readouterr().err
+
+
+def test_vector_engine_plays_each_seat_with_its_own_batch_bot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hook for more batch bots (cardrules.vector.bots.BOTS): a bot name
+    # the game has and BOTS has too is played by the batch engine, each seat
+    # by the batch bot of its name.  Here a bot that always stays (TOY-3),
+    # beside random ones: it stays in every game, so it never folds its ante.
+    pytest.importorskip("numpy")
+    import numpy as np
+
+    import cardrules.vector.bots
+    from cardrules.engine import RandomBot
+    from support.toy_vector import RULES as TOY
+
+    class Stays:
+        def __init__(self, seed: int | None) -> None:
+            self.seed = seed
+
+        def act(self, game: Any) -> Any:
+            return np.ones(game.num_games, dtype=np.int64)
+
+    monkeypatch.setattr(cardrules.vector.bots, "BOTS",
+                        {**cardrules.vector.bots.BOTS, "stays": Stays})
+    rules = attrs.evolve(TOY, bots={"random": RandomBot, "stays": RandomBot})
+    result = simulate(rules, games=3000, seed=2, bots=["stays", "random", "random"],
+                      workers=1, engine="vector")
+    stays = result.seats[0]
+    # Staying every time, seat 0 pays two antes in every game it loses.
+    assert min(value for value, _ in stays.values) == -2
+    assert -1 not in dict(stays.values)
+    assert all(-1 in dict(seat.values) for seat in result.seats[1:])

@@ -72,6 +72,7 @@ there is no default number of rounds.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from cardrules.back_alley import encoding as _encoding
 from cardrules.back_alley.actions import CARDS as _CARDS
@@ -147,6 +148,9 @@ from cardrules.engine.play import play as _play
 from cardrules.engine.registry import register
 from cardrules.engine.rules import Rules
 from cardrules.engine.tensors import Encoding as _Encoding
+
+if TYPE_CHECKING:
+    from cardrules.vector.base import VectorGame as _VectorGame
 
 # The engine's Bot, RandomBot and PlayedGame are imported under private names:
 # users import them from cardrules.engine, their one import path.  The names
@@ -248,6 +252,13 @@ def _settings_of(state: GameState) -> Mapping[str, int | None]:
     return state.settings.to_dict()
 
 
+def _vector(num_games: int, seed: int, settings: Mapping[str, int | None]) -> _VectorGame:
+    # The batch engine needs numpy: imported only when a batch is asked for.
+    from cardrules.vector.back_alley import BackAlleyVector
+
+    return BackAlleyVector(num_games, seed=seed, **settings)
+
+
 #: Back Alley's rules for the shared engine (records, replay, self-play, conformance).
 RULES: Rules[GameState, Action] = Rules(
     name="back_alley", title="Back Alley", new_game=new_game,
@@ -265,7 +276,7 @@ RULES: Rules[GameState, Action] = Rules(
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),
-    bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS})
+    bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS}, vector=_vector)
 register(RULES)
 
 

@@ -71,6 +71,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from cardrules.cards import DECK as _DECK
 from cardrules.down_and_back import checks as _checks
@@ -160,6 +161,9 @@ from cardrules.engine.play import play as _play
 from cardrules.engine.registry import register as _register
 from cardrules.engine.rules import Rules as _Rules
 from cardrules.engine.tensors import Encoding as _Encoding
+
+if TYPE_CHECKING:
+    from cardrules.vector.base import VectorGame as _VectorGame
 
 # One import path per name: engine names (Bot, RandomBot, GameRecord,
 # PlayedGame) come from cardrules.engine.  The names below are grouped as
@@ -265,6 +269,13 @@ def _settings_of(state: GameState) -> Mapping[str, int | None]:
     return {"num_players": state.num_players, "ante": state.ante, "rounds": state.rounds}
 
 
+def _vector(num_games: int, seed: int, settings: Mapping[str, int | None]) -> _VectorGame:
+    # The batch engine needs numpy: imported only when a batch is asked for.
+    from cardrules.vector.down_and_back import DownAndBackVector
+
+    return DownAndBackVector(num_games, seed=seed, **settings)
+
+
 #: Down and Back's rules for the shared engine: records
 #: (``RULES.record``, ``RULES.replay``), self-play (``RULES.play``), the
 #: command line, and the conformance hooks ``RULES.check_invariants``,
@@ -288,7 +299,7 @@ RULES: _Rules[GameState, Action] = _Rules(
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),
-    bounds=_bounds)
+    bounds=_bounds, vector=_vector)
 _register(RULES)
 
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from cardrules.engine.records import GameRecord, Seated
     from cardrules.engine.tally import Tally
     from cardrules.engine.tensors import Encoding
+    from cardrules.vector.base import VectorGame
 
 __all__ = ["ApplyFunction", "Rules", "SampleFromPile", "SettingValues", "StateLike",
            "no_invariants"]
@@ -264,6 +265,12 @@ class Rules(Generic[S, A]):
     result_lines: Callable[[S, S], tuple[str, ...]] | None = None
     #: The game's own simulation counts (None: only what every game counts).
     tally: type[Tally] | None = None
+    #: ``vector(num_games, seed, settings)``: the game's batch engine, a
+    #: :class:`~cardrules.vector.base.VectorGame` of ``num_games`` games with
+    #: complete ``settings`` (None: the game has none, and
+    #: :func:`cardrules.vector.make` refuses it).  A game package sets it to a
+    #: function that imports its engine (and numpy) only when called.
+    vector: Callable[[int, int, SettingValues], VectorGame] | None = None
 
     def new_game_from_settings(self, settings: SettingValues) -> S:
         """The initial state for ``settings`` (as stored in a record); settings

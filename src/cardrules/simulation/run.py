@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 
     from cardrules.engine.rules import Rules
 
-__all__ = ["game_seeds", "play_chunk", "rotations", "simulate"]
+__all__ = ["ENGINES", "VECTOR_BATCH", "game_seeds", "play_chunk", "rotations", "simulate",
+           "vector_seeds"]
 
 #: The most games one call of :func:`simulate` plays (10**12: years of work
 #: on one machine; a larger number is refused rather than started).
@@ -65,6 +66,12 @@ _EXECUTOR_WINDOW = 64
 #: How often (seconds) the caller's process reads the local workers' reports
 #: of their finished games.
 _REPORT_EVERY = 0.1
+#: The engines :func:`simulate` can play with: the reducer, one game at a
+#: time, or the game's batch engine (``Rules.vector``, numpy).
+ENGINES = ("reducer", "vector")
+#: Games per batch of the batch engine (``engine="vector"``): batch ``k``
+#: holds games ``k * VECTOR_BATCH`` to ``(k + 1) * VECTOR_BATCH - 1``.
+VECTOR_BATCH = 1024
 
 
 def _derive(seed: int, index: int, part: str) -> int:
@@ -95,6 +102,21 @@ def game_seeds(seed: int, index: int, seats: int) -> tuple[int, tuple[int, ...]]
     require_int("game index", index, minimum=0)
     return (_derive(seed, index, "chance"),
             tuple(_derive(seed, index, f"seat{s}") for s in range(seats)))
+
+
+def vector_seeds(seed: int, batch: int, seats: int) -> tuple[int, tuple[int, ...]]:
+    """The seed of batch ``batch`` of the batch engine (``engine="vector"``)
+    and the seeds of its bots (one per seat), derived as in :func:`game_seeds`
+    with ``batch`` for the game index and the parts ``vector`` and
+    ``vector-seat{s}``.
+
+    >>> vector_seeds(0, 0, 1) == vector_seeds(0, 0, 1) != vector_seeds(0, 1, 1)
+    True
+    """
+    require_int("seed", seed)
+    require_int("batch", batch, minimum=0)
+    return (_derive(seed, batch, "vector"),
+            tuple(_derive(seed, batch, f"vector-seat{s}") for s in range(seats)))
 
 
 def _rules(game: str | Rules[Any, Any]) -> Rules[Any, Any]:
@@ -152,7 +174,7 @@ def rotations(bots: Sequence[str]) -> tuple[int, ...]:
 
 def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
                bots: Sequence[str], seed: int, start: int, stop: int,
-               rotate: bool = False) -> SimulationResult:
+               rotate: bool = False, engine: str = "reducer") -> SimulationResult:
     """Play games ``start`` to ``stop - 1`` of a simulation and tally them.
 
     This is what each worker runs; every argument is plain data when
@@ -160,18 +182,76 @@ def play_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
     game) and ``bots`` hold one name per seat.  With ``rotate``, ``start``
     and ``stop`` must be multiples of ``len(rotations(bots))`` (see
     :func:`simulate`).  The memory it needs does not grow with the number
-    of games: the final values are counted as they come.
+    of games: the final values are counted as they come.  With
+    ``engine="vector"`` the games are played in batches of
+    :data:`~cardrules.simulation.run.VECTOR_BATCH` by the game's batch engine
+    (see :func:`simulate`): ``start`` must then begin a batch (a multiple of
+    ``VECTOR_BATCH``).
 
     >>> r = play_chunk("back_alley", {"max_hand_size": 1}, ["random"] * 4, 0, 3, 5)
     >>> r.games, r.details.deals
     (2, 2)
     """
-    return _play(game, settings, bots, seed, start, stop, rotate, None)
+    return _play(game, settings, bots, seed, start, stop, rotate, None, engine)
+
+
+def _reducer_games(rules: Rules[Any, Any], settings: Mapping[str, int | None],
+                   bots: Sequence[str], seed: int, start: int, stop: int,
+                   shifts: tuple[int, ...], rotate: bool) -> Iterator[Any]:
+    """The last state of each game ``start`` to ``stop - 1``, played by the reducer."""
+    n = len(bots)
+    for index in range(start, stop):
+        number, turn = divmod(index, len(shifts))
+        shift = shifts[turn]
+        chance, bot_seeds = game_seeds(seed, number if rotate else index, n)
+        # Player j (bots[j], with bot seed bot_seeds[j]) sits in seat (j + shift) % n.
+        at = [(s - shift) % n for s in range(n)]
+        players = [rules.bots[bots[j]](bot_seeds[j]) for j in at]
+        yield rules.play(players, settings, seed=chance).state
+
+
+def _vector_games(rules: Rules[Any, Any], settings: Mapping[str, int | None],
+                  bots: Sequence[str], seed: int, start: int, stop: int
+                  ) -> Iterator[Any]:
+    """The last state of each game ``start`` to ``stop - 1``, played in batches
+    of ``VECTOR_BATCH`` by the game's batch engine with the batch bots."""
+    import numpy as np
+
+    from cardrules.vector.bots import BOTS
+
+    if start % VECTOR_BATCH:
+        raise ValueError(f"with engine='vector', a chunk begins a batch of "
+                         f"{VECTOR_BATCH} games (start {start} does not)")
+    assert rules.vector is not None
+    for begin in range(start, stop, VECTOR_BATCH):
+        count = min(stop, begin + VECTOR_BATCH) - begin
+        chance, bot_seeds = vector_seeds(seed, begin // VECTOR_BATCH, len(bots))
+        game = rules.vector(count, chance, settings)
+        # One batch bot per bot name, for the seats of that name (seeded by
+        # the first of them): a bot reads the whole batch at each step.
+        seats: dict[str, list[int]] = {}
+        for s, name in enumerate(bots):
+            seats.setdefault(name, []).append(s)
+        players = [(BOTS[name](bot_seeds[at[0]]), np.array(at)) for name, at in seats.items()]
+        while not game.terminated.all():
+            if len(players) == 1:
+                actions = players[0][0].act(game)
+            else:
+                to_act = game.current_player
+                actions = np.zeros(count, dtype=np.int64)
+                for bot, at in players:
+                    here = np.isin(to_act, at)
+                    if here.any():
+                        actions[here] = bot.act(game)[here]
+            game.step(actions)
+        for i in range(count):
+            yield game.state(i)
 
 
 def _play(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
           bots: Sequence[str], seed: int, start: int, stop: int, rotate: bool,
-          on_game: Callable[[int], object] | None) -> SimulationResult:
+          on_game: Callable[[int], object] | None,
+          engine: str = "reducer") -> SimulationResult:
     """:func:`play_chunk`, calling ``on_game(k)`` after the ``k``-th game of the chunk."""
     rules = _rules(game)
     n = len(bots)
@@ -188,14 +268,14 @@ def _play(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
     if start % len(shifts) or stop % len(shifts):
         raise ValueError(f"with rotate, chunks hold whole groups of {len(shifts)} games")
     group: dict[str, int] = {}
-    for index in range(start, stop):
-        number, turn = divmod(index, len(shifts))
+    _check_engine(rules, engine, bots, len(shifts))
+    if engine == "vector":
+        states = _vector_games(rules, settings, bots, seed, start, stop)
+    else:
+        states = _reducer_games(rules, settings, bots, seed, start, stop, shifts, rotate)
+    for index, state in zip(range(start, stop), states, strict=True):
+        turn = index % len(shifts)
         shift = shifts[turn]
-        chance, bot_seeds = game_seeds(seed, number if rotate else index, n)
-        # Player j (bots[j], with bot seed bot_seeds[j]) sits in seat (j + shift) % n.
-        at = [(s - shift) % n for s in range(n)]
-        players = [rules.bots[bots[j]](bot_seeds[j]) for j in at]
-        state = rules.play(players, settings, seed=chance).state
         by_seat = rules.returns(state)
         won = outcomes(by_seat, teams)
         if tally is not None and details is not None:
@@ -247,7 +327,7 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
              workers: int | None = None, executor: Executor | None = None,
              chunk_size: int | None = None,
              progress: Callable[[int, int], object] | None = None,
-             rotate: bool = False) -> SimulationResult:
+             rotate: bool = False, engine: str = "reducer") -> SimulationResult:
     """Let bots play ``games`` games of ``game`` and tally the outcomes exactly.
 
     ``game`` is a name (``"down-and-back"``, ``"back_alley"``, ...) or a
@@ -294,6 +374,21 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     local workers are stopped at once, without waiting for their chunks; on
     an executor given by the caller, the chunks not yet started are
     cancelled and the executor is left running.
+
+    ``engine`` is ``"reducer"`` (the default: each game played by the
+    game's rules, one at a time) or ``"vector"``: the games are played in
+    batches of :data:`~cardrules.simulation.run.VECTOR_BATCH` (1,024) by the game's batch engine
+    (``Rules.vector``; needs numpy) with the batch bots of
+    :data:`cardrules.vector.bots.BOTS` (only ``random`` so far), and each
+    last state (the engine's ``state(i)``) is counted by the same code.
+    Batch ``k`` is dealt and its bots seeded from
+    :func:`~cardrules.simulation.run.vector_seeds`, so
+    the same seed again gives an equal result however the batches are
+    spread (``chunk_size`` is rounded up to whole batches); the games differ
+    from the reducer's games of the same seed (other random streams), so
+    the two engines' results are equal in distribution, not game for game.
+    A game without a batch engine, or a bot without a batch version, is
+    refused with :class:`ValueError`.
 
     ``rotate=True`` plays duplicate, as bridge clubs do to take the luck of
     the cards out of a comparison: the games come in groups, one game for
@@ -373,10 +468,13 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     if games % size:
         raise ValueError(f"with rotate, games must be a multiple of {size} (one game for "
                          f"each seating of the bots), not {games}")
+    _check_engine(rules, engine, names, size)
     parallel = workers if workers is not None else min(MAX_WORKERS, os.cpu_count() or 1)
     if chunk_size is None:
         chunk_size = min(_MAX_CHUNK, max(1, math.ceil(games / (parallel * _CHUNKS_PER_WORKER))))
     chunk_size = math.ceil(chunk_size / size) * size  # whole groups
+    if engine == "vector":
+        chunk_size = math.ceil(chunk_size / VECTOR_BATCH) * VECTOR_BATCH  # whole batches
     count = math.ceil(games / chunk_size)
     chunks = ((start, min(games, start + chunk_size)) for start in range(0, games, chunk_size))
     report = _Reporter(progress, games)
@@ -385,19 +483,43 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
         result: SimulationResult | None = None
         for start, stop in chunks:
             part = _play(rules, values, names, seed, start, stop, rotate,
-                         None if progress is None else report.at(start))
+                         None if progress is None else report.at(start), engine)
             result = part if result is None else result.merge(part)
             report.finish(start, stop - start)
         assert result is not None
         return result
     sent = _sent(rules)
-    task = (sent, values, names, seed, rotate)
+    task = (sent, values, names, seed, rotate, engine)
     if executor is not None:
         given_executor = executor
         return _stream(lambda number, start, stop: given_executor.submit(
-            play_chunk, sent, values, names, seed, start, stop, rotate),
+            play_chunk, sent, values, names, seed, start, stop, rotate, engine),
             chunks, _EXECUTOR_WINDOW, report, None)
     return _on_local_workers(task, chunks, min(parallel, count), report)
+
+
+def _check_engine(rules: Rules[Any, Any], engine: object, names: Sequence[str],
+                  rotations_per_group: int) -> None:
+    """Refuse an engine that cannot play these games before any is played."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be 'reducer' or 'vector', not {engine!r}")
+    if engine == "reducer":
+        return
+    if rules.vector is None:
+        raise ValueError(f"engine='vector': {rules.title} has no batch engine "
+                         f"(its Rules.vector is None); use engine='reducer'")
+    try:
+        from cardrules.vector.bots import BOTS
+    except ImportError:
+        raise ValueError('engine=\'vector\' needs numpy: pip install "cardrules[numpy]"') \
+            from None
+    others = sorted({name for name in names if name not in BOTS})
+    if others:
+        raise ValueError(f"engine='vector' plays only bots with a batch version "
+                         f"({', '.join(sorted(BOTS))}), not {', '.join(others)}; "
+                         f"use engine='reducer' for them")
+    if rotations_per_group > 1:
+        raise ValueError("engine='vector' does not rotate the seats of different bots")
 
 
 class _Reporter:
@@ -503,17 +625,17 @@ def _start_worker(queue: SimpleQueue[tuple[int, int]]) -> None:
 
 def _reported_chunk(game: str | Rules[Any, Any], settings: Mapping[str, int | None],
                     bots: Sequence[str], seed: int, start: int, stop: int,
-                    rotate: bool) -> SimulationResult:
+                    rotate: bool, engine: str) -> SimulationResult:
     """:func:`play_chunk` in a local worker, reporting each finished game as
     ``(start, done)`` on the queue.  The queue writes at once (no feeder
     thread), so every report of a chunk is there before its result."""
     queue = _QUEUE
     return _play(game, settings, bots, seed, start, stop, rotate,
-                 None if queue is None else lambda done: queue.put((start, done)))
+                 None if queue is None else lambda done: queue.put((start, done)), engine)
 
 
 def _on_local_workers(task: tuple[str | Rules[Any, Any], dict[str, int | None], list[str],
-                                  int, bool],
+                                  int, bool, str],
                       chunks: Iterator[tuple[int, int]], workers: int,
                       report: _Reporter) -> SimulationResult:
     """Play the chunks on a pool of ``workers`` processes started for the call."""
@@ -523,7 +645,7 @@ def _on_local_workers(task: tuple[str | Rules[Any, Any], dict[str, int | None], 
     queue: SimpleQueue[tuple[int, int]] = context.SimpleQueue()
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                initializer=_start_worker, initargs=(queue,))
-    game, settings, bots, seed, rotate = task
+    game, settings, bots, seed, rotate, engine = task
 
     def poll() -> None:
         while not queue.empty():
@@ -533,7 +655,7 @@ def _on_local_workers(task: tuple[str | Rules[Any, Any], dict[str, int | None], 
 
     try:
         result = _stream(lambda number, start, stop: pool.submit(
-            _reported_chunk, game, settings, bots, seed, start, stop, rotate),
+            _reported_chunk, game, settings, bots, seed, start, stop, rotate, engine),
             chunks, workers * _WINDOW_PER_WORKER, report, poll)
     except BaseException:
         _stop_now(pool)
