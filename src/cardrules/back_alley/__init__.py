@@ -256,7 +256,9 @@ def _vector(num_games: int, seed: int, settings: Mapping[str, int | None]) -> _V
     # The batch engine needs numpy: imported only when a batch is asked for.
     from cardrules.vector.back_alley import BackAlleyVector
 
-    return BackAlleyVector(num_games, seed=seed, **settings)
+    size = settings.get("max_hand_size")
+    return BackAlleyVector(num_games, seed=seed,
+                           max_hand_size=Settings().max_hand_size if size is None else size)
 
 
 #: Back Alley's rules for the shared engine (records, replay, self-play, conformance).

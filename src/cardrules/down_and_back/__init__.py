@@ -273,7 +273,12 @@ def _vector(num_games: int, seed: int, settings: Mapping[str, int | None]) -> _V
     # The batch engine needs numpy: imported only when a batch is asked for.
     from cardrules.vector.down_and_back import DownAndBackVector
 
-    return DownAndBackVector(num_games, seed=seed, **settings)
+    num_players, ante, rounds = (settings.get(key) for key in ("num_players", "ante", "rounds"))
+    if num_players is None or ante is None or rounds is None:
+        raise ValueError("a batch of Down and Back games needs a number of players, an ante "
+                         "and a number of rounds (a batch game must end, DB-44)")
+    return DownAndBackVector(num_games, seed=seed, num_players=num_players, ante=ante,
+                             rounds=rounds)
 
 
 #: Down and Back's rules for the shared engine: records
