@@ -131,6 +131,8 @@ def _numpy() -> list[Entry]:
         ("numpy.typing", "py:module", "reference/typing.html#module-$"),
         ("numpy.ndarray", "py:class", "reference/generated/numpy.ndarray.html#$"),
         ("numpy.dtype", "py:class", "reference/generated/numpy.dtype.html#$"),
+        ("numpy.random.Generator", "py:class",
+         "reference/random/generator.html#$"),
     ]
     # numpy's own inventory lists these aliases as py:data; as py:type (type
     # alias) they also resolve from type hints, which refer to them as classes.

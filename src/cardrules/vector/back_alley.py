@@ -2,7 +2,7 @@
 reducer :mod:`cardrules.back_alley` (BA-1 to BA-43).
 
 Each game lives in rows of numpy arrays: the four hands as 64-bit card sets
-(bit ``i`` is card ``i`` of :data:`cardrules.back_alley.actions.CARDS`, the
+(bit ``i`` is card ``i`` of ``cardrules.back_alley.actions.CARDS``, the
 jokers 52 and 53), the trump per game, the current trick, the bids, board
 levels, tricks won, the cards each seat played to finished tricks, and the
 scores.  The follow-suit rules (BA-31 to BA-33) and the trick winner

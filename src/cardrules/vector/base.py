@@ -10,7 +10,7 @@ same as :data:`cardrules.down_and_back.NUM_ACTIONS` and
 
 Each game's engine (:mod:`cardrules.vector.down_and_back`,
 :mod:`cardrules.vector.back_alley`) subclasses this and keeps these arrays
-current after every :meth:`step` and :meth:`reset`:
+current after every :meth:`VectorGame.step` and :meth:`VectorGame.reset`:
 
 - ``current_player`` (``num_games``,) int: the seat to decide, -1 once a
   game is over (chance never waits: it is played inside ``step``);
