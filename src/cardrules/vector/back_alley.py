@@ -65,8 +65,8 @@ from cardrules.errors import IllegalActionError
 from cardrules.vector._ba_tables import (
     BID_BITS,
     BITS,
-    CLASS_SETS_FLAT,
     CLASSES_FLAT,
+    LED_SETS_FLAT,
     POWERS_FLAT,
     TRUMP_SETS,
     TRUMPS_BY_POWER,
@@ -161,6 +161,9 @@ class BackAlleyVector(VectorGame):
         self.throw_ins = np.zeros(n, dtype=np.int64)     # of the deal now due (BA-25)
         self.hands = np.zeros((n, 4), dtype=np.uint64)
         self.trump = np.zeros(n, dtype=np.int64)         # suit value, 4: no trump
+        self._trump55 = np.zeros(n, dtype=np.int64)      # 55 * trump (the tables' rows)
+        self._trump_set = np.zeros(n, dtype=np.uint64)   # the trumps of each deal
+        self._plain_set = np.zeros(n, dtype=np.uint64)   # the other cards
         self.trump_card = np.full(n, -1, dtype=np.int64)
         self.discard = np.full(n, -1, dtype=np.int64)    # the joker discarded (BA-13)
         self.exchanger = np.full(n, -1, dtype=np.int64)
@@ -232,6 +235,10 @@ class BackAlleyVector(VectorGame):
         self.hands[rows] = hands
         self.trump_card[rows] = turned
         self.trump[rows] = trump
+        self._trump55[rows] = 55 * trump
+        trump_set = TRUMP_SETS[trump]
+        self._trump_set[rows] = trump_set
+        self._plain_set[rows] = ~trump_set
         self.discard[rows], self.exchanger[rows], self.taken[rows] = discard, exchanger, taken
         self.phase[rows] = _BID
         self.current_player[rows] = (dealer + 1) & 3
@@ -251,16 +258,20 @@ class BackAlleyVector(VectorGame):
         seat = self.current_player & 3
         flat = self._rows4 + seat
         hand = self.hands.reshape(-1)[flat]
-        trump = self.trump
         lead = self.trick[:, 0]
-        plain = hand & ~TRUMP_SETS[trump]
-        free = self.trump_played | (self.bids.reshape(-1)[flat] == _BOARD) | (plain == _ZERO)
+        plain = hand & self._plain_set
+        free = plain == _ZERO
+        free |= self.trump_played
+        free |= self.bids.reshape(-1)[flat] == _BOARD
         leading = np.where(free, hand, plain)
-        led_class = CLASSES_FLAT[55 * trump + lead]
-        follow = hand & CLASS_SETS_FLAT[6 * trump + led_class]
-        following = np.where(follow == _ZERO, hand, follow)
-        forced = ((lead >= 52) & (self.trick_len > 0) & (follow != _ZERO)).nonzero()[0]
+        follow = LED_SETS_FLAT[self._trump55 + lead]
+        follow &= hand
+        empty = follow == _ZERO
+        following = np.where(empty, hand, follow)
+        jokers = lead >= 52
+        forced = (jokers & (self.trick_len > 0) & ~empty).nonzero()[0] if jokers.any() else lead[:0]
         if len(forced):  # BA-33: a Blooper led forces the highest (lowest) trump
+            trump = self.trump
             ranked = TRUMPS_BY_POWER[trump[forced]]
             present = (hand[forced, None] & BITS[ranked]) != _ZERO
             highest = present.argmax(axis=1)
@@ -277,13 +288,14 @@ class BackAlleyVector(VectorGame):
         legal = np.where(self.phase == _PLAY, self._legal_cards(), _ZERO)
         bids = np.where(self.phase == _BID, BID_BITS[self._size], _ZERO)
         words = self._words
-        words[:, 0] = bids | (legal << _S14)
-        words[:, 1] = legal >> _S50
+        np.left_shift(legal, _S14, out=words[:, 0])
+        words[:, 0] |= bids
+        np.right_shift(legal, _S50, out=words[:, 1])
         self._unpacked = np.unpackbits(words.view(np.uint8).reshape(n, 16), axis=1,
                                        bitorder="little")
         self.legal_action_mask = self._unpacked[:, :NUM_ACTIONS].view(np.bool_)
+        # (a game over has current_player -1 since _score ended it)
         self.terminated = self.phase == _OVER
-        self.current_player[self.terminated] = -1
 
     # -- step --------------------------------------------------------------------
 
@@ -303,8 +315,10 @@ class BackAlleyVector(VectorGame):
         live = ~self.terminated
         # entries 68 to 127 of a row of the unpacked bits are never set
         safe = np.clip(chosen, 0, 127)
-        ok = (self._unpacked.reshape(-1)[self._rows128 + safe] != 0) & (safe == chosen)
-        if not (ok | ~live).all():
+        ok = self._unpacked.reshape(-1)[self._rows128 + safe].view(np.bool_)
+        ok &= safe == chosen
+        ok |= self.terminated
+        if not ok.all():
             bad = (live & ~ok).nonzero()[0]
             self._refuse(int(bad[0]), int(chosen[bad[0]]))
         self.rewards = np.zeros((n, 4), dtype=np.float32)
@@ -317,8 +331,9 @@ class BackAlleyVector(VectorGame):
         self._log.reshape(-1)[self._log_base + self._log_len] = chosen
         self._log_len += live
         phase = self.phase
-        bidding = (live & (phase == _BID)).nonzero()[0]
-        playing = live & (phase == _PLAY)
+        # (a game over is in phase _OVER: the others are live)
+        bidding = (phase == _BID).nonzero()[0]
+        playing = phase == _PLAY
         if len(bidding):
             self._bid(bidding, chosen)
         if playing.any():
@@ -394,8 +409,7 @@ class BackAlleyVector(VectorGame):
         at = self._rows4 + (length & 3)
         tricks[at] = np.where(playing, card, tricks[at])
         length += playing
-        trump = self.trump
-        self.trump_played |= CLASSES_FLAT[55 * trump + card] == 4
+        self.trump_played |= (bit & self._trump_set) != _ZERO
         full = length == 4
         self.current_player = np.where(playing & ~full, (seat + 1) & 3, self.current_player)
         done = full.nonzero()[0]
@@ -403,7 +417,7 @@ class BackAlleyVector(VectorGame):
             return
         seat = seat[done]
         trick = self.trick[done]
-        flat = 55 * trump[done][:, None] + trick
+        flat = self._trump55[done][:, None] + trick
         classes = CLASSES_FLAT[flat]
         counts = (classes == 4) | (classes == classes[:, :1])
         best = np.where(counts, POWERS_FLAT[flat], -1).argmax(axis=1)
