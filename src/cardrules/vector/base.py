@@ -124,11 +124,8 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     draw = rng.random(rows)
     draw *= total
     rank = draw.astype(np.int32)
-    word = np.zeros(rows, dtype=np.int32)
-    passed = np.empty(rows, dtype=np.bool_)
-    for k in range(1, words):       # the words wholly before the r-th legal action
-        np.less_equal(before[k], rank, out=passed)
-        word += passed
+    # the words wholly before the r-th legal action (summed down the rows)
+    word = (before[1:] <= rank).sum(axis=0, dtype=np.int32)
     every = np.arange(rows)
     within = rank - before.reshape(-1)[word * rows + every]
     with np.errstate(over="ignore"):
