@@ -49,3 +49,14 @@ BID_BITS: npt.NDArray[np.uint64] = np.array(
 #: ``POWERS`` flat with a 55th card (54: none, power -1): ``[55 * t + card]``.
 POWERS_FLAT: npt.NDArray[np.int64] = np.concatenate(
     [POWERS, np.full((5, 1), -1, dtype=np.int64)], axis=1).reshape(-1)
+#: ``LED_SETS_FLAT[55 * t + card]``: the card set of the class of ``card``
+#: under trump ``t`` (what follows it, BA-31); empty for card 54 (none).
+LED_SETS_FLAT: npt.NDArray[np.uint64] = CLASS_SETS_FLAT[
+    6 * np.repeat(np.arange(5), 55) + CLASSES_FLAT]
+#: ``WIN_FLAT[330 * t + 55 * led + card]``: the power of ``card`` in a trick
+#: whose led class is ``led`` under trump ``t`` if it can win it (a trump or of
+#: the led class, BA-34), else -1.
+WIN_FLAT: npt.NDArray[np.int64] = np.where(
+    (CLASSES_FLAT.reshape(5, 1, 55) == np.arange(6).reshape(1, 6, 1))
+    | (CLASSES_FLAT.reshape(5, 1, 55) == TRUMP_CLASS),
+    POWERS_FLAT.reshape(5, 1, 55), -1).reshape(-1)

@@ -65,11 +65,11 @@ from cardrules.errors import IllegalActionError
 from cardrules.vector._ba_tables import (
     BID_BITS,
     BITS,
-    CLASS_SETS_FLAT,
     CLASSES_FLAT,
-    POWERS_FLAT,
+    LED_SETS_FLAT,
     TRUMP_SETS,
     TRUMPS_BY_POWER,
+    WIN_FLAT,
 )
 from cardrules.vector.base import VectorGame
 from cardrules.vector.streams import below, game_keys, shuffle_orders
@@ -161,6 +161,9 @@ class BackAlleyVector(VectorGame):
         self.throw_ins = np.zeros(n, dtype=np.int64)     # of the deal now due (BA-25)
         self.hands = np.zeros((n, 4), dtype=np.uint64)
         self.trump = np.zeros(n, dtype=np.int64)         # suit value, 4: no trump
+        self._trump55 = np.zeros(n, dtype=np.int64)      # 55 * trump (the tables' rows)
+        self._trump_set = np.zeros(n, dtype=np.uint64)   # the trumps of each deal
+        self._plain_set = np.zeros(n, dtype=np.uint64)   # the other cards
         self.trump_card = np.full(n, -1, dtype=np.int64)
         self.discard = np.full(n, -1, dtype=np.int64)    # the joker discarded (BA-13)
         self.exchanger = np.full(n, -1, dtype=np.int64)
@@ -209,8 +212,16 @@ class BackAlleyVector(VectorGame):
         dealt = 4 * size
         # position p goes to seat (dealer + 1 + p) % 4: gather the dealt
         # positions by p % 4, then turn the four sets to their seats
-        bits = np.where(_POSITIONS[None, :52] < dealt[:, None], BITS[order[:, :52]], _ZERO)
-        by_offset = np.bitwise_or.reduce(bits.reshape(len(rows), 13, 4), axis=1)
+        # positions up to the largest deal only (all games deal alike but for
+        # throw-ins); a position beyond a game's own deal reads card 54 (none)
+        top = int(dealt.max())
+        cards = order[:, :top]
+        if int(dealt.min()) < top:
+            cards = np.where(_POSITIONS[None, :top] < dealt[:, None], cards, 54)
+        bits = BITS[cards].reshape(len(rows), top // 4, 4)
+        by_offset = bits[:, 0].copy()
+        for k in range(1, top // 4):  # one pass a round of the deal
+            by_offset |= bits[:, k]
         hands = np.take_along_axis(by_offset, (_SEATS[None, :] - dealer[:, None] - 1) & 3,
                                    axis=1)
         local = np.arange(len(rows))
@@ -232,6 +243,10 @@ class BackAlleyVector(VectorGame):
         self.hands[rows] = hands
         self.trump_card[rows] = turned
         self.trump[rows] = trump
+        self._trump55[rows] = 55 * trump
+        trump_set = TRUMP_SETS[trump]
+        self._trump_set[rows] = trump_set
+        self._plain_set[rows] = ~trump_set
         self.discard[rows], self.exchanger[rows], self.taken[rows] = discard, exchanger, taken
         self.phase[rows] = _BID
         self.current_player[rows] = (dealer + 1) & 3
@@ -251,39 +266,57 @@ class BackAlleyVector(VectorGame):
         seat = self.current_player & 3
         flat = self._rows4 + seat
         hand = self.hands.reshape(-1)[flat]
-        trump = self.trump
+        leads = self.trick_len == 0
+        # the games lead or follow alike in most steps: only that half then
+        anyone_leads = bool(leads.any())
+        if anyone_leads:
+            plain = hand & self._plain_set
+            free = plain == _ZERO
+            free |= self.trump_played
+            free |= self.bids.reshape(-1)[flat] == _BOARD
+            leading: U64 = np.where(free, hand, plain)
+            if bool(leads.all()):
+                return leading
         lead = self.trick[:, 0]
-        plain = hand & ~TRUMP_SETS[trump]
-        free = self.trump_played | (self.bids.reshape(-1)[flat] == _BOARD) | (plain == _ZERO)
-        leading = np.where(free, hand, plain)
-        led_class = CLASSES_FLAT[55 * trump + lead]
-        follow = hand & CLASS_SETS_FLAT[6 * trump + led_class]
-        following = np.where(follow == _ZERO, hand, follow)
-        forced = ((lead >= 52) & (self.trick_len > 0) & (follow != _ZERO)).nonzero()[0]
+        follow = LED_SETS_FLAT[self._trump55 + lead]
+        follow &= hand
+        empty = follow == _ZERO
+        following: U64 = np.where(empty, hand, follow)
+        jokers = lead >= 52
+        forced = (jokers & ~leads & ~empty).nonzero()[0] if jokers.any() else lead[:0]
         if len(forced):  # BA-33: a Blooper led forces the highest (lowest) trump
+            trump = self.trump
             ranked = TRUMPS_BY_POWER[trump[forced]]
             present = (hand[forced, None] & BITS[ranked]) != _ZERO
             highest = present.argmax(axis=1)
             lowest = 14 - present[:, ::-1].argmax(axis=1)
             at = np.where(lead[forced] == 52, highest, lowest)
             following[forced] = BITS[ranked[np.arange(len(forced)), at]]
-        legal: U64 = np.where(self.trick_len == 0, leading, following)
+        if not anyone_leads:
+            return following
+        legal: U64 = np.where(leads, leading, following)
         return legal
 
     def _update_mask(self) -> None:
         """The mask as two 64-bit words per game (bids at bits 0 to 13, the
         cards from bit 14), unpacked at once."""
         n = self.num_games
-        legal = np.where(self.phase == _PLAY, self._legal_cards(), _ZERO)
-        bids = np.where(self.phase == _BID, BID_BITS[self._size], _ZERO)
         words = self._words
-        words[:, 0] = bids | (legal << _S14)
-        words[:, 1] = legal >> _S50
-        self._unpacked = np.unpackbits(words.view(np.uint8).reshape(n, 16), axis=1,
-                                       bitorder="little")
+        playing = self.phase == _PLAY
+        if playing.all():  # the common case: no bids to add
+            legal = self._legal_cards()
+            np.left_shift(legal, _S14, out=words[:, 0])
+        else:
+            legal = np.where(playing, self._legal_cards(), _ZERO)
+            np.left_shift(legal, _S14, out=words[:, 0])
+            words[:, 0] |= np.where(self.phase == _BID, BID_BITS[self._size], _ZERO)
+        np.right_shift(legal, _S50, out=words[:, 1])
+        # unpacked flat (faster than row by row), then seen as rows of 128
+        self._unpacked = np.unpackbits(words.reshape(-1).view(np.uint8),
+                                       bitorder="little").reshape(n, 128)
         self.legal_action_mask = self._unpacked[:, :NUM_ACTIONS].view(np.bool_)
+        # (a game over has current_player -1 since _score ended it)
         self.terminated = self.phase == _OVER
-        self.current_player[self.terminated] = -1
 
     # -- step --------------------------------------------------------------------
 
@@ -303,8 +336,10 @@ class BackAlleyVector(VectorGame):
         live = ~self.terminated
         # entries 68 to 127 of a row of the unpacked bits are never set
         safe = np.clip(chosen, 0, 127)
-        ok = (self._unpacked.reshape(-1)[self._rows128 + safe] != 0) & (safe == chosen)
-        if not (ok | ~live).all():
+        ok = self._unpacked.reshape(-1)[self._rows128 + safe].view(np.bool_)
+        ok &= safe == chosen
+        ok |= self.terminated
+        if not ok.all():
             bad = (live & ~ok).nonzero()[0]
             self._refuse(int(bad[0]), int(chosen[bad[0]]))
         self.rewards = np.zeros((n, 4), dtype=np.float32)
@@ -317,8 +352,9 @@ class BackAlleyVector(VectorGame):
         self._log.reshape(-1)[self._log_base + self._log_len] = chosen
         self._log_len += live
         phase = self.phase
-        bidding = (live & (phase == _BID)).nonzero()[0]
-        playing = live & (phase == _PLAY)
+        # (a game over is in phase _OVER: the others are live)
+        bidding = (phase == _BID).nonzero()[0]
+        playing = phase == _PLAY
         if len(bidding):
             self._bid(bidding, chosen)
         if playing.any():
@@ -384,38 +420,49 @@ class BackAlleyVector(VectorGame):
     def _play(self, playing: npt.NDArray[np.bool_], chosen: I64) -> None:
         """Play the chosen cards in the games ``playing`` (full-width arrays)."""
         seat = self.current_player & 3
-        card = np.where(playing, chosen - _PLAY_ID, 54)
+        every = bool(playing.all())  # the common case: fewer masks
+        card = chosen - _PLAY_ID if every else np.where(playing, chosen - _PLAY_ID, 54)
         bit = BITS[card]
         flat = self._rows4 + seat
         hands = self.hands.reshape(-1)
-        hands[flat] &= ~bit
+        hands[flat] ^= bit  # the card is in the hand (0 where no card is played)
         length = self.trick_len
         tricks = self.trick.reshape(-1)
-        at = self._rows4 + (length & 3)
-        tricks[at] = np.where(playing, card, tricks[at])
-        length += playing
-        trump = self.trump
-        self.trump_played |= CLASSES_FLAT[55 * trump + card] == 4
+        at = self._rows4 + length
+        if every:
+            tricks[at] = card
+            length += 1
+        else:
+            tricks[at] = np.where(playing, card, tricks[at])
+            length += playing
+        self.trump_played |= (bit & self._trump_set) != _ZERO
+        # the next seat plays; the games whose trick is full get its winner below
+        following = seat + 1
+        following &= 3
+        self.current_player = following if every else np.where(
+            playing, following, self.current_player)
         full = length == 4
-        self.current_player = np.where(playing & ~full, (seat + 1) & 3, self.current_player)
         done = full.nonzero()[0]
         if not len(done):
             return
-        seat = seat[done]
-        trick = self.trick[done]
-        flat = 55 * trump[done][:, None] + trick
-        classes = CLASSES_FLAT[flat]
-        counts = (classes == 4) | (classes == classes[:, :1])
-        best = np.where(counts, POWERS_FLAT[flat], -1).argmax(axis=1)
-        leader = self.leader[done]
+        # every game ends its trick at once in the common case: slices then
+        rows = done if len(done) < self.num_games else slice(None)
+        seat = seat[rows]
+        trick = self.trick[rows]
+        t55 = self._trump55[rows]
+        # the value of each card of the trick: its power if it counts (a trump
+        # or of the led class), else -1 (BA-34)
+        base = 6 * t55 + 55 * CLASSES_FLAT[t55 + trick[:, 0]]
+        best = WIN_FLAT[base[:, None] + trick].argmax(axis=1)
+        leader = self.leader[rows]
         winner = (leader + best) & 3
         self.won.reshape(-1)[4 * done + winner] += 1
         # seat s played the trick's card (s - leader) % 4
-        self.played[done] |= np.take_along_axis(
+        self.played[rows] |= np.take_along_axis(
             BITS[trick], (_SEATS[None, :] - leader[:, None]) & 3, axis=1)
-        self.trick_len[done] = 0
-        self.leader[done] = winner
-        self.current_player[done] = winner
+        self.trick_len[rows] = 0
+        self.leader[rows] = winner
+        self.current_player[rows] = winner
         over = self.hands.reshape(-1)[4 * done + seat] == _ZERO
         if over.any():
             self._score(done[over])

@@ -103,40 +103,48 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator
     """
     # One uniform draw per row picks the r-th legal action.  The mask's bytes
     # (0 or 1) are read eight at a time as 64-bit words: a word's bit count is
-    # its number of legal actions, a running sum finds the word holding the
-    # r-th, a multiplication gathers its eight bytes into one byte's bits, and
-    # a table gives the place of that byte's k-th set bit.
+    # its number of legal actions, running sums of the counts before each word
+    # find the word holding the r-th, a multiplication gathers its eight bytes
+    # into one byte's bits, and a table gives the place of that byte's k-th
+    # set bit.  The arrays are laid out word by word (rows contiguous) so each
+    # step of the short loops is one pass over the rows.
     rows, width = mask.shape
     words = -(-width // 8)
-    padded = np.zeros((rows, words * 8), dtype=np.uint8)
+    padded = np.empty((rows, words * 8), dtype=np.uint8)
     padded[:, :width] = mask
+    padded[:, width:] = 0
     packed = padded.view("<u8")
-    counts = np.bitwise_count(packed).T.astype(np.int32)      # (words, rows)
-    running = np.empty_like(counts)
-    running[0] = counts[0]
-    for k in range(1, words):       # row by row: numpy's cumsum is slow on short rows
-        np.add(running[k - 1], counts[k], out=running[k])
-    total = running[-1]
-    rank = (rng.random(rows) * total).astype(np.int32)
-    word = np.zeros(rows, dtype=np.int32)
-    passed = np.empty(rows, dtype=np.bool_)
-    for k in range(words - 1):      # the words wholly before the r-th legal action
-        np.less_equal(running[k], rank, out=passed)
-        word += passed
-    word = word.astype(np.intp)
+    counts = np.empty((words, rows), dtype=np.int32)
+    np.bitwise_count(packed.T, out=counts)
+    before = np.empty_like(counts)          # the legal actions before each word
+    before[0] = 0
+    for k in range(1, words):       # word by word: numpy's cumsum is slow on short rows
+        np.add(before[k - 1], counts[k - 1], out=before[k])
+    total = before[-1] + counts[-1]
+    draw = rng.random(rows)
+    draw *= total
+    rank = draw.astype(np.int32)
+    # the words wholly before the r-th legal action (summed down the rows)
+    word = (before[1:] <= rank).sum(axis=0, dtype=np.int32)
     every = np.arange(rows)
-    within = rank - running[word, every] + counts[word, every]
+    within = rank - before.reshape(-1)[word * rows + every]
     with np.errstate(over="ignore"):
-        byte = (packed[every, word] * _GATHER) >> _S56
-    chosen: npt.NDArray[np.int64] = 8 * word + _SELECT[byte.astype(np.intp), within]
+        byte = packed.reshape(-1)[every * words + word] * _GATHER
+    byte >>= _S56
+    byte <<= _S3
+    chosen: npt.NDArray[np.int64] = _SELECT_FLAT[byte.astype(np.intp) + within]
+    chosen += 8 * word
     chosen[total == 0] = 0
     return chosen
 
 
 _GATHER = np.uint64(0x0102040810204080)
 _S56 = np.uint64(56)
+_S3 = np.uint64(3)
 #: ``_SELECT[v, k]``: the place of the ``k``-th set bit of the byte ``v``.
 _SELECT = np.zeros((256, 8), dtype=np.int64)
 for _value in range(256):
     _places = [_bit for _bit in range(8) if _value >> _bit & 1]
     _SELECT[_value, :len(_places)] = _places
+#: ``_SELECT`` flat: ``[8 * v + k]``.
+_SELECT_FLAT = _SELECT.reshape(-1)
