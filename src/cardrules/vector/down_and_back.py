@@ -252,12 +252,10 @@ class DownAndBackVector(VectorGame):
         """
         return self._tiebreaks
 
-    def _start_round(self) -> None:
-        """Antes (DB-30), the shuffle (DB-32), the cutter to act."""
-        n, ante = self.num_players, self.ante
-        self._pot += n * ante
-        self._net -= ante
-        self._stock[:] = shuffle_orders(self._keys, self._counters, 52)
+    def _clear_table(self, stock: npt.ArrayLike) -> None:
+        """Every card in the stock, in the order ``stock``; no hand, pile,
+        draw or split (between rounds, DB-31, DB-32, DB-44)."""
+        self._stock[:] = stock
         self._stock_start[:] = 0
         self._stock_end[:] = 52
         self._pile_size[:] = 0
@@ -269,6 +267,13 @@ class DownAndBackVector(VectorGame):
         self._down[:] = 0
         self._turn = 0
         self._splits_made = 0
+
+    def _start_round(self) -> None:
+        """Antes (DB-30), the shuffle (DB-32), the cutter to act."""
+        n, ante = self.num_players, self.ante
+        self._pot += n * ante
+        self._net -= ante
+        self._clear_table(shuffle_orders(self._keys, self._counters, 52))
         self._phase = _P_CUT
         self.current_player[:] = (self._dealer - 1) % n
         mask = self.legal_action_mask
@@ -507,18 +512,7 @@ class DownAndBackVector(VectorGame):
         self.current_player[:] = -1
         self.terminated[:] = True
         self.legal_action_mask[:] = False
-        self._stock[:] = np.arange(52, dtype=np.int8)
-        self._stock_start[:] = 0
-        self._stock_end[:] = 52
-        self._pile_size[:] = 0
-        self._pile_set[:] = 0
-        self._hands[:] = 0
-        self._seen[:] = 0
-        self._drawn[:] = -1
-        self._split[:] = -1
-        self._down[:] = 0
-        self._turn = 0
-        self._splits_made = 0
+        self._clear_table(np.arange(52, dtype=np.int8))
 
     # -- observations ----------------------------------------------------------------
 
