@@ -216,3 +216,30 @@ def test_a_finished_batch_ignores_actions_and_observes_zeros_for_the_player_to_a
     assert not games.observation().any()
     state = games.state(0)
     assert (games.observation(1)[0] == observation_tensor(view(state, 1))).all()
+
+
+def test_greedy_actions_are_greedy_action_of_every_game() -> None:
+    """The batch greedy choice equals the reducer's ``greedy_action`` (GreedyBot's
+    measure) in every game at every decision but the cut, over whole games of
+    two to five players, the batch played by its own greedy choices."""
+    from cardrules.down_and_back import RULES as DB
+    from cardrules.down_and_back.encoding import action_id
+    from cardrules.down_and_back.rollout import greedy_action
+    from cardrules.vector.down_and_back import DownAndBackVector
+
+    checked = taken = 0
+    for players in (2, 3, 4, 5):
+        games = DownAndBackVector(40, seed=players, num_players=players, rounds=1)
+        rng = np.random.default_rng(players)
+        while not games.terminated.all():
+            chosen = games.greedy_actions(rng)
+            for i in range(games.num_games):
+                state = [*DB.replay(games.record(i))][-1]   # the reducer's game i now
+                if state.is_terminal or state.phase.name == "CUT":
+                    continue
+                assert int(chosen[i]) == action_id(greedy_action(state), state), (players, i)
+                checked += 1
+                taken += int(chosen[i]) == 52
+            games.step(chosen)
+    assert checked > 5_000
+    assert taken > 100   # the discard pile's top card is taken often enough to matter

@@ -15,7 +15,7 @@ is added there under the name of the reducer bot it plays like, and
 must refuse, with :class:`TypeError`, an engine it cannot read).
 
 >>> sorted(BOTS)
-['random']
+['greedy', 'random']
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from cardrules.vector.base import random_actions
 if TYPE_CHECKING:
     from cardrules.vector.base import VectorGame
 
-__all__ = ["BOTS", "RandomVectorBot", "VectorBot"]
+__all__ = ["BOTS", "GreedyVectorBot", "RandomVectorBot", "VectorBot"]
 
 
 class VectorBot(Protocol):
@@ -81,6 +81,46 @@ class RandomVectorBot:
         return random_actions(game.legal_action_mask, self.rng)
 
 
+class GreedyVectorBot:
+    """Down and Back's :class:`~cardrules.down_and_back.GreedyBot` in every
+    game of a batch: the engine's ``greedy_actions`` (random cuts drawn from
+    a numpy generator seeded with ``seed``, then the greedy draws, discards
+    and splits, equal to the reducer's
+    :func:`~cardrules.down_and_back.rollout.greedy_action` at every
+    decision).  An engine without ``greedy_actions`` is refused with
+    :class:`TypeError`.
+
+    >>> import numpy as np
+    >>> from cardrules.vector import make
+    >>> games = make("down-and-back", 2, seed=1, num_players=2, rounds=1)
+    >>> GreedyVectorBot(0).act(games).shape
+    (2,)
+    >>> GreedyVectorBot(0).act(make("back-alley", 2, seed=1, max_hand_size=1))
+    Traceback (most recent call last):
+    ...
+    TypeError: the greedy batch bot plays Down and Back's batch engine, not BackAlleyVector
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, game: VectorGame) -> npt.NDArray[np.int64]:
+        """GreedyBot's action number in every game (0 where a game is over).
+
+        >>> from cardrules.vector import make
+        >>> games = make("down-and-back", 3, seed=2, num_players=3, rounds=1)
+        >>> bool(games.legal_action_mask[range(3), GreedyVectorBot(1).act(games)].all())
+        True
+        """
+        greedy = getattr(game, "greedy_actions", None)
+        if greedy is None:
+            raise TypeError(f"the greedy batch bot plays Down and Back's batch engine, "
+                            f"not {type(game).__name__}")
+        chosen: npt.NDArray[np.int64] = greedy(self.rng)
+        return chosen
+
+
 #: The batch bots by the name of the reducer bot each plays like, each
 #: built from a seed: what ``simulate(..., engine="vector")`` can play.
-BOTS: Mapping[str, Callable[[int | None], VectorBot]] = {"random": RandomVectorBot}
+BOTS: Mapping[str, Callable[[int | None], VectorBot]] = {
+    "random": RandomVectorBot, "greedy": GreedyVectorBot}

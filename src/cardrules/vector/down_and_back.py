@@ -67,7 +67,7 @@ from cardrules.down_and_back import (
     apply,
     new_game,
 )
-from cardrules.down_and_back.batch import evaluate3_batch, evaluate4_batch
+from cardrules.down_and_back.batch import evaluate3_batch, evaluate4_batch, split_strengths_batch
 from cardrules.down_and_back.game import PHASE_RULES
 from cardrules.down_and_back.state import DEFAULT_ROUNDS, HAND_SIZE, TURNS
 from cardrules.errors import IllegalActionError
@@ -138,15 +138,23 @@ def _unpack(sets: U64, count: int = 52) -> npt.NDArray[np.uint8]:
     return raw.reshape(*sets.shape, count)
 
 
-def _cards_of(sets: U64) -> npt.NDArray[np.intp]:
-    """The seven cards of each 7-card set, in canonical order: ``(len(sets), 7)``."""
+def _cards_of(sets: U64, size: int = HAND_SIZE) -> npt.NDArray[np.intp]:
+    """The ``size`` cards of each card set, in canonical order: ``(len(sets), size)``."""
     rest = sets.copy()
-    cards = np.empty((len(sets), HAND_SIZE), dtype=np.intp)
-    for k in range(HAND_SIZE):
+    cards = np.empty((len(sets), size), dtype=np.intp)
+    for k in range(size):
         low = rest & (~rest + _ONE)                     # the lowest card left
         cards[:, k] = np.bitwise_count(low - _ONE)
         rest ^= low
     return cards
+
+
+def _measures(sevens: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """:func:`~cardrules.down_and_back.bots.greedy_measure` of each row of
+    seven cards: the largest sum of down and back strengths over its splits."""
+    measured: npt.NDArray[np.int64] = split_strengths_batch(sevens).sum(
+        axis=2, dtype=np.int64).max(axis=1)
+    return measured
 
 
 class DownAndBackVector(VectorGame):
@@ -317,6 +325,64 @@ class DownAndBackVector(VectorGame):
         else:
             self._split_step(chosen)
         return self.rewards, self.terminated
+
+    def greedy_actions(self, rng: np.random.Generator) -> I64:
+        """What :class:`~cardrules.down_and_back.GreedyBot` does in every game,
+        as action numbers: a random cut (drawn from ``rng``), then
+        :func:`~cardrules.down_and_back.rollout.greedy_action`: take the
+        discard pile's top card when some seven with it measure more
+        (``takes_discard`` in ``cardrules.down_and_back.bots``), discard the card
+        whose loss leaves the best seven (the lowest on a tie), split for the
+        largest sum of strengths (the first split on a tie).  The measures come
+        from the batch evaluators (:func:`~cardrules.down_and_back.split_strengths_batch`);
+        0 where a game is over.
+
+        >>> import numpy as np
+        >>> games = DownAndBackVector(3, seed=2, num_players=2, rounds=1)
+        >>> games.step(games.greedy_actions(np.random.default_rng(0)))[1].tolist()
+        [False, False, False]
+        >>> bool(np.isin(games.greedy_actions(np.random.default_rng(0)), (_STOCK, _PILE)).all())
+        True
+        """
+        from cardrules.vector.base import random_actions
+
+        if self._phase == _P_CUT or self.terminated.all():
+            chosen: I64 = random_actions(self.legal_action_mask, rng)
+            return chosen
+        live = ~self.terminated
+        out = np.zeros(self.num_games, dtype=np.int64)
+        rows = self._rows[live]
+        hand = self._hands[rows, self.current_player[live]]
+        if self._phase == _P_SPLIT:
+            sums = split_strengths_batch(_cards_of(hand)).sum(axis=2)
+            out[live] = _SPLIT0 + np.argmax(sums, axis=1)
+            return out
+        if self._phase == _P_DISCARD:
+            cards = _cards_of(hand, HAND_SIZE + 1)
+            keep = np.array([[j for j in range(HAND_SIZE + 1) if j != k]
+                             for k in range(HAND_SIZE + 1)])
+            sevens = cards[:, keep].reshape(-1, HAND_SIZE)
+            measures = _measures(sevens).reshape(len(rows), HAND_SIZE + 1)
+            out[live] = _DISCARD0 + cards[np.arange(len(rows)), np.argmax(measures, axis=1)]
+            return out
+        size = self._pile_size[rows]
+        out[live] = _STOCK
+        piled = size > 0
+        if piled.any():
+            prow = rows[piled]
+            cards = _cards_of(hand[piled])
+            top = self._pile[prow, size[piled] - 1].astype(np.intp)
+            now = _measures(cards)
+            keep = np.array([[j for j in range(HAND_SIZE) if j != k] for k in range(HAND_SIZE)])
+            with_top = np.concatenate(
+                [cards[:, keep], np.broadcast_to(top[:, None, None], (len(prow), HAND_SIZE, 1))],
+                axis=2).reshape(-1, HAND_SIZE)
+            with_top.sort(axis=1)
+            better = (_measures(with_top).reshape(len(prow), HAND_SIZE) > now[:, None]).any(axis=1)
+            taken = out[live]
+            taken[np.flatnonzero(piled)[better]] = _PILE
+            out[live] = taken
+        return out
 
     def _refuse(self, chosen: I64, inside: npt.NDArray[np.bool_]) -> None:
         legal = inside.copy()
