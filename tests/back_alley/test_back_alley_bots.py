@@ -16,11 +16,9 @@ from cardrules.back_alley import (
     RULES,
     Bid,
     Board,
-    GameState,
     Pass,
     Phase,
     Play,
-    apply,
     legal_actions,
     parse_action,
     play_game,
@@ -30,25 +28,10 @@ from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.bots import HeuristicBot, expected_tricks, trick_chances
 from cardrules.cards import Card, Joker
 from cardrules.engine import Bot, RandomBot, play
-from support.ba_deals import dealt
+from support.ba_deals import choice, dealt, then
 
 AnyCard = Card | Joker
 A = TypeVar("A")
-
-
-def then(state: GameState, *moves: str) -> GameState:
-    for move in moves:
-        state = apply(state, parse_action(move))
-    return state
-
-
-def choice(state: GameState, bot: HeuristicBot | None = None) -> str:
-    """What the heuristic bot (seed 0 unless given) does for the player to act."""
-    seat = state.current_player
-    assert seat is not None
-    action = (bot or HeuristicBot(seed=0)).act(view(state, seat), legal_actions(state))
-    assert action in legal_actions(state)
-    return str(action)
 
 
 class Checked:

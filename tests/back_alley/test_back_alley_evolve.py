@@ -7,7 +7,6 @@ with a TypeError naming it, never taken in another representation."""
 from __future__ import annotations
 
 import inspect
-import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,34 +17,14 @@ import cardrules.back_alley as ba
 from cardrules.back_alley import GameState, Play, legal_actions, view
 from cardrules.back_alley.actions import CARDS
 from cardrules.hand import Hand
+from support.gamecheck import attrs_within, states_of
 
 
 def _states() -> Iterator[GameState]:
     """Every state of a short random game (a few seeds), in order: each phase,
     a trick under way, between deals and the end."""
     for seed in range(3):
-        rng = random.Random(seed)
-        state = ba.new_game(max_hand_size=3)
-        yield state
-        while not state.is_terminal:
-            action: Any
-            if state.is_chance:
-                action = ba.sample_chance(state, rng)
-            else:
-                action = rng.choice(legal_actions(state))
-            state = ba.apply(state, action)
-            yield state
-
-
-def _records(value: Any) -> Iterator[Any]:
-    """``value`` and every attrs instance inside it (fields, tuples)."""
-    if attrs.has(type(value)):
-        yield value
-        for field in attrs.fields(type(value)):
-            yield from _records(getattr(value, field.name))
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _records(item)
+        yield from states_of(ba.RULES, {"max_hand_size": 3}, seed)
 
 
 def _init_arguments(record: Any) -> list[str]:
@@ -55,7 +34,7 @@ def _init_arguments(record: Any) -> list[str]:
 def test_every_init_argument_round_trips_through_evolve() -> None:
     checked: set[tuple[type, str]] = set()
     for state in _states():
-        for record in _records(state):
+        for record in attrs_within(state):
             for name in _init_arguments(record):
                 again = attrs.evolve(record, **{name: getattr(record, name)})
                 assert again == record, (type(record).__name__, name)
@@ -70,7 +49,7 @@ def test_every_init_argument_round_trips_through_evolve() -> None:
 
 def test_no_init_argument_is_named_with_an_underscore() -> None:
     for state in _states():
-        for record in _records(state):
+        for record in attrs_within(state):
             for name in _init_arguments(record):
                 field = attrs.fields_dict(type(record))[name]
                 assert field.name == name, (type(record).__name__, field.name)

@@ -43,24 +43,10 @@ from cardrules.back_alley.encoding import OBSERVATION_LAYOUT, observation_tensor
 from cardrules.back_alley.search import SearchBot, _Chain, _seat_misses
 from cardrules.back_alley.tally import BackAlleyTally
 from cardrules.cards import Card, Joker
-from support.ba_deals import dealt
+from support.ba_deals import choice, dealt, then
 from support.ba_deals import opening as _opening
 
 AnyCard = Card | Joker
-
-
-def then(state: GameState, *moves: str) -> GameState:
-    for move in moves:
-        state = apply(state, parse_action(move))
-    return state
-
-
-def choice(state: GameState, bot: HeuristicBot | None = None) -> str:
-    seat = state.current_player
-    assert seat is not None
-    action = (bot or HeuristicBot(seed=0)).act(view(state, seat), legal_actions(state))
-    assert action in legal_actions(state)
-    return str(action)
 
 
 # -- bots.py -----------------------------------------------------------------------------

@@ -7,49 +7,27 @@ is not an argument and is refused with a TypeError naming it."""
 from __future__ import annotations
 
 import inspect
-import random
 from collections.abc import Iterator
-from typing import Any
 
 import attrs
 import pytest
 
 import cardrules.down_and_back as db
 from cardrules.down_and_back import GameState, legal_actions, view
+from support.gamecheck import attrs_within, states_of
 
 
 def _states() -> Iterator[GameState]:
     """Every state of short random games of two and three players: each phase,
     tie-breaks when they come, and the end."""
     for seed, players in ((0, 2), (1, 3), (2, 3)):
-        rng = random.Random(seed)
-        state = db.new_game(players, rounds=2)
-        yield state
-        while not state.is_terminal:
-            action: Any
-            if state.is_chance:
-                action = db.sample_chance(state, rng)
-            else:
-                action = rng.choice(legal_actions(state))
-            state = db.apply(state, action)
-            yield state
-
-
-def _records(value: Any) -> Iterator[Any]:
-    """``value`` and every attrs instance inside it (fields, tuples)."""
-    if attrs.has(type(value)):
-        yield value
-        for field in attrs.fields(type(value)):
-            yield from _records(getattr(value, field.name))
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _records(item)
+        yield from states_of(db.RULES, {"num_players": players, "rounds": 2}, seed)
 
 
 def test_every_init_argument_round_trips_through_evolve() -> None:
     kinds: set[type] = set()
     for state in _states():
-        for record in (*_records(state), *_records(view(state, 0))):
+        for record in (*attrs_within(state), *attrs_within(view(state, 0))):
             kinds.add(type(record))
             fields = attrs.fields(type(record))
             for field in fields:

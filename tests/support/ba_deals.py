@@ -17,8 +17,19 @@ import random
 from collections.abc import Sequence
 
 from cardrules import Card, Joker, parse_card, parse_cards
-from cardrules.back_alley import ChooseDealer, GameState, Shuffle, apply, new_game, sample_chance
+from cardrules.back_alley import (
+    ChooseDealer,
+    GameState,
+    Shuffle,
+    apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    sample_chance,
+    view,
+)
 from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.bots import HeuristicBot
 
 SEATS = 4
 
@@ -65,3 +76,28 @@ def opening(max_hand_size: int, seed: int) -> GameState:
     for _ in range(2):
         state = apply(state, sample_chance(state, rng))
     return state
+
+
+def then(state: GameState, *moves: str) -> GameState:
+    """``state`` after ``moves``, each in the game's notation (``"bid 2"``, ``"play QH"``).
+
+    >>> state = dealt(["AS", "KS", "QS", "JS"], "2H")
+    >>> then(state, "pass").current_player != state.current_player
+    True
+    """
+    for move in moves:
+        state = apply(state, parse_action(move))
+    return state
+
+
+def choice(state: GameState, bot: HeuristicBot | None = None) -> str:
+    """What the heuristic bot (seed 0 unless given) does for the player to act.
+
+    >>> choice(dealt(["AS", "KS", "QS", "JS"], "2H")) in ("pass", "board")
+    True
+    """
+    seat = state.current_player
+    assert seat is not None
+    action = (bot or HeuristicBot(seed=0)).act(view(state, seat), legal_actions(state))
+    assert action in legal_actions(state)
+    return str(action)

@@ -23,7 +23,7 @@ import random
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, overload
 
 import attrs
 import numpy as np
@@ -65,6 +65,40 @@ def state_after(rules: Rules[S, A], settings: Mapping[str, int | None], steps: i
             break
         state = rules.apply(state, choose(rules, state, rng))
     return state
+
+
+def states_of(rules: Rules[S, A], settings: Mapping[str, int | None], seed: int
+              ) -> Iterator[S]:
+    """Every state of one random game with ``settings``, the first to the last.
+
+    >>> from cardrules.back_alley import RULES
+    >>> states = list(states_of(RULES, {"max_hand_size": 1}, 0))
+    >>> states[0].is_chance, states[-1].is_terminal
+    (True, True)
+    """
+    rng = random.Random(seed)
+    state = rules.new_game_from_settings(settings)
+    yield state
+    while not state.is_terminal:
+        state = rules.apply(state, choose(rules, state, rng))
+        yield state
+
+
+def attrs_within(value: Any) -> Iterator[Any]:
+    """``value`` if it is an attrs instance, and every attrs instance inside it
+    (in its fields and tuples), depth first.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> [type(v).__name__ for v in attrs_within(new_game(2))][:3]
+    ['GameState', 'Settings', 'History']
+    """
+    if attrs.has(type(value)):
+        yield value
+        for field in attrs.fields(type(value)):
+            yield from attrs_within(getattr(value, field.name))
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from attrs_within(item)
 
 
 def check_who_acts(rules: Rules[S, A], state: S) -> None:
