@@ -96,3 +96,14 @@ doctest_test_doctest_blocks = ""
 
 html_theme = "furo"
 html_title = f"cardrules {release}"
+
+# -- Translations ----------------------------------------------------------------
+# The quickstart and the rules pages are translated into Japanese and Ukrainian
+# (docs/locales/<lang>/LC_MESSAGES/<page>.po, kept with sphinx-intl; see
+# languages.rst).  Build a translated site with ``-D language=ja`` or ``uk``;
+# pages without a catalog stay in English.  The .mo files are compiled by
+# Sphinx itself at build time (gettext_auto_build).
+locale_dirs = ["locales/"]
+gettext_compact = False
+gettext_uuid = False
+gettext_location = False
