@@ -304,7 +304,7 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
     for example ``uvicorn.run(create_app(), port=8000)``.
 
     >>> app = create_app("sqlite://", bot_delay=0)
-    >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
+    >>> sorted({r.path for r in app.routes if r.path.startswith("/api")})[:3]
     ['/api/games', '/api/tables', '/api/tables/{table_id}']
     >>> create_app(bot_delay=-1)
     Traceback (most recent call last):
