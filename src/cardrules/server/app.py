@@ -212,6 +212,7 @@ class _Server:
                         kinds, {seat: token_hash(t) for seat, t in tokens.items()})
         stored = await self.call(self.store.table, table_id)
         table = await self._load(stored)
+        await table.run_chance()   # the first dealer and deal, before anyone connects
         table.start_driver()
         return {"id": table_id, "game": _spelled(rules.name),
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens.items()]}
