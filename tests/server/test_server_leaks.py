@@ -138,7 +138,7 @@ def test_no_message_holds_a_card_its_receiver_may_not_see(
         tmp_path: Path, game: str, seats: list[str], seed: int) -> None:
     record, received = _game(tmp_path, game, seats, seed)
     assert all(messages[-1]["over"] for messages in received.values())
-    assert sum(len(m) for m in received.values()) > 50
+    assert sum(len(m) for m in received.values()) > 10
     assert leaks(record, received) == []
 
 

@@ -289,12 +289,14 @@ class _Server:
             return [self.describe(t) for t in sorted(self.live.values(),
                                                      key=lambda t: (t.created, t.id))
                     if not t.over]
-        out = []
-        for stored in await self.call(self.store.tables, finished=True):
-            table = await self.table(stored.id)
-            if table is not None:
-                out.append(self.describe(table))
-        return out
+        # Described from the store: a finished table is not replayed to be listed.
+        return [{"id": stored.id, "game": _spelled(stored.game),
+                 "title": rules_for(stored.game).title, "settings": stored.settings,
+                 "seats": [{"seat": seat, "kind": kind, "taken": kind != "human" or taken}
+                           for seat, (kind, taken) in enumerate(zip(stored.seats, stored.taken,
+                                                                    strict=True))],
+                 "version": stored.version, "finished": True, "created": stored.created}
+                for stored in await self.call(self.store.tables, finished=True)]
 
 
 def _games() -> list[dict[str, object]]:
