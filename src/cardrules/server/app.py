@@ -40,8 +40,9 @@ changes nothing and is answered ``{"type": "error", "rule", "message"}``:
 ``rule`` is the game rule's id (``BA-31``; an action out of turn names the
 turn's rule, such as ``BA-20``) or the server's reason: ``stale`` (the
 version is not the table's), ``parse`` (not an action), ``spectator``,
-``game-over``, ``bad-message`` (not a message of this protocol) or
-``illegal`` (refused for another reason).
+``game-over``, ``bad-message`` (not a message of this protocol),
+``illegal`` (refused for another reason) or ``server`` (the action could
+not be stored).
 """
 
 from __future__ import annotations
@@ -476,3 +477,6 @@ async def _handle(table: LiveTable, client: Client, text: str) -> None:
         await table.act(client.seat, action, version, "player")
     except Refused as err:
         client.error(err.rule, err.message)
+    except Exception:   # the store failed: nothing was applied, the client may try again
+        log.exception("table %s: an action could not be stored", table.id)
+        client.error("server", "the server could not store the action; nothing changed")
