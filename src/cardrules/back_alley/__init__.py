@@ -141,6 +141,7 @@ from cardrules.back_alley.state import (
 from cardrules.back_alley.state import returns as _returns
 from cardrules.back_alley.tally import BackAlleyTally as _Tally
 from cardrules.back_alley.views import View, view
+from cardrules.back_alley.views import public_view as _public_view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
 from cardrules.engine.play import PlayedGame as _PlayedGame
@@ -278,7 +279,8 @@ RULES: Rules[GameState, Action] = Rules(
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),
-    bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS}, vector=_vector)
+    bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS}, vector=_vector,
+    view_to_dict=view_to_dict, public_view=_public_view)
 register(RULES)
 
 

@@ -40,7 +40,7 @@ from cardrules.back_alley.state import (
     Settings,
     Trick,
 )
-from cardrules.back_alley.views import View
+from cardrules.back_alley.views import PublicView, View
 from cardrules.cards import Card, Joker
 from cardrules.engine.json_out import JSON, attributes_to_json
 from cardrules.engine.readers import Fields, safe_repr
@@ -126,16 +126,29 @@ def state_to_dict(state: GameState) -> dict[str, object]:
     }
 
 
-def view_to_dict(seat_view: View) -> dict[str, object]:
+def view_to_dict(seat_view: View | PublicView) -> dict[str, object]:
     """A seat's :class:`~cardrules.back_alley.View` as JSON-ready values, ready
     to send to that player's client.  It holds nothing the view does not.
 
+    A :class:`~cardrules.back_alley.views.PublicView` (a spectator's) gives
+    the same keys, with ``seat`` null, an empty ``hand`` and ``taken`` null.
+
     >>> from cardrules.back_alley import new_game, view
+    >>> from cardrules.back_alley.views import public_view
     >>> d = view_to_dict(view(new_game(), 1))
     >>> d["seat"], d["hand"], d["scores"]
     (1, [], [0, 0])
+    >>> view_to_dict(public_view(new_game())).keys() == d.keys()
+    True
     """
-    return {"format": VIEW_FORMAT, **attributes_to_json(seat_view, _VIEW_FIELDS),
+    if isinstance(seat_view, PublicView):
+        public = attributes_to_json(seat_view, [n for n in _VIEW_FIELDS
+                                                if n not in ("seat", "hand", "taken")])
+        fields: dict[str, object] = {name: public.get(name) for name in _VIEW_FIELDS}
+        fields.update(hand=[])
+    else:
+        fields = dict(attributes_to_json(seat_view, _VIEW_FIELDS))
+    return {"format": VIEW_FORMAT, **fields,
             "bids": _bids(seat_view.bids), "results": _results(seat_view.results)}
 
 

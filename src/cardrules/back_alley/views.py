@@ -40,7 +40,7 @@ from cardrules.back_alley.state import (
 from cardrules.cards import Card, Joker, Suit
 from cardrules.hand import Hand
 
-__all__ = ["View", "view"]
+__all__ = ["PublicView", "View", "public_view", "view"]
 
 AnyCard = Card | Joker
 
@@ -157,3 +157,57 @@ def view(state: GameState, seat: int) -> View:
         hand_sizes=tuple(len(h) for h in hands), bids=state.bids, leader=state.leader,
         trick=state.trick, tricks=state.tricks, tricks_won=state.tricks_won,
         trump_played=state.trump_played, scores=state.scores, results=state.results)
+
+
+@attrs.frozen(slots=True)
+class PublicView:
+    """What anyone watching the table may know: the public part of every
+    :class:`View`, with no hand, no card taken under BA-13 and no undealt
+    card (BA-50).  A game server sends it to spectators.
+
+    The fields are those of :class:`View` less ``seat``, ``hand`` and
+    ``taken``.
+
+    >>> from cardrules.back_alley import new_game
+    >>> p = public_view(new_game())
+    >>> p.hand_sizes, p.scores
+    ((0, 0, 0, 0), (0, 0))
+    """
+
+    settings: Settings
+    phase: Phase
+    deal_number: int
+    hand_size: int
+    dealer: int | None
+    current_player: int | None
+    trump_card: AnyCard | None
+    trump: Suit | None
+    joker_discard: Joker | None
+    exchanger: int | None
+    hand_sizes: tuple[int, ...]
+    bids: tuple[BidAction | None, ...]
+    leader: int | None
+    trick: tuple[AnyCard, ...]
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    trump_played: bool
+    scores: tuple[int, int]
+    results: tuple[DealResult, ...]
+
+
+def public_view(state: GameState) -> PublicView:
+    """The :class:`PublicView` of ``state``: what every seat's view shares.
+
+    >>> import random
+    >>> from cardrules.back_alley import new_game, apply, sample_chance
+    >>> rng = random.Random(0)
+    >>> s = new_game()
+    >>> s = apply(s, sample_chance(s, rng))
+    >>> s = apply(s, sample_chance(s, rng))
+    >>> p = public_view(s)
+    >>> p.hand_sizes, p.trump_card == view(s, 0).trump_card
+    ((13, 13, 13, 13), True)
+    """
+    seat_view = view(state, 0)
+    return PublicView(**{field.name: getattr(seat_view, field.name)
+                         for field in attrs.fields(PublicView)})

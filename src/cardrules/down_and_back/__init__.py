@@ -154,6 +154,7 @@ from cardrules.down_and_back.summary import summarize
 from cardrules.down_and_back.summary import summarize as _summarize
 from cardrules.down_and_back.tally import DownAndBackTally as _Tally
 from cardrules.down_and_back.views import View, view
+from cardrules.down_and_back.views import public_view as _public_view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
 from cardrules.engine.play import PlayedGame as _PlayedGame
@@ -304,7 +305,7 @@ RULES: _Rules[GameState, Action] = _Rules(
     encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),
-    bounds=_bounds, vector=_vector)
+    bounds=_bounds, vector=_vector, view_to_dict=view_to_dict, public_view=_public_view)
 _register(RULES)
 
 

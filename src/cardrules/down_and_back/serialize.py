@@ -59,6 +59,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
+
 from cardrules._validate import is_int
 from cardrules.cards import DECK, Card
 from cardrules.down_and_back.actions import Split
@@ -78,7 +80,7 @@ from cardrules.down_and_back.state import (
     Stage,
     TieBreakDraw,
 )
-from cardrules.down_and_back.views import View
+from cardrules.down_and_back.views import PublicView, View
 from cardrules.engine.json_out import attributes_to_json
 from cardrules.engine.readers import Fields, check_length, read_card, safe_repr
 from cardrules.errors import ParseError
@@ -114,15 +116,28 @@ def state_to_dict(state: GameState) -> dict[str, object]:
     return {"format": FORMAT, **attributes_to_json(state, STATE_KEYS)}
 
 
-def view_to_dict(seat_view: View) -> dict[str, object]:
+def view_to_dict(seat_view: View | PublicView) -> dict[str, object]:
     """A seat's :class:`~cardrules.down_and_back.View` as JSON-ready values,
     ready to send to that player's client.  It holds nothing the view does not.
 
+    A :class:`~cardrules.down_and_back.views.PublicView` (a spectator's)
+    gives the same keys, with ``seat`` null, an empty ``hand`` and ``drawn``
+    null.
+
     >>> from cardrules.down_and_back import new_game, view
+    >>> from cardrules.down_and_back.views import public_view
     >>> d = view_to_dict(view(new_game(2), 1))
     >>> d["seat"], d["hand"], d["stock_size"], d["phase"]
     (1, [], 52, 'choose_dealer')
+    >>> view_to_dict(public_view(new_game(2))).keys() == d.keys()
+    True
     """
+    if isinstance(seat_view, PublicView):
+        public = attributes_to_json(seat_view)
+        names = [field.name for field in attrs.fields(View)]
+        fields: dict[str, object] = {name: public.get(name) for name in names}
+        fields.update(hand=[])
+        return {"format": VIEW_FORMAT, **fields}
     return {"format": VIEW_FORMAT, **attributes_to_json(seat_view)}
 
 

@@ -43,7 +43,7 @@ from cardrules.down_and_back.state import (
 )
 from cardrules.hand import Hand
 
-__all__ = ["View", "view"]
+__all__ = ["PublicView", "View", "public_view", "view"]
 
 
 @attrs.frozen(slots=True, repr=False)
@@ -132,4 +132,59 @@ def view(state: GameState, seat: int) -> View:
         stock_size=len(state.stock), discard=state.discard, seen=state.seen,
         turns=state.turns, drawn=state.drawn if own_turn else None,
         split_chosen=tuple(s is not None for s in state.splits), splits=splits,
+        showdown=state.showdown, results=state.results)
+
+
+@attrs.frozen(slots=True)
+class PublicView:
+    """What anyone watching the table may know: the public part of every
+    :class:`View`, with no hand, no card drawn from the stock and no split
+    before every player has split (DB-37, DB-40).  A game server sends it
+    to spectators.
+
+    The fields are those of :class:`View` less ``seat``, ``hand`` and
+    ``drawn``; ``splits`` is all None until the splits are revealed.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> p = public_view(new_game(3))
+    >>> p.hand_sizes, p.stock_size
+    ((0, 0, 0), 52)
+    """
+
+    num_players: int
+    ante: int
+    rounds: int | None
+    phase: Phase
+    round: int
+    dealer: int | None
+    current_player: int | None
+    pot: int
+    net: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard: tuple[Card, ...]
+    seen: tuple[Hand[Card], ...]
+    turns: tuple[int, ...]
+    split_chosen: tuple[bool, ...]
+    splits: tuple[Split | None, ...]
+    showdown: Showdown | None
+    results: tuple[RoundResult, ...]
+
+
+def public_view(state: GameState) -> PublicView:
+    """The :class:`PublicView` of ``state``: what every seat's view shares.
+
+    >>> from cardrules.down_and_back import new_game
+    >>> public_view(new_game(2)).net
+    (0, 0)
+    """
+    revealed = all(s is not None for s in state.splits)
+    return PublicView(
+        num_players=state.num_players, ante=state.ante, rounds=state.rounds,
+        phase=state.phase, round=state.round, dealer=state.dealer,
+        current_player=state.current_player, pot=state.pot, net=state.net,
+        hand_sizes=tuple(len(h) for h in state.hands), stock_size=len(state.stock),
+        discard=state.discard, seen=state.seen, turns=state.turns,
+        split_chosen=tuple(s is not None for s in state.splits),
+        splits=state.splits if revealed else (None,) * state.num_players,
         showdown=state.showdown, results=state.results)

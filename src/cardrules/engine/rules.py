@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -271,6 +271,14 @@ class Rules(Generic[S, A]):
     #: :func:`cardrules.vector.make` refuses it).  A game package sets it to a
     #: function that imports its engine (and numpy) only when called.
     vector: Callable[[int, int, SettingValues], VectorGame] | None = None
+    #: ``view_to_dict(view)``: a view made by :attr:`view` or :attr:`public_view`
+    #: as plain JSON values, ready to send to a client (None: the engine's
+    #: generic encoder, :func:`~cardrules.engine.json_out.attributes_to_json`).
+    #: It takes the game's own view classes, hence ``Any``.
+    view_to_dict: Callable[[Any], dict[str, object]] | None = None
+    #: ``public_view(state)``: what anyone watching may know, no seat's hidden
+    #: cards (None: the game has no such view, and a server admits no spectator).
+    public_view: Callable[[S], object] | None = None
 
     def new_game_from_settings(self, settings: SettingValues) -> S:
         """The initial state for ``settings`` (as stored in a record); settings
