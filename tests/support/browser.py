@@ -21,12 +21,12 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.chrome.webdriver import WebDriver
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -66,6 +66,15 @@ def get_json(url: str, timeout: float = 10.0) -> object:
         return json.loads(answer.read().decode("utf-8"))
 
 
+def post_json(url: str, body: object, timeout: float = 10.0) -> object:
+    """POST ``body`` as JSON to ``url`` and read the JSON answer."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode("utf-8"),
+                                     headers={"Content-Type": "application/json"},
+                                     method="POST")
+    with urllib.request.urlopen(request, timeout=timeout) as answer:
+        return json.loads(answer.read().decode("utf-8"))
+
+
 @contextlib.contextmanager
 def serve(db: Path, *, bot_delay: float = 0.05, timeout: float = 60.0,
           extra: Sequence[str] = ()) -> Iterator[str]:
@@ -74,36 +83,40 @@ def serve(db: Path, *, bot_delay: float = 0.05, timeout: float = 60.0,
     port = free_port()
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
-    log = tempfile.TemporaryFile()
     command = [sys.executable, "-m", "cardrules", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--db", str(db), "--bot-delay", str(bot_delay), *extra]
-    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               stdin=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(f"cardrules serve stopped ({process.returncode}):\n"
-                                   + log.read().decode("utf-8", "replace")[-3000:])
-            try:
-                get_json(f"{base}/api/games", timeout=2.0)
-                break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                if time.monotonic() > deadline:
-                    raise RuntimeError("cardrules serve did not answer in time") from None
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    process.wait(0.1)   # a bounded pause before the next try
-        yield base
-    finally:
-        process.terminate()
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL)
         try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-        log.close()
+            yield _started(process, log, f"http://127.0.0.1:{port}", timeout)
+        finally:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+
+
+def _started(process: subprocess.Popen[bytes], log: IO[bytes], base: str,
+             timeout: float) -> str:
+    """``base`` once the server answers; its log in the error when it stops or
+    does not answer in time."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"cardrules serve stopped ({process.returncode}):\n"
+                               + log.read().decode("utf-8", "replace")[-3000:])
+        try:
+            get_json(f"{base}/api/games", timeout=2.0)
+            return base
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            if time.monotonic() > deadline:
+                raise RuntimeError("cardrules serve did not answer in time") from None
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(0.1)   # a bounded pause before the next try
 
 
 @contextlib.contextmanager
@@ -166,10 +179,26 @@ def page_state(driver: WebDriver) -> dict[str, str]:
     element = driver.find_element(By.ID, "table")
     names = ("version", "phase", "seat", "current", "myTurn", "over", "pending", "legal")
     got = driver.execute_script(
-        "const d = arguments[0].dataset; return Object.fromEntries(arguments[1].map(k => [k, d[k] || '']));",
+        "const d = arguments[0].dataset;"
+        " return Object.fromEntries(arguments[1].map(k => [k, d[k] || '']));",
         element, list(names))
     assert isinstance(got, dict)
     return {str(k): str(v) for k, v in got.items()}
+
+
+def legal(driver: WebDriver) -> list[str]:
+    """The legal actions the page offers now (none while a move is on its way)."""
+    listed = json.loads(page_state(driver)["legal"] or "[]")
+    return [str(action) for action in listed]
+
+
+def wait_for_turn(driver: WebDriver, timeout: float = 30.0) -> None:
+    """Wait until the page offers a move (or the game is over)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, timeout, poll_frequency=0.05).until(
+        lambda d: page_state(d)["over"]
+        or (page_state(d)["myTurn"] and not page_state(d)["pending"]))
 
 
 def take_turn(driver: WebDriver, rng: random.Random) -> bool:
@@ -234,16 +263,32 @@ def play_to_end(driver: WebDriver, rng: random.Random, timeout: float = 240.0,
         if take_turn(driver, rng):
             moves += 1
             # Wait for the answer: a new view, or the page free to act again.
-            WebDriverWait(driver, 20).until(
-                lambda d: page_state(d)["version"] != before or page_state(d)["over"]
-                or not page_state(d)["pending"])
+            WebDriverWait(driver, 20).until(_answered(before))
         else:
             # Wait until it is our move or the game is over (bots play meanwhile).
-            WebDriverWait(driver, 30, poll_frequency=0.05).until(
-                lambda d: page_state(d)["over"]
-                or (page_state(d)["myTurn"] and not page_state(d)["pending"])
-                or page_state(d)["version"] != before)
+            WebDriverWait(driver, 30, poll_frequency=0.05).until(_ready(before))
     return moves
+
+
+def _answered(before: str) -> Callable[[WebDriver], bool]:
+    def check(driver: WebDriver) -> bool:
+        state = page_state(driver)
+        return state["version"] != before or bool(state["over"]) or not state["pending"]
+    return check
+
+
+def _ready(before: str) -> Callable[[WebDriver], bool]:
+    def check(driver: WebDriver) -> bool:
+        state = page_state(driver)
+        return (bool(state["over"]) or (bool(state["myTurn"]) and not state["pending"])
+                or state["version"] != before)
+    return check
+
+
+def console_errors(driver: WebDriver) -> list[str]:
+    """The errors the page's console logged since the last call."""
+    entries = driver.get_log("browser")  # type: ignore[no-untyped-call]
+    return [str(entry["message"]) for entry in entries if entry.get("level") == "SEVERE"]
 
 
 def shown_scores(driver: WebDriver) -> list[int]:

@@ -8,22 +8,14 @@
   (plain files, no build step, nothing fetched from elsewhere);
 - ``/cards/{code}.svg``: one card drawn by :func:`cardrules.svg.card_svg`
   (``QH``, ``TS``, ``BB``, ``LB``; ``back`` is a card face down), made once
-  and kept.
+  and kept (``/favicon.ico`` is the ace of spades).
 
 The pages know nothing of a game's rules: they draw what the view says,
 choosing a layout by the view's ``format`` tag, and offer exactly the actions
 the server lists as legal.
 
->>> from starlette.applications import Starlette
->>> from starlette.testclient import TestClient
->>> client = TestClient(Starlette(routes=routes()))
->>> picture = client.get("/cards/QH.svg")
->>> picture.status_code, picture.headers["content-type"], 'data-card="QH"' in picture.text
-(200, 'image/svg+xml', True)
->>> client.get("/cards/10h.svg").status_code   # only the canonical text form
-404
->>> "cardrules" in client.get("/").text
-True
+>>> card_picture("QH").startswith("<svg"), card_picture("10h") is None
+(True, True)
 """
 
 from __future__ import annotations
@@ -32,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -95,15 +87,20 @@ async def _table(request: Request) -> Response:
     return _page("table.html")
 
 
+async def _icon(request: Request) -> Response:
+    return RedirectResponse("/cards/AS.svg", status_code=301)
+
+
 def routes() -> list[BaseRoute]:
     """The web table's routes, which the server's app mounts beside its API.
 
     >>> sorted(r.path for r in routes())
-    ['/', '/cards/{code}.svg', '/static', '/tables/{table_id}']
+    ['/', '/cards/{code}.svg', '/favicon.ico', '/static', '/tables/{table_id}']
     """
     return [
         Route("/", _lobby, methods=["GET"]),
         Route("/tables/{table_id}", _table, methods=["GET"]),
         Route("/cards/{code}.svg", _card, methods=["GET"]),
+        Route("/favicon.ico", _icon, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -57,7 +57,8 @@ function drawSeats() {
   const n = seatCount(game);
   for (let seat = 0; seat < n; seat++) {
     const select = el("select", {id: `seat-${seat}`, "data-seat": seat});
-    select.append(el("option", {value: "human"}, "a person"));
+    select.append(el("option", {value: "human"}, "you (this browser)"));
+    select.append(el("option", {value: "open"}, "a person who joins"));
     for (const bot of game.bots) {
       select.append(el("option", {value: `bot:${bot}`}, `bot: ${bot}`));
     }

@@ -26,6 +26,7 @@ const T = {
   retries: 0,
   refused: false,
   gotView: false,
+  resync: false,      // a sync was asked for: the next view brings the whole log
 };
 
 // -- connection --------------------------------------------------------------------
@@ -100,8 +101,10 @@ function watchLink() {
 
 function receive(message) {
   if (message.type === "view") {
-    const first = !T.gotView;
+    const first = !T.gotView || T.resync;
+    const moved = message.version !== T.version;
     T.gotView = true;
+    T.resync = false;
     T.retries = 0;
     T.version = message.version;
     T.seat = message.seat === undefined ? T.seat : message.seat;
@@ -118,12 +121,17 @@ function receive(message) {
     }
     if (T.pending !== null) T.pending = null;
     if (!T.legal.some((a) => a.startsWith("split "))) T.chosen.clear();
-    hideNotice();
+    if (moved) hideNotice();
     render();
   } else if (message.type === "error") {
     T.pending = null;
     const rule = message.rule ? ` (${message.rule})` : "";
-    const stale = /stale|version/i.test(`${message.rule || ""} ${message.message || ""}`);
+    const stale = message.rule === "stale";
+    // A stale move: ask for the whole view again, in case one was missed.
+    if (stale && T.socket && T.socket.readyState === WebSocket.OPEN) {
+      T.resync = true;   // the answer brings every event again
+      T.socket.send(JSON.stringify({type: "sync"}));
+    }
     notice(stale
       ? `The table moved on before your move arrived; here is where it stands now.${rule}`
       : `That move was not accepted${rule}: ${message.message || "not allowed now"}.`,
