@@ -334,7 +334,7 @@ function renderBackAlley(view) {
     const team = s % 2;
     seats.append(seatBox(s, view, [
       el("div", {class: "meta"}, `team ${team}`, T.seat !== null && s % 2 === T.seat % 2 && s !== T.seat ? " (partner)" : ""),
-      el("div", {class: "meta"}, view.bids[s] ? `${bidText(view.bids[s])}` : "", ` tricks ${view.tricks_won[s]}`),
+      el("div", {class: "meta"}, view.bids[s] ? `${bidText(view.bids[s])}, ` : "", `tricks ${view.tricks_won[s]}`),
       s === T.seat ? null : backs(view.hand_sizes[s]),
     ]));
   }
