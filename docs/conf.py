@@ -58,7 +58,7 @@ source_suffix = {".rst": "restructuredtext"}
 nitpicky = True
 
 # -- intersphinx ---------------------------------------------------------------
-# Links to the Python, attrs, numpy, Gymnasium and PettingZoo documentation.  The
+# Links to the Python, attrs, numpy, Gymnasium, PettingZoo and Starlette documentation.  The
 # build must work offline, so the inventories are small local files written by
 # _inventories/make_inventories.py (listing the names these docs use) and
 # nothing is downloaded; the links still point at the real sites.
@@ -69,6 +69,7 @@ intersphinx_mapping = {
     "numpy": ("https://numpy.org/doc/stable", "_inventories/numpy.inv"),
     "gymnasium": ("https://gymnasium.farama.org", "_inventories/gymnasium.inv"),
     "pettingzoo": ("https://pettingzoo.farama.org", "_inventories/pettingzoo.inv"),
+    "starlette": ("https://www.starlette.io", "_inventories/starlette.inv"),
 }
 
 # -- autodoc ---------------------------------------------------------------------
