@@ -150,3 +150,23 @@ def test_stale_and_illegal_moves_are_answered_politely_and_change_nothing(
     assert browser.page_state(driver)["version"] == version
     assert browser.legal(driver) == legal
     assert browser.get_json(f"{base}/api/tables/{table}")["version"] == int(version)  # type: ignore[index]
+
+
+def test_the_page_reconnects_with_its_token_when_the_server_restarts(
+        driver: WebDriver, tmp_path: Path) -> None:
+    db, port = tmp_path / "restart.sqlite", browser.free_port()
+    with browser.serve(db, bot_delay=0.02, port=port) as first:
+        table = browser.create_table(driver, first, "down-and-back",
+                                     {"num_players": 2, "rounds": 1}, ["human", "bot:greedy"])
+        browser.play_to_end(driver, random.Random(19), timeout=120, stop_after=4)
+        browser.wait_for_turn(driver)
+        version = int(browser.page_state(driver)["version"])
+    # The server is gone: the page says so and keeps trying.
+    browser.wait_for(driver, "#connection[data-state='closed']")
+    with browser.serve(db, bot_delay=0.02, port=port) as second:
+        browser.wait_for(driver, "#connection[data-state='open']", timeout=60)
+        browser.wait_for_turn(driver)
+        assert int(browser.page_state(driver)["version"]) == version
+        browser.play_to_end(driver, random.Random(20), timeout=240)
+        assert browser.shown_scores(driver) == browser.recorded_scores(second, table)
+    browser.console_errors(driver)   # the failed reconnects are logged there: not for the next test

@@ -76,11 +76,12 @@ def post_json(url: str, body: object, timeout: float = 10.0) -> object:
 
 
 @contextlib.contextmanager
-def serve(db: Path, *, bot_delay: float = 0.05, timeout: float = 60.0,
+def serve(db: Path, *, bot_delay: float = 0.05, timeout: float = 60.0, port: int | None = None,
           extra: Sequence[str] = ()) -> Iterator[str]:
-    """``cardrules serve`` on a free loopback port with database ``db``; yields
-    the base URL once the lobby API answers, and stops the server at the end."""
-    port = free_port()
+    """``cardrules serve`` on a loopback port (a free one unless ``port`` says)
+    with database ``db``; yields the base URL once the lobby API answers, and
+    stops the server at the end."""
+    port = free_port() if port is None else port
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])
     command = [sys.executable, "-m", "cardrules", "serve", "--host", "127.0.0.1",
@@ -242,16 +243,17 @@ def take_turn(driver: WebDriver, rng: random.Random) -> bool:
 
 
 def play_to_end(driver: WebDriver, rng: random.Random, timeout: float = 240.0,
-                reload_after: int | None = None) -> int:
-    """Click legal moves until the page shows the game over; returns the
-    number of moves clicked.  With ``reload_after``, the page is reloaded
-    once after that many moves (it must reconnect with the stored token)."""
+                reload_after: int | None = None, stop_after: int | None = None) -> int:
+    """Click legal moves until the page shows the game over (or ``stop_after``
+    moves were clicked); returns the number of moves clicked.  With
+    ``reload_after``, the page is reloaded once after that many moves (it
+    must reconnect with the stored token)."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     deadline = time.monotonic() + timeout
     moves = 0
     reloaded = False
-    while not page_state(driver)["over"]:
+    while not page_state(driver)["over"] and (stop_after is None or moves < stop_after):
         if time.monotonic() > deadline:
             raise AssertionError(f"the game did not end within {timeout} s "
                                  f"({moves} moves clicked, page {page_state(driver)})")

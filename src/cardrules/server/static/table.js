@@ -485,7 +485,7 @@ function renderDownAndBack(view) {
     resultsTable(["round", "down", "back", "pot"], view.results.map((r) => [
       r.round, seatName(r.down_winner), seatName(r.back_winner),
       r.pot_winner === null ? `${r.pot} carries` : `${r.pot} to ${seatName(r.pot_winner)}`])),
-    lastShowdown(view));
+    lastShowdown(view) || "");
   const best = Math.max(...view.net);
   const leaders = view.net.map((v, s) => (v === best ? s : null)).filter((s) => s !== null);
   const verdict = leaders.length === 1
