@@ -152,6 +152,23 @@ def test_stale_and_illegal_moves_are_answered_politely_and_change_nothing(
     assert browser.get_json(f"{base}/api/tables/{table}")["version"] == int(version)  # type: ignore[index]
 
 
+def test_with_a_turn_timer_the_page_counts_down_and_a_bot_moves_for_a_late_seat(
+        driver: WebDriver, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    with browser.serve(tmp_path / "timer.sqlite", bot_delay=0.02,
+                       extra=["--turn-timer", "3"]) as base:
+        browser.create_table(driver, base, "back-alley", {"max_hand_size": 2},
+                             ["human", "bot:heuristic", "bot:heuristic", "bot:heuristic"])
+        browser.wait_for_turn(driver)
+        browser.wait_for(driver, "#status #clock")
+        assert driver.find_element(By.ID, "clock").text.endswith("s left")
+        version = browser.page_state(driver)["version"]
+        # Nobody clicks: the default bot moves for the seat when time is up.
+        WebDriverWait(driver, 30).until(lambda d: browser.page_state(d)["version"] != version)
+
+
 def test_the_page_reconnects_with_its_token_when_the_server_restarts(
         driver: WebDriver, tmp_path: Path) -> None:
     db, port = tmp_path / "restart.sqlite", browser.free_port()

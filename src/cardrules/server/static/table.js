@@ -19,6 +19,7 @@ const T = {
   view: null,
   legal: [],
   seats: null,        // the table's seats as the API lists them, when known
+  deadline: null,     // with a turn timer: when a bot moves for this seat (epoch seconds)
   log: new Map(),     // version -> events of that change
   pending: null,      // the action text sent and not yet answered
   chosen: new Set(),  // the cards picked for a split's down hand
@@ -110,7 +111,7 @@ function receive(message) {
     T.seat = message.seat === undefined ? T.seat : message.seat;
     T.view = message.view;
     T.legal = Array.isArray(message.legal) ? message.legal : [];
-    if (message.seats) T.seats = message.seats;
+    T.deadline = typeof message.deadline === "number" ? message.deadline : null;
     // The first view of a connection brings every event this seat may know,
     // the later ones what changed since: kept by the version each belongs to.
     if (first) T.log.clear();
@@ -266,7 +267,27 @@ function drawLog() {
 
 function drawStatus(text) {
   const box = document.getElementById("status");
-  box.textContent = text;
+  box.replaceChildren(text, T.deadline !== null ? el("span", {id: "clock", class: "clock"}) : null);
+  tick();
+}
+
+// With a turn timer, the seconds left before a bot moves for this seat.
+function tick() {
+  const clock = document.getElementById("clock");
+  if (!clock || T.deadline === null) return;
+  const left = Math.max(0, Math.ceil(T.deadline - Date.now() / 1000));
+  clock.textContent = ` ${left} s left`;
+}
+setInterval(tick, 1000);
+
+// Links to this table's other seats held here (several people at one screen).
+function drawSeatLinks() {
+  const held = Seats.of(TABLE);
+  const box = document.getElementById("my-seat-links");
+  if (!box) return;
+  box.replaceChildren(...(held.length > 1 ? held.map((s) => el("a", {
+    href: `/tables/${encodeURIComponent(TABLE)}?seat=${s.seat}`,
+    class: s.seat === T.seat ? "current" : "", "data-seat-link": s.seat}, `seat ${s.seat}`)) : []));
 }
 
 // The final scores, one entry per seat: what the browser test compares with
@@ -583,6 +604,7 @@ function render() {
   main.dataset.pending = T.pending === null ? "" : "1";
   main.dataset.legal = JSON.stringify(canAct() ? T.legal : []);
   document.body.classList.toggle("watching", T.seat === null);
+  drawSeatLinks();
   drawLog();
 }
 
