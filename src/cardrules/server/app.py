@@ -212,6 +212,7 @@ class _Server:
                         kinds, {seat: token_hash(t) for seat, t in tokens.items()})
         stored = await self.call(self.store.table, table_id)
         table = await self._load(stored)
+        await table.run_chance()   # the first dealer and deal, before anyone connects
         table.start_driver()
         return {"id": table_id, "game": _spelled(rules.name),
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens.items()]}
@@ -304,7 +305,7 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
     for example ``uvicorn.run(create_app(), port=8000)``.
 
     >>> app = create_app("sqlite://", bot_delay=0)
-    >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
+    >>> sorted({r.path for r in app.routes if r.path.startswith("/api")})[:3]
     ['/api/games', '/api/tables', '/api/tables/{table_id}']
     >>> create_app(bot_delay=-1)
     Traceback (most recent call last):
