@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -261,6 +262,7 @@ def play_to_end(driver: WebDriver, rng: random.Random, timeout: float = 240.0,
             driver.refresh()
             wait_for(driver, "#table[data-version]:not([data-version=''])")
             reloaded = True
+        check_text(driver)
         before = page_state(driver)["version"]
         if take_turn(driver, rng):
             moves += 1
@@ -269,7 +271,22 @@ def play_to_end(driver: WebDriver, rng: random.Random, timeout: float = 240.0,
         else:
             # Wait until it is our move or the game is over (bots play meanwhile).
             WebDriverWait(driver, 30, poll_frequency=0.05).until(_ready(before))
+    check_text(driver)
     return moves
+
+
+def check_text(driver: WebDriver) -> None:
+    """The page shows no JavaScript leftovers (``null``, ``undefined``, ``NaN``,
+    ``[object Object]``) where text should be."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    try:
+        text = driver.find_element(By.TAG_NAME, "body").text
+    except StaleElementReferenceException:
+        return
+    found = re.search(r"\b(null|undefined|NaN)\b|\[object Object\]", text)
+    assert found is None, f"the page shows {found.group(0)!r}: {text[:2000]}"
 
 
 def _answered(before: str) -> Callable[[WebDriver], bool]:

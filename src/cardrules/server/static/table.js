@@ -150,8 +150,8 @@ function send(action) {
 
 function notice(text, kind, extra) {
   const box = document.getElementById("notice");
-  box.replaceChildren(el("span", {}, text), extra ? " " : null, extra || null,
-    el("button", {type: "button", class: "close", "aria-label": "close", onclick: hideNotice}, "\u00d7"));
+  box.replaceChildren(...present(el("span", {}, text), extra ? " " : null, extra || null,
+    el("button", {type: "button", class: "close", "aria-label": "close", onclick: hideNotice}, "\u00d7")));
   box.dataset.kind = kind || "info";
   box.hidden = false;
 }
@@ -161,6 +161,11 @@ function hideNotice() {
 }
 
 // -- what every layout shares ---------------------------------------------------
+
+// The children given, less the null ones (DOM append would write "null").
+function present(...children) {
+  return children.filter((c) => c !== null && c !== undefined && c !== false);
+}
 
 function isOver(view) {
   return view && view.phase === "game_over";
@@ -267,7 +272,7 @@ function drawLog() {
 
 function drawStatus(text) {
   const box = document.getElementById("status");
-  box.replaceChildren(text, T.deadline !== null ? el("span", {id: "clock", class: "clock"}) : null);
+  box.replaceChildren(...present(text, T.deadline !== null ? el("span", {id: "clock", class: "clock"}) : null));
   tick();
 }
 
@@ -470,9 +475,9 @@ function renderDownAndBack(view) {
     el("span", {class: "row"}, under.map((c) => el("span", {class: "card small under", "data-card": c}, cardImage(c))),
       top ? handCard(top, {action: drawDiscard && canAct() ? drawDiscard : null}) : el("span", {class: "quiet"}, "empty")));
   const rounds = view.rounds === null ? "" : ` of ${view.rounds}`;
-  centre.append(el("div", {class: "deal-info"}, `round ${view.round}${rounds}, ante ${view.ante}, pot `,
+  centre.append(...present(el("div", {class: "deal-info"}, `round ${view.round}${rounds}, ante ${view.ante}, pot `,
                    el("strong", {id: "pot", "data-pot": view.pot}, String(view.pot))),
-                isOver(view) ? null : el("div", {class: "piles"}, stock, discard));
+                isOver(view) ? null : el("div", {class: "piles"}, stock, discard)));
   if (view.showdown) {
     centre.append(el("div", {class: "quiet"}, "Tie-break draws under way (DB-42)."));
   }
