@@ -73,8 +73,10 @@ def test_back_alley_with_two_cards_against_three_bots_is_played_to_the_end_by_cl
     assert browser.console_errors(driver) == []
 
 
-def test_one_round_of_down_and_back_against_a_bot_is_played_to_the_end_by_clicking(
+def test_one_round_of_down_and_back_against_two_bots_is_played_to_the_end_by_clicking(
         base: str, driver: WebDriver) -> None:
+    from selenium.webdriver.common.by import By
+
     table = browser.create_table(driver, base, "down-and-back",
                                  {"num_players": 3, "rounds": 1},
                                  ["human", "bot:greedy", "bot:random"])
@@ -84,6 +86,13 @@ def test_one_round_of_down_and_back_against_a_bot_is_played_to_the_end_by_clicki
     shown = browser.shown_scores(driver)
     assert shown == browser.recorded_scores(base, table)
     assert len(shown) == 3
+    # The lobby lists it among the finished games; watching it shows the end.
+    driver.get(f"{base}/")
+    browser.wait_for(driver, f"#finished [data-finished='{table}']")
+    driver.find_element(By.CSS_SELECTOR, f"#finished [data-finished='{table}'] a").click()
+    browser.wait_for(driver, "#table[data-over='1']")
+    assert browser.page_state(driver)["seat"] == ""
+    assert browser.shown_scores(driver) == shown
     assert browser.console_errors(driver) == []
 
 

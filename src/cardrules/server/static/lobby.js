@@ -156,6 +156,22 @@ async function refresh() {
   }
   document.getElementById("no-tables").hidden = tables.length > 0;
   drawMine();
+  drawFinished();
+}
+
+async function drawFinished() {
+  let data;
+  try {
+    data = await api("GET", "/api/tables?finished=1");
+  } catch (err) {
+    return;
+  }
+  const tables = ((data && data.tables) || []).slice(-20).reverse();
+  const list = document.getElementById("finished");
+  list.replaceChildren(...tables.map((t) => el("li", {"data-finished": t.id},
+    el("a", {href: `/tables/${t.id}?watch=1`}, `#${t.id}`), ` ${t.title || gameTitle(GAMES, t.game)} `,
+    el("a", {href: `/api/tables/${t.id}/record`, class: "quiet"}, "record"))));
+  document.getElementById("no-finished").hidden = tables.length > 0;
 }
 
 function drawMine() {
