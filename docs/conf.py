@@ -56,6 +56,9 @@ source_suffix = {".rst": "restructuredtext"}
 # anywhere, a TypeVar (S, A in generic signatures), is shown as plain text by
 # _ext/public_names.py, which recognises it by its type rather than by name.
 nitpicky = True
+# Starlette publishes no Sphinx inventory: the small local one
+# (_inventories/starlette.inv) links its classes in the server's signatures
+# to its pages.
 
 # -- intersphinx ---------------------------------------------------------------
 # Links to the Python, attrs, numpy, Gymnasium, PettingZoo and Starlette documentation.  The

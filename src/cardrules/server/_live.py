@@ -40,7 +40,7 @@ log = logging.getLogger("cardrules.server")
 
 class Refused(Exception):
     """An action refused: ``rule`` is the rule id (``DB-35``, ``BA-31``) or the
-    server's reason (``stale``, ``not-your-turn``, ``parse``, ...)."""
+    server's reason (``stale``, ``parse``, ...)."""
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message)
@@ -172,7 +172,7 @@ class LiveTable:
             else:
                 action = text_or_action
             if state.is_chance:
-                raise Refused("not-your-turn", "a chance action is due")
+                raise Refused("illegal", "a chance action is due")
             if seat == state.current_player:
                 if action not in self.rules.legal_actions(state):
                     self._explain(state, action, seat)
