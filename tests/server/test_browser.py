@@ -114,6 +114,26 @@ def test_a_spectator_sees_the_table_but_no_hand_and_no_move(
     assert driver.find_elements(By.CSS_SELECTOR, "[data-action]") == []
 
 
+def test_a_second_person_joins_a_free_seat_from_the_lobby(base: str, driver: WebDriver) -> None:
+    from selenium.webdriver.common.by import By
+
+    data = browser.post_json(f"{base}/api/tables", {
+        "game": "down-and-back", "settings": {"rounds": 1},
+        "seats": ["human", "open", "bot:greedy"]})
+    assert isinstance(data, dict)
+    driver.get(f"{base}/")
+    browser.wait_for(driver, f"[data-join='{data['id']}']")
+    driver.find_element(By.CSS_SELECTOR, f"[data-join='{data['id']}']").click()
+    browser.wait_for(driver, "#table[data-seat='1']")
+    described = browser.get_json(f"{base}/api/tables/{data['id']}")
+    assert isinstance(described, dict)
+    assert [s["taken"] for s in described["seats"]] == [True, True, True]
+    # The token is kept: the lobby now offers the seat back instead of a join.
+    driver.get(f"{base}/")
+    browser.wait_for(driver, f"[data-open='{data['id']}']")
+    assert driver.find_elements(By.CSS_SELECTOR, f"[data-join='{data['id']}']") == []
+
+
 def test_a_bad_token_is_refused_politely_and_the_page_offers_to_watch(
         base: str, driver: WebDriver) -> None:
     from selenium.webdriver.common.by import By
