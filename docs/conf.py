@@ -56,13 +56,12 @@ source_suffix = {".rst": "restructuredtext"}
 # anywhere, a TypeVar (S, A in generic signatures), is shown as plain text by
 # _ext/public_names.py, which recognises it by its type rather than by name.
 nitpicky = True
-# Starlette publishes no Sphinx inventory: the server's signatures name its
-# classes without a link.
-nitpick_ignore = [("py:class", "starlette.applications.Starlette"),
-                  ("py:class", "starlette.routing.BaseRoute")]
+# Starlette publishes no Sphinx inventory: the small local one
+# (_inventories/starlette.inv) links its classes in the server's signatures
+# to its pages.
 
 # -- intersphinx ---------------------------------------------------------------
-# Links to the Python, attrs, numpy, Gymnasium and PettingZoo documentation.  The
+# Links to the Python, attrs, numpy, Gymnasium, PettingZoo and Starlette documentation.  The
 # build must work offline, so the inventories are small local files written by
 # _inventories/make_inventories.py (listing the names these docs use) and
 # nothing is downloaded; the links still point at the real sites.
@@ -73,6 +72,7 @@ intersphinx_mapping = {
     "numpy": ("https://numpy.org/doc/stable", "_inventories/numpy.inv"),
     "gymnasium": ("https://gymnasium.farama.org", "_inventories/gymnasium.inv"),
     "pettingzoo": ("https://pettingzoo.farama.org", "_inventories/pettingzoo.inv"),
+    "starlette": ("https://www.starlette.io", "_inventories/starlette.inv"),
 }
 
 # -- autodoc ---------------------------------------------------------------------

@@ -279,7 +279,7 @@ def _load_inventory_script() -> ModuleType:
 def test_shipped_inventories_match_their_script() -> None:
     script = _load_inventory_script()
     assert set(script.INVENTORIES) == {"python.inv", "attrs.inv", "numpy.inv",
-                                       "gymnasium.inv", "pettingzoo.inv"}
+                                       "gymnasium.inv", "pettingzoo.inv", "starlette.inv"}
     for filename, (project, version, entries) in script.INVENTORIES.items():
         shipped = (DOCS / "_inventories" / filename).read_bytes()
         fresh = script.inventory(project, version, entries)
@@ -304,7 +304,7 @@ def test_intersphinx_reads_local_files_only() -> None:
     mapping = next(node.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
                    and any(getattr(t, "id", "") == "intersphinx_mapping" for t in node.targets))
     value = ast.literal_eval(mapping)
-    assert set(value) == {"python", "attrs", "numpy", "gymnasium", "pettingzoo"}
+    assert set(value) == {"python", "attrs", "numpy", "gymnasium", "pettingzoo", "starlette"}
     for url, inventory in value.values():
         assert url.startswith("https://")
         assert not inventory.startswith(("http:", "https:"))

@@ -281,6 +281,10 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert license_text == (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert {"cardrules/py.typed", "cardrules/down_and_back/_tables.bin",
             "cardrules/cli/__init__.py"} <= names
+    # The web table's pages, scripts and styles (cardrules serve).
+    static = {f"cardrules/server/static/{name}" for name in
+              ("lobby.html", "table.html", "common.js", "lobby.js", "table.js", "style.css")}
+    assert static <= names
     assert not [name for name in names if name.endswith((".so", ".pyd", ".c", ".h"))]
 
     sdists = sorted(out.glob("*.tar.gz"))
@@ -299,6 +303,8 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert [name for name in members
             if name.startswith((f"{top}/docs/_build", f"{top}/docs/_generated"))] == []
     assert f"{top}/docs/index.rst" in members
+    assert {f"{top}/src/{name}" for name in static} <= members
+    assert f"{top}/docs/_static/server-table.png" in members
     # The README's picture and the examples it points to travel with the source.
     assert {f"{top}/assets/back-alley-table.svg", f"{top}/examples/my_bot.py",
             f"{top}/examples/match.py", f"{top}/examples/serve_views.py",

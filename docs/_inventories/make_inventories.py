@@ -66,6 +66,7 @@ def _python() -> list[Entry]:
         ("os.fspath", "py:function", "library/os.html#$"),
         ("pathlib.Path", "py:class", "library/pathlib.html#$"),
         ("random", "py:module", "library/random.html#module-$"),
+        ("secrets", "py:module", "library/secrets.html#module-$"),
         ("random.Random", "py:class", "library/random.html#$"),
         ("random.shuffle", "py:function", "library/random.html#$"),
         ("random.choice", "py:function", "library/random.html#$"),
@@ -173,6 +174,15 @@ def _pettingzoo() -> list[Entry]:
     ]
 
 
+def _starlette() -> list[Entry]:
+    # Starlette's documentation is not built with Sphinx: these point at its pages.
+    return [
+        ("starlette", "py:module", "$"),
+        ("starlette.applications.Starlette", "py:class", "applications/"),
+        ("starlette.routing.BaseRoute", "py:class", "routing/"),
+    ]
+
+
 def inventory(project: str, version: str, entries: list[Entry]) -> bytes:
     """The bytes of an ``objects.inv`` file listing ``entries``.
 
@@ -202,6 +212,7 @@ INVENTORIES = {
     "numpy.inv": ("NumPy", "stable", _numpy()),
     "gymnasium.inv": ("Gymnasium", "stable", _gymnasium()),
     "pettingzoo.inv": ("PettingZoo", "stable", _pettingzoo()),
+    "starlette.inv": ("Starlette", "stable", _starlette()),
 }
 
 
