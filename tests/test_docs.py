@@ -503,8 +503,10 @@ def test_html_checker_names_the_pages_and_sets_the_status(
 def test_ci_runs_the_html_checker_after_the_html_build() -> None:
     script = (ROOT / ".ci" / "run").read_text("utf-8")
     build = script.index("-b html docs docs/_build/html")
-    check = script.index("tools/check_html.py docs/_build/html")
-    assert build < check
+    translated = script.index('-D language="$lang" docs "docs/_build/html-$lang"')
+    check = script.index('for site in html html-ja html-uk; do "$venv/bin/python" '
+                         'tools/check_html.py "docs/_build/$site"')
+    assert build < translated < check
 
 
 def test_no_page_hard_codes_the_version_the_command_prints() -> None:
