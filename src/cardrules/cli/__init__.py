@@ -32,14 +32,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from cardrules.cli import _common, advise, evaluate, play, replay, simulate
+from cardrules.cli import _common, advise, evaluate, play, replay, serve, simulate
 from cardrules.errors import CardRulesError
 
 __all__ = ["main", "run"]
 
 #: The subcommand modules; each has ``register(commands)``, which adds its
 #: parser and sets ``handler`` to the function that runs it.
-_COMMANDS = (evaluate, play, replay, simulate, advise)
+_COMMANDS = (evaluate, play, replay, simulate, advise, serve)
 
 
 class _Version(argparse.Action):

@@ -1,0 +1,340 @@
+"""The tables being played: state in memory, one lock each, bots, timers and clients.
+
+A :class:`LiveTable` holds the current state of one table, rebuilt from the
+store by replaying its actions.  Every change goes through :meth:`LiveTable.act`
+(a player, a bot or the turn timer) under the table's lock: the action is
+checked by the rules, the chance actions that follow it are sampled, all of
+them are written to the store in one transaction, and only then is the state
+in memory replaced and every client told.
+
+What a client is sent is built in :meth:`LiveTable.message_for` from its
+seat's view (a spectator's from the public view) and the events its seat may
+know: never from the state itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+import attrs
+
+from cardrules.engine.events import Event
+from cardrules.engine.json_out import attributes_to_json
+from cardrules.engine.records import GameRecord
+from cardrules.engine.rules import Rules
+from cardrules.errors import CardRulesError, IllegalActionError
+from cardrules.server.store import Store, StoredTable
+
+__all__: list[str] = []
+
+log = logging.getLogger("cardrules.server")
+
+
+class Refused(Exception):
+    """An action refused: ``rule`` is the rule id (``DB-35``, ``BA-31``) or the
+    server's reason (``stale``, ``not-your-turn``, ``parse``, ...)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+@attrs.define
+class Step:
+    """One applied action, kept for the events clients are sent."""
+
+    seat: int | None
+    events: tuple[Event, ...]
+
+
+class Client:
+    """One WebSocket client: its seat (None: a spectator), what it was last
+    sent, and its outbox, drained by one sender task so that a slow client
+    holds up nobody else."""
+
+    def __init__(self, seat: int | None, send: Callable[[str], Any]) -> None:
+        self.seat = seat
+        self.send = send
+        self.sent_version: int | None = None   # None: nothing sent yet (full history next)
+        self.outbox: asyncio.Queue[dict[str, object] | None] = asyncio.Queue()
+        self.view_due = False
+
+    def notify(self) -> None:
+        """A new view is due (one queued at most: the sender builds the latest)."""
+        if not self.view_due:
+            self.view_due = True
+            self.outbox.put_nowait(None)
+
+    def error(self, rule: str, message: str) -> None:
+        """Queue an error message for this client."""
+        self.outbox.put_nowait({"type": "error", "rule": rule, "message": message})
+
+
+def _texts(parts: Sequence[object]) -> list[object]:
+    return [p if isinstance(p, int) and not isinstance(p, bool) else str(p) for p in parts]
+
+
+class LiveTable:
+    """One table being played (see the module)."""
+
+    def __init__(self, stored: StoredTable, rules: Rules[Any, Any], store: Store,
+                 db: Executor, thinkers: Executor, *, bot_delay: float,
+                 turn_timer: float | None) -> None:
+        self.id = stored.id
+        self.rules = rules
+        self.store = store
+        self.db = db
+        self.thinkers = thinkers
+        self.seed = stored.seed
+        self.kinds = stored.seats
+        self.bot_delay = bot_delay
+        self.turn_timer = turn_timer
+        self.start = rules.new_game_from_settings(stored.settings)
+        self.state = self.start
+        self.entries: list[object] = []      # what the record keeps
+        self.steps: list[Step] = []          # steps[v - 1]: the step to version v
+        self.tokens: dict[str, int] = {}     # token hash -> seat
+        self.clients: set[Client] = set()
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.deadline: float | None = None   # when the human to act runs out of time
+        self.task: asyncio.Task[None] | None = None
+        self.bots: dict[int, Any] = {}
+        for seat, kind in enumerate(self.kinds):
+            if kind.startswith("bot:"):
+                self.bots[seat] = rules.bots[kind[4:]](self.seed + seat)
+        self.stand_in: dict[int, Any] = {}  # the turn timer's default bots, made when needed
+        self.created = stored.created
+
+    # -- the state ----------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied."""
+        return len(self.steps)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.is_terminal)
+
+    def replay(self, stored: Sequence[Any]) -> None:
+        """Rebuild the state from the stored actions (at start-up)."""
+        for item in stored:
+            action = self.rules.action_from_dict(item.action)
+            self._apply(action, item.seat)
+
+    def _apply(self, action: object, seat: int | None) -> None:
+        before = self.state
+        after = self.rules.apply(before, action, seat=seat)
+        self.entries.append(self.rules.entry(before, action, seat))
+        self.steps.append(Step(seat, tuple(self.rules.events(before, action, after))))
+        self.state = after
+
+    def chance_rng(self, version: int) -> random.Random:
+        """The generator the chance action after ``version`` is drawn from: one
+        per table and version, so a restarted server draws the same."""
+        return random.Random(f"{self.seed}/{version}")
+
+    def record(self) -> GameRecord:
+        return self.rules.record(self.start, self.entries)
+
+    # -- changes ------------------------------------------------------------------
+
+    async def act(self, seat: int, text_or_action: object, version: int | None,
+                  made_by: str) -> None:
+        """Apply an action of ``seat`` (text from a client, or an action from a
+        bot or the timer), store it with the chance actions that follow, then
+        tell everyone.  Raises :class:`Refused` and changes nothing when the
+        action is refused."""
+        async with self.lock:
+            if self.over:
+                raise Refused("game-over", "the game is over")
+            if version is not None and version != self.version:
+                raise Refused("stale", f"the table is at version {self.version}, "
+                                       f"not {version}")
+            state = self.state
+            if isinstance(text_or_action, str):
+                try:
+                    action = self.rules.parse_action(text_or_action)
+                except (CardRulesError, ValueError) as err:
+                    raise Refused("parse", f"not an action: {err}") from None
+            else:
+                action = text_or_action
+            if state.is_chance:
+                raise Refused("not-your-turn", "a chance action is due")
+            if seat == state.current_player:
+                if action not in self.rules.legal_actions(state):
+                    self._explain(state, action, seat)
+            else:
+                # Another seat may act out of turn only where the rules say so
+                # (Down and Back's splits, DB-40).
+                self._explain(state, action, seat)
+            after = self.rules.apply(state, action, seat=seat)
+            batch: list[tuple[int | None, object, str]] = [(seat, action, made_by)]
+            while after.is_chance:
+                chance = self.rules.sample_chance(after, self.chance_rng(self.version
+                                                                         + len(batch)))
+                batch.append((None, chance, "chance"))
+                after = self.rules.apply(after, chance)
+            await self._store(batch, finished=bool(after.is_terminal))
+            for who, done, _ in batch:
+                self._apply(done, who)
+        self._changed()
+
+    def _explain(self, state: object, action: object, seat: int) -> None:
+        """Raise :class:`Refused` for an action the rules refuse (or one no
+        player makes, such as a chance action)."""
+        try:
+            self.rules.apply(state, action, seat=seat)
+        except IllegalActionError as err:
+            raise Refused(err.rule, err.message) from None
+        except (CardRulesError, ValueError, TypeError) as err:
+            raise Refused("illegal", str(err)) from None
+
+    async def run_chance(self) -> None:
+        """Sample and store the chance actions due now (a new table's first ones)."""
+        async with self.lock:
+            batch: list[tuple[int | None, object, str]] = []
+            after = self.state
+            while after.is_chance:
+                chance = self.rules.sample_chance(after, self.chance_rng(self.version
+                                                                         + len(batch)))
+                batch.append((None, chance, "chance"))
+                after = self.rules.apply(after, chance)
+            if batch:
+                await self._store(batch, finished=bool(after.is_terminal))
+                for who, done, _ in batch:
+                    self._apply(done, who)
+        self._changed()
+
+    async def _store(self, batch: Sequence[tuple[int | None, object, str]], *,
+                     finished: bool) -> None:
+        rows = [(seat, self.rules.action_to_dict(action), made_by)
+                for seat, action, made_by in batch]
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(
+            self.db, lambda: self.store.append(self.id, self.version, rows, finished=finished))
+
+    def _changed(self) -> None:
+        self.changed.set()
+        for client in list(self.clients):
+            client.notify()
+
+    # -- what clients are sent ----------------------------------------------------
+
+    def message_for(self, client: Client) -> dict[str, object]:
+        """The view message for ``client``, built from its seat's view only."""
+        rules, state, seat = self.rules, self.state, client.seat
+        encode = rules.view_to_dict or attributes_to_json
+        if seat is None:
+            assert rules.public_view is not None
+            view = encode(rules.public_view(state))
+        else:
+            view = encode(rules.view(state, seat))
+        legal: list[str] = []
+        if seat is not None and not state.is_terminal and seat == state.current_player:
+            legal = [str(action) for action in rules.legal_actions(state)]
+        since = 0 if client.sent_version is None else client.sent_version
+        events: list[dict[str, object]] = []
+        for version in range(since + 1, self.version + 1):
+            step = self.steps[version - 1]
+            for event in step.events:
+                parts = event.public if seat is None else event.seen_by(seat)
+                if parts is not None:
+                    events.append({"version": version, "text": " ".join(map(str, parts)),
+                                   "parts": _texts(parts)})
+        message: dict[str, object] = {
+            "type": "view", "table": self.id, "version": self.version, "seat": seat,
+            "view": view, "legal": legal, "events": events, "over": self.over,
+            "returns": list(rules.returns(state)) if self.over else None,
+            "deadline": self.deadline if seat is not None and seat == state.current_player
+            else None,
+        }
+        client.sent_version = self.version
+        return message
+
+    async def serve(self, client: Client) -> None:
+        """The sender task of one client: drain its outbox in order."""
+        while True:
+            item = await client.outbox.get()
+            if item is None:
+                client.view_due = False
+                item = self.message_for(client)
+            await client.send(json.dumps(item))
+
+    # -- bots and the timer -------------------------------------------------------
+
+    def start_driver(self) -> None:
+        if self.task is None and not self.over:
+            self.task = asyncio.get_running_loop().create_task(self._drive())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    async def _drive(self) -> None:
+        """Play the bots' seats, and a human's when the turn timer runs out."""
+        try:
+            if self.state.is_chance:
+                await self.run_chance()
+            while not self.over:
+                self.changed.clear()
+                state, version = self.state, self.version
+                seat = state.current_player
+                if seat is None:   # nothing for a player to do (cannot stay so)
+                    await self.changed.wait()
+                    continue
+                if seat in self.bots:
+                    if self.bot_delay > 0:
+                        await asyncio.sleep(self.bot_delay)
+                    await self._bot_move(self.bots[seat], state, version, seat, "bot")
+                    continue
+                if self.turn_timer is None:
+                    self.deadline = None
+                    await self.changed.wait()
+                    continue
+                self.deadline = time.time() + self.turn_timer
+                for client in list(self.clients):
+                    if client.seat == seat:
+                        client.notify()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), self.turn_timer)
+                except TimeoutError:
+                    bot = self.stand_in.get(seat)
+                    if bot is None:
+                        bot = self.rules.bots[self.rules.default_bot](self.seed + seat)
+                        self.stand_in[seat] = bot
+                    await self._bot_move(bot, state, version, seat, "timer")
+                finally:
+                    self.deadline = None
+        except asyncio.CancelledError:
+            raise
+        except Exception:   # a broken table must not take the server down
+            log.exception("table %s stopped", self.id)
+
+    async def _bot_move(self, bot: Any, state: Any, version: int, seat: int,
+                        made_by: str) -> None:
+        """Ask ``bot`` for a move from its seat's view only, off the event loop."""
+        seat_view = self.rules.view(state, seat)
+        legal = self.rules.legal_actions(state)
+        loop = asyncio.get_running_loop()
+        action = await loop.run_in_executor(self.thinkers, bot.act, seat_view, legal)
+        if self.version != version:   # someone acted meanwhile: think again
+            return
+        try:
+            await self.act(seat, action, version, made_by)
+        except Refused as err:
+            if err.rule != "stale":
+                raise RuntimeError(f"{made_by} move refused: {err.rule}: {err}") from None
