@@ -14,7 +14,7 @@ import pytest
 from support import ROOT
 
 TESTS = ROOT / "tests"
-AREAS = {"down_and_back", "back_alley", "engine", "integrations", "cli", "vector"}
+AREAS = {"down_and_back", "back_alley", "engine", "integrations", "cli", "vector", "server"}
 #: The only test files at the top: they are about the whole repository.
 CROSS_CUTTING = {"test_docs.py", "test_examples.py", "test_layout.py", "test_packaging.py"}
 
