@@ -42,6 +42,9 @@ WAIT = 5.0
 #: Bots act after this many seconds: slow enough that the kills land mid-game.
 BOT_DELAY = 0.1
 
+#: Idle connections are dropped before uvicorn's 5 second keep-alive ends.
+LIMITS = httpx.Limits(keepalive_expiry=2.0)
+
 #: (game, settings, seats): tables of bots only, then tables with a human seat.
 BOT_TABLES = [
     ("down_and_back", {"num_players": 3, "rounds": 2}, ["bot:random", "bot:greedy", "bot:random"]),
@@ -236,7 +239,7 @@ async def _scenario(tmp: Path, problems: Problems) -> tuple[Scenario, list[Follo
     loop = asyncio.get_running_loop()
     deadline = loop.time() + DEADLINE - 15
     try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=WAIT) as http:
+        async with httpx.AsyncClient(base_url=server.url, timeout=WAIT, limits=LIMITS) as http:
             for game, settings, seats in BOT_TABLES + HUMAN_TABLES:
                 table = await create_table(http, game, settings, seats)
                 humans = [seat for seat, kind in enumerate(seats) if kind == "human"]
@@ -247,7 +250,7 @@ async def _scenario(tmp: Path, problems: Problems) -> tuple[Scenario, list[Follo
         tasks = [asyncio.create_task(scenario.follow(f, deadline)) for f in followers]
         await scenario.kills_at_random(rng, 4)
         await asyncio.gather(*tasks)
-        async with httpx.AsyncClient(base_url=server.url, timeout=WAIT) as http:
+        async with httpx.AsyncClient(base_url=server.url, timeout=WAIT, limits=LIMITS) as http:
             for follower in followers:
                 record = await fetch_record(http, follower.table.id)
                 if record is None:

@@ -193,27 +193,37 @@ class _Load:
     async def keep_bot_tables(self) -> None:
         """Replace every finished bot table by a new one until the stop."""
         while not self.stopping.is_set():
-            listed = await self.versions()
-            for table_id in list(self.running_bots):
-                tracked = self.tables[table_id]
-                if table_id in listed:
-                    tracked.shown = max(tracked.shown, listed[table_id])
-                else:
-                    self.running_bots.discard(table_id)
-                    tracked.finished = True
-                    self.report.games_finished += 1
-            missing = self.settings.tables - len(self.running_bots)
-            if missing > 0:
-                await asyncio.gather(*(self.new_table(human=False) for _ in range(missing)))
+            try:
+                await self._replace_finished()
+            except (httpx.HTTPError, AssertionError) as error:
+                self.report.errors.append(f"lobby: {error!r}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), 0.5)
+
+    async def _replace_finished(self) -> None:
+        listed = await self.versions()
+        for table_id in list(self.running_bots):
+            tracked = self.tables[table_id]
+            if table_id in listed:
+                tracked.shown = max(tracked.shown, listed[table_id])
+            else:
+                self.running_bots.discard(table_id)
+                tracked.finished = True
+                self.report.games_finished += 1
+        missing = self.settings.tables - len(self.running_bots)
+        if missing > 0:
+            await asyncio.gather(*(self.new_table(human=False) for _ in range(missing)))
 
     # -- clients ----------------------------------------------------------------
 
     async def player(self, rng: random.Random) -> None:
         """Sit at table after table, playing a random legal move when allowed."""
         while not self.stopping.is_set():
-            tracked = await self.new_table(human=True)
+            try:
+                tracked = await self.new_table(human=True)
+            except (httpx.HTTPError, AssertionError) as error:
+                self.report.errors.append(f"lobby: {error!r}")
+                return
             assert tracked.seat is not None
             token = tracked.table.tokens[tracked.seat]
             connection = await self._open(tracked, token)
@@ -390,7 +400,10 @@ async def run_load(server: ServerProcess, settings: LoadSettings | None = None, 
     """Run the load on ``server`` (started) and check the store; with
     ``restart`` the server is killed and started again before the check."""
     settings = settings or LoadSettings()
-    limits = httpx.Limits(max_connections=50, max_keepalive_connections=50)
+    # Idle connections are dropped well before uvicorn's 5 second keep-alive
+    # ends, so that a request never goes out on a connection being closed.
+    limits = httpx.Limits(max_connections=50, max_keepalive_connections=50,
+                          keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=server.url, timeout=WAIT, limits=limits) as http:
         load = _Load(server, settings, http)
         report = await load.run()
