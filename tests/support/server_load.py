@@ -34,11 +34,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import os
 import random
 import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
 import websockets
@@ -112,6 +114,12 @@ class LoadReport:
     messages: int = 0
     errors: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
+    #: CPU seconds the server process used in the window (None: not Linux).
+    server_cpu: float | None = None
+    #: CPU seconds this process (the clients) used in the window.
+    client_cpu: float = 0.0
+    #: The machine's one-minute load average at the end of the window.
+    load_average: float = 0.0
 
     @property
     def actions_per_second(self) -> float:
@@ -138,8 +146,41 @@ class LoadReport:
             f"p99 {percentile(self.latencies, 99) * 1e3:.1f} ms",
             f"tables created {self.tables_created}, games finished {self.games_finished}, "
             f"records replayed {self.records_replayed}, messages received {self.messages}",
+            f"CPU in the window: server {_share(self.server_cpu, self.seconds)}, "
+            f"clients {_share(self.client_cpu, self.seconds)}; "
+            f"load average {self.load_average:.1f}",
             f"errors {len(self.errors)}, lost actions {len(self.lost)}",
         ]
+
+
+def _share(cpu: float | None, seconds: float) -> str:
+    """``12.0 s (40% of one core)``.
+
+    >>> _share(3.0, 10.0), _share(None, 1.0)
+    ('3.0 s (30% of one core)', 'unknown')
+    """
+    if cpu is None:
+        return "unknown"
+    return f"{cpu:.1f} s ({cpu / seconds:.0%} of one core)" if seconds else f"{cpu:.1f} s"
+
+
+def process_cpu(pid: int | None) -> float | None:
+    """The CPU seconds (user and system) process ``pid`` has used, from
+    ``/proc`` (None where there is no ``/proc``).
+
+    >>> import os
+    >>> cpu = process_cpu(os.getpid())
+    >>> cpu is None or cpu > 0
+    True
+    """
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 @dataclass
@@ -357,10 +398,15 @@ class _Load:
         clients += [asyncio.create_task(self.spectator(random.Random(self.rng.random())))
                     for _ in range(settings.spectators)]
         start_actions = await asyncio.to_thread(self.stored_actions)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
+        server_cpu = process_cpu(self.server.pid)
         await asyncio.sleep(settings.duration)
         end_actions = await asyncio.to_thread(self.stored_actions)
-        end = time.perf_counter()
+        end, self.report.client_cpu = time.perf_counter(), time.process_time() - cpu
+        server_end = process_cpu(self.server.pid)
+        self.report.load_average = os.getloadavg()[0]
+        if server_cpu is not None and server_end is not None:
+            self.report.server_cpu = server_end - server_cpu
         self.stopping.set()
         await asyncio.wait_for(asyncio.gather(keeper, *clients), WAIT + 10)
         self.report.seconds = end - start
