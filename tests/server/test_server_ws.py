@@ -104,7 +104,7 @@ def test_a_reconnecting_player_gets_the_full_view_and_history_again(tmp_path: Pa
     assert first["view"] == later["view"]
     assert first["legal"] == later["legal"]
     assert first["view"]["hand"] != []
-    assert [e["version"] for e in first["events"]][0] == 1
+    assert next(e["version"] for e in first["events"]) == 1
     assert {e["version"] for e in first["events"]} == set(range(1, later["version"] + 1))
 
 
@@ -117,11 +117,14 @@ def test_spectators_see_no_hand_and_cannot_act(tmp_path: Path) -> None:
             watched = ws.receive_json()
             ws.send_json({"type": "act", "version": watched["version"], "action": "pass"})
             refused = ws.receive_json()
-    assert watched["seat"] is None and watched["legal"] == []
-    assert watched["view"]["hand"] == [] and watched["view"]["taken"] is None
+    assert watched["seat"] is None
+    assert watched["legal"] == []
+    assert watched["view"]["hand"] == []
+    assert watched["view"]["taken"] is None
     assert watched["view"]["hand_sizes"] == seat_view["view"]["hand_sizes"]
     assert watched["view"]["bids"] == seat_view["view"]["bids"]
-    assert refused["type"] == "error" and refused["rule"] == "spectator"
+    assert refused["type"] == "error"
+    assert refused["rule"] == "spectator"
 
 
 def test_a_restarted_server_resumes_every_table_at_its_version(tmp_path: Path) -> None:

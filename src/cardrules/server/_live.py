@@ -20,7 +20,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -61,9 +61,11 @@ class Client:
     sent, and its outbox, drained by one sender task so that a slow client
     holds up nobody else."""
 
-    def __init__(self, seat: int | None, send: Callable[[str], Any]) -> None:
+    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
+                 close: Callable[[], Awaitable[None]]) -> None:
         self.seat = seat
         self.send = send
+        self.close = close
         self.sent_version: int | None = None   # None: nothing sent yet (full history next)
         self.outbox: asyncio.Queue[dict[str, object] | None] = asyncio.Queue()
         self.view_due = False
@@ -264,12 +266,19 @@ class LiveTable:
 
     async def serve(self, client: Client) -> None:
         """The sender task of one client: drain its outbox in order."""
-        while True:
-            item = await client.outbox.get()
-            if item is None:
-                client.view_due = False
-                item = self.message_for(client)
-            await client.send(json.dumps(item))
+        try:
+            while True:
+                item = await client.outbox.get()
+                if item is None:
+                    client.view_due = False
+                    item = self.message_for(client)
+                await client.send(json.dumps(item))
+        except asyncio.CancelledError:
+            raise
+        except Exception:   # the client is gone, or a message could not be built
+            log.exception("table %s: a client is dropped", self.id)
+            with contextlib.suppress(Exception):
+                await client.close()
 
     # -- bots and the timer -------------------------------------------------------
 

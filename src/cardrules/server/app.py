@@ -45,6 +45,8 @@ log = logging.getLogger("cardrules.server")
 
 #: The WebSocket close code for a bad token or a refused spectator (policy violation).
 POLICY_VIOLATION = 1008
+#: The WebSocket close code when the server fails to build or send a message.
+INTERNAL_ERROR = 1011
 #: The WebSocket close code for a table that does not exist.
 NO_SUCH_TABLE = 4404
 
@@ -370,7 +372,10 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
         elif table.rules.public_view is None:
             await websocket.close(POLICY_VIOLATION, "this game has no spectators' view")
             return
-        client = Client(seat, websocket.send_text)
+        async def close() -> None:
+            await websocket.close(INTERNAL_ERROR, "the server failed")
+
+        client = Client(seat, websocket.send_text, close)
         table.clients.add(client)
         client.notify()
         sender = asyncio.get_running_loop().create_task(table.serve(client))

@@ -1,0 +1,169 @@
+"""No message the server sends holds a card its receiver may not see.
+
+Whole games of both games are played through the socket (people at random,
+bots, a spectator).  Afterwards the record gives the true state at every
+version, and every message each client received is searched for cards: every
+word of every string that the card reader reads as a card written as the
+library writes cards (``KS``, ``TD``, ``BB``).  The cards a seat may not see
+at a version come from the true state and the rules: the other seats' hands
+(less what the rules made public: Down and Back's cards seen taken from the
+discard pile and the splits once all are shown, DB-37 and DB-40), the stock
+and Back Alley's undealt cards (BA-50).  A view's ``results`` (the history of
+finished rounds) may hold only cards the events had made public by then, and
+each message's events must be exactly the parts of the rules' events that
+seat may know.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serverplay import new_table, play_all, served
+
+from cardrules.cards import Card, Joker, parse_card
+from cardrules.engine import GameRecord
+from cardrules.errors import ParseError
+from cardrules.server._live import LiveTable
+
+_WORD = re.compile(r"[^\s,;:/()\[\]]+")
+
+
+def cards_in(value: object) -> Iterator[Card | Joker]:
+    """Every card written in ``value`` (walked through lists and objects)."""
+    if isinstance(value, str):
+        for word in _WORD.findall(value):
+            try:
+                card = parse_card(word, jokers=True)
+            except ParseError:
+                continue
+            if str(card) == word:
+                yield card
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item)
+
+
+def _parts_cards(parts: Sequence[object] | None) -> set[Card | Joker]:
+    return set() if parts is None else set(cards_in(" ".join(map(str, parts))))
+
+
+def hidden_from(game: str, state: Any, seat: int | None) -> set[Card | Joker]:
+    """The cards ``seat`` (None: a spectator) may not see in ``state``."""
+    others = [o for o in range(state.num_players) if o != seat]
+    hidden: set[Card | Joker] = set()
+    if game == "down_and_back":
+        hidden |= set(state.stock)
+        if not all(split is not None for split in state.splits):
+            for other in others:
+                hidden |= set(state.hands[other]) - set(state.seen[other])
+    else:
+        hidden |= set(state.undealt)
+        for other in others:
+            hidden |= set(state.hands[other])
+        hidden -= {state.trump_card, state.joker_discard}
+    return hidden
+
+
+def leaks(record: GameRecord, received: dict[int | None, list[dict[str, Any]]]) -> list[str]:
+    """Every card in a message its receiver may not see, as text (empty: no leak)."""
+    rules = record.rules
+    states = list(rules.replay(record))
+    steps = [rules.events(before, entry.action if hasattr(entry, "action") else entry, after)
+             for before, entry, after in zip(states[:-1], record.actions, states[1:], strict=True)]
+    public_ever: list[set[Card | Joker]] = [set()]
+    for events in steps:
+        public_ever.append(public_ever[-1] | set().union(
+            *(_parts_cards(e.public) for e in events)))
+    found = []
+    for seat, messages in received.items():
+        for number, message in enumerate(messages):
+            where = f"seat {seat}, message {number}"
+            if message["type"] != "view":
+                found += [f"{where}: {card}" for card in cards_in(message)]
+                continue
+            version = message["version"]
+            state = states[version]
+            hidden = hidden_from(rules.name, state, seat)
+            now = {k: v for k, v in message.items() if k not in ("events", "view")}
+            now["view"] = {k: v for k, v in message["view"].items() if k != "results"}
+            found += [f"{where}: {card} at version {version}"
+                      for card in set(cards_in(now)) & hidden]
+            found += [f"{where}: {card} in the results"
+                      for card in set(cards_in(message["view"].get("results")))
+                      - public_ever[version]]
+            for event in message["events"]:
+                k = event["version"]
+                allowed = set().union(*(
+                    _parts_cards(e.public if seat is None else e.seen_by(seat))
+                    for e in steps[k - 1]))
+                found += [f"{where}: {card} in an event of version {k}"
+                          for card in set(cards_in(event)) - allowed]
+                found += [f"{where}: {card} hidden at version {k}"
+                          for card in set(cards_in(event)) & hidden_from(
+                              rules.name, states[k], seat) - allowed]
+            expected = [" ".join(map(str, parts)) for k in sorted({e["version"] for e in
+                                                                    message["events"]})
+                        for e in steps[k - 1]
+                        if (parts := e.public if seat is None else e.seen_by(seat))
+                        is not None]
+            if [e["text"] for e in message["events"]] != expected:
+                found.append(f"{where}: events differ from the rules' events for that seat")
+    return found
+
+
+def _game(tmp_path: Path, game: str, seats: list[str], seed: int,
+          spectators: int = 2) -> tuple[GameRecord, dict[int | None, list[dict[str, Any]]]]:
+    with served(tmp_path / f"{game}-{seed}.sqlite") as client:
+        table_id, tokens = new_table(client, game, seats, seed=seed)
+        received = play_all(client, table_id, tokens, spectators=spectators)
+        record = GameRecord.from_dict(client.get(f"/api/tables/{table_id}/record").json())
+    return record, received
+
+
+@pytest.mark.parametrize(("game", "seats", "seed"), [
+    ("back-alley", ["human"] * 4, 1),
+    ("back-alley", ["human", "bot:heuristic", "human", "bot:random"], 2),
+    ("down-and-back", ["human"] * 4, 3),
+    ("down-and-back", ["human", "bot:greedy", "human"], 4),
+    ("down-and-back", ["human", "human"], 5),
+])
+def test_no_message_holds_a_card_its_receiver_may_not_see(
+        tmp_path: Path, game: str, seats: list[str], seed: int) -> None:
+    record, received = _game(tmp_path, game, seats, seed)
+    assert all(messages[-1]["over"] for messages in received.values())
+    assert sum(len(m) for m in received.values()) > 50
+    assert leaks(record, received) == []
+
+
+def test_the_leak_check_finds_a_planted_leak(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = LiveTable.message_for
+
+    def leaky(self: LiveTable, client: Any) -> dict[str, object]:
+        message = honest(self, client)
+        state = self.state
+        if client.seat == 0 and not state.is_terminal and state.hands[1]:
+            message["view"]["note"] = f"seat 1 holds {next(iter(state.hands[1]))}"  # type: ignore[index]
+        return message
+
+    monkeypatch.setattr(LiveTable, "message_for", leaky)
+    record, received = _game(tmp_path, "back-alley", ["human"] * 4, 6, spectators=0)
+    found = leaks(record, received)
+    assert found
+    assert all(line.startswith("seat 0,") for line in found)
+
+
+def test_the_leak_check_finds_another_seats_private_event(tmp_path: Path) -> None:
+    record, received = _game(tmp_path, "down-and-back", ["human"] * 2, 7, spectators=0)
+    assert leaks(record, received) == []
+    # seat 1 is handed seat 0's own events: what seat 0 drew from the stock shows
+    planted: dict[int | None, list[dict[str, Any]]] = {
+        1: [dict(m, seat=1) for m in received[0]]}
+    assert leaks(record, planted)
