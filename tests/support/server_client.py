@@ -4,7 +4,7 @@ HTTP (httpx) and one WebSocket connection per seat or spectator
 (websockets), plus the check that a finished record replays through the
 library to what the server showed.
 
-Everything here speaks the protocol of ``docs/server.rst``: the lobby's
+Everything here speaks the server's protocol (its documentation page): the lobby's
 ``POST /api/tables`` and ``GET /api/tables/{id}/record``, and on
 ``/ws/tables/{id}?token=T`` the server's ``view`` and ``error`` messages and
 the client's ``act``.
