@@ -23,11 +23,13 @@ from support.server_process import ServerProcess
 pytest.importorskip("uvicorn", reason="the server tests need cardrules[server]")
 
 
-def test_200_bot_tables_and_50_clients_for_30_seconds(tmp_path: Path) -> None:
+def test_200_bot_tables_and_50_clients_for_30_seconds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     settings = LoadSettings(tables=200, clients=50, spectators=10, duration=30.0)
     with ServerProcess(tmp_path / "load.sqlite", bot_delay=0.0) as server:
         report = asyncio.run(asyncio.wait_for(run_load(server, settings), 150))
-    print("\n" + "\n".join(report.lines()))
+    with capsys.disabled():   # the figures, shown even when the test passes
+        print("\n" + "\n".join(report.lines()))
     assert report.errors == [], "\n".join(report.errors[:20]) + "\n" + server.log_tail()
     assert report.lost == [], "\n".join(report.lost[:20])
     assert report.latencies, "no human act was answered"
