@@ -1,7 +1,7 @@
 """The server survives SIGKILL: a real ``cardrules serve`` process on a
 database file, with bot tables and tables where this test plays a human
-seat, is killed at several moments (once while a human action is on the
-wire) and started again on the same file.  After every restart each table
+seat, is killed three times (twice while a human action is on the wire)
+and started again on the same file.  After every restart each table
 resumes at a version no lower than the last one any client was shown
 (nothing a client was told is lost), the clients reconnect with their
 tokens, every game ends, and every record replays through the library to
