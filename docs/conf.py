@@ -56,6 +56,10 @@ source_suffix = {".rst": "restructuredtext"}
 # anywhere, a TypeVar (S, A in generic signatures), is shown as plain text by
 # _ext/public_names.py, which recognises it by its type rather than by name.
 nitpicky = True
+# Starlette publishes no Sphinx inventory: the server's signatures name its
+# classes without a link.
+nitpick_ignore = [("py:class", "starlette.applications.Starlette"),
+                  ("py:class", "starlette.routing.BaseRoute")]
 
 # -- intersphinx ---------------------------------------------------------------
 # Links to the Python, attrs, numpy, Gymnasium and PettingZoo documentation.  The

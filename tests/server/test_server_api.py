@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from serverplay import new_table, play_all, served
 
 from cardrules.engine import GameRecord
@@ -122,3 +123,29 @@ def test_a_table_of_bots_plays_itself_to_the_end(tmp_path: Path) -> None:
         watched = play_all(client, table_id, tokens)[None]
     assert watched[-1]["over"] is True
     assert all(m["legal"] == [] and m["seat"] is None for m in watched)
+
+
+def test_serve_without_the_server_extra_says_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    from cardrules.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *args: None if name == "uvicorn" else real(name, *args))
+    assert main(["serve", "--port", "0"]) == 2
+    assert capsys.readouterr().err == (
+        'cardrules: cardrules serve needs the server extra: pip install "cardrules[server]"\n')
+
+
+def test_serve_refuses_bad_numbers_before_starting(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    assert main(["serve", "--turn-timer", "0"]) == 2
+    assert main(["serve", "--port", "70000"]) == 2
+    with pytest.raises(SystemExit):
+        main(["serve", "--bot-delay", "-1"])
+    err = capsys.readouterr().err
+    assert "--turn-timer must be more than 0 seconds" in err
+    assert "--port must be from 0 to 65535" in err

@@ -161,3 +161,21 @@ def test_the_turn_timer_moves_for_a_person_who_does_not(tmp_path: Path) -> None:
     made_by = {a.made_by for a in store.actions(table_id) if a.seat == 0}
     store.close()
     assert made_by == {"timer"}
+
+
+def test_an_action_out_of_turn_names_the_turn_rule(tmp_path: Path) -> None:
+    with served(tmp_path / "db.sqlite") as client:
+        table_id, tokens = new_table(client, "back-alley", ["human"] * 4)
+        with client.websocket_connect(url(table_id, tokens[0])) as ws:
+            first = ws.receive_json()
+        to_act = first["view"]["current_player"]
+        other = (to_act + 1) % 4
+        with client.websocket_connect(url(table_id, tokens[to_act])) as ws:
+            legal = ws.receive_json()["legal"]
+        with client.websocket_connect(url(table_id, tokens[other])) as ws:
+            mine = ws.receive_json()
+            assert mine["legal"] == []
+            ws.send_json({"type": "act", "version": mine["version"], "action": legal[0]})
+            refused = ws.receive_json()
+    assert refused["rule"] == "BA-20"
+    assert refused["type"] == "error"

@@ -40,7 +40,7 @@ log = logging.getLogger("cardrules.server")
 
 class Refused(Exception):
     """An action refused: ``rule`` is the rule id (``DB-35``, ``BA-31``) or the
-    server's reason (``stale``, ``not-your-turn``, ``parse``, ...)."""
+    server's reason (``stale``, ``parse``, ...)."""
 
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message)
@@ -172,7 +172,7 @@ class LiveTable:
             else:
                 action = text_or_action
             if state.is_chance:
-                raise Refused("not-your-turn", "a chance action is due")
+                raise Refused("illegal", "a chance action is due")
             if seat == state.current_player:
                 if action not in self.rules.legal_actions(state):
                     self._explain(state, action, seat)
@@ -294,44 +294,60 @@ class LiveTable:
             self.task = None
 
     async def _drive(self) -> None:
-        """Play the bots' seats, and a human's when the turn timer runs out."""
+        """Play the bots' seats, and a human's when the turn timer runs out.
+
+        A failure (the store, a bot) is logged and the turn tried again a
+        second later; after five failures in a row the table stops (it
+        resumes when the server is started again)."""
+        failures = 0
+        while not self.over:
+            try:
+                await self._turn()
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception:   # a broken table must not take the server down
+                failures += 1
+                log.exception("table %s: turn failed (%d in a row)", self.id, failures)
+                if failures >= 5:
+                    log.error("table %s stopped", self.id)
+                    return
+                await asyncio.sleep(1.0)
+
+    async def _turn(self) -> None:
+        """Wait for, or make, the next move of the game."""
+        if self.state.is_chance:
+            await self.run_chance()
+            return
+        self.changed.clear()
+        state, version = self.state, self.version
+        seat = state.current_player
+        if seat is None:   # nothing for a player to do (cannot stay so)
+            await self.changed.wait()
+            return
+        if seat in self.bots:
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            await self._bot_move(self.bots[seat], state, version, seat, "bot")
+            return
+        if self.turn_timer is None:
+            self.deadline = None
+            await self.changed.wait()
+            return
+        self.deadline = time.time() + self.turn_timer
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.notify()
         try:
-            if self.state.is_chance:
-                await self.run_chance()
-            while not self.over:
-                self.changed.clear()
-                state, version = self.state, self.version
-                seat = state.current_player
-                if seat is None:   # nothing for a player to do (cannot stay so)
-                    await self.changed.wait()
-                    continue
-                if seat in self.bots:
-                    if self.bot_delay > 0:
-                        await asyncio.sleep(self.bot_delay)
-                    await self._bot_move(self.bots[seat], state, version, seat, "bot")
-                    continue
-                if self.turn_timer is None:
-                    self.deadline = None
-                    await self.changed.wait()
-                    continue
-                self.deadline = time.time() + self.turn_timer
-                for client in list(self.clients):
-                    if client.seat == seat:
-                        client.notify()
-                try:
-                    await asyncio.wait_for(self.changed.wait(), self.turn_timer)
-                except TimeoutError:
-                    bot = self.stand_in.get(seat)
-                    if bot is None:
-                        bot = self.rules.bots[self.rules.default_bot](self.seed + seat)
-                        self.stand_in[seat] = bot
-                    await self._bot_move(bot, state, version, seat, "timer")
-                finally:
-                    self.deadline = None
-        except asyncio.CancelledError:
-            raise
-        except Exception:   # a broken table must not take the server down
-            log.exception("table %s stopped", self.id)
+            await asyncio.wait_for(self.changed.wait(), self.turn_timer)
+        except TimeoutError:
+            bot = self.stand_in.get(seat)
+            if bot is None:
+                bot = self.rules.bots[self.rules.default_bot](self.seed + seat)
+                self.stand_in[seat] = bot
+            await self._bot_move(bot, state, version, seat, "timer")
+        finally:
+            self.deadline = None
 
     async def _bot_move(self, bot: Any, state: Any, version: int, seat: int,
                         made_by: str) -> None:

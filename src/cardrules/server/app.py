@@ -1,16 +1,48 @@
 """The server's ASGI application: the lobby API, the WebSocket table and the web pages.
 
-:func:`create_app` builds a Starlette application over a :class:`~cardrules.server.store.Store`.
-Routes:
+:func:`create_app` builds a Starlette application over a
+:class:`~cardrules.server.store.Store`.  Games are named as the command
+names them (``back-alley``, ``down-and-back``; any case, ``-`` or ``_``).
 
-- ``GET /api/games``: every game, its default settings, table sizes and bots;
-- ``GET /api/tables`` (``?finished=1``: the finished ones instead),
-  ``POST /api/tables``, ``GET /api/tables/{id}``, ``POST /api/tables/{id}/join``,
-  ``GET /api/tables/{id}/record``;
-- ``WS /ws/tables/{id}?token=TOKEN`` (without a token: a spectator);
-- the web table's pages (:func:`cardrules.server.web.routes`).
+The lobby (JSON; an error is ``{"error": MESSAGE}`` with status 400, 404 or 409):
 
-The documentation's server page gives every message.
+- ``GET /api/games``: ``{"games": [{"game", "title", "settings" (the
+  defaults), "players" (the table sizes), "bots", "default_bot",
+  "return_unit"}]}``;
+- ``POST /api/tables`` with ``{"game": ..., "settings": {...}, "seats":
+  [...], "seed": N}`` (all but ``game`` optional): a seat is ``"human"``
+  (taken by the creator, who gets its token), ``"open"`` (a human seat left
+  for someone to join) or ``"bot:NAME"``; without ``seats``, one human and
+  the game's default bots.  Answers 201 ``{"id", "game", "seats": [{"seat",
+  "token"}]}``;
+- ``GET /api/tables``: ``{"tables": [...]}``, the unfinished tables
+  (``?finished=1``: the finished ones), each ``{"id", "game", "title",
+  "settings", "seats": [{"seat", "kind" ("human" or "bot:NAME"), "taken"}],
+  "version", "finished", "created"}``; ``GET /api/tables/{id}``: one of them;
+- ``POST /api/tables/{id}/join`` (optional body ``{"seat": N}``): takes a
+  free human seat, ``{"id", "seat", "token"}``; 409 when none is free;
+- ``GET /api/tables/{id}/record``: 409 ``{"error", "version"}`` until the
+  game is over, then the game record (:meth:`GameRecord.to_dict
+  <cardrules.engine.GameRecord.to_dict>`).
+
+The table: ``WS /ws/tables/{id}?token=TOKEN`` (no token: a spectator; an
+unknown token is closed with code 1008, an unknown table with 4404).  On
+connecting, and after every change, the client is sent ``{"type": "view",
+"table", "version", "seat" (null for a spectator), "view" (the game's
+``view_to_dict`` of that seat's view, or of the public view), "legal" (the
+actions' texts when it is that seat's turn, else []), "events" (what that
+seat may know of every step since its last message, the whole game on the
+first: ``{"version", "text", "parts"}``), "over", "returns" (when over),
+"deadline" (the turn timer's end, in seconds since the epoch, or null)}``.
+A client sends ``{"type": "act", "version": N, "action": TEXT}``, or
+``{"type": "sync"}`` to be sent the full view and history again.  A refusal
+changes nothing and is answered ``{"type": "error", "rule", "message"}``:
+``rule`` is the game rule's id (``BA-31``; an action out of turn names the
+turn's rule, such as ``BA-20``) or the server's reason: ``stale`` (the
+version is not the table's), ``parse`` (not an action), ``spectator``,
+``game-over``, ``bad-message`` (not a message of this protocol),
+``illegal`` (refused for another reason) or ``server`` (the action could
+not be stored).
 """
 
 from __future__ import annotations
@@ -212,6 +244,7 @@ class _Server:
                         kinds, {seat: token_hash(t) for seat, t in tokens.items()})
         stored = await self.call(self.store.table, table_id)
         table = await self._load(stored)
+        await table.run_chance()   # the first dealer and deal, before anyone connects
         table.start_driver()
         return {"id": table_id, "game": _spelled(rules.name),
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens.items()]}
@@ -257,12 +290,14 @@ class _Server:
             return [self.describe(t) for t in sorted(self.live.values(),
                                                      key=lambda t: (t.created, t.id))
                     if not t.over]
-        out = []
-        for stored in await self.call(self.store.tables, finished=True):
-            table = await self.table(stored.id)
-            if table is not None:
-                out.append(self.describe(table))
-        return out
+        # Described from the store: a finished table is not replayed to be listed.
+        return [{"id": stored.id, "game": _spelled(stored.game),
+                 "title": rules_for(stored.game).title, "settings": stored.settings,
+                 "seats": [{"seat": seat, "kind": kind, "taken": kind != "human" or taken}
+                           for seat, (kind, taken) in enumerate(zip(stored.seats, stored.taken,
+                                                                    strict=True))],
+                 "version": stored.version, "finished": True, "created": stored.created}
+                for stored in await self.call(self.store.tables, finished=True)]
 
 
 def _games() -> list[dict[str, object]]:
@@ -304,7 +339,7 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
     for example ``uvicorn.run(create_app(), port=8000)``.
 
     >>> app = create_app("sqlite://", bot_delay=0)
-    >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
+    >>> sorted({r.path for r in app.routes if r.path.startswith("/api")})[:3]
     ['/api/games', '/api/tables', '/api/tables/{table_id}']
     >>> create_app(bot_delay=-1)
     Traceback (most recent call last):
@@ -442,3 +477,6 @@ async def _handle(table: LiveTable, client: Client, text: str) -> None:
         await table.act(client.seat, action, version, "player")
     except Refused as err:
         client.error(err.rule, err.message)
+    except Exception:   # the store failed: nothing was applied, the client may try again
+        log.exception("table %s: an action could not be stored", table.id)
+        client.error("server", "the server could not store the action; nothing changed")
