@@ -42,6 +42,7 @@ def _measure(settings: LoadSettings, bot_delay: float) -> tuple[LoadReport, str]
         server = ServerProcess(Path(folder) / "load.sqlite", bot_delay=bot_delay)
         with server:
             report = asyncio.run(run_load(server, settings))
+        report.errors += [f"server: {line}" for line in server.tracebacks()]
         return report, server.log_tail(5)
 
 

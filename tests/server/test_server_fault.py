@@ -301,6 +301,7 @@ def test_the_server_resumes_every_table_after_sigkill(
               f"records: {sum(len(f.acknowledged) for f in followers)}; acts in flight at a "
               f"kill: {scenario.in_flight_outcomes}")
     assert problems == [], "\n".join(problems) + "\n" + scenario.server.log_tail()
+    assert scenario.server.tracebacks() == [], scenario.server.log_tail()
     assert scenario.kills >= 3
     assert scenario.in_flight_kills == 2
     assert len(scenario.in_flight_outcomes) >= 2   # and any act a plain kill caught on the wire

@@ -31,6 +31,7 @@ def test_200_bot_tables_and_50_clients_for_30_seconds(
     with capsys.disabled():   # the figures, shown even when the test passes
         print("\n" + "\n".join(report.lines()))
     assert report.errors == [], "\n".join(report.errors[:20]) + "\n" + server.log_tail()
+    assert server.tracebacks() == [], server.log_tail()
     assert report.lost == [], "\n".join(report.lost[:20])
     assert report.latencies, "no human act was answered"
     assert report.actions > 0

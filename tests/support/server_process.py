@@ -193,6 +193,27 @@ class ServerProcess:
             return ""
         return "\n".join(text.splitlines()[-lines:])
 
+    def tracebacks(self) -> list[str]:
+        """The last line of every Python traceback the server printed (all
+        its starts): an exception it logged, such as a failed turn.
+
+        >>> ServerProcess("/nonexistent/x.sqlite").tracebacks()
+        []
+        """
+        try:
+            lines = self.log_path.read_text("utf-8", errors="replace").splitlines()
+        except OSError:
+            return []
+        found = []
+        inside = False
+        for number, line in enumerate(lines):
+            if line.startswith("Traceback (most recent call last)"):
+                inside = True
+            elif inside and line and not line[0].isspace():
+                found.append(f"line {number + 1}: {line}")
+                inside = False
+        return found
+
     def __enter__(self) -> ServerProcess:
         self.start()
         return self
