@@ -18,11 +18,15 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
 import pytest
-import websockets
 
-from support.server_client import (
+for _needed in ("uvicorn", "httpx", "websockets"):   # the server extra brings them all
+    pytest.importorskip(_needed, reason="the server tests need cardrules[server]")
+
+import httpx  # noqa: E402
+import websockets  # noqa: E402
+
+from support.server_client import (  # noqa: E402
     Connection,
     Message,
     Table,
@@ -31,9 +35,7 @@ from support.server_client import (
     over,
     replay_check,
 )
-from support.server_process import ServerProcess
-
-pytest.importorskip("uvicorn", reason="the server tests need cardrules[server]")
+from support.server_process import ServerProcess  # noqa: E402
 
 #: The whole scenario's deadline, in seconds.
 DEADLINE = 60.0

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from support.server_load import LoadSettings, run_load
-from support.server_process import ServerProcess
+for _needed in ("uvicorn", "httpx", "websockets"):   # the server extra brings them all
+    pytest.importorskip(_needed, reason="the server tests need cardrules[server]")
 
-pytest.importorskip("uvicorn", reason="the server tests need cardrules[server]")
+from support.server_load import LoadSettings, run_load  # noqa: E402
+from support.server_process import ServerProcess  # noqa: E402
 
 
 def test_200_bot_tables_and_50_clients_for_30_seconds(
