@@ -76,10 +76,10 @@ def play_all(client: TestClient, table_id: str, tokens: dict[int, str],
     if watchers:
         received[None] = watchers[0]
     threads = [threading.Thread(target=play_seat, args=(client, table_id, token, 10 + seat,
-                                                        received[seat]))
+                                                        received[seat]), daemon=True)
                for seat, token in tokens.items()]
     threads += [threading.Thread(target=play_seat, args=(client, table_id, None, 0, seen),
-                                 kwargs={"act": False}) for seen in watchers]
+                                 kwargs={"act": False}, daemon=True) for seen in watchers]
     errors: list[BaseException] = []
 
     def guard(thread: threading.Thread) -> None:

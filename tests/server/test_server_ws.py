@@ -154,7 +154,9 @@ def test_the_turn_timer_moves_for_a_person_who_does_not(tmp_path: Path) -> None:
         table_id, tokens = new_table(client, "back-alley", BOTS)
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
             waiting = _turn(ws)
-            assert waiting["deadline"] is not None
+            while waiting["deadline"] is None:   # the view before the timer started
+                waiting = _turn(ws)
+            assert waiting["deadline"] > 0
         watched = play_all(client, table_id, {}, spectators=1)[None]
         assert watched[-1]["over"] is True
     store = Store(str(database))
@@ -179,3 +181,35 @@ def test_an_action_out_of_turn_names_the_turn_rule(tmp_path: Path) -> None:
             refused = ws.receive_json()
     assert refused["rule"] == "BA-20"
     assert refused["type"] == "error"
+
+
+def test_a_bot_thinking_does_not_hold_up_the_server(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+    import threading
+    from collections.abc import Sequence
+
+    from cardrules.back_alley import RULES
+
+    release, thinking = threading.Event(), threading.Event()
+
+    class Slow:
+        def __init__(self, seed: int | None) -> None:
+            self.rng = random.Random(seed)
+
+        def act(self, view: object, legal: Sequence[Any]) -> Any:
+            thinking.set()
+            assert release.wait(60)
+            return self.rng.choice(legal)   # (always passing would throw in for ever)
+
+    monkeypatch.setitem(RULES.bots, "slow", Slow)
+    with served(tmp_path / "db.sqlite") as client:
+        table_id, _ = new_table(client, "back-alley", ["bot:slow"] * 4)
+        assert thinking.wait(60)
+        # the bot is still thinking: the lobby and the table answer meanwhile
+        assert client.get("/api/games").status_code == 200
+        with client.websocket_connect(url(table_id)) as ws:
+            assert ws.receive_json()["version"] == 2
+        release.set()
+        watched = play_all(client, table_id, {}, spectators=1)[None]
+    assert watched[-1]["over"] is True
