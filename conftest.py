@@ -12,6 +12,10 @@ _NEEDS = {
     "src/cardrules/integrations/openspiel.py": "pyspiel",
     "src/cardrules/integrations/pettingzoo.py": "pettingzoo",
     "README.md": "pyspiel",
+    # The clients of a real server process (the server extra brings them).
+    "tests/support/server_client.py": "websockets",
+    "tests/support/server_load.py": "websockets",
+    "tests/support/server_process.py": "httpx",
 }
 
 collect_ignore = [path for path, module in _NEEDS.items()
