@@ -65,7 +65,7 @@ class ParseError(CardRulesError, ValueError):
         #: The message as given: a plain string or a :class:`~cardrules.i18n.LazyText`,
         #: which ``str(err)`` renders in the language of that moment.
         self.text: str | LazyText = message if isinstance(message, LazyText) else str(message)
-        #: The message in English, cut to :data:`MESSAGE_LIMIT` characters.
+        #: The message in English, cut to :data:`~cardrules.errors.MESSAGE_LIMIT` characters.
         self.message = shorten(_english(self.text), MESSAGE_LIMIT)
         if token is not None and not isinstance(token, str):  # a caller's slip: still quote it
             token = repr(token)
