@@ -454,8 +454,13 @@ class LazyText:
         ...     lazy_gettext("spades").english
         'spades'
         """
-        with language("en"):
-            return str(self)
+        # English is the source language: no catalog and no change of context.
+        template = self.message if self.plural is None or self.n == 1 else self.plural
+        if not self.fields:
+            return template
+        values = {k: v.english if isinstance(v, LazyText) else str(v)
+                  for k, v in self.fields.items()}
+        return template.format_map(values)
 
     def __repr__(self) -> str:
         return f"LazyText({self.english!r})"
