@@ -14,11 +14,43 @@ Two environment variables change that, for release builds:
     (the cibuildwheel configuration in pyproject.toml sets it).
 
 Unset, empty or ``0`` means off for both.
+
+The build also compiles the message catalogs (``src/cardrules/locale/*/LC_MESSAGES/*.po``)
+into the ``.mo`` files a wheel carries, with Babel (a build requirement).  An
+editable install compiles nothing: there cardrules reads the ``.po`` files
+themselves (see :mod:`cardrules.i18n`).
 """
 
 import os
+from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+LOCALE = Path("src/cardrules/locale")
+
+
+class BuildWithCatalogs(build_py):
+    """build_py that also writes each ``.po`` catalog as a Babel-compiled ``.mo`` file."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install reads the .po files in place
+        try:
+            from babel.messages.mofile import write_mo
+            from babel.messages.pofile import read_po
+        except ImportError as err:  # only without build isolation and without Babel
+            raise SystemExit("setup.py: compiling the message catalogs needs Babel "
+                             "(pip install babel); it is in [build-system] requires") from err
+        for po in sorted(Path(__file__).parent.joinpath(LOCALE).glob("*/LC_MESSAGES/*.po")):
+            relative = po.relative_to(Path(__file__).parent / "src")
+            target = Path(self.build_lib) / relative.with_suffix(".mo")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with po.open("rb") as source:
+                catalog = read_po(source, locale=relative.parts[2])
+            with target.open("wb") as out:
+                write_mo(out, catalog)
 
 
 def _flag(name: str) -> bool:
@@ -53,4 +85,7 @@ ext_modules = (
 
 # The C sources go in the sdist (MANIFEST.in) but have no use inside a wheel.
 setup(ext_modules=ext_modules,
-      exclude_package_data={"cardrules.down_and_back": ["*.c", "*.h"]})
+      cmdclass={"build_py": BuildWithCatalogs},
+      exclude_package_data={"cardrules.down_and_back": ["*.c", "*.h"],
+                            # the catalogs' sources: the wheel has their .mo files
+                            "": ["*.po", "*.pot"]})

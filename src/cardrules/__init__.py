@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from cardrules.cards import DECK, Card, Joker, Rank, Suit, parse_card, parse_cards
 from cardrules.errors import CardRulesError, IllegalActionError, ParseError
 from cardrules.hand import Hand
+from cardrules.i18n import language
 
 if TYPE_CHECKING:
     from cardrules.simulation import simulate
@@ -29,6 +30,7 @@ __all__ = [
     "Rank",
     "Suit",
     "__version__",
+    "language",
     "parse_card",
     "parse_cards",
     "simulate",

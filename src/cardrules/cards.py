@@ -22,6 +22,7 @@ import attrs
 
 from cardrules._validate import require_int
 from cardrules.errors import ParseError, shorten
+from cardrules.i18n import N_, NP_, gettext, pgettext
 
 __all__ = [
     "DECK",
@@ -66,6 +67,44 @@ class Suit(enum.IntEnum):
         '♠'
         """
         return "♠♥♦♣"[self]
+
+    @property
+    def long_name(self) -> str:
+        """The suit's name in the current language (:func:`cardrules.language`).
+
+        >>> from cardrules import language
+        >>> Suit.HEARTS.long_name
+        'hearts'
+        >>> with language("ja"):
+        ...     Suit.HEARTS.long_name
+        'ハート'
+        >>> with language("uk"):
+        ...     Suit.HEARTS.long_name
+        'чирви'
+        """
+        return gettext(_SUIT_NAMES[self])
+
+    @property
+    def short_name(self) -> str:
+        """The suit's short form for people: its symbol, in every language.
+
+        >>> Suit.CLUBS.short_name
+        '♣'
+        """
+        return self.symbol
+
+
+_SUIT_NAMES = (N_("spades"), N_("hearts"), N_("diamonds"), N_("clubs"))
+
+
+# The suit as it stands in a card's name: Ukrainian puts it in the genitive
+# plural ("туз пік"), the other languages use the suit's name as it is.
+_SUIT_OF_CARD = (NP_("suit in a card's name", "spades"), NP_("suit in a card's name", "hearts"),
+                 NP_("suit in a card's name", "diamonds"), NP_("suit in a card's name", "clubs"))
+
+
+def _suit_of_card(suit: Suit) -> str:
+    return pgettext("suit in a card's name", _SUIT_OF_CARD[suit])
 
 
 class Rank(enum.IntEnum):
@@ -124,6 +163,87 @@ class Rank(enum.IntEnum):
         ('sixes', 'eights')
         """
         return self.word + ("es" if self is Rank.SIX else "s")
+
+    @property
+    def long_name(self) -> str:
+        """The rank in words, in the current language (:func:`cardrules.language`).
+
+        >>> from cardrules import language
+        >>> Rank.QUEEN.long_name
+        'queen'
+        >>> with language("ja"):
+        ...     Rank.QUEEN.long_name, Rank.SEVEN.long_name
+        ('クイーン', '7')
+        >>> with language("uk"):
+        ...     Rank.QUEEN.long_name, Rank.SEVEN.long_name
+        ('дама', 'сімка')
+        """
+        return pgettext("rank", _RANK_WORDS[self - 1])
+
+    @property
+    def short_name(self) -> str:
+        """The rank's short form for people: ``A 2 ... 10 J Q K`` (``10``, not ``T``).
+
+        Ukrainian writes the Cyrillic initials ``Т К Д В`` for the ace and the
+        faces; they are shown, never read (``В`` and ``Т`` look like Latin
+        letters that mean other cards).
+
+        >>> from cardrules import language
+        >>> Rank.TEN.short_name, Rank.QUEEN.short_name
+        ('10', 'Q')
+        >>> with language("uk"):
+        ...     Rank.QUEEN.short_name
+        'Д'
+        """
+        text = "10" if self is Rank.TEN else self.char
+        return pgettext("rank, short", text) if self in _LETTER_RANKS else text
+
+    @property
+    def plural_name(self) -> str:
+        """The rank in words, plural, as in "two pair, nines and threes".
+
+        >>> from cardrules import language
+        >>> with language("uk"):
+        ...     Rank.NINE.plural_name
+        "дев'ятки"
+        """
+        return pgettext("ranks", self.plural)
+
+    @property
+    def plural_of(self) -> str:
+        """The rank in words, plural, as after "pair of" ("пара дев'яток" in Ukrainian).
+
+        >>> from cardrules import language
+        >>> Rank.NINE.plural_of
+        'nines'
+        >>> with language("uk"):
+        ...     Rank.NINE.plural_of
+        "дев'яток"
+        """
+        return pgettext("ranks, after 'pair of'", self.plural)
+
+
+_RANK_WORDS = (NP_("rank", "ace"), NP_("rank", "two"), NP_("rank", "three"),
+               NP_("rank", "four"), NP_("rank", "five"), NP_("rank", "six"),
+               NP_("rank", "seven"), NP_("rank", "eight"), NP_("rank", "nine"),
+               NP_("rank", "ten"), NP_("rank", "jack"), NP_("rank", "queen"),
+               NP_("rank", "king"))
+# The plural rank words, for the translators (Rank.plural gives the English).
+_RANK_PLURALS = (
+    NP_("ranks", "aces"), NP_("ranks", "twos"), NP_("ranks", "threes"), NP_("ranks", "fours"),
+    NP_("ranks", "fives"), NP_("ranks", "sixes"), NP_("ranks", "sevens"),
+    NP_("ranks", "eights"), NP_("ranks", "nines"), NP_("ranks", "tens"),
+    NP_("ranks", "jacks"), NP_("ranks", "queens"), NP_("ranks", "kings"),
+    NP_("ranks, after 'pair of'", "aces"), NP_("ranks, after 'pair of'", "twos"),
+    NP_("ranks, after 'pair of'", "threes"), NP_("ranks, after 'pair of'", "fours"),
+    NP_("ranks, after 'pair of'", "fives"), NP_("ranks, after 'pair of'", "sixes"),
+    NP_("ranks, after 'pair of'", "sevens"), NP_("ranks, after 'pair of'", "eights"),
+    NP_("ranks, after 'pair of'", "nines"), NP_("ranks, after 'pair of'", "tens"),
+    NP_("ranks, after 'pair of'", "jacks"), NP_("ranks, after 'pair of'", "queens"),
+    NP_("ranks, after 'pair of'", "kings"))
+_RANK_SHORT = (NP_("rank, short", "A"), NP_("rank, short", "J"), NP_("rank, short", "Q"),
+               NP_("rank, short", "K"))
+_LETTER_RANKS = frozenset({Rank.ACE, Rank.JACK, Rank.QUEEN, Rank.KING})
 
 
 @attrs.frozen(slots=True, eq=False, order=False, repr=False)
@@ -192,6 +312,42 @@ class Card:
         (True, False)
         """
         return self.rank >= Rank.JACK
+
+    @property
+    def long_name(self) -> str:
+        """The card's name in the current language (:func:`cardrules.language`).
+
+        ``str(card)`` stays the notation ``"AS"`` in every language.
+
+        >>> from cardrules import language
+        >>> card = Card.parse("AS")
+        >>> card.long_name
+        'ace of spades'
+        >>> with language("ja"):
+        ...     card.long_name
+        'スペードのエース'
+        >>> with language("uk"):
+        ...     card.long_name, Card.parse("QH").long_name
+        ('туз пік', 'дама чирв')
+        """
+        return pgettext("card", "{rank} of {suit}").format(
+            rank=self.rank.long_name, suit=_suit_of_card(self.suit))
+
+    #: The same as :attr:`long_name`.
+    name = long_name
+
+    @property
+    def short_name(self) -> str:
+        """The card's short form for people: rank and suit symbol, such as ``"10♥"``.
+
+        >>> from cardrules import language
+        >>> Card.parse("TH").short_name, Card.parse("QH").short_name
+        ('10♥', 'Q♥')
+        >>> with language("uk"):
+        ...     Card.parse("QH").short_name
+        'Д♥'
+        """
+        return self.rank.short_name + self.suit.symbol
 
     @staticmethod
     def from_index(index: int) -> Card:
@@ -321,6 +477,33 @@ class Joker(enum.Enum):
         52
         """
         return 52 if self is Joker.BIG else 53
+
+    @property
+    def long_name(self) -> str:
+        """The joker's name in the current language: Big Blooper, Little Blooper.
+
+        >>> from cardrules import language
+        >>> Joker.BIG.long_name
+        'Big Blooper'
+        >>> with language("ja"):
+        ...     Joker.BIG.long_name
+        'ビッグブルーパー'
+        >>> with language("uk"):
+        ...     Joker.LITTLE.long_name
+        'Малий Блупер'
+        """
+        if self is Joker.BIG:
+            return gettext("Big Blooper")
+        return gettext("Little Blooper")
+
+    @property
+    def short_name(self) -> str:
+        """The joker's short form: its notation ``BB`` or ``LB``, in every language.
+
+        >>> Joker.LITTLE.short_name
+        'LB'
+        """
+        return self.value
 
     def __str__(self) -> str:
         return self.value

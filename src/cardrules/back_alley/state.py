@@ -30,6 +30,7 @@ from cardrules.back_alley.actions import CARDS, BidAction, Board
 from cardrules.back_alley.trick import TrumpTable, table_for
 from cardrules.cards import Card, Joker, Suit
 from cardrules.hand import Hand
+from cardrules.i18n import NP_, ngettext, pgettext
 
 __all__ = [
     "NUM_PLAYERS",
@@ -172,6 +173,13 @@ class Contract:
 
     >>> str(Contract(tricks=5)), str(Contract(board=2)), Contract(board=1).is_board
     ('5', 'double board', True)
+
+    ``str()`` is for people, in the current language (:func:`cardrules.language`):
+
+    >>> from cardrules import language
+    >>> with language("ja"):
+    ...     str(Contract(board=2)), str(Contract(tricks=5))
+    ('ダブルボード', '5')
     """
 
     tricks: int = 0
@@ -188,8 +196,25 @@ class Contract:
 
     def __str__(self) -> str:
         if self.board:
-            return ("board", "double board", "triple board", "quadruple board")[self.board - 1]
+            return board_name(self.board)
         return str(self.tricks)
+
+
+_BOARD_NAMES = (NP_("bid", "board"), NP_("bid", "double board"), NP_("bid", "triple board"),
+                NP_("bid", "quadruple board"))
+
+
+def board_name(level: int) -> str:
+    """The name of a board claim of ``level`` 1 to 4 (BA-23), in the current language.
+
+    >>> from cardrules import language
+    >>> board_name(1), board_name(4)
+    ('board', 'quadruple board')
+    >>> with language("uk"):
+    ...     board_name(1), board_name(3)
+    ('борд', 'потрійний борд')
+    """
+    return pgettext("bid", _BOARD_NAMES[level - 1])
 
 
 def score(contract: Contract, tricks: int, hand_size: int) -> int:
@@ -299,8 +324,29 @@ class DealResult:
 
 
 def cards_phrase(number: int) -> str:
-    """``"1 card"`` or ``"5 cards"``, for the texts of deals."""
-    return "1 card" if number == 1 else f"{number} cards"
+    """``"1 card"`` or ``"5 cards"``, for the texts of deals, in the current language.
+
+    >>> from cardrules import language
+    >>> cards_phrase(1), cards_phrase(5)
+    ('1 card', '5 cards')
+    >>> with language("uk"):
+    ...     [cards_phrase(n) for n in (1, 2, 5, 11, 21, 22)]
+    ['1 карта', '2 карти', '5 карт', '11 карт', '21 карта', '22 карти']
+    """
+    return ngettext("{n} card", "{n} cards", number).format(n=number)
+
+
+def tricks_phrase(number: int) -> str:
+    """``"1 trick"`` or ``"5 tricks"``, in the current language.
+
+    >>> from cardrules import language
+    >>> tricks_phrase(1), tricks_phrase(0)
+    ('1 trick', '0 tricks')
+    >>> with language("uk"):
+    ...     [tricks_phrase(n) for n in (1, 2, 5, 11, 21, 22)]
+    ['1 взятка', '2 взятки', '5 взяток', '11 взяток', '21 взятка', '22 взятки']
+    """
+    return ngettext("{n} trick", "{n} tricks", number).format(n=number)
 
 
 @attrs.frozen(slots=True)
