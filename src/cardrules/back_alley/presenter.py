@@ -110,8 +110,8 @@ class BackAlleyTable:
         >>> BackAlleyTable(3).intro(view(new_game(), 3))
         "Back Alley: you are seat 3 (team 1, with seat 1); type 'help' for help"
         """
-        return say("Back Alley: you are seat {seat} (team {team}, with seat {partner}); "
-                   "type 'help' for help").format(seat=self.you, team=self.you & 1,
+        return say("Back Alley: you are seat {number} (team {team}, with seat {partner}); "
+                   "type 'help' for help").format(number=self.you, team=self.you & 1,
                                                   partner=(self.you + 2) % 4)
 
     def table(self, view: View) -> list[str]:
@@ -146,8 +146,8 @@ class BackAlleyTable:
                 if levels[seat] > 1:
                     shown_bid += say(" (level {level})").format(level=levels[seat])
                 size = view.hand_sizes[seat]
-                lines.append(say("{seat} team {team}  {bid} tricks {tricks}  {cards}").format(
-                    seat=pad(seat_label(seat, self.you), 14), team=seat & 1,
+                lines.append(say("{label} team {team}  {bid} tricks {tricks}  {cards}").format(
+                    label=pad(seat_label(seat, self.you), 14), team=seat & 1,
                     bid=pad(shown_bid, 17), tricks=view.tricks_won[seat],
                     cards=say_n("{n} card", "{n} cards", size).format(n=size)))
             if view.dealer is not None and all(bid is not None for bid in view.bids):
@@ -179,7 +179,7 @@ class BackAlleyTable:
     def _played(self, leader: int, cards: Sequence[Card | Joker]) -> str:
         """``seat 1 5S, you KS``: the cards of a trick with who played them."""
         return say_p("list", ", ").join(
-            say("{seat} {card}").format(seat=who((leader + k) % 4, self.you), card=card)
+            say("{who} {card}").format(who=who((leader + k) % 4, self.you), card=card)
             for k, card in enumerate(cards))
 
     def _turned(self, view: View) -> str:

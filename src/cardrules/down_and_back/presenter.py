@@ -79,9 +79,9 @@ class DownAndBackTable:
         >>> DownAndBackTable(0).intro(view(new_game(3), 0))
         "Down and Back: 3 players, you are seat 0; type 'help' for help"
         """
-        return say_n("Down and Back: {n} player, you are seat {seat}; type 'help' for help",
-                     "Down and Back: {n} players, you are seat {seat}; type 'help' for help",
-                     view.num_players).format(n=view.num_players, seat=self.you)
+        return say_n("Down and Back: {n} players, you are seat {number}; type 'help' for help",
+                     "Down and Back: {n} players, you are seat {number}; type 'help' for help",
+                     view.num_players).format(n=view.num_players, number=self.you)
 
     def table(self, view: View) -> list[str]:
         """The table: money, turns, what everyone saw, the piles, your hand (DB-37).
@@ -98,8 +98,8 @@ class DownAndBackTable:
         lines = ["== " + head.format(round=view.round, rounds=view.rounds, dealer=dealer,
                                      pot=view.pot, ante=view.ante) + " =="]
         for seat in range(view.num_players):
-            text = say("{seat} net {net}  turns {turns}").format(
-                seat=pad(seat_label(seat, self.you), 14), net=f"{view.net[seat]:+d}",
+            text = say("{label} net {net}  turns {turns}").format(
+                label=pad(seat_label(seat, self.you), 14), net=f"{view.net[seat]:+d}",
                 turns=view.turns[seat])
             if seat != self.you:
                 size = view.hand_sizes[seat]
@@ -222,5 +222,5 @@ class DownAndBackTable:
         ['you (seat 0) finish with net +0: you share the lead']
         """
         you = self.you
-        return [say("you (seat {seat}) finish with net {net}: {verdict}").format(
-            seat=you, net=f"{view.net[you]:+d}", verdict=verdict(you, view.net))]
+        return [say("you (seat {number}) finish with net {net}: {verdict}").format(
+            number=you, net=f"{view.net[you]:+d}", verdict=verdict(you, view.net))]

@@ -100,7 +100,7 @@ class Told:
 def _english(name: str, value: object) -> str:
     if _is_seat(name) and isinstance(value, int):
         return f"seat {value}"
-    if isinstance(value, tuple):
+    if type(value) is tuple:  # a list of sentences (a Hand is a tuple too)
         return ", ".join(map(str, value))
     return str(value)
 

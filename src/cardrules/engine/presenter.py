@@ -135,8 +135,8 @@ class PlainPresenter(Generic[A]):
 
     def intro(self, view: object) -> str:
         """The first line: the game's title and the person's seat."""
-        return say("{game}: you are seat {seat}; type 'help' for help").format(
-            game=game_title(self.rules), seat=self.you)
+        return say("{game}: you are seat {number}; type 'help' for help").format(
+            game=game_title(self.rules), number=self.you)
 
     def table(self, view: object) -> list[str]:
         """A line with the title, then the view as its ``str()`` shows it."""
@@ -163,8 +163,8 @@ class PlainPresenter(Generic[A]):
     def outcome(self, view: object, returns: Sequence[int]) -> list[str]:
         """What the person won, in the game's unit, and whether that leads."""
         you = self.you
-        return [say("you (seat {seat}) finish with {value} {unit}: {verdict}").format(
-            seat=you, value=f"{returns[you]:+d}", unit=say(self.rules.return_unit),
+        return [say("you (seat {number}) finish with {value} {unit}: {verdict}").format(
+            number=you, value=f"{returns[you]:+d}", unit=say(self.rules.return_unit),
             verdict=verdict(you, returns))]
 
 
@@ -290,7 +290,7 @@ def _field(name: str, value: object, you: int) -> str:
     if isinstance(value, Told):
         text = _localised(value, you)
         return second_person(str(value), you) if text is None else text
-    if isinstance(value, tuple):
+    if type(value) is tuple:  # a list of sentences (a Hand is a tuple too)
         return say_p("list", ", ").join(_field("", item, you) for item in value)
     return shown(value)
 
