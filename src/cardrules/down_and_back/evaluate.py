@@ -26,6 +26,7 @@ import attrs
 from cardrules.cards import Card, Joker, Rank
 from cardrules.down_and_back.categories import Category3, Category4, classify3, classify4
 from cardrules.down_and_back.tables import CATEGORY_SHIFT, INVALID, load, pair_offsets
+from cardrules.i18n import NP_, pgettext
 
 __all__ = [
     "Combo",
@@ -443,31 +444,65 @@ def best_splits(seven: Sequence[Card]) -> tuple[SplitOption, ...]:
 # -- descriptions ---------------------------------------------------------------
 
 def _list_ranks(ranks: Sequence[int]) -> str:
-    words = [Rank(r).word for r in ranks]
-    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+    words = [Rank(r).long_name for r in ranks]
+    if len(words) == 1:
+        return words[0]
+    return pgettext("combination", "{first} and {second}").format(
+        first=", ".join(words[:-1]), second=words[-1])
+
+
+def _up_to(rank: int) -> str:
+    # The top rank of a run or bouncer, as in "run, king high" (Ukrainian
+    # "послідовність до короля" puts it in the genitive singular).
+    return pgettext("rank, as the top of a run", Rank(rank).word)
+
+
+_TOPS = (
+    NP_("rank, as the top of a run", "ace"), NP_("rank, as the top of a run", "two"), NP_("rank, as the top of a run", "three"),
+    NP_("rank, as the top of a run", "four"), NP_("rank, as the top of a run", "five"), NP_("rank, as the top of a run", "six"),
+    NP_("rank, as the top of a run", "seven"), NP_("rank, as the top of a run", "eight"), NP_("rank, as the top of a run", "nine"),
+    NP_("rank, as the top of a run", "ten"), NP_("rank, as the top of a run", "jack"), NP_("rank, as the top of a run", "queen"),
+    NP_("rank, as the top of a run", "king"),
+)
 
 
 def describe(cards: Sequence[Card]) -> str:
     """A readable name for a 3- or 4-card hand, such as ``"prial of eights"``.
 
-    >>> from cardrules import parse_cards
+    The name is in the current language (:func:`cardrules.language`).
+
+    >>> from cardrules import parse_cards, language
     >>> describe(parse_cards("9S 9H 3C 3D"))
     'two pair, nines and threes'
     >>> describe(parse_cards("KS 9D 4H"))
     'high card king'
+    >>> with language("ja"):
+    ...     describe(parse_cards("9S 9H 3C 3D")), describe(parse_cards("JH QH KH"))
+    ('ツーペア（9と3）', 'バウンサー（キングハイ）')
+    >>> with language("uk"):
+    ...     describe(parse_cards("QS QH QD 2S")), describe(parse_cards("5C 6D 7C"))
+    ('пара дам, дама і двійка', 'послідовність до сімки')
     """
     category, key = classify4(cards) if len(cards) == 4 else classify3(cards)
-    name = category.name.lower().replace("_", " ")
-    if category.name in ("QUAD", "PRIAL"):
-        return f"{name} of {Rank(key[0]).plural}"
-    if category.name in ("BOUNCER", "RUN"):
-        return f"{name}, {Rank(key[0]).word} high"
-    if category.name == "FLUSH":
-        return f"flush, {'-'.join(Rank(r).char for r in key)}"
-    if category.name == "TWO_PAIR":
-        return f"two pair, {Rank(key[0]).plural} and {Rank(key[1]).plural}"
-    if category.name == "PAIR":
+    name = category.name
+    top = Rank(key[0])
+    if name == "QUAD":
+        return pgettext("combination", "quad of {ranks}").format(ranks=top.plural_of)
+    if name == "PRIAL":
+        return pgettext("combination", "prial of {ranks}").format(ranks=top.plural_of)
+    if name == "BOUNCER":
+        return pgettext("combination", "bouncer, {rank} high").format(rank=_up_to(top))
+    if name == "RUN":
+        return pgettext("combination", "run, {rank} high").format(rank=_up_to(top))
+    if name == "FLUSH":
+        return pgettext("combination", "flush, {ranks}").format(
+            ranks="-".join(Rank(r).char for r in key))
+    if name == "TWO_PAIR":
+        return pgettext("combination", "two pair, {high} and {low}").format(
+            high=top.plural_name, low=Rank(key[1]).plural_name)
+    if name == "PAIR":
         if len(key) == 2:
-            return f"pair of {Rank(key[0]).plural}"
-        return f"pair of {Rank(key[0]).plural}, {_list_ranks(key[1:])}"
-    return f"high card {Rank(key[0]).word}"
+            return pgettext("combination", "pair of {ranks}").format(ranks=top.plural_of)
+        return pgettext("combination", "pair of {ranks}, {others}").format(
+            ranks=top.plural_of, others=_list_ranks(key[1:]))
+    return pgettext("combination", "high card {rank}").format(rank=top.long_name)
