@@ -753,11 +753,14 @@ def summarize(state: GameState) -> str:
     scores: team 0 0, team 1 0
     level
     """
+    from cardrules.engine._words import say  # the command's domain, as the result lines
+
     lines = [str(result) for result in state.history.results]
     s0, s1 = state.history.scores
-    lines.append(f"scores: team 0 {s0}, team 1 {s1}")
+    lines.append(say("scores: team 0 {score0}, team 1 {score1}").format(score0=s0, score1=s1))
+    best = 0 if s0 > s1 else 1
     if state.phase is Phase.GAME_OVER:
-        lines.append("a draw" if s0 == s1 else f"team {0 if s0 > s1 else 1} wins")
+        lines.append(say("a draw") if s0 == s1 else say("team {team} wins").format(team=best))
     else:
-        lines.append("level" if s0 == s1 else f"team {0 if s0 > s1 else 1} leads")
+        lines.append(say("level") if s0 == s1 else say("team {team} leads").format(team=best))
     return "\n".join(lines)

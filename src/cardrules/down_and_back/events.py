@@ -21,7 +21,7 @@ from typing import cast
 
 from cardrules.down_and_back._accel import evaluate3, evaluate4
 from cardrules.down_and_back.actions import Action, Cut, Discard, DrawDiscard, DrawStock, Split
-from cardrules.down_and_back.state import GameState, Phase, RoundResult
+from cardrules.down_and_back.state import GameState, Phase, RoundResult, Stage
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.events import Event
 from cardrules.engine.events import told as _told
@@ -84,7 +84,7 @@ def _step(before: GameState, action: Action, after: GameState) -> tuple[Event, .
         cards = {*split.down, *split.back}
         splitter = next((k for k, hand in enumerate(before.hands) if set(hand) == cards), seat)
         return (Event(splitter, (_told("{seat} splits", seat=splitter),),
-                      (_told("{seat} {split}", seat=splitter, split=action, down=split.down,
+                      (_told("{seat} split {down} / {back}", seat=splitter, down=split.down,
                              back=split.back),)),)
     assert isinstance(action, Cut)
     return (Event(None, (_told("{seat} cuts {count}; seven cards each are dealt; {card} "
@@ -119,8 +119,10 @@ def showdown_events(result: RoundResult, net: tuple[int, ...]) -> tuple[Event, .
                                        down=evaluate4(split.down),
                                        back=evaluate3(split.back)),)))
     if result.tiebreaks:
-        told.append(Event(None, (_told("  tie-break draws (DB-42): {draws}",
-                                       draws=", ".join(map(str, result.tiebreaks))),)))
+        draws = tuple(_told("{stage}: {seat} drew {card}", seat=draw.seat, card=draw.card,
+                            stage=_told("DOWN") if draw.stage is Stage.DOWN else _told("BACK"))
+                      for draw in result.tiebreaks)
+        told.append(Event(None, (_told("  tie-break draws (DB-42): {draws}", draws=draws),)))
     pot = (_told("the pot of {pot} carries over", pot=result.pot)
            if result.pot_winner is None
            else _told("{seat} takes the pot of {pot}", seat=result.pot_winner, pot=result.pot))

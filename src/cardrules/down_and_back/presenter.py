@@ -18,7 +18,7 @@ from cardrules.down_and_back._accel import best_splits
 from cardrules.down_and_back.actions import Action, Cut, Split, parse_action
 from cardrules.down_and_back.state import Phase
 from cardrules.down_and_back.views import View
-from cardrules.engine._words import mark, say, say_n
+from cardrules.engine._words import mark, say, say_n, say_np
 from cardrules.engine.presenter import (
     CARD_NOTATION,
     listed_key,
@@ -111,9 +111,11 @@ class DownAndBackTable:
                 text += "  " + say("(has split)")
             lines.append(text)
         discard = view.discard
-        piles = say_n("stock {stock} cards;  discard pile {n} card",
-                      "stock {stock} cards;  discard pile {n} cards", len(discard)).format(
-                          stock=view.stock_size, n=len(discard))
+        # (English says "cards" of the stock whatever the number, as it always has.)
+        piles = say("stock {stock};  discard pile {pile}").format(
+            stock=say_np("stock", "{n} cards", "{n} cards", view.stock_size).format(
+                n=view.stock_size),
+            pile=say_n("{n} card", "{n} cards", len(discard)).format(n=len(discard)))
         if discard:
             piles += say(", top {card}").format(card=discard[-1])
         lines.append(piles)

@@ -13,6 +13,7 @@ leading: seat...
 from __future__ import annotations
 
 from cardrules.down_and_back.state import GameState, RoundResult
+from cardrules.engine._words import say, say_n
 
 __all__ = ["result_lines", "round_line", "summarize"]
 
@@ -27,10 +28,11 @@ def round_line(result: RoundResult) -> str:
     >>> round_line(game.state.results[0]) == summarize(game.state).splitlines()[0]
     True
     """
-    pot = (f"seat {result.pot_winner} takes {result.pot}" if result.pot_winner is not None
-           else f"pot of {result.pot} carries over")
-    return (f"round {result.round}: down to seat {result.down_winner}, "
-            f"back to seat {result.back_winner}; {pot}")
+    pot = (say("seat {number} takes {pot}").format(number=result.pot_winner, pot=result.pot)
+           if result.pot_winner is not None
+           else say("pot of {pot} carries over").format(pot=result.pot))
+    return say("round {round}: down to seat {down}, back to seat {back}; {pot}").format(
+        round=result.round, down=result.down_winner, back=result.back_winner, pot=pot)
 
 
 def result_lines(before: GameState, after: GameState) -> tuple[str, ...]:
@@ -54,8 +56,9 @@ def summarize(state: GameState) -> str:
     leading: seats 0, 1, 2
     """
     lines = [round_line(result) for result in state.results]
-    lines.append("net: " + " ".join(f"{v:+d}" for v in state.net) + f" (pot {state.pot})")
+    lines.append(say("net: {nets} (pot {pot})").format(
+        nets=" ".join(f"{v:+d}" for v in state.net), pot=state.pot))
     leaders = state.leaders
-    lines.append(f"leading: seat{'s' if len(leaders) > 1 else ''} "
-                 + ", ".join(map(str, leaders)))
+    lines.append(say_n("leading: seat {seats}", "leading: seats {seats}", len(leaders)).format(
+        seats=", ".join(map(str, leaders))))
     return "\n".join(lines)
