@@ -22,7 +22,7 @@ import attrs
 
 from cardrules._validate import require_int
 from cardrules.errors import ParseError, shorten
-from cardrules.i18n import N_, NP_, gettext, pgettext
+from cardrules.i18n import N_, NP_, gettext, lazy_gettext, pgettext
 
 __all__ = [
     "DECK",
@@ -575,7 +575,7 @@ def scan_cards(text: str) -> Iterator[tuple[Card | Joker, int]]:
             if rank is None or suit is None:
                 word = _WORD.match(text, start)
                 end = word.end() if word else n
-                raise ParseError("not a card", token=text[start:end] or text[start:],
+                raise ParseError(lazy_gettext("not a card"), token=text[start:end] or text[start:],
                                  position=start)
             yield _BY_RANK_SUIT[rank, suit], start
 
@@ -601,10 +601,11 @@ def parse_card(text: str, *, jokers: bool = False) -> Card | Joker:
     """
     found = list(scan_cards(text))
     if len(found) != 1:
-        raise ParseError("expected exactly one card", token=text, position=0)
+        raise ParseError(lazy_gettext("expected exactly one card"), token=text, position=0)
     card, pos = found[0]
     if isinstance(card, Joker) and not jokers:
-        raise ParseError("jokers are not allowed here", token=str(card), position=pos)
+        raise ParseError(lazy_gettext("jokers are not allowed here"), token=str(card),
+                         position=pos)
     return card
 
 
@@ -627,6 +628,7 @@ def parse_cards(text: str, *, jokers: bool = False) -> tuple[Card | Joker, ...]:
     out: list[Card | Joker] = []
     for card, pos in scan_cards(text):
         if isinstance(card, Joker) and not jokers:
-            raise ParseError("jokers are not allowed here", token=str(card), position=pos)
+            raise ParseError(lazy_gettext("jokers are not allowed here"), token=str(card),
+                             position=pos)
         out.append(card)
     return tuple(out)

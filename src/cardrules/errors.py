@@ -11,6 +11,8 @@ True
 
 from __future__ import annotations
 
+from cardrules.i18n import LazyText, concat, language, lazy_gettext, lazy_ngettext
+
 __all__ = [
     "MESSAGE_LIMIT",
     "TOKEN_LIMIT",
@@ -58,9 +60,13 @@ class ParseError(CardRulesError, ValueError):
     (43, 5000000)
     """
 
-    def __init__(self, message: str, *, token: str | None = None,
+    def __init__(self, message: str | LazyText, *, token: str | None = None,
                  position: int | None = None, token_length: int | None = None) -> None:
-        self.message = shorten(str(message), MESSAGE_LIMIT)
+        #: The message as given: a plain string or a :class:`~cardrules.i18n.LazyText`,
+        #: which ``str(err)`` renders in the language of that moment.
+        self.text: str | LazyText = message if isinstance(message, LazyText) else str(message)
+        #: The message in English, cut to :data:`MESSAGE_LIMIT` characters.
+        self.message = shorten(_english(self.text), MESSAGE_LIMIT)
         if token is not None and not isinstance(token, str):  # a caller's slip: still quote it
             token = repr(token)
         self.token = None if token is None else shorten(token)
@@ -71,7 +77,28 @@ class ParseError(CardRulesError, ValueError):
         super().__init__(self.message + quote(self.token, self.token_length) + (
             "" if position is None else f" at position {position}"))
 
-    def within(self, prefix: str = "", offset: int = 0) -> ParseError:
+    def __str__(self) -> str:
+        """The error in the current language (:func:`cardrules.language`).
+
+        >>> from cardrules import language, parse_cards
+        >>> try:
+        ...     parse_cards("KS 1X")
+        ... except ParseError as err:
+        ...     with language("ja"):
+        ...         print(err)
+        ...     with language("uk"):
+        ...         print(err)
+        カードではありません: '1X'（位置 3）
+        не карта: '1X' (позиція 3)
+        """
+        if isinstance(self.text, str):
+            return str(self.args[0])
+        where = "" if self.position is None else str(
+            lazy_gettext(" at position {position}", position=self.position))
+        return shorten(str(self.text), MESSAGE_LIMIT) + _quote(self.token,
+                                                               self.token_length) + where
+
+    def within(self, prefix: str | LazyText = "", offset: int = 0) -> ParseError:
         """The same error seen from a larger input: ``prefix`` goes before the
         message and ``offset`` is added to the position.
 
@@ -79,9 +106,29 @@ class ParseError(CardRulesError, ValueError):
         >>> str(err.within("line 7: ", 8))
         "line 7: not a card: '1X' at position 11"
         """
-        return ParseError(prefix + self.message, token=self.token,
+        text = prefix + self.text if isinstance(prefix, str) and isinstance(self.text, str) \
+            else concat(prefix, self.text)
+        return ParseError(text, token=self.token,
                           position=None if self.position is None else self.position + offset,
                           token_length=self.token_length)
+
+
+def _english(text: str | LazyText) -> str:
+    if isinstance(text, str):
+        return text
+    with language("en"):
+        return str(text)
+
+
+def _quote(token: str | None, length: int | None) -> str:
+    # quote() in the current language: only "(N characters)" has words.
+    if token is None:
+        return ""
+    full = len(token) if length is None else length
+    if full <= TOKEN_LIMIT and len(token) == full:
+        return f": {token!r}"
+    return f": {shorten(token)!r} " + str(lazy_ngettext("({n} character)", "({n} characters)",
+                                                        full))
 
 
 #: How many characters of a bad token an error quotes.
@@ -129,10 +176,32 @@ class IllegalActionError(CardRulesError, ValueError):
     'DB-34: you must draw before you discard'
     """
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str | LazyText) -> None:
         self.rule = rule
-        self.message = message
-        super().__init__(f"{rule}: {message}")
+        #: The message as given: a plain string or a :class:`~cardrules.i18n.LazyText`,
+        #: which ``str(err)`` renders in the language of that moment.
+        self.text: str | LazyText = message if isinstance(message, LazyText) else str(message)
+        #: The message in English, without the rule id.
+        self.message = _english(self.text)
+        super().__init__(f"{rule}: {self.message}")
+
+    def __str__(self) -> str:
+        """``rule: message``, the message in the current language (:func:`cardrules.language`).
+
+        The rule id stays as it is in every language.
+
+        >>> from cardrules import language
+        >>> from cardrules.back_alley import new_game, apply, Pass
+        >>> try:
+        ...     apply(new_game(), Pass())
+        ... except IllegalActionError as err:
+        ...     print(err)
+        ...     with language("uk"):
+        ...         print(err)
+        BA-11: the first dealer must be chosen first (a chance action)
+        BA-11: спершу треба вибрати першого здавача (випадкова дія)
+        """
+        return f"{self.rule}: {self.text}"
 
 
 class ConformanceError(CardRulesError, AssertionError):

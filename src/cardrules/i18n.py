@@ -58,6 +58,7 @@ __all__ = [
     "LazyText",
     "catalog_path",
     "clear_cache",
+    "concat",
     "current_language",
     "from_environment",
     "gettext",
@@ -415,6 +416,8 @@ class LazyText:
         >>> lazy_gettext("{a} and {b}", a=1, b=2).template()
         '{a} and {b}'
         """
+        if not self.domain:  # a text of other texts (concat): nothing to translate
+            return self.message
         if self.plural is not None:
             n = 0 if self.n is None else self.n
             if self.context is None:
@@ -496,6 +499,18 @@ def lazy_ngettext(singular: str, plural: str, n: int, /, *, domain: str = DEFAUL
     """
     fields.setdefault("n", n)
     return LazyText(singular, plural=plural, n=n, domain=domain, fields=fields)
+
+
+def concat(*parts: object) -> LazyText:
+    """The texts ``parts`` one after the other, each rendered when shown.
+
+    >>> text = concat("line 7: ", lazy_gettext("hearts"))
+    >>> with language("ja"):
+    ...     str(text)
+    'line 7: ハート'
+    """
+    return LazyText("".join(f"{{p{i}}}" for i in range(len(parts))), domain="",
+                    fields={f"p{i}": part for i, part in enumerate(parts)})
 
 
 def render(text: object) -> str:

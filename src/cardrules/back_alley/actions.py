@@ -33,6 +33,7 @@ from cardrules.engine.chance import (
 )
 from cardrules.engine.readers import Fields, card_at, int_token, split_verb
 from cardrules.errors import ParseError
+from cardrules.i18n import lazy_gettext
 
 __all__ = [
     "Action",
@@ -177,12 +178,13 @@ def parse_action(text: str) -> Action:
     verb, verb_at, rest, rest_at = split_verb(text)
     if verb in ("pass", "board"):
         if rest:
-            raise ParseError(f"'{verb}' takes nothing after it", token=rest, position=rest_at)
+            raise ParseError(lazy_gettext("'{verb}' takes nothing after it", verb=verb),
+                             token=rest, position=rest_at)
         return PASS if verb == "pass" else BOARD
     if verb == "bid":
         tricks = int_token(rest, rest_at)
         if tricks < 1:
-            raise ParseError("a bid is a whole number of at least 1", token=rest,
+            raise ParseError(lazy_gettext("a bid is a whole number of at least 1"), token=rest,
                              position=rest_at)
         return BIDS[tricks - 1] if tricks <= 13 else Bid(tricks)
     if verb == "play":
@@ -190,7 +192,7 @@ def parse_action(text: str) -> Action:
     chance = parse_chance(verb, rest, rest_at, jokers=True)
     if chance is not None:
         return chance
-    raise ParseError("unknown action", token=text[verb_at:verb_at + len(verb)],
+    raise ParseError(lazy_gettext("unknown action"), token=text[verb_at:verb_at + len(verb)],
                      position=verb_at)
 
 

@@ -105,6 +105,7 @@ from cardrules.engine.tensors import (
     zeros,
 )
 from cardrules.errors import IllegalActionError, shorten
+from cardrules.i18n import lazy_gettext
 
 if TYPE_CHECKING:
     import numpy as np
@@ -242,8 +243,9 @@ def _refuse(state: GameState, number: int, action: Action) -> None:
     """Raise the :class:`~cardrules.IllegalActionError` for an action id not legal now."""
     # apply() words the error with the rule broken; the state is not changed.
     apply(state, action, seat=state.current_player)
-    raise IllegalActionError(PHASE_RULES[state.phase],
-                             f"action id {number} is not legal now (phase {state.phase.value})")
+    raise IllegalActionError(PHASE_RULES[state.phase], lazy_gettext(
+        "action id {number} is not legal now (phase {phase})", number=number,
+        phase=state.phase.value))
 
 
 # -- observations ------------------------------------------------------------------

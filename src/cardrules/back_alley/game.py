@@ -57,11 +57,12 @@ from cardrules.back_alley.state import (
     contract_of,
     score,
 )
-from cardrules.back_alley.trick import TRUMP_CLASS, legal_plays, trick_winner, why_not
+from cardrules.back_alley.trick import TRUMP_CLASS, legal_plays, refusal_of, trick_winner
 from cardrules.cards import Card, Joker
 from cardrules.engine.chance import shuffled_by_keys
 from cardrules.errors import IllegalActionError
 from cardrules.hand import Hand
+from cardrules.i18n import lazy_gettext, lazy_ngettext
 
 __all__ = [
     "BID_CHOICES",
@@ -220,7 +221,7 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
         return ChooseDealer(rng.randrange(NUM_PLAYERS))
     if phase is _SHUFFLE:
         return Shuffle(shuffled_by_keys(CARDS, rng))
-    raise IllegalActionError(PHASE_RULES[phase], "no chance event is due now")
+    raise IllegalActionError(PHASE_RULES[phase], lazy_gettext("no chance event is due now"))
 
 
 def chance_pile(state: GameState) -> tuple[Card | Joker, ...] | None:
@@ -235,7 +236,7 @@ def chance_pile(state: GameState) -> tuple[Card | Joker, ...] | None:
         return None
     if phase is _SHUFFLE:
         return CARDS
-    raise IllegalActionError(PHASE_RULES[phase], "no chance event is due now")
+    raise IllegalActionError(PHASE_RULES[phase], lazy_gettext("no chance event is due now"))
 
 
 # -- apply ---------------------------------------------------------------------
@@ -275,9 +276,12 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         actor = state.current_player
         assert actor is not None
         if seat is not None and seat != actor:
-            rule, turn = ("BA-20", "bid") if phase is _BID else ("BA-34", "play")
-            raise IllegalActionError(rule, f"it is seat {actor}'s turn to {turn}, "
-                                           f"not seat {seat}'s")
+            if phase is _BID:
+                raise IllegalActionError("BA-20", lazy_gettext(
+                    "it is seat {actor}'s turn to bid, not seat {seat}'s", actor=actor,
+                    seat=seat))
+            raise IllegalActionError("BA-34", lazy_gettext(
+                "it is seat {actor}'s turn to play, not seat {seat}'s", actor=actor, seat=seat))
         if phase is _BID:
             return _bid(state, actor, action)
         if action.__class__ is Play:
@@ -285,23 +289,27 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         _refuse_other(state, action, actor)
     _check_type(action)  # a non-action is a TypeError in every phase, the end included
     if phase is _GAME_OVER:
-        raise IllegalActionError("BA-43", f"the game is over after {state.settings.deals} deals")
+        raise IllegalActionError("BA-43", lazy_ngettext(
+            "the game is over after {n} deal", "the game is over after {n} deals",
+            state.settings.deals))
     if seat is not None:
-        raise IllegalActionError(PHASE_RULES[phase], "a chance event is due, not a player's "
-                                                     "action")
+        raise IllegalActionError(PHASE_RULES[phase], lazy_gettext(
+            "a chance event is due, not a player's action"))
     if phase is _CHOOSE_DEALER:
         if action.__class__ is not ChooseDealer:
-            raise IllegalActionError("BA-11", "the first dealer must be chosen first "
-                                              "(a chance action)")
+            raise IllegalActionError("BA-11", lazy_gettext(
+                "the first dealer must be chosen first (a chance action)"))
         assert isinstance(action, ChooseDealer)
         if action.seat >= NUM_PLAYERS:
-            raise IllegalActionError("BA-11", f"there is no seat {action.seat}: seats are 0 to 3")
+            raise IllegalActionError("BA-11", lazy_gettext(
+                "there is no seat {seat}: seats are 0 to 3", seat=action.seat))
         history = state.history
         history = History(first_dealer=action.seat, throw_ins=0, results=history.results,
                           scores=history.scores)
         return _between_deals(state.settings, history, _SHUFFLE, action.seat)
     if action.__class__ is not Shuffle:
-        raise IllegalActionError("BA-12", "the dealer must shuffle first (a chance action)")
+        raise IllegalActionError("BA-12", lazy_gettext(
+            "the dealer must shuffle first (a chance action)"))
     assert isinstance(action, Shuffle)
     return _deal(state, action.order)
 
@@ -315,8 +323,10 @@ def _check_type(action: object) -> None:
 def _refuse_other(state: GameState, action: object, actor: int) -> NoReturn:
     _check_type(action)
     if isinstance(action, ChooseDealer | Shuffle):
-        raise IllegalActionError("BA-30", f"no chance event is due: seat {actor} is to play")
-    raise IllegalActionError("BA-20", f"the bidding is over: seat {actor} is to play a card")
+        raise IllegalActionError("BA-30", lazy_gettext(
+            "no chance event is due: seat {seat} is to play", seat=actor))
+    raise IllegalActionError("BA-20", lazy_gettext(
+        "the bidding is over: seat {seat} is to play a card", seat=actor))
 
 
 def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
@@ -324,8 +334,8 @@ def _deal(state: GameState, order: tuple[Card | Joker, ...]) -> GameState:
     next card (BA-12) and make the joker exchange of BA-13."""
     indexes = list(map(_INDEX, order))
     if len(indexes) != 54 or len(set(indexes)) != 54:
-        raise IllegalActionError("BA-12", f"the shuffle must order all 54 cards, not "
-                                          f"{len(indexes)}")
+        raise IllegalActionError("BA-12", lazy_gettext(
+            "the shuffle must order all 54 cards, not {count}", count=len(indexes)))
     dealer = state.dealer
     assert dealer is not None
     size = state.hand_size
@@ -371,15 +381,21 @@ def _bid(state: GameState, actor: int, action: object) -> GameState:
     elif cls is Bid:
         tricks = action.tricks  # type: ignore[attr-defined]
         if not 1 <= tricks < deal.hand_size:
-            allowed = ("with 1 card only pass and board exist" if deal.hand_size == 1 else
-                       f"a bid is 1 to {deal.hand_size - 1} with {deal.hand_size} cards")
-            raise IllegalActionError("BA-21", f"{allowed}, not {tricks}")
+            if deal.hand_size == 1:
+                raise IllegalActionError("BA-21", lazy_gettext(
+                    "with 1 card only pass and board exist, not {bid}", bid=tricks))
+            raise IllegalActionError("BA-21", lazy_ngettext(
+                "a bid is 1 to {top} with {n} card, not {bid}",
+                "a bid is 1 to {top} with {n} cards, not {bid}", deal.hand_size,
+                top=deal.hand_size - 1, bid=tricks))
         bid = BIDS[tricks - 1]
     else:
         _check_type(action)
         if isinstance(action, ChooseDealer | Shuffle):
-            raise IllegalActionError("BA-20", f"no chance event is due: seat {actor} is to bid")
-        raise IllegalActionError("BA-20", f"seat {actor} must bid before any card is played")
+            raise IllegalActionError("BA-20", lazy_gettext(
+                "no chance event is due: seat {seat} is to bid", seat=actor))
+        raise IllegalActionError("BA-20", lazy_gettext(
+            "seat {seat} must bid before any card is played", seat=actor))
     bids = (*deal.bids[:actor], bid, *deal.bids[actor + 1:])
     deal = Deal(hand_size=deal.hand_size, trump_card=deal.trump_card,
                 joker_discard=deal.joker_discard, exchanger=deal.exchanger, taken=deal.taken,
@@ -412,7 +428,7 @@ def _play(state: GameState, actor: int, card: int) -> GameState:
     trick = state.trick_indexes
     board = deal.bids[actor].__class__ is Board
     if card not in legal_plays(hand, trick, table, state.trump_played, board):
-        refusal = why_not(card, actor, hand, trick, table, trump_played=state.trump_played,
+        refusal = refusal_of(card, actor, hand, trick, table, trump_played=state.trump_played,
                           claimed_board=board)
         assert refusal is not None
         raise IllegalActionError(*refusal)

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from cardrules.back_alley.actions import CARDS
 from cardrules.cards import Card, Joker, Suit
+from cardrules.i18n import N_, LazyText, lazy_gettext
 
 __all__ = [
     "NO_TRUMP_TABLE",
@@ -31,6 +32,7 @@ __all__ = [
     "TRUMP_CLASS",
     "TrumpTable",
     "legal_plays",
+    "refusal_of",
     "table_for",
     "trick_winner",
     "why_not",
@@ -168,28 +170,58 @@ def why_not(card: int, seat: int, hand: Sequence[int], trick: Sequence[int],
     >>> refusal("QC", "AS", "")
     ('BA-31', 'seat 2 does not hold QC')
     """
+    found = refusal_of(card, seat, hand, trick, table, trump_played=trump_played,
+                       claimed_board=claimed_board)
+    return None if found is None else (found[0], found[1].english)
+
+
+def refusal_of(card: int, seat: int, hand: Sequence[int], trick: Sequence[int],
+               table: TrumpTable, *, trump_played: bool,
+               claimed_board: bool) -> tuple[str, LazyText] | None:
+    """:func:`why_not` with the reason as a :class:`~cardrules.i18n.LazyText`, shown
+    in the language of the moment (what :class:`~cardrules.IllegalActionError` keeps).
+
+    >>> from cardrules import language, parse_card
+    >>> rule, reason = refusal_of(parse_card("QC").index, 2, [0], [], table_for(Suit.SPADES),
+    ...                           trump_played=False, claimed_board=False)
+    >>> with language("uk"):
+    ...     rule, str(reason)
+    ('BA-31', 'у місця 2 немає QC')
+    """
     shown = CARDS[card]
     if card not in hand:
-        return "BA-31", f"seat {seat} does not hold {shown}"
+        return "BA-31", lazy_gettext("seat {seat} does not hold {card}", seat=seat, card=shown)
     allowed = legal_plays(hand, trick, table, trump_played=trump_played,
                           claimed_board=claimed_board)
     if card in allowed:
         return None
     # legal_plays narrows a hand in three cases only; name the one that did.
     if not trick:
-        return "BA-32", (f"{shown} is a trump and no trump has been played to an earlier "
-                         f"trick; seat {seat} did not claim board and holds a plain card")
+        return "BA-32", lazy_gettext(
+            "{card} is a trump and no trump has been played to an earlier trick; seat {seat} "
+            "did not claim board and holds a plain card", card=shown, seat=seat)
     led = trick[0]
     if led >= _BIG:
-        which = "highest" if led == _BIG else "lowest"
-        return "BA-33", (f"{CARDS[led]} was led: seat {seat} must play its {which} trump, "
-                         f"{CARDS[allowed[0]]}")
+        if led == _BIG:
+            return "BA-33", lazy_gettext(
+                "{led} was led: seat {seat} must play its highest trump, {card}",
+                led=CARDS[led], seat=seat, card=CARDS[allowed[0]])
+        return "BA-33", lazy_gettext(
+            "{led} was led: seat {seat} must play its lowest trump, {card}",
+            led=CARDS[led], seat=seat, card=CARDS[allowed[0]])
     if table[0][led] == TRUMP_CLASS:
-        return "BA-31", f"a trump was led: seat {seat} must play a trump, not {shown}"
+        return "BA-31", lazy_gettext(
+            "a trump was led: seat {seat} must play a trump, not {card}", seat=seat, card=shown)
     suit = CARDS[led]
     assert isinstance(suit, Card)
-    return "BA-31", (f"{suit.suit.name.lower()} were led: seat {seat} must follow suit, "
-                     f"not play {shown}")
+    return "BA-31", lazy_gettext(_FOLLOW[suit.suit], seat=seat, card=shown)
+
+
+# Whole sentences per suit: the suit's word changes its form in the other languages.
+_FOLLOW = (N_("spades were led: seat {seat} must follow suit, not play {card}"),
+           N_("hearts were led: seat {seat} must follow suit, not play {card}"),
+           N_("diamonds were led: seat {seat} must follow suit, not play {card}"),
+           N_("clubs were led: seat {seat} must follow suit, not play {card}"))
 
 
 def trick_winner(leader: int, trick: Sequence[int], table: TrumpTable) -> int:

@@ -39,6 +39,7 @@ from cardrules.engine.chance import (
 from cardrules.engine.readers import Fields, card_at, cards_at, int_token, split_verb
 from cardrules.errors import ParseError, shorten
 from cardrules.hand import Hand
+from cardrules.i18n import lazy_gettext
 
 __all__ = [
     "Action",
@@ -219,7 +220,8 @@ def parse_action(text: str) -> Action:
             return DrawStock()
         if source == "discard":
             return DrawDiscard()
-        raise ParseError("draw from 'stock' or 'discard'", token=rest, position=rest_at)
+        raise ParseError(lazy_gettext("draw from 'stock' or 'discard'"), token=rest,
+                         position=rest_at)
     if verb == "cut":
         return Cut(int_token(rest, rest_at))
     if verb == "discard":
@@ -227,12 +229,13 @@ def parse_action(text: str) -> Action:
     if verb == "split":
         down, slash, back = rest.partition("/")
         if not slash:
-            raise ParseError("a split needs '/' between the down and back hands",
+            raise ParseError(lazy_gettext("a split needs '/' between the down and back hands"),
                              token=rest, position=rest_at)
         back_at = rest_at + len(down) + 1
         return Split(_side(down, rest_at, "down"), _side(back, back_at, "back"))
     # The verb as typed (``verb`` is lower case): "unknown action: 'Hop'".
-    raise ParseError("unknown action", token=text[offset:rest_at].rstrip(), position=offset)
+    raise ParseError(lazy_gettext("unknown action"), token=text[offset:rest_at].rstrip(),
+                     position=offset)
 
 
 def _side(text: str, start: int, name: str) -> tuple[Card, ...]:
@@ -242,7 +245,10 @@ def _side(text: str, start: int, name: str) -> tuple[Card, ...]:
         seen: set[Card | Joker] = set()
         for card, at in scan_cards(text):
             if card in seen:
-                raise ParseError(f"the {name} hand of a split holds each card once",
+                message = (lazy_gettext("the down hand of a split holds each card once")
+                           if name == "down" else
+                           lazy_gettext("the back hand of a split holds each card once"))
+                raise ParseError(message,
                                  token=str(card), position=start + at)
             seen.add(card)
     return cards

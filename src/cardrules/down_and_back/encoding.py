@@ -121,6 +121,7 @@ from cardrules.engine.tensors import (
     zeros,
 )
 from cardrules.errors import IllegalActionError, shorten
+from cardrules.i18n import lazy_gettext
 
 if TYPE_CHECKING:
     import numpy as np
@@ -289,8 +290,9 @@ def _refuse(state: GameState, number: int, action: Action | None) -> None:
     if action is not None:
         # apply() words the error with the rule broken; the state is not changed.
         apply(state, action, seat=state.current_player)
-    raise IllegalActionError(PHASE_RULES[state.phase],
-                             f"action id {number} is not legal now (phase {state.phase})")
+    raise IllegalActionError(PHASE_RULES[state.phase], lazy_gettext(
+        "action id {number} is not legal now (phase {phase})", number=number,
+        phase=state.phase))
 
 
 # -- observations ------------------------------------------------------------------

@@ -458,10 +458,18 @@ def _up_to(rank: int) -> str:
 
 
 _TOPS = (
-    NP_("rank, as the top of a run", "ace"), NP_("rank, as the top of a run", "two"), NP_("rank, as the top of a run", "three"),
-    NP_("rank, as the top of a run", "four"), NP_("rank, as the top of a run", "five"), NP_("rank, as the top of a run", "six"),
-    NP_("rank, as the top of a run", "seven"), NP_("rank, as the top of a run", "eight"), NP_("rank, as the top of a run", "nine"),
-    NP_("rank, as the top of a run", "ten"), NP_("rank, as the top of a run", "jack"), NP_("rank, as the top of a run", "queen"),
+    NP_("rank, as the top of a run", "ace"),
+    NP_("rank, as the top of a run", "two"),
+    NP_("rank, as the top of a run", "three"),
+    NP_("rank, as the top of a run", "four"),
+    NP_("rank, as the top of a run", "five"),
+    NP_("rank, as the top of a run", "six"),
+    NP_("rank, as the top of a run", "seven"),
+    NP_("rank, as the top of a run", "eight"),
+    NP_("rank, as the top of a run", "nine"),
+    NP_("rank, as the top of a run", "ten"),
+    NP_("rank, as the top of a run", "jack"),
+    NP_("rank, as the top of a run", "queen"),
     NP_("rank, as the top of a run", "king"),
 )
 

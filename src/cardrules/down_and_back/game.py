@@ -64,6 +64,7 @@ from cardrules.down_and_back.state import (
 from cardrules.engine.chance import shuffled
 from cardrules.errors import IllegalActionError
 from cardrules.hand import Hand
+from cardrules.i18n import lazy_gettext, lazy_ngettext
 
 __all__ = [
     "DEFAULT_ROUNDS",
@@ -231,7 +232,7 @@ def sample_chance(state: GameState, rng: random.Random) -> ChooseDealer | Shuffl
         return Shuffle(shuffled(DECK, rng))
     if state.phase is _RESHUFFLE:
         return Shuffle(shuffled(state.discard, rng))
-    raise IllegalActionError(PHASE_RULES[state.phase], "no chance event is due now")
+    raise IllegalActionError(PHASE_RULES[state.phase], lazy_gettext("no chance event is due now"))
 
 
 def chance_pile(state: GameState) -> tuple[Card, ...] | None:
@@ -248,7 +249,7 @@ def chance_pile(state: GameState) -> tuple[Card, ...] | None:
         return DECK
     if state.phase is _RESHUFFLE:
         return state.discard
-    raise IllegalActionError(PHASE_RULES[state.phase], "no chance event is due now")
+    raise IllegalActionError(PHASE_RULES[state.phase], lazy_gettext("no chance event is due now"))
 
 
 #: The rule that governs what may happen in each phase: the id an
@@ -308,13 +309,16 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     if phase is _DRAW:
         return _draw(state, action)
     if phase is _GAME_OVER:
-        raise IllegalActionError("DB-44", f"the game is over after {state.rounds} rounds")
+        raise IllegalActionError("DB-44", lazy_ngettext(
+            "the game is over after {n} round", "the game is over after {n} rounds",
+            state.rounds or 0))
     if phase in _CHANCE:
         if seat is not None:
-            raise IllegalActionError(PHASE_RULES[phase], "a chance event is due, not a player")
+            raise IllegalActionError(PHASE_RULES[phase], lazy_gettext(
+                "a chance event is due, not a player"))
         return _apply_chance(state, action)
     if isinstance(action, ChooseDealer | Shuffle):
-        raise IllegalActionError(PHASE_RULES[phase], "no chance event is due now")
+        raise IllegalActionError(PHASE_RULES[phase], lazy_gettext("no chance event is due now"))
     if phase is _SPLIT:
         return _split(state, action, state.current_player if seat is None else seat)
     return _cut(state, action)
@@ -334,23 +338,26 @@ def _not_an_action(action: object) -> None:
 def _check_actor(state: GameState, seat: int) -> None:
     """DB-32/DB-34: only the player whose turn it is may act."""
     if seat != state.current_player:
-        raise IllegalActionError(PHASE_RULES[state.phase], f"it is seat "
-                                 f"{state.current_player}'s turn, not seat {seat}'s")
+        raise IllegalActionError(PHASE_RULES[state.phase], lazy_gettext(
+            "it is seat {actor}'s turn, not seat {seat}'s", actor=state.current_player,
+            seat=seat))
 
 
 def _apply_chance(state: GameState, action: Action) -> GameState:
     phase = state.phase
     if phase is _CHOOSE_DEALER:
         if not isinstance(action, ChooseDealer):
-            raise IllegalActionError("DB-31", "the first dealer must be chosen first")
+            raise IllegalActionError("DB-31", lazy_gettext("the first dealer must be chosen first"))
         if action.seat >= state.settings.num_players:
-            raise IllegalActionError("DB-31", f"there is no seat {action.seat}")
+            raise IllegalActionError("DB-31", lazy_gettext("there is no seat {seat}",
+                                                            seat=action.seat))
         return _start_round(state.settings, state.history, state.history.round, action.seat)
     if phase is _SHUFFLE:
         if not isinstance(action, Shuffle):
-            raise IllegalActionError("DB-32", "the dealer must shuffle first (a chance action)")
+            raise IllegalActionError("DB-32", lazy_gettext(
+                "the dealer must shuffle first (a chance action)"))
         if len(action.order) != 52 or {card.index for card in action.order} != _ALL_52:
-            raise IllegalActionError("DB-32", "the shuffle must order all 52 cards")
+            raise IllegalActionError("DB-32", lazy_gettext("the shuffle must order all 52 cards"))
         cutter = (_dealer(state) - 1) % state.settings.num_players
         return _new_state(settings=state.settings, history=state.history, phase=_CUT,
                           current_player=cutter, hands=state.hands,
@@ -358,10 +365,12 @@ def _apply_chance(state: GameState, action: Action) -> GameState:
                           seen=state.seen, turn=0, drawn=None, splits=state.splits,
                           showdown=None)
     if not isinstance(action, Shuffle):
-        raise IllegalActionError("DB-36", "the stock is empty: the discard pile is shuffled")
+        raise IllegalActionError("DB-36", lazy_gettext(
+            "the stock is empty: the discard pile is shuffled"))
     if len(action.order) != len(state.discard) or \
             {card.index for card in action.order} != {card.index for card in state.discard}:
-        raise IllegalActionError("DB-36", "the reshuffle must order exactly the discard pile")
+        raise IllegalActionError("DB-36", lazy_gettext(
+            "the reshuffle must order exactly the discard pile"))
     order: tuple[Card, ...] = action.order  # type: ignore[assignment]
     if state.showdown is not None:
         return _run_showdown(state, state.showdown, order[1:], order[:1])
@@ -389,10 +398,12 @@ def _start_round(settings: Settings, history: History, round_number: int,
 
 def _cut(state: GameState, action: Action) -> GameState:
     if not isinstance(action, Cut):
-        raise IllegalActionError("DB-32", f"seat {state.current_player} must cut the deck")
+        raise IllegalActionError("DB-32", lazy_gettext("seat {seat} must cut the deck",
+                                                          seat=state.current_player))
     count = action.count
     if not is_int(count) or not 1 <= count <= 51:
-        raise IllegalActionError("DB-32", f"a cut lifts 1 to 51 cards, not {count!r}")
+        raise IllegalActionError("DB-32", lazy_gettext("a cut lifts 1 to 51 cards, not {count}",
+                                                          count=repr(count)))
     deck = state.stock[count:] + state.stock[:count]
     # DB-33: one card at a time, clockwise from the dealer's left, then one face up.
     n = state.settings.num_players
@@ -442,7 +453,8 @@ def _draw(state: GameState, action: Action) -> GameState:
     if kind is DrawDiscard:
         discard = state.discard
         if not discard:
-            raise IllegalActionError("DB-34", "the discard pile is empty; draw from the stock")
+            raise IllegalActionError("DB-34", lazy_gettext(
+                "the discard pile is empty; draw from the stock"))
         card = discard[-1]
         key = card.index
         hand, seen = hands[seat], state.seen
@@ -456,20 +468,22 @@ def _draw(state: GameState, action: Action) -> GameState:
                           current_player=seat, hands=hands, stock=state.stock,
                           discard=discard[:-1], seen=seen, turn=state.turn, drawn=card,
                           splits=state.splits, showdown=None)
-    raise IllegalActionError("DB-34", "a turn starts by drawing from the stock or the discard pile")
+    raise IllegalActionError("DB-34", lazy_gettext(
+        "a turn starts by drawing from the stock or the discard pile"))
 
 
 def _discard(state: GameState, action: Action) -> GameState:
     seat: int = state.current_player  # type: ignore[assignment]
     if type(action) is not Discard:
-        raise IllegalActionError("DB-34", "you have drawn; now discard one card")
+        raise IllegalActionError("DB-34", lazy_gettext("you have drawn; now discard one card"))
     card = action.card
     key = card.index
     hands = state.hands
     hand = hands[seat]
     place = _place(hand, key)
     if place == len(hand) or hand[place].index != key:
-        raise IllegalActionError("DB-34", f"seat {seat} does not hold {card}")
+        raise IllegalActionError("DB-34", lazy_gettext("seat {seat} does not hold {card}",
+                                                          seat=seat, card=card))
     hands = (*hands[:seat], _of_sorted((*hand[:place], *hand[place + 1:])), *hands[seat + 1:])
     seen = state.seen
     own = seen[seat]
@@ -491,14 +505,18 @@ def _discard(state: GameState, action: Action) -> GameState:
 
 def _split(state: GameState, action: Action, seat: int | None) -> GameState:
     if not isinstance(action, Split):
-        raise IllegalActionError("DB-40", "every player must now split their seven cards")
+        raise IllegalActionError("DB-40", lazy_gettext(
+            "every player must now split their seven cards"))
     if seat is None or state.splits[seat] is not None:
-        raise IllegalActionError("DB-40", f"seat {seat} has no split to make")
+        raise IllegalActionError("DB-40", lazy_gettext("seat {seat} has no split to make",
+                                                          seat=seat))
     if len(action.down) != 4 or len(action.back) != 3:
-        raise IllegalActionError("DB-40", "a split is a 4-card down hand and a 3-card back hand")
+        raise IllegalActionError("DB-40", lazy_gettext(
+            "a split is a 4-card down hand and a 3-card back hand"))
     if sorted([card.index for card in (*action.down, *action.back)]) != \
             [card.index for card in state.hands[seat]]:
-        raise IllegalActionError("DB-40", f"the split must use exactly seat {seat}'s seven cards")
+        raise IllegalActionError("DB-40", lazy_gettext(
+            "the split must use exactly seat {seat}'s seven cards", seat=seat))
     splits = (*state.splits[:seat], action, *state.splits[seat + 1:])
     waiting = [s for s in seat_order(state) if splits[s] is None]
     revealed = _new_state(settings=state.settings, history=state.history, phase=_SPLIT,

@@ -29,6 +29,7 @@ from typing import Literal, TypeVar, overload
 from cardrules._validate import is_int
 from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.errors import ParseError
+from cardrules.i18n import lazy_gettext
 
 __all__ = ["BLANKS", "MAX_DIGITS", "Fields", "card_at", "cards_at", "check_digits",
            "check_length", "check_numbers", "digit_count", "int_token", "safe_repr", "split_verb"]
@@ -398,7 +399,7 @@ def split_verb(text: object) -> tuple[str, int, str, int]:
         raise ParseError(f"expected action text, not {type(text).__name__}")
     found = _VERB.match(text)
     if found is None:
-        raise ParseError("expected an action", token=text, position=0)
+        raise ParseError(lazy_gettext("expected an action"), token=text, position=0)
     return (found.group(1).lower(), found.start(1), text[found.end():].rstrip(BLANKS),
             found.end())
 
@@ -414,7 +415,7 @@ def int_token(token: str, start: int) -> int:
     cardrules.errors.ParseError: expected a whole number: '٣' at position 4
     """
     if not (token.isascii() and token.isdigit()):
-        raise ParseError("expected a whole number", token=token, position=start)
+        raise ParseError(lazy_gettext("expected a whole number"), token=token, position=start)
     check_digits(len(token), token, start)
     return int(token)
 
@@ -481,7 +482,7 @@ def card_at(text: str, start: int, *, jokers: bool = False) -> Card | Joker:
     try:
         return parse_card(text, jokers=jokers)
     except ParseError as err:
-        raise ParseError(err.message, token=err.token,
+        raise ParseError(err.text, token=err.token,
                          position=start + (err.position or 0)) from None
 
 
@@ -498,5 +499,5 @@ def cards_at(text: str, start: int, *, jokers: bool = False) -> tuple[Card | Jok
     try:
         return parse_cards(text, jokers=jokers)
     except ParseError as err:
-        raise ParseError(err.message, token=err.token,
+        raise ParseError(err.text, token=err.token,
                          position=start + (err.position or 0)) from None

@@ -25,6 +25,7 @@ import attrs
 
 from cardrules._validate import is_int
 from cardrules.errors import CardRulesError, IllegalActionError, ParseError
+from cardrules.i18n import concat, lazy_gettext
 
 if TYPE_CHECKING:
     from cardrules.cards import Card, Joker
@@ -420,7 +421,7 @@ class Rules(Generic[S, A]):
         for number, entry in enumerate(entries, start=1):
             action, seat = (entry.action, entry.seat) if isinstance(entry, Seated) \
                 else (entry, None)
-            where = f"action {number} ({entry}): "
+            where = lazy_gettext("action {number} ({entry}): ", number=number, entry=entry)
             try:
                 try:
                     state = self.apply(state, action, seat=seat)  # type: ignore[arg-type]
@@ -430,13 +431,13 @@ class Rules(Generic[S, A]):
                         raise
                     state = self.apply(state, action, seat=other)  # type: ignore[arg-type]
             except IllegalActionError as err:
-                raise IllegalActionError(err.rule, where + err.message) from None
+                raise IllegalActionError(err.rule, concat(where, err.text)) from None
             except ParseError as err:   # keeps the token and its position
                 raise err.within(where) from None
             except CardRulesError as err:
-                raise type(err)(where + str(err)) from None
+                raise type(err)(str(where) + str(err)) from None
             except ValueError as err:
-                raise ValueError(where + str(err)) from None
+                raise ValueError(str(where) + str(err)) from None
             yield state
 
     def _only_seat(self, state: S, action: object) -> int | None:

@@ -378,7 +378,7 @@ class BackAlleyVector(VectorGame):
             action_from_id(state, number)
         except IllegalActionError as error:
             raise IllegalActionError(error.rule, f"game {index}: action id {number} is not "
-                                     f"legal: {error.message}") from None
+                                     f"legal: {error.text}") from None
         raise AssertionError(f"game {index}: the mask and the reducer disagree on {number}")
 
     def _bid(self, rows: I64, chosen: I64) -> None:
