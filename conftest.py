@@ -12,7 +12,6 @@ own environment)."""
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Iterator
 
 import pytest
 
@@ -28,10 +27,9 @@ collect_ignore = [path for path, module in _NEEDS.items()
 
 
 @pytest.fixture(autouse=True)
-def _english_locale(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     """Pin the locale the command reads to English for every test (and for the
     processes a test starts)."""
     monkeypatch.setenv("LC_ALL", "C.UTF-8")
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     monkeypatch.delenv("LANG", raising=False)
-    yield

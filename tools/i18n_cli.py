@@ -6,9 +6,10 @@
 The files are the ones ``babel-cli.cfg`` names (the command, the presenters,
 the narration and the simulation tables), read with Babel's Python extractor
 and these keywords: ``say``, ``say_p:1c,2``, ``say_n:1,2``, ``say_np:1c,2,3``,
-``mark``, ``told`` and ``told_n:1,2`` (also as ``_told`` and ``_told_n``, see ``cardrules.engine._words`` and
-``cardrules.engine.events.told``).  A narration sentence about a seat (a
-message with the field ``{seat}``) is told to that seat's player as "you":
+``mark``, ``told`` and ``told_n:1,2``, also as ``_told`` and ``_told_n`` (see
+``cardrules.engine._words`` and ``cardrules.engine.events.told``).  A
+narration sentence about a seat (a message with the field ``{seat}``) is
+told to that seat's player as "you":
 for each such message the template also gets an entry in the context
 ``to you``, which holds the sentence said to the player (in English the
 command derives it, see ``cardrules.engine.presenter.second_person``).

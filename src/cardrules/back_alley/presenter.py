@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cardrules.back_alley.actions import Action, Bid, Board, Pass, parse_action
+from cardrules.back_alley.events import _suit_name
 from cardrules.back_alley.state import GameState, Phase, board_name, contract_of
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, Suit
-from cardrules.back_alley.events import _suit_name
 from cardrules.engine._words import mark, say, say_n, say_p
 from cardrules.engine.presenter import (
     CARD_NOTATION,

@@ -181,9 +181,9 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = super()._get_help_string(action)
-        for mark, meaning in _MARKS.items():
-            if text is not None and mark in text:
-                text = text.replace(mark, meaning().replace("%", "%%"))
+        for sign, meaning in _MARKS.items():
+            if text is not None and sign in text:
+                text = text.replace(sign, meaning().replace("%", "%%"))
         return text
 
 

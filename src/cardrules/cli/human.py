@@ -38,6 +38,7 @@ scores: team 0 ..., team 1 ...
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,7 @@ from cardrules.engine.presenter import (
     second_person,
 )
 from cardrules.errors import CardRulesError, IllegalActionError
+from cardrules.i18n import current_language
 
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
@@ -252,12 +254,31 @@ def _parse(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int,
         rules.apply(state, action, seat=you)
     except IllegalActionError as err:
         print(say("not allowed now: {rule}: {reason}").format(
-            rule=err.rule, reason=second_person(err.message, you)))
+            rule=err.rule, reason=_to_you(err, you)))
         return None
     except (CardRulesError, ValueError, TypeError) as err:
         print(say("not allowed now: {error}").format(error=err))
         return None
     return action  # legal_actions lists every legal move; kept for safety
+
+
+def _to_you(err: IllegalActionError, you: int) -> str:
+    """The rules' reason for a refusal worded to the person at seat ``you``:
+    in English in the second person (:func:`second_person`); in Japanese the
+    seat's name becomes あなた (no verb changes with it); in another language
+    as the catalog words it.
+
+    >>> from cardrules import language
+    >>> err = IllegalActionError("BA-31", "seat 2 does not hold QH")
+    >>> _to_you(err, 2)
+    'you do not hold QH'
+    """
+    if current_language() == "en":
+        return second_person(err.message, you)
+    text = str(err.text)
+    if current_language() == "ja":
+        text = re.sub(rf"席{you}(?!\d)", say_p("seat", "you"), text)
+    return text
 
 
 def _save(rules: Rules[Any, Any], start: Any, actions: Sequence[Any], path: str) -> None:

@@ -36,15 +36,15 @@ __all__ = [
     "WIDTH",
     "PlainPresenter",
     "Presenter",
+    "game_title",
     "listed_key",
     "narration",
     "numbered",
     "pad",
-    "game_title",
     "presenter_for",
     "seat_label",
-    "second_person",
     "seat_noun",
+    "second_person",
     "shown",
     "tell",
     "verdict",
@@ -80,8 +80,10 @@ class Presenter(Protocol[A]):
     (True, Pass())
     """
 
-    #: The move notation of the game, as ``help`` prints it (one or more lines).
-    notation: str
+    @property
+    def notation(self) -> str:
+        """The move notation of the game, as ``help`` prints it (one or more
+        lines, in the current language; a plain attribute does as well)."""
 
     def intro(self, view: Any) -> str:
         """The first line: the game and who the person is."""
