@@ -753,14 +753,11 @@ def summarize(state: GameState) -> str:
     scores: team 0 0, team 1 0
     level
     """
-    from cardrules.engine._words import say  # the command's domain, as the result lines
-
     lines = [str(result) for result in state.history.results]
     s0, s1 = state.history.scores
-    lines.append(say("scores: team 0 {score0}, team 1 {score1}").format(score0=s0, score1=s1))
-    best = 0 if s0 > s1 else 1
+    lines.append(f"scores: team 0 {s0}, team 1 {s1}")
     if state.phase is Phase.GAME_OVER:
-        lines.append(say("a draw") if s0 == s1 else say("team {team} wins").format(team=best))
+        lines.append("a draw" if s0 == s1 else f"team {0 if s0 > s1 else 1} wins")
     else:
-        lines.append(say("level") if s0 == s1 else say("team {team} leads").format(team=best))
+        lines.append("level" if s0 == s1 else f"team {0 if s0 > s1 else 1} leads")
     return "\n".join(lines)

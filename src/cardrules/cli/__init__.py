@@ -49,7 +49,7 @@ from cardrules.engine._words import say
 from cardrules.errors import CardRulesError
 from cardrules.i18n import from_environment, language
 
-__all__ = ["main", "run"]
+__all__ = ["chosen_language", "main", "run"]
 
 #: The subcommand modules; each has ``register(commands)``, which adds its
 #: parser and sets ``handler`` to the function that runs it.
@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["play", "--record", ""])   # checked before any game is played
     2
 
-    The whole run is in the language of :func:`chosen_language`.
+    The whole run is in the language of :func:`~cardrules.cli.chosen_language`.
     """
     given = sys.argv[1:] if argv is None else list(argv)
     with language(chosen_language(given, os.environ)):

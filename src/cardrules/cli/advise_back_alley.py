@@ -33,7 +33,7 @@ from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settin
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.cli._common import print_table
-from cardrules.engine._words import say, say_n
+from cardrules.engine._words import say, say_n, say_p
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 
@@ -178,7 +178,7 @@ def _report(v: View, estimate: TrickEstimate) -> None:
                     card=v.trump_card, trump=trump, n=estimate.samples))
     print_table(say("team tricks (mean {mean} +- {stderr})").format(
                     mean=f"{estimate.mean:.2f}", stderr=f"{estimate.stderr:.2f}"),
-                (say("tricks"), say("chance")),
+                (say("tricks"), say_p("probability", "chance")),
                 [(str(t), f"{p:.3f}") for t, p in enumerate(estimate.probabilities)])
     print_table(say("expected team score per bid (BA-40, BA-41)"),
                 (say("bid"), say("score"), "+-", say("made")),

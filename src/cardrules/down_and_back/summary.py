@@ -13,7 +13,7 @@ leading: seat...
 from __future__ import annotations
 
 from cardrules.down_and_back.state import GameState, RoundResult
-from cardrules.engine._words import say, say_n
+from cardrules.engine._words import say, say_n, say_p
 
 __all__ = ["result_lines", "round_line", "summarize"]
 
@@ -60,5 +60,5 @@ def summarize(state: GameState) -> str:
         nets=" ".join(f"{v:+d}" for v in state.net), pot=state.pot))
     leaders = state.leaders
     lines.append(say_n("leading: seat {seats}", "leading: seats {seats}", len(leaders)).format(
-        seats=", ".join(map(str, leaders))))
+        seats=say_p("list", ", ").join(map(str, leaders))))
     return "\n".join(lines)

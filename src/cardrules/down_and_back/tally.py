@@ -21,7 +21,7 @@ import attrs
 from cardrules.down_and_back._accel import evaluate3, evaluate4
 from cardrules.down_and_back.categories import Category3, Category4
 from cardrules.down_and_back.state import GameState
-from cardrules.engine._words import say, say_n
+from cardrules.engine._words import mark, say, say_n
 from cardrules.engine.tally import ChartAxes, Table, alone, read_count
 
 __all__ = ["BACK_CATEGORIES", "DOWN_CATEGORIES", "DownAndBackTally"]
@@ -30,6 +30,12 @@ __all__ = ["BACK_CATEGORIES", "DOWN_CATEGORIES", "DownAndBackTally"]
 DOWN_CATEGORIES = tuple(c.name for c in sorted(Category4, reverse=True))
 #: The 3-card categories, strongest first (DB-20 to DB-25).
 BACK_CATEGORIES = tuple(c.name for c in sorted(Category3, reverse=True))
+
+
+#: The categories' names as the tables show them (through ``say``; in
+#: English the enum names, as they always were).
+_SHOWN = (mark("QUAD"), mark("PRIAL"), mark("BOUNCER"), mark("RUN"), mark("FLUSH"),
+          mark("TWO_PAIR"), mark("PAIR"), mark("HIGH_CARD"))
 
 
 def _add(mine: tuple[tuple[str, int], ...],
@@ -153,7 +159,7 @@ class DownAndBackTally:
                             self.rounds).format(n=self.rounds, carries=self.carries,
                                                 rate=f"{self.carry_rate:.1%}"),
                       (say("winning category"), say("down wins"), say("back wins")),
-                      tuple((name, str(count), str(back[name]) if name in back else "-")
+                      tuple((say(name), str(count), str(back[name]) if name in back else "-")
                             for name, count in self.down_wins))]
 
     def chart(self, axes: ChartAxes) -> None:

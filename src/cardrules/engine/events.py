@@ -83,7 +83,7 @@ class Told:
         return dict(self.fields)
 
     def template(self) -> str:
-        """The English message for :attr:`n` (singular or plural).
+        """The English message for ``n`` (singular or plural).
 
         >>> told_n("{n} card", "{n} cards", 1).template()
         '{n} card'
