@@ -250,6 +250,20 @@ def _build(source: Path, out: Path, env: dict[str, str], *,
     return subprocess.run(command, cwd=source, capture_output=True, text=True, env=env)
 
 
+def _compiled(po: Path) -> bytes:
+    """``po`` compiled by Babel, as the build does."""
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as handle:
+        catalog = read_po(handle, locale=po.parts[-3])
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
 def _failure(done: subprocess.CompletedProcess[str]) -> str:
     return f"build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
 
@@ -282,6 +296,14 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert {"cardrules/py.typed", "cardrules/down_and_back/_tables.bin",
             "cardrules/cli/__init__.py"} <= names
     assert not [name for name in names if name.endswith((".so", ".pyd", ".c", ".h"))]
+    # The message catalogs: each .po compiled by Babel in the build, and only the .mo.
+    catalogs = sorted((ROOT / "src" / "cardrules" / "locale").glob("*/LC_MESSAGES/*.po"))
+    assert catalogs
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        for po in catalogs:
+            mo = po.relative_to(ROOT / "src").with_suffix(".mo").as_posix()
+            assert wheel.read(mo) == _compiled(po), mo
+    assert not [name for name in names if name.endswith((".po", ".pot"))]
 
     sdists = sorted(out.glob("*.tar.gz"))
     assert [path.name for path in sdists] == [f"cardrules-{VERSION}.tar.gz"]
@@ -299,6 +321,7 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert [name for name in members
             if name.startswith((f"{top}/docs/_build", f"{top}/docs/_generated"))] == []
     assert f"{top}/docs/index.rst" in members
+    assert {f"{top}/{po.relative_to(ROOT).as_posix()}" for po in catalogs} <= members
     # The README's picture and the examples it points to travel with the source.
     assert {f"{top}/assets/back-alley-table.svg", f"{top}/examples/my_bot.py",
             f"{top}/examples/match.py", f"{top}/examples/serve_views.py",
@@ -324,6 +347,13 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "cardrules", "--version"], capture_output=True,
                           text=True, env=env, check=True)
     assert done.stdout == _version_line(False) + "\n"
+    # The installed wheel reads its .mo files (it has no .po).
+    code = ("import cardrules; from cardrules import i18n, Card; "
+            "print(i18n.catalog_path('uk', 'cardrules', '.po').exists()); "
+            "cardrules.i18n.set_language('uk'); print(Card.parse('AS').long_name)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, encoding="utf-8",
+                          env={**env, "PYTHONIOENCODING": "utf-8"}, check=True)
+    assert done.stdout.splitlines() == ["False", "туз пік"]
 
 
 @needs_new_setuptools

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from html import escape as _html_escape
 
 from cardrules.cards import Card, Joker, Rank, Suit
+from cardrules.i18n import gettext
 
 __all__ = [
     "BLACK",
@@ -251,7 +252,7 @@ def card_svg(card: Card | Joker | None, *, face_down: bool = False, size: float 
     (True, False)
     """
     pixels = _check_size(size) * CARD_WIDTH / CARD_HEIGHT
-    label = "a card face down" if card is None or face_down else str(card)
+    label = gettext("a card face down") if card is None or face_down else str(card)
     return svg_document(CARD_WIDTH, CARD_HEIGHT, card_group(card, face_down=face_down),
                         pixel_width=pixels, title=label)
 
@@ -285,6 +286,6 @@ def hand_svg(cards: Sequence[Card | Joker | None], *, size: float = 120,
         body = (f'<rect x="{pad + 0.5}" y="{pad + 0.5}" width="{CARD_WIDTH - 1}" '
                 f'height="{CARD_HEIGHT - 1}" rx="5" fill="none" stroke="{_EDGE}" '
                 f'stroke-dasharray="4 3"/>')
-        title = "no cards"
+        title = gettext("no cards")
     return svg_document(width, height, body, pixel_width=_check_size(size) * width / CARD_HEIGHT,
                         title=title)

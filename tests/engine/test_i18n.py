@@ -322,3 +322,37 @@ def test_a_lazy_text_with_a_broken_translation_falls_back_to_english() -> None:
     text.fields["x"] = 1  # a field the message does not use is harmless
     with language("ja"):
         assert str(text) == "スペード"
+
+
+@pytest.mark.parametrize("lang", ["ja", "uk"])
+def test_the_pictures_are_labelled_in_the_language(lang: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    from cardrules.back_alley.pictures import state_svg as ba_state_svg
+    from cardrules.back_alley.pictures import view_svg as ba_view_svg
+    from cardrules.down_and_back.pictures import state_svg as db_state_svg
+    from cardrules.svg import card_svg
+
+    states = _some_states()
+    db_state = db.new_game(2)
+    rng = random.Random(2)
+    for _ in range(12):
+        db_state = db.RULES.apply(db_state, db.RULES.sample_chance(db_state, rng)
+                                  if db_state.is_chance
+                                  else rng.choice(db.RULES.legal_actions(db_state)))
+    with language("en"):
+        english = [ba_state_svg(states[-1]), ba_view_svg(ba.view(states[-1], 2)),
+                   db_state_svg(db_state), card_svg(None)]
+    with language(lang):
+        here = [ba_state_svg(states[-1]), ba_view_svg(ba.view(states[-1], 2)),
+                db_state_svg(db_state), card_svg(None)]
+    for picture in here:
+        ET.fromstring(picture)  # still well-formed
+    assert "seat 1" in english[0]
+    seat = {"ja": "席1", "uk": "місце 1"}[lang]
+    assert seat in here[0]
+    assert seat in here[2]
+    assert "seat 1" not in here[0]
+    assert "a card face down" not in here[3]
+    # The cards themselves are the same pictures, with the same data-card notation.
+    assert here[0].count('data-card="') == english[0].count('data-card="')

@@ -28,11 +28,15 @@ from cardrules.back_alley.state import (
     GameState,
     Phase,
     Trick,
+    bid_name,
     board_levels,
+    board_name,
+    cards_phrase,
     contract_of,
 )
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker
+from cardrules.i18n import NP_, gettext, pgettext
 from cardrules.svg import (
     CARD_HEIGHT,
     CARD_WIDTH,
@@ -57,11 +61,11 @@ _BACK_STEP = 14
 _ROW = 92
 _GREY = "#666666"
 _FELT = "#e8f1e8"
-_BOARDS = ("board", "double board", "triple board", "quadruple board")
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+_PHASES = {Phase.CHOOSE_DEALER: NP_("phase, in a picture", "CHOOSE_DEALER"),
+           Phase.SHUFFLE: NP_("phase, in a picture", "SHUFFLE"),
+           Phase.BID: NP_("phase, in a picture", "BID"),
+           Phase.PLAY: NP_("phase, in a picture", "PLAY"),
+           Phase.GAME_OVER: NP_("phase, in a picture", "GAME_OVER")}
 
 
 def _empty_slot(x: float, y: float) -> str:
@@ -79,7 +83,8 @@ def _trick_row(cards: Sequence[AnyCard], leader: int, x: float, y: float,
         seat = (leader + i) % NUM_PLAYERS
         left = x + i * (_CARD_W + 6)
         out.append(card_group(card, left, y, scale=_SCALE, highlight=seat == winner))
-        out.append(text_element(left + _CARD_W / 2, y + _CARD_H + 12, f"seat {seat}", size=10,
+        out.append(text_element(left + _CARD_W / 2, y + _CARD_H + 12,
+                                gettext("seat {seat}").format(seat=seat), size=10,
                                 anchor="middle"))
     if not cards:
         out.append(_empty_slot(x, y))
@@ -91,20 +96,24 @@ def _picture(facts: GameState | View, hands: Sequence[Sequence[AnyCard | None]],
              width: float | None) -> str:
     body: list[str] = []
     settings = facts.settings
-    title = (f"Back Alley · deal {facts.deal_number} of {settings.deals} "
-             f"({_plural(facts.hand_size, 'card')})")
+    title = gettext("Back Alley · deal {number} of {deals} ({cards})").format(
+        number=facts.deal_number, deals=settings.deals, cards=cards_phrase(facts.hand_size))
     if you is not None:
-        title += f" · seat {you}'s view (team {you & 1})"
-    head = [f"phase {facts.phase.name}",
-            "no dealer yet" if facts.dealer is None else f"dealer seat {facts.dealer}"]
+        title += gettext(" · seat {seat}'s view (team {team})").format(seat=you, team=you & 1)
+    head = [gettext("phase {phase}").format(phase=pgettext("phase, in a picture",
+                                                           _PHASES[facts.phase])),
+            gettext("no dealer yet") if facts.dealer is None
+            else gettext("dealer seat {seat}").format(seat=facts.dealer)]
     if facts.current_player is not None:
-        head.append(f"seat {facts.current_player} to act")
+        head.append(gettext("seat {seat} to act").format(seat=facts.current_player))
     elif facts.phase.is_chance:
-        head.append("chance to act")
+        head.append(gettext("chance to act"))
     s0, s1 = facts.scores
-    scores = f"scores: team 0 (seats 0, 2) {s0} · team 1 (seats 1, 3) {s1}"
+    scores = gettext("scores: team 0 (seats 0, 2) {first} · team 1 (seats 1, 3) {second}"
+                     ).format(first=s0, second=s1)
     if facts.phase is Phase.GAME_OVER:
-        scores += " · " + ("a draw" if s0 == s1 else f"team {0 if s0 > s1 else 1} wins")
+        scores += " · " + (gettext("a draw") if s0 == s1 else
+                           gettext("team {team} wins").format(team=0 if s0 > s1 else 1))
     body.append(text_element(_MARGIN, 26, title, size=16, weight="bold"))
     body.append(text_element(_MARGIN, 44, " · ".join(head), size=12))
     body.append(text_element(_MARGIN, 62, scores, size=12))
@@ -114,8 +123,10 @@ def _picture(facts: GameState | View, hands: Sequence[Sequence[AnyCard | None]],
     if dealer is not None and all(b is not None for b in bids):
         contracts = [contract_of(bids, dealer, team) for team in (0, 1)]
         won = [facts.tricks_won[t] + facts.tricks_won[t + 2] for t in (0, 1)]
-        body.append(text_element(_MARGIN, 80, f"contracts: team 0 {contracts[0]} (taken "
-                                 f"{won[0]}) · team 1 {contracts[1]} (taken {won[1]})", size=12))
+        body.append(text_element(_MARGIN, 80, gettext(
+            "contracts: team 0 {first} (taken {first_won}) · team 1 {second} (taken {second_won})"
+        ).format(first=contracts[0], first_won=won[0], second=contracts[1],
+                 second_won=won[1]), size=12))
 
     # The public middle of the table: trump, a discarded joker, the tricks.
     y: float = 90
@@ -123,28 +134,30 @@ def _picture(facts: GameState | View, hands: Sequence[Sequence[AnyCard | None]],
     trump_card = facts.trump_card
     if trump_card is not None:
         trump = facts.trump
-        body.append(text_element(x, y + 14, "turned", size=11, fill=_GREY))
+        body.append(text_element(x, y + 14, gettext("turned"), size=11, fill=_GREY))
         body.append(card_group(trump_card, x, y + 20, scale=_SCALE))
         body.append(text_element(x + _CARD_W / 2, y + 20 + _CARD_H + 12,
-                                 "no trump" if trump is None else f"trump {trump.symbol}",
+                                 gettext("no trump") if trump is None
+                                 else gettext("trump {suit}").format(suit=trump.symbol),
                                  size=10, anchor="middle"))
         x += _CARD_W + 20
     joker = facts.joker_discard
     if joker is not None:
-        body.append(text_element(x, y + 14, "discarded", size=11, fill=_GREY))
+        body.append(text_element(x, y + 14, gettext("discarded"), size=11, fill=_GREY))
         body.append(card_group(joker, x, y + 20, scale=_SCALE))
-        body.append(text_element(x + _CARD_W / 2, y + 20 + _CARD_H + 12, f"by seat {exchanger}",
+        body.append(text_element(x + _CARD_W / 2, y + 20 + _CARD_H + 12,
+                                 gettext("by seat {seat}").format(seat=exchanger),
                                  size=10, anchor="middle"))
         x += _CARD_W + 20
     if facts.leader is not None:
-        body.append(text_element(x, y + 14, f"trick {len(facts.tricks) + 1}, led by seat "
-                                 f"{facts.leader}", size=11, fill=_GREY))
+        body.append(text_element(x, y + 14, gettext("trick {number}, led by seat {seat}").format(
+            number=len(facts.tricks) + 1, seat=facts.leader), size=11, fill=_GREY))
         body += _trick_row(facts.trick, facts.leader, x, y + 20, None)
         x += 4 * (_CARD_W + 6) + 14
     if facts.tricks:
         last: Trick = facts.tricks[-1]
-        body.append(text_element(x, y + 14, f"last trick, won by seat {last.winner}", size=11,
-                                 fill=_GREY))
+        body.append(text_element(x, y + 14, gettext("last trick, won by seat {seat}").format(
+            seat=last.winner), size=11, fill=_GREY))
         body += _trick_row(last.cards, last.leader, x, y + 20, last.winner)
     if trump_card is not None:
         y += 20 + _CARD_H + 20
@@ -152,15 +165,17 @@ def _picture(facts: GameState | View, hands: Sequence[Sequence[AnyCard | None]],
     # One row per seat.
     for seat, hand in enumerate(hands):
         top = y + seat * _ROW
-        parts = [f"seat {seat}" + (" (you)" if seat == you else ""), f"team {seat & 1}"]
+        parts = [(gettext("seat {seat} (you)") if seat == you else gettext("seat {seat}"))
+                 .format(seat=seat), gettext("team {team}").format(team=seat & 1)]
         if seat == dealer:
-            parts.append("dealer")
+            parts.append(gettext("dealer"))
         if seat == facts.current_player:
-            parts.append("to act")
+            parts.append(gettext("to act"))
         bid = bids[seat]
         if bid is not None:
-            parts.append(_BOARDS[levels[seat] - 1] if isinstance(bid, Board) else str(bid))
-        parts += [f"won {facts.tricks_won[seat]}", _plural(len(hand), "card")]
+            parts.append(board_name(levels[seat]) if isinstance(bid, Board) else bid_name(bid))
+        parts += [gettext("won {tricks}").format(tricks=facts.tricks_won[seat]),
+                  cards_phrase(len(hand))]
         weight = "bold" if seat == you else "normal"
         body.append(text_element(_MARGIN, top + 14, " · ".join(parts), size=12, weight=weight))
         if hand:
@@ -170,20 +185,21 @@ def _picture(facts: GameState | View, hands: Sequence[Sequence[AnyCard | None]],
             body.append(_empty_slot(_MARGIN, top + 20))
     y += len(hands) * _ROW
     if undealt:
-        body.append(text_element(_MARGIN, y + 14, f"undealt, out of play: "
-                                 f"{_plural(len(undealt), 'card')}", size=12))
+        body.append(text_element(_MARGIN, y + 14, gettext("undealt, out of play: {cards}").format(
+            cards=cards_phrase(len(undealt))), size=12))
         room = _WIDTH - 2 * _MARGIN - _CARD_W
         spread = min(float(_STEP), room / (len(undealt) - 1)) if len(undealt) > 1 else 0.0
         body.append(row_group(undealt, _MARGIN, y + 20, scale=_SCALE, step=spread))
         y += _ROW
     if facts.results:
-        body.append(text_element(_MARGIN, y + 12, f"last {facts.results[-1]}", size=11,
-                                 fill=_GREY))
+        body.append(text_element(_MARGIN, y + 12, gettext("last {result}").format(
+            result=facts.results[-1]), size=11, fill=_GREY))
         y += 20
     height = y + 4
     background = (f'<rect x="0" y="0" width="{_WIDTH}" height="{number(height)}" '
                   f'fill="{_FELT}"/>')
-    label = title if you is None else f"{title} (hidden cards face down)"
+    label = title if you is None else gettext("{title} (hidden cards face down)").format(
+        title=title)
     return svg_document(_WIDTH, height, [background, *body], pixel_width=width, title=label)
 
 

@@ -22,6 +22,7 @@ Seats are 0 to 3 clockwise; team 0 is seats 0 and 2, team 1 seats 1 and 3
 from __future__ import annotations
 
 import enum
+import unicodedata
 
 import attrs
 
@@ -30,7 +31,7 @@ from cardrules.back_alley.actions import CARDS, BidAction, Board
 from cardrules.back_alley.trick import TrumpTable, table_for
 from cardrules.cards import Card, Joker, Suit
 from cardrules.hand import Hand
-from cardrules.i18n import NP_, ngettext, pgettext
+from cardrules.i18n import N_, NP_, gettext, ngettext, pgettext
 
 __all__ = [
     "NUM_PLAYERS",
@@ -42,13 +43,18 @@ __all__ = [
     "Phase",
     "Settings",
     "Trick",
+    "bid_name",
     "board_levels",
+    "board_name",
+    "cards_phrase",
     "contract_of",
     "describe",
     "hand_size_of",
+    "phase_name",
     "score",
     "summarize",
     "team_of",
+    "tricks_phrase",
 ]
 
 #: Back Alley is for exactly four players in two partnerships (BA-1).
@@ -317,10 +323,13 @@ class DealResult:
     points: tuple[int, ...]
 
     def __str__(self) -> str:
-        teams = "; ".join(f"team {t} bid {self.contracts[t]} took {self.tricks[t]} "
-                          f"scores {self.points[t]}" for t in (0, 1))
-        return (f"deal {self.deal_number} ({cards_phrase(self.hand_size)}, dealer {self.dealer}, "
-                f"turned {self.trump_card}): {teams}")
+        teams = gettext("; ").join(
+            gettext("team {team} bid {contract} took {tricks} scores {points}").format(
+                team=t, contract=self.contracts[t], tricks=self.tricks[t], points=self.points[t])
+            for t in (0, 1))
+        return gettext("deal {number} ({cards}, dealer {dealer}, turned {card}): {teams}").format(
+            number=self.deal_number, cards=cards_phrase(self.hand_size), dealer=self.dealer,
+            card=self.trump_card, teams=teams)
 
 
 def cards_phrase(number: int) -> str:
@@ -697,13 +706,78 @@ def _turned_line(trump_card: AnyCard, joker_discard: Joker | None, exchanger: in
     >>> _turned_line(Joker.BIG, Joker.LITTLE, 2, False)
     'turned BB: no trump; seat 2 discarded LB'
     """
-    trump = f"trump {trump_card.suit.char}" if isinstance(trump_card, Card) else "no trump"
-    line = f"turned {trump_card}: {trump}"
+    if isinstance(trump_card, Card):
+        line = gettext(_TRUMP_LINES[trump_card.suit]).format(card=trump_card)
+    else:
+        line = gettext("turned {card}: no trump").format(card=trump_card)
     if joker_discard is not None:
-        line += f"; seat {exchanger} discarded {joker_discard}"
+        line += gettext("; seat {seat} discarded {card}").format(seat=exchanger,
+                                                                card=joker_discard)
     if trump_played:
-        line += "; trump played"
+        line += gettext("; trump played")
     return line
+
+
+# One message per suit: the suit is a letter in English and a word elsewhere.
+_TRUMP_LINES = (N_("turned {card}: trump S"), N_("turned {card}: trump H"),
+                N_("turned {card}: trump D"), N_("turned {card}: trump C"))
+
+
+def bid_name(bid: BidAction) -> str:
+    """A bid for people, in the current language; in English its action text.
+
+    >>> from cardrules import language
+    >>> from cardrules.back_alley import Bid, Pass
+    >>> bid_name(Bid(3)), bid_name(Board()), bid_name(Pass())
+    ('bid 3', 'board', 'pass')
+    >>> with language("uk"):
+    ...     bid_name(Bid(3)), bid_name(Board()), bid_name(Pass())
+    ('заявка 3', 'борд', 'пас')
+    """
+    if bid.__class__ is Board:
+        return pgettext("bid", "board")
+    tricks = getattr(bid, "tricks", None)
+    if tricks is None:
+        return pgettext("bid", "pass")
+    return pgettext("bid", "bid {tricks}").format(tricks=tricks)
+
+
+def phase_name(phase: Phase) -> str:
+    """The name of ``phase`` for people, in the current language (its value in English).
+
+    >>> from cardrules import language
+    >>> phase_name(Phase.BID)
+    'bid'
+    >>> with language("ja"):
+    ...     phase_name(Phase.GAME_OVER)
+    'ゲーム終了'
+    """
+    return pgettext("phase", _PHASE_NAMES[phase])
+
+
+_PHASE_NAMES = {Phase.CHOOSE_DEALER: NP_("phase", "choose_dealer"),
+                Phase.SHUFFLE: NP_("phase", "shuffle"), Phase.BID: NP_("phase", "bid"),
+                Phase.PLAY: NP_("phase", "play"), Phase.GAME_OVER: NP_("phase", "game_over")}
+
+
+def _width(text: str) -> int:
+    # Columns on a terminal: East Asian wide and full-width characters take two.
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    room = " " * max(0, width - _width(text))
+    return room + text if right else text + room
+
+
+def _result_line(s0: int, s1: int, over: bool) -> str:
+    if over:
+        if s0 == s1:
+            return gettext("a draw")
+        return gettext("team {team} wins").format(team=0 if s0 > s1 else 1)
+    if s0 == s1:
+        return gettext("level")
+    return gettext("team {team} leads").format(team=0 if s0 > s1 else 1)
 
 
 def describe(state: GameState) -> str:
@@ -715,31 +789,43 @@ def describe(state: GameState) -> str:
     scores: team 0 (seats 0, 2) 0, team 1 (seats 1, 3) 0
     """
     settings, deal = state.settings, state.deal
-    head = (f"Back Alley, deal {state.deal_number} of {settings.deals} "
-            f"({cards_phrase(state.hand_size)}), {state.phase.value}")
+    head = gettext("Back Alley, deal {number} of {deals} ({cards}), {phase}").format(
+        number=state.deal_number, deals=settings.deals, cards=cards_phrase(state.hand_size),
+        phase=phase_name(state.phase))
     if state.dealer is not None:
-        head += f", dealer {state.dealer}"
+        head += gettext(", dealer {seat}").format(seat=state.dealer)
     if state.current_player is not None:
-        head += f", seat {state.current_player} to act"
+        head += gettext(", seat {seat} to act").format(seat=state.current_player)
     lines = [head]
     if deal is not None:
         lines.append(_turned_line(deal.trump_card, deal.joker_discard, deal.exchanger,
                                  state.trump_played))
-        lines.append("seat team bid    won hand")
+        names = (pgettext("table column", "seat"), pgettext("table column", "team"),
+                 pgettext("table column", "bid"), pgettext("table column", "won"),
+                 pgettext("table column", "hand"))
+        # The columns are as wide as their names, and at least as in English.
+        widths = [max(least, _width(name) + extra) for least, name, extra in
+                  zip((4, 4, 7, 3), names, (0, 0, 1, 0), strict=False)]
+        lines.append(" ".join((_pad(names[0], widths[0], True), _pad(names[1], widths[1], True),
+                               _pad(names[2], widths[2]) + _pad(names[3], widths[3], True),
+                               names[4])))
         levels = state.board_levels
         for seat in range(NUM_PLAYERS):
             bid = deal.bids[seat]
-            shown = "-" if bid is None else str(bid) + (f" {levels[seat]}" if levels[seat] else "")
+            shown = "-" if bid is None else bid_name(bid) + (
+                f" {levels[seat]}" if levels[seat] else "")
             hand = " ".join(str(CARDS[i]) for i in state.hand_indexes[seat])
-            lines.append(f"{seat:>4} {seat & 1:>4} {shown:<7}{state.tricks_won[seat]:>3} {hand}")
+            lines.append(f"{seat:>{widths[0]}} {seat & 1:>{widths[1]}} "
+                         f"{_pad(shown, widths[2])}{state.tricks_won[seat]:>{widths[3]}} {hand}")
         if state.leader is not None:
             played = " ".join(str(CARDS[i]) for i in state.trick_indexes)
-            lines.append(f"trick led by {state.leader}: {played}".rstrip())
+            lines.append(gettext("trick led by {seat}: {cards}").format(
+                seat=state.leader, cards=played).rstrip())
     s0, s1 = state.history.scores
-    lines.append(f"scores: team 0 (seats 0, 2) {s0}, team 1 (seats 1, 3) {s1}")
+    lines.append(gettext("scores: team 0 (seats 0, 2) {first}, team 1 (seats 1, 3) {second}")
+                 .format(first=s0, second=s1))
     if state.phase is Phase.GAME_OVER:
-        winner = state.winner
-        lines.append("a draw" if winner is None else f"team {winner} wins")
+        lines.append(_result_line(s0, s1, True))
     return "\n".join(lines)
 
 
@@ -755,9 +841,6 @@ def summarize(state: GameState) -> str:
     """
     lines = [str(result) for result in state.history.results]
     s0, s1 = state.history.scores
-    lines.append(f"scores: team 0 {s0}, team 1 {s1}")
-    if state.phase is Phase.GAME_OVER:
-        lines.append("a draw" if s0 == s1 else f"team {0 if s0 > s1 else 1} wins")
-    else:
-        lines.append("level" if s0 == s1 else f"team {0 if s0 > s1 else 1} leads")
+    lines.append(gettext("scores: team 0 {first}, team 1 {second}").format(first=s0, second=s1))
+    lines.append(_result_line(s0, s1, state.phase is Phase.GAME_OVER))
     return "\n".join(lines)

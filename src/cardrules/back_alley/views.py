@@ -34,11 +34,14 @@ from cardrules.back_alley.state import (
     Settings,
     Trick,
     _turned_line,
+    bid_name,
     board_levels,
     cards_phrase,
+    phase_name,
 )
 from cardrules.cards import Card, Joker, Suit
 from cardrules.hand import Hand
+from cardrules.i18n import gettext
 
 __all__ = ["View", "view"]
 
@@ -106,22 +109,31 @@ class View:
         return board_levels(self.bids, self.dealer or 0)
 
     def __str__(self) -> str:
-        lines = [f"seat {self.seat} (team {self.team}), deal {self.deal_number} of "
-                 f"{self.settings.deals} ({cards_phrase(self.hand_size)}), {self.phase.value}"]
+        lines = [gettext("seat {seat} (team {team}), deal {number} of {deals} ({cards}), "
+                         "{phase}").format(seat=self.seat, team=self.team,
+                                           number=self.deal_number, deals=self.settings.deals,
+                                           cards=cards_phrase(self.hand_size),
+                                           phase=phase_name(self.phase))]
         if self.trump_card is not None:
             lines.append(_turned_line(self.trump_card, self.joker_discard, self.exchanger,
                                      self.trump_played))
-            lines.append(f"hand: {self.hand}" + (f" (took {self.taken})" if self.taken else ""))
-            bids = ", ".join(f"{s}: {'-' if b is None else b}" for s, b in enumerate(self.bids))
-            lines.append(f"bids: {bids}")
+            hand = gettext("hand: {cards}").format(cards=self.hand)
+            if self.taken:
+                hand += gettext(" (took {card})").format(card=self.taken)
+            lines.append(hand)
+            bids = ", ".join(f"{s}: {'-' if b is None else bid_name(b)}"
+                             for s, b in enumerate(self.bids))
+            lines.append(gettext("bids: {bids}").format(bids=bids))
             won = ", ".join(f"{s}: {w}" for s, w in enumerate(self.tricks_won))
-            lines.append(f"tricks won: {won}")
+            lines.append(gettext("tricks won: {tricks}").format(tricks=won))
         if self.leader is not None:
             played = " ".join(map(str, self.trick))
-            lines.append(f"trick led by {self.leader}: {played}".rstrip())
+            lines.append(gettext("trick led by {seat}: {cards}").format(
+                seat=self.leader, cards=played).rstrip())
         if self.current_player is not None:
-            lines.append(f"seat {self.current_player} to act")
-        lines.append(f"scores: team 0 {self.scores[0]}, team 1 {self.scores[1]}")
+            lines.append(gettext("seat {seat} to act").format(seat=self.current_player))
+        lines.append(gettext("scores: team 0 {first}, team 1 {second}").format(
+            first=self.scores[0], second=self.scores[1]))
         return "\n".join(lines)
 
     def _repr_svg_(self) -> str:

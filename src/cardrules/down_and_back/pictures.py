@@ -29,6 +29,7 @@ import attrs
 from cardrules.cards import Card
 from cardrules.down_and_back.state import GameState, Phase
 from cardrules.down_and_back.views import View
+from cardrules.i18n import NP_, gettext, ngettext, pgettext
 from cardrules.svg import (
     CARD_HEIGHT,
     CARD_WIDTH,
@@ -63,18 +64,30 @@ class _Seat:
     highlight: Card | None = None
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def _cards(count: int) -> str:
+    return ngettext("{n} card", "{n} cards", count).format(n=count)
+
+
+_PHASES = {Phase.CHOOSE_DEALER: NP_("phase, in a picture", "CHOOSE_DEALER"),
+           Phase.SHUFFLE: NP_("phase, in a picture", "SHUFFLE"),
+           Phase.CUT: NP_("phase, in a picture", "CUT"),
+           Phase.DRAW: NP_("phase, in a picture", "DRAW"),
+           Phase.DISCARD: NP_("phase, in a picture", "DISCARD"),
+           Phase.RESHUFFLE: NP_("phase, in a picture", "RESHUFFLE"),
+           Phase.SPLIT: NP_("phase, in a picture", "SPLIT"),
+           Phase.GAME_OVER: NP_("phase, in a picture", "GAME_OVER")}
 
 
 def _seat_label(facts: GameState | View, seat: int, you: int | None, size: int,
                 note: str) -> str:
-    parts = [f"seat {seat}" + (" (you)" if seat == you else "")]
+    parts = [(gettext("seat {seat} (you)") if seat == you else gettext("seat {seat}"))
+             .format(seat=seat)]
     if seat == facts.dealer:
-        parts.append("dealer")
+        parts.append(gettext("dealer"))
     if seat == facts.current_player:
-        parts.append("to act")
-    parts += [f"net {facts.net[seat]:+d}", f"turns {facts.turns[seat]}", _plural(size, "card")]
+        parts.append(gettext("to act"))
+    parts += [gettext("net {net}").format(net=f"{facts.net[seat]:+d}"),
+              gettext("turns {turns}").format(turns=facts.turns[seat]), _cards(size)]
     if note:
         parts.append(note)
     return " · ".join(parts)
@@ -90,41 +103,52 @@ def _result_line(facts: GameState | View) -> str | None:
     if not facts.results:
         return None
     last = facts.results[-1]
-    taken = (f"seat {last.pot_winner} took the pot of {last.pot}" if last.pot_winner is not None
-             else f"the pot of {last.pot} carried over")
-    return (f"round {last.round}: down won by seat {last.down_winner}, back by seat "
-            f"{last.back_winner}; {taken}")
+    taken = (gettext("seat {seat} took the pot of {pot}").format(seat=last.pot_winner,
+                                                                 pot=last.pot)
+             if last.pot_winner is not None
+             else gettext("the pot of {pot} carried over").format(pot=last.pot))
+    return gettext("round {round}: down won by seat {down}, back by seat {back}; {taken}").format(
+        round=last.round, down=last.down_winner, back=last.back_winner, taken=taken)
 
 
 def _picture(facts: GameState | View, seats: Sequence[_Seat], stock_size: int,
              you: int | None, width: float | None) -> str:
     body: list[str] = []
-    rounds = "open-ended" if facts.rounds is None else f"of {facts.rounds}"
-    title = f"Down and Back · round {facts.round} {rounds}"
+    if facts.rounds is None:
+        title = gettext("Down and Back · round {round} open-ended").format(round=facts.round)
+    else:
+        title = gettext("Down and Back · round {round} of {rounds}").format(
+            round=facts.round, rounds=facts.rounds)
     if you is not None:
-        title += f" · seat {you}'s view"
-    head = [f"phase {facts.phase}", f"pot {facts.pot}", f"ante {facts.ante}",
-            "no dealer yet" if facts.dealer is None else f"dealer seat {facts.dealer}"]
+        title += gettext(" · seat {seat}'s view").format(seat=you)
+    head = [gettext("phase {phase}").format(phase=pgettext("phase, in a picture",
+                                                           _PHASES[facts.phase])),
+            gettext("pot {pot}").format(pot=facts.pot),
+            gettext("ante {ante}").format(ante=facts.ante),
+            gettext("no dealer yet") if facts.dealer is None
+            else gettext("dealer seat {seat}").format(seat=facts.dealer)]
     if facts.current_player is not None:
-        head.append(f"seat {facts.current_player} to act")
+        head.append(gettext("seat {seat} to act").format(seat=facts.current_player))
     elif facts.phase.is_chance:
-        head.append("chance to act")
+        head.append(gettext("chance to act"))
     if facts.phase is Phase.GAME_OVER:
         best = max(facts.net)
         leaders = [str(s) for s, value in enumerate(facts.net) if value == best]
-        head.append(f"game over; {'leader' if len(leaders) == 1 else 'leaders'}: "
-                    f"seat {', '.join(leaders)}")
+        head.append((gettext("game over; leader: seat {seats}") if len(leaders) == 1 else
+                     gettext("game over; leaders: seat {seats}")).format(
+                         seats=", ".join(leaders)))
     body.append(text_element(_MARGIN, 26, title, size=16, weight="bold"))
     body.append(text_element(_MARGIN, 44, " · ".join(head), size=12))
 
     # The stock and the discard pile (DB-33, DB-37).
     y: float = 54
     discard = facts.discard
-    body.append(text_element(_MARGIN, y + 14, f"stock {stock_size}", size=11, fill=_GREY))
-    pile_x = _MARGIN + _CARD_W + 24
-    body.append(text_element(pile_x, y + 14, f"discard pile, {_plural(len(discard), 'card')}"
-                             + (", top on the right" if len(discard) > 1 else ""),
+    body.append(text_element(_MARGIN, y + 14, gettext("stock {count}").format(count=stock_size),
                              size=11, fill=_GREY))
+    pile_x = _MARGIN + _CARD_W + 24
+    pile = (gettext("discard pile, {cards}, top on the right") if len(discard) > 1
+            else gettext("discard pile, {cards}")).format(cards=_cards(len(discard)))
+    body.append(text_element(pile_x, y + 14, pile, size=11, fill=_GREY))
     y += 20
     body.append(card_group(None, _MARGIN, y, scale=_SCALE) if stock_size
                 else _empty_slot(_MARGIN, y))
@@ -140,13 +164,15 @@ def _picture(facts: GameState | View, seats: Sequence[_Seat], stock_size: int,
     showdown = facts.showdown
     if showdown is not None:
         contenders = ", ".join(map(str, showdown.contenders))
-        body.append(text_element(_MARGIN, y + 14, f"tie-break {showdown.stage}: seats "
-                                 f"{contenders}; drawn this pass:", size=12))
+        body.append(text_element(_MARGIN, y + 14, gettext(
+            "tie-break {stage}: seats {seats}; drawn this pass:").format(
+                stage=showdown.stage, seats=contenders), size=12))
         y += 20
         for i, draw in enumerate(showdown.drawn):
             x = _MARGIN + i * (_CARD_W + 12)
             body.append(card_group(draw.card, x, y, scale=_SCALE))
-            body.append(text_element(x + _CARD_W / 2, y + _CARD_H + 12, f"seat {draw.seat}",
+            body.append(text_element(x + _CARD_W / 2, y + _CARD_H + 12,
+                                     gettext("seat {seat}").format(seat=draw.seat),
                                      size=10, anchor="middle"))
         if not showdown.drawn:
             body.append(_empty_slot(_MARGIN, y))
@@ -178,7 +204,8 @@ def _picture(facts: GameState | View, seats: Sequence[_Seat], stock_size: int,
     height = y + 4
     background = (f'<rect x="0" y="0" width="{_WIDTH}" height="{number(height)}" '
                   f'fill="{_FELT}"/>')
-    label = title if you is None else f"{title} (hidden cards face down)"
+    label = title if you is None else gettext("{title} (hidden cards face down)").format(
+        title=title)
     return svg_document(_WIDTH, height, [background, *body], pixel_width=width, title=label)
 
 
@@ -212,7 +239,7 @@ def view_svg(view: View, *, width: float | None = None) -> str:
     for seat, size in enumerate(view.hand_sizes):
         split = view.splits[seat]
         if seat == view.seat:
-            note = "has split" if split is not None else ""
+            note = gettext("has split") if split is not None else ""
             if split is not None:
                 seats.append(_Seat(_seat_label(view, seat, view.seat, size, note),
                                    split=(tuple(split.down), tuple(split.back))))
@@ -220,13 +247,14 @@ def view_svg(view: View, *, width: float | None = None) -> str:
                 seats.append(_Seat(_seat_label(view, seat, view.seat, size, note),
                                    cards=tuple(view.hand), highlight=view.drawn))
         elif split is not None:
-            seats.append(_Seat(_seat_label(view, seat, view.seat, size, "split shown"),
+            seats.append(_Seat(_seat_label(view, seat, view.seat, size, gettext("split shown")),
                                split=(tuple(split.down), tuple(split.back))))
         else:
             seen = tuple(view.seen[seat])
-            note = "has split" if view.split_chosen[seat] else ""
+            note = gettext("has split") if view.split_chosen[seat] else ""
             if seen:
-                taken = f"{len(seen)} seen taken from the discard pile"
+                taken = gettext("{count} seen taken from the discard pile").format(
+                    count=len(seen))
                 note = f"{note}; {taken}" if note else taken
             hidden: tuple[Card | None, ...] = (None,) * (size - len(seen))
             seats.append(_Seat(_seat_label(view, seat, view.seat, size, note),
@@ -256,7 +284,7 @@ def state_svg(state: GameState, *, width: float | None = None) -> str:
     seats = []
     for seat, hand in enumerate(state.hands):
         split = state.splits[seat]
-        label = _seat_label(state, seat, None, len(hand), "has split" if split else "")
+        label = _seat_label(state, seat, None, len(hand), gettext("has split") if split else "")
         if split is not None:
             seats.append(_Seat(label, split=(tuple(split.down), tuple(split.back))))
         else:

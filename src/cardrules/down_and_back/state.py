@@ -35,6 +35,7 @@ from cardrules._validate import require_int
 from cardrules.cards import Card
 from cardrules.down_and_back.actions import Split
 from cardrules.hand import Hand
+from cardrules.i18n import NP_, gettext, ngettext, pgettext
 
 __all__ = [
     "DEFAULT_ROUNDS",
@@ -48,6 +49,8 @@ __all__ = [
     "Showdown",
     "Stage",
     "TieBreakDraw",
+    "phase_name",
+    "stage_name",
 ]
 
 #: Cards dealt to each player (DB-33) and turns each player takes (DB-35).
@@ -133,7 +136,8 @@ class TieBreakDraw:
     card: Card
 
     def __str__(self) -> str:
-        return f"{self.stage}: seat {self.seat} drew {self.card}"
+        return gettext("{stage}: seat {seat} drew {card}").format(
+            stage=stage_name(self.stage), seat=self.seat, card=self.card)
 
 
 @attrs.frozen(slots=True)
@@ -441,9 +445,9 @@ class GameState:
     def __str__(self) -> str:
         shown = []
         for hand in self.hands:
-            text = f"hand {_cards(hand)}"
+            text = gettext("hand {cards}").format(cards=_cards(hand))
             if self.drawn is not None and self.drawn in hand:
-                text += f"  drew {self.drawn}"
+                text += gettext("  drew {card}").format(card=self.drawn)
             shown.append(text)
         stock = self.stock
         return "\n".join(table_lines(self, None, shown, len(stock), stock[0] if stock else None,
@@ -464,9 +468,48 @@ def _cards(cards: tuple[Card, ...]) -> str:
     return " ".join(map(str, cards)) or "-"
 
 
-def _pile(name: str, size: int, top: Card | None) -> str:
-    text = f"{name} {size} card{'' if size == 1 else 's'}"
-    return text if top is None else f"{text}, top {top}"
+def _pile(stock: bool, size: int, top: Card | None) -> str:
+    text = (ngettext("stock {n} card", "stock {n} cards", size) if stock
+            else ngettext("discard {n} card", "discard {n} cards", size)).format(n=size)
+    return text if top is None else text + gettext(", top {card}").format(card=top)
+
+
+def stage_name(stage: Stage) -> str:
+    """The name of a showdown stage for people (``DOWN``, ``BACK`` in English).
+
+    >>> from cardrules import language
+    >>> stage_name(Stage.DOWN)
+    'DOWN'
+    >>> with language("ja"):
+    ...     stage_name(Stage.BACK)
+    'バック'
+    """
+    if stage is Stage.DOWN:
+        return pgettext("showdown stage", "DOWN")
+    return pgettext("showdown stage", "BACK")
+
+
+def phase_name(phase: Phase) -> str:
+    """The name of ``phase`` for people (``str(phase)`` in English).
+
+    >>> from cardrules import language
+    >>> phase_name(Phase.SPLIT)
+    'SPLIT'
+    >>> with language("uk"):
+    ...     phase_name(Phase.SPLIT)
+    'розклад'
+    """
+    return pgettext("phase, in a picture", _PHASE_NAMES[phase])
+
+
+_PHASE_NAMES = {Phase.CHOOSE_DEALER: NP_("phase, in a picture", "CHOOSE_DEALER"),
+                Phase.SHUFFLE: NP_("phase, in a picture", "SHUFFLE"),
+                Phase.CUT: NP_("phase, in a picture", "CUT"),
+                Phase.DRAW: NP_("phase, in a picture", "DRAW"),
+                Phase.DISCARD: NP_("phase, in a picture", "DISCARD"),
+                Phase.RESHUFFLE: NP_("phase, in a picture", "RESHUFFLE"),
+                Phase.SPLIT: NP_("phase, in a picture", "SPLIT"),
+                Phase.GAME_OVER: NP_("phase, in a picture", "GAME_OVER")}
 
 
 def table_lines(facts: GameState | _TableFacts, seat: int | None, shown: list[str],
@@ -484,38 +527,49 @@ def table_lines(facts: GameState | _TableFacts, seat: int | None, shown: list[st
     'stock 52 cards;  discard 0 cards'
     """
     n = facts.num_players
-    rounds = "open-ended" if facts.rounds is None else f"of {facts.rounds}"
-    dealer = "no dealer yet" if facts.dealer is None else f"dealer seat {facts.dealer}"
-    head = f"Down and Back: {n} players, ante {facts.ante}, round {facts.round} {rounds}, " \
-           f"{dealer}"
-    if seat is not None:
-        head += f"; you are seat {seat}"
-    if facts.current_player is not None:
-        acting = f", seat {facts.current_player} to act"
-    elif facts.phase.is_chance:
-        acting = " (chance)"
+    dealer = gettext("no dealer yet") if facts.dealer is None else gettext(
+        "dealer seat {seat}").format(seat=facts.dealer)
+    fields = {"ante": facts.ante, "round": facts.round, "dealer": dealer}
+    if facts.rounds is None:
+        head = ngettext("Down and Back: {n} player, ante {ante}, round {round} open-ended, "
+                        "{dealer}", "Down and Back: {n} players, ante {ante}, round {round} "
+                        "open-ended, {dealer}", n).format(n=n, **fields)
     else:
-        acting = ""
-    lines = [head, f"phase {facts.phase}{acting}, pot {facts.pot}"]
+        head = ngettext("Down and Back: {n} player, ante {ante}, round {round} of {rounds}, "
+                        "{dealer}", "Down and Back: {n} players, ante {ante}, round {round} of "
+                        "{rounds}, {dealer}", n).format(n=n, rounds=facts.rounds, **fields)
+    if seat is not None:
+        head += gettext("; you are seat {seat}").format(seat=seat)
+    phase = phase_name(facts.phase)
+    if facts.current_player is not None:
+        state = gettext("phase {phase}, seat {seat} to act, pot {pot}").format(
+            phase=phase, seat=facts.current_player, pot=facts.pot)
+    elif facts.phase.is_chance:
+        state = gettext("phase {phase} (chance), pot {pot}").format(phase=phase, pot=facts.pot)
+    else:
+        state = gettext("phase {phase}, pot {pot}").format(phase=phase, pot=facts.pot)
+    lines = [head, state]
     for other in range(n):
         text = shown[other]
         split = facts.splits[other]
         if split is not None:
-            text += f"  split {_cards(split.down)} / {_cards(split.back)}"
+            text += gettext("  split {down} / {back}").format(down=_cards(split.down),
+                                                             back=_cards(split.back))
         elif split_chosen[other]:
-            text += "  (has split)"
+            text += gettext("  (has split)")
         if facts.seen[other]:
-            text += f"  seen {_cards(facts.seen[other])}"
-        lines.append(f"seat {other}  net {facts.net[other]:+d}  turns {facts.turns[other]}  "
-                     f"{text}")
+            text += gettext("  seen {cards}").format(cards=_cards(facts.seen[other]))
+        lines.append(gettext("seat {seat}  net {net}  turns {turns}  {text}").format(
+            seat=other, net=f"{facts.net[other]:+d}", turns=facts.turns[other], text=text))
     discard = facts.discard
-    lines.append(f"{_pile('stock', stock_size, stock_top)};  "
-                 f"{_pile('discard', len(discard), discard[-1] if discard else None)}")
+    lines.append(f"{_pile(True, stock_size, stock_top)};  "
+                 f"{_pile(False, len(discard), discard[-1] if discard else None)}")
     showdown = facts.showdown
     if showdown is not None:
-        draws = ", ".join(str(d) for d in showdown.drawn) or "none yet"
-        lines.append(f"tie-break {showdown.stage}: seats "
-                     f"{', '.join(map(str, showdown.contenders))}; on the table: {draws}")
+        draws = ", ".join(str(d) for d in showdown.drawn) or gettext("none yet")
+        lines.append(gettext("tie-break {stage}: seats {seats}; on the table: {draws}").format(
+            stage=stage_name(showdown.stage), seats=", ".join(map(str, showdown.contenders)),
+            draws=draws))
     return lines
 
 

@@ -13,7 +13,7 @@ leading: seat...
 from __future__ import annotations
 
 from cardrules.down_and_back.state import GameState, RoundResult
-from cardrules.engine._words import say, say_n, say_p
+from cardrules.i18n import gettext
 
 __all__ = ["result_lines", "round_line", "summarize"]
 
@@ -28,10 +28,10 @@ def round_line(result: RoundResult) -> str:
     >>> round_line(game.state.results[0]) == summarize(game.state).splitlines()[0]
     True
     """
-    pot = (say("seat {number} takes {pot}").format(number=result.pot_winner, pot=result.pot)
+    pot = (gettext("seat {seat} takes {pot}").format(seat=result.pot_winner, pot=result.pot)
            if result.pot_winner is not None
-           else say("pot of {pot} carries over").format(pot=result.pot))
-    return say("round {round}: down to seat {down}, back to seat {back}; {pot}").format(
+           else gettext("pot of {pot} carries over").format(pot=result.pot))
+    return gettext("round {round}: down to seat {down}, back to seat {back}; {pot}").format(
         round=result.round, down=result.down_winner, back=result.back_winner, pot=pot)
 
 
@@ -56,9 +56,9 @@ def summarize(state: GameState) -> str:
     leading: seats 0, 1, 2
     """
     lines = [round_line(result) for result in state.results]
-    lines.append(say("net: {nets} (pot {pot})").format(
-        nets=" ".join(f"{v:+d}" for v in state.net), pot=state.pot))
+    lines.append(gettext("net: {net} (pot {pot})").format(
+        net=" ".join(f"{v:+d}" for v in state.net), pot=state.pot))
     leaders = state.leaders
-    lines.append(say_n("leading: seat {seats}", "leading: seats {seats}", len(leaders)).format(
-        seats=say_p("list", ", ").join(map(str, leaders))))
+    lines.append((gettext("leading: seat {seats}") if len(leaders) == 1 else
+                  gettext("leading: seats {seats}")).format(seats=", ".join(map(str, leaders))))
     return "\n".join(lines)

@@ -42,6 +42,7 @@ from cardrules.down_and_back.state import (
     table_lines,
 )
 from cardrules.hand import Hand
+from cardrules.i18n import gettext, ngettext
 
 __all__ = ["View", "view"]
 
@@ -91,11 +92,11 @@ class View:
         shown = []
         for other, size in enumerate(self.hand_sizes):
             if other == self.seat:
-                text = f"hand {self.hand or '-'}"
+                text = gettext("hand {cards}").format(cards=self.hand or "-")
                 if self.drawn is not None:
-                    text += f"  drew {self.drawn}"
+                    text += gettext("  drew {card}").format(card=self.drawn)
             else:
-                text = f"hand {size} card{'' if size == 1 else 's'}"
+                text = ngettext("hand {n} card", "hand {n} cards", size).format(n=size)
             shown.append(text)
         return "\n".join(table_lines(self, self.seat, shown, self.stock_size, None,
                                      self.split_chosen))
