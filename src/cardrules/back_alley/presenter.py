@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cardrules.back_alley.actions import Action, Bid, Board, Pass, parse_action
+from cardrules.back_alley.actions import Action, parse_action
 from cardrules.back_alley.events import _suit_name
-from cardrules.back_alley.state import GameState, Phase, board_name, contract_of
+from cardrules.back_alley.state import GameState, Phase, bid_name, contract_of
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, Suit
@@ -32,7 +32,7 @@ from cardrules.engine.presenter import (
     who,
 )
 
-__all__ = ["BackAlleyTable", "bid_text", "by_suit", "hand_text", "result_lines"]
+__all__ = ["BackAlleyTable", "by_suit", "hand_text", "result_lines"]
 
 
 def by_suit(cards: Iterable[Card | Joker], trump: Suit | None) -> list[list[Card | Joker]]:
@@ -79,27 +79,6 @@ def result_lines(before: GameState, after: GameState) -> tuple[str, ...]:
 
 #: The game's title and its unit, for the catalog (shown through ``say``).
 _WORDS = (mark("Back Alley"), mark("team points"))
-
-
-def bid_text(bid: Action) -> str:
-    """A bid as the table shows it, in the current language (``pass``,
-    ``bid 3``, ``board`` in English, as the bid is typed).
-
-    >>> from cardrules import language
-    >>> from cardrules.back_alley import Bid, Board, Pass
-    >>> [bid_text(b) for b in (Pass(), Bid(3), Board())]
-    ['pass', 'bid 3', 'board']
-    >>> with language("ja"):
-    ...     [bid_text(b) for b in (Pass(), Bid(3), Board())]
-    ['パス', '3のビッド', 'ボード']
-    """
-    if isinstance(bid, Pass):
-        return say_p("bid", "pass")
-    if isinstance(bid, Bid):
-        return say_p("bid", "bid {tricks}").format(tricks=bid.tricks)
-    if isinstance(bid, Board):
-        return board_name(1)
-    return str(bid)
 
 
 class BackAlleyTable:
@@ -163,7 +142,7 @@ class BackAlleyTable:
             levels = view.board_levels
             for seat in range(4):
                 bid = view.bids[seat]
-                shown_bid = say("no bid yet") if bid is None else bid_text(bid)
+                shown_bid = say("no bid yet") if bid is None else bid_name(bid)
                 if levels[seat] > 1:
                     shown_bid += say(" (level {level})").format(level=levels[seat])
                 size = view.hand_sizes[seat]
