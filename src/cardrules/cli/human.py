@@ -19,6 +19,11 @@ Between the person's turns one line tells each event of the bots' moves and
 of chance (``seat 2 discards 7H``, the deal, a reshuffle), and what each
 finished round or deal came to.
 
+Everything is printed in the language of the run (``--lang``, else the
+locale: see :mod:`cardrules.cli`), the narration included
+(:func:`~cardrules.engine.presenter.tell`); the moves are listed, typed and
+recorded in the English notation in every language, and the prompt says so.
+
 >>> from cardrules.back_alley import RULES
 >>> from cardrules.engine import RandomBot
 >>> bots = {seat: RandomBot(seat) for seat in (1, 2, 3)}

@@ -10,6 +10,12 @@ each of the game's events (``Rules.events``) that their seat learns, put in
 the second person (:func:`narration`), so the person, the OpenSpiel
 information states and any later reader are told the same things.
 
+Every text a presenter writes is in the current language
+(:func:`cardrules.language`, domain ``"cardrules-cli"``); the narration's
+sentences (:class:`~cardrules.engine.events.Told`) are translated whole, with
+the form said to "you" for the person's own seat (:func:`tell`), and a
+sentence the catalog lacks is told in English.
+
 >>> from cardrules.engine.events import Event
 >>> narration([Event(None, ("seat", 2, "discards 7H")),
 ...            Event(2, ("seat", 2, "draws from the stock"), ("seat", 2, "draws KS"))], 2)
