@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
 def chosen_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
     """The language of a run: ``--lang`` wherever it stands on the command
     line, else the environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else
-    English.  A ``--lang`` that is not one of :data:`LANGS` is left for the
+    English.  A ``--lang`` that is not ``en``, ``ja`` or ``uk`` is left for the
     parser to refuse, in the environment's language.
 
     >>> chosen_language(["play", "--lang", "uk"], {"LANG": "ja_JP.UTF-8"})
