@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from cardrules.i18n import LazyText, concat, language, lazy_gettext, lazy_ngettext
+from cardrules.i18n import LazyText, concat, lazy_gettext, lazy_ngettext
 
 __all__ = [
     "MESSAGE_LIMIT",
@@ -65,7 +65,7 @@ class ParseError(CardRulesError, ValueError):
         #: The message as given: a plain string or a :class:`~cardrules.i18n.LazyText`,
         #: which ``str(err)`` renders in the language of that moment.
         self.text: str | LazyText = message if isinstance(message, LazyText) else str(message)
-        #: The message in English, cut to :data:`MESSAGE_LIMIT` characters.
+        #: The message in English, cut to :data:`~cardrules.errors.MESSAGE_LIMIT` characters.
         self.message = shorten(_english(self.text), MESSAGE_LIMIT)
         if token is not None and not isinstance(token, str):  # a caller's slip: still quote it
             token = repr(token)
@@ -114,10 +114,7 @@ class ParseError(CardRulesError, ValueError):
 
 
 def _english(text: str | LazyText) -> str:
-    if isinstance(text, str):
-        return text
-    with language("en"):
-        return str(text)
+    return text if isinstance(text, str) else text.english
 
 
 def _quote(token: str | None, length: int | None) -> str:
@@ -181,9 +178,18 @@ class IllegalActionError(CardRulesError, ValueError):
         #: The message as given: a plain string or a :class:`~cardrules.i18n.LazyText`,
         #: which ``str(err)`` renders in the language of that moment.
         self.text: str | LazyText = message if isinstance(message, LazyText) else str(message)
-        #: The message in English, without the rule id.
-        self.message = _english(self.text)
-        super().__init__(f"{rule}: {self.message}")
+        # The English text is made only when asked for: the search code raises
+        # and catches many of these errors without ever showing one.
+        super().__init__(rule, self.text)
+
+    @property
+    def message(self) -> str:
+        """The message in English, without the rule id.
+
+        >>> IllegalActionError("DB-34", "draw first").message
+        'draw first'
+        """
+        return _english(self.text)
 
     def __str__(self) -> str:
         """``rule: message``, the message in the current language (:func:`cardrules.language`).

@@ -3,10 +3,10 @@
 Every text that cardrules writes *for a person* (card names, combination
 descriptions, bids, refusals, the pictures' labels) goes through the
 translation functions of this module, in the language of the current
-**context**: a :mod:`contextvars` variable, so each thread and each asyncio
+**context**: a ``contextvars`` variable, so each thread and each asyncio
 task has its own language and a server can render one view in two languages
 for two seats at the same moment.  Nothing here installs ``_`` into builtins
-or touches the :mod:`gettext` module's global state.
+or touches the ``gettext`` module's global state.
 
 >>> from cardrules import Card, language
 >>> card = Card.parse("AS")
@@ -142,26 +142,31 @@ def current_language() -> str:
     return _current.get()
 
 
-def set_language(code: str) -> contextvars.Token[str]:
+def set_language(code: str) -> None:
     """Set the language of the current context (thread or task) without ``with``.
 
-    Returns a token: ``_current.reset(token)`` is what :func:`language` does
-    on leaving.  A new thread starts in English; a new asyncio task starts
-    in the language of the code that created it.
+    A new thread starts in English; a new asyncio task starts in the
+    language of the code that created it.  :func:`language` sets one for a
+    block and puts the previous one back.
 
-    >>> token = set_language("uk")
+    >>> import threading
+    >>> def seat():
+    ...     set_language("uk")
+    ...     print(current_language())
+    >>> worker = threading.Thread(target=seat)
+    >>> worker.start(); worker.join()
+    uk
     >>> current_language()
-    'uk'
-    >>> _ = set_language("en")
+    'en'
     """
-    return _current.set(normalize(code))
+    _current.set(normalize(code))
 
 
 @contextmanager
 def language(code: str) -> Iterator[str]:
     """Speak ``code`` inside the ``with`` block, in this thread or task only.
 
-    ``code`` goes through :func:`normalize`, so an unknown language gives
+    ``code`` goes through :func:`~cardrules.i18n.normalize`, so an unknown language gives
     English rather than an error (a player's locale is never a reason for a
     program to fail).  The block's value is the language chosen.
 
@@ -449,8 +454,13 @@ class LazyText:
         ...     lazy_gettext("spades").english
         'spades'
         """
-        with language("en"):
-            return str(self)
+        # English is the source language: no catalog and no change of context.
+        template = self.message if self.plural is None or self.n == 1 else self.plural
+        if not self.fields:
+            return template
+        values = {k: v.english if isinstance(v, LazyText) else str(v)
+                  for k, v in self.fields.items()}
+        return template.format_map(values)
 
     def __repr__(self) -> str:
         return f"LazyText({self.english!r})"

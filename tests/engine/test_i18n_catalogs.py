@@ -141,20 +141,51 @@ def test_the_po_reader_skips_fuzzy_and_empty_entries_and_joins_lines() -> None:
                                   "x\x04{n} d\x00{n} ds": "D"}
 
 
-def test_the_library_template_holds_every_message_of_the_code(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+#: Each domain's extraction settings, at the repository's root.
+CONFIGS = {"cardrules": "babel.cfg", "cardrules-cli": "babel-cli.cfg"}
+
+
+def _extra_keywords(config: Path) -> list[str]:
+    # A line "# extra keywords: _ P_:1c,2" in the settings adds keywords.
+    for line in config.read_text(encoding="utf-8").splitlines():
+        if line.lower().startswith("# extra keywords:"):
+            return line.split(":", 1)[1].split()
+    return []
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_each_template_holds_every_message_of_the_code(
+        domain: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from babel.messages.frontend import CommandLineInterface
 
-    fresh = tmp_path / "cardrules.pot"
-    command = ["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"),
-               "--no-default-keywords", "--no-location", "--sort-output", "-o", str(fresh)]
-    for keyword in KEYWORDS:
+    config = ROOT / CONFIGS.get(domain, f"babel-{domain}.cfg")
+    if not config.exists():
+        pytest.skip(f"no extraction settings for {domain}")
+    fresh = tmp_path / f"{domain}.pot"
+    command = ["pybabel", "-q", "extract", "-F", str(config), "--no-default-keywords",
+               "--no-location", "--sort-output", "-o", str(fresh)]
+    for keyword in KEYWORDS + _extra_keywords(config):
         command += ["-k", keyword]
     monkeypatch.chdir(ROOT)
     CommandLineInterface().run([*command, "."])  # type: ignore[no-untyped-call]
     wanted = {_key(m) for m in _catalog(fresh) if m.id}
-    have = {_key(m) for m in _catalog(LOCALE / "cardrules.pot") if m.id}
+    have = {_key(m) for m in _catalog(LOCALE / f"{domain}.pot") if m.id}
     assert wanted == have, "run the pybabel extract and update of docs/languages.rst"
+
+
+def test_a_pickled_refusal_keeps_its_rule_and_its_languages() -> None:
+    import pickle
+
+    from cardrules import IllegalActionError
+    from cardrules.i18n import lazy_gettext
+
+    err = IllegalActionError("DB-34", lazy_gettext("seat {seat} does not hold {card}",
+                                                   seat=1, card="QH"))
+    back = pickle.loads(pickle.dumps(err))
+    assert (back.rule, back.message, str(back)) == ("DB-34", "seat 1 does not hold QH",
+                                                    "DB-34: seat 1 does not hold QH")
+    with i18n.language("uk"):
+        assert str(back) == "DB-34: у місця 1 немає QH"
 
 
 def test_the_catalogs_are_read_once_and_shared_by_threads() -> None:

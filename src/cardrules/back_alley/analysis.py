@@ -48,9 +48,17 @@ from cardrules.back_alley.actions import PASS, BidAction
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
-from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, contract_of, score
+from cardrules.back_alley.state import (
+    NUM_PLAYERS,
+    GameState,
+    Phase,
+    bid_name,
+    contract_of,
+    score,
+)
 from cardrules.back_alley.views import View, view
 from cardrules.engine.bots import Bot
+from cardrules.i18n import gettext
 
 __all__ = ["BidValue", "TrickEstimate", "trick_estimate"]
 
@@ -79,8 +87,9 @@ class BidValue:
     made: float
 
     def __str__(self) -> str:
-        return (f"{self.bid}: {self.expected_score:.2f} (+- {self.stderr:.2f}), "
-                f"made {self.made:.0%}")
+        return gettext("{bid}: {score} (+- {stderr}), made {made}").format(
+            bid=bid_name(self.bid), score=f"{self.expected_score:.2f}",
+            stderr=f"{self.stderr:.2f}", made=f"{self.made:.0%}")
 
 
 @attrs.frozen(slots=True)
