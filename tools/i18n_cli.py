@@ -67,14 +67,33 @@ def template() -> Catalog:
     return catalog
 
 
-def _text(catalog: Catalog) -> str:
+_DATE = '"POT-Creation-Date:'
+
+
+def _text(catalog: Catalog, path: Path) -> str:
+    """The catalog as a .po file; the creation date is kept from the file at
+    ``path`` when it has one, so the file changes only with its messages."""
     out = io.BytesIO()
     write_po(out, catalog, width=100, omit_header=False, no_location=True,
              sort_output=True)
-    text = out.getvalue().decode("utf-8")
-    # The creation date changes on every run: keep the file stable.
-    return "\n".join(line for line in text.splitlines()
-                     if not line.startswith('"POT-Creation-Date:')) + "\n"
+    lines = out.getvalue().decode("utf-8").splitlines()
+    if path.is_file():
+        old = [line for line in path.read_text(encoding="utf-8").splitlines()
+               if line.startswith(_DATE)]
+        if old:
+            lines = [old[0] if line.startswith(_DATE) else line for line in lines]
+    return "\n".join(lines) + "\n"
+
+
+def _same(path: Path, text: str) -> bool:
+    """``path`` holds ``text``, whatever its creation date."""
+    if not path.is_file():
+        return False
+
+    def body(content: str) -> list[str]:
+        return [line for line in content.splitlines() if not line.startswith(_DATE)]
+
+    return body(path.read_text(encoding="utf-8")) == body(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,9 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     pot = template()
     pot_path = LOCALE / f"{DOMAIN}.pot"
-    text = _text(pot)
+    text = _text(pot, pot_path)
     if args.check:
-        same = pot_path.is_file() and pot_path.read_text(encoding="utf-8") == text
+        same = _same(pot_path, text)
         print(f"{pot_path.name}: {'up to date' if same else 'out of date'}")
         return 0 if same else 1
     pot_path.write_text(text, encoding="utf-8")
@@ -102,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         catalog.obsolete.clear()
         catalog.fuzzy = False
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_text(catalog), encoding="utf-8")
+        path.write_text(_text(catalog, pot_path), encoding="utf-8")
     print(f"{pot_path.relative_to(ROOT)}: {len(pot)} messages")
     return 0
 
