@@ -191,8 +191,8 @@ def test_cli_page_documents_every_command_and_option(monkeypatch: pytest.MonkeyP
                 expected[f"cardrules {command}"] = _options(subparser)
     assert set(expected) == set(documented)
     for program, options in expected.items():
-        # -h/--help is documented once, for the command as a whole.
-        wanted = options - ({"-h", "--help"} if program != "cardrules" else set())
+        # -h/--help and --lang are documented once, for the command as a whole.
+        wanted = options - ({"-h", "--help", "--lang"} if program != "cardrules" else set())
         assert wanted <= documented[program], (program, wanted - documented[program])
     assert {"--players", "--rounds", "--ante", "--seed", "--bots", "--record", "--moves",
             "game"} <= expected["cardrules play"]

@@ -169,7 +169,10 @@ def test_each_template_holds_every_message_of_the_code(
     monkeypatch.chdir(ROOT)
     CommandLineInterface().run([*command, "."])  # type: ignore[no-untyped-call]
     wanted = {_key(m) for m in _catalog(fresh) if m.id}
-    have = {_key(m) for m in _catalog(LOCALE / f"{domain}.pot") if m.id}
+    # The command's template also holds, in the context "to you", the form of
+    # each narration sentence said to its seat (tools/i18n_cli.py adds them).
+    have = {_key(m) for m in _catalog(LOCALE / f"{domain}.pot")
+            if m.id and m.context != "to you"}
     assert wanted == have, "run the pybabel extract and update of docs/languages.rst"
 
 

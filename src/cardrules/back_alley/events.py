@@ -23,12 +23,24 @@ from typing import cast
 from cardrules.back_alley.actions import Action, Bid, Board, Pass, Play
 from cardrules.back_alley.state import Contract, GameState, Phase, contract_of
 from cardrules.back_alley.trick import table_for, trick_winner
-from cardrules.cards import Card, Joker
+from cardrules.cards import Card, Joker, Suit
 from cardrules.engine.chance import ChooseDealer, Shuffle
-from cardrules.engine.events import Event, Parts
+from cardrules.engine.events import Event, Told
+from cardrules.engine.events import told as _told
+from cardrules.engine.events import told_n as _told_n
 from cardrules.hand import Hand
+from cardrules.i18n import lazy_gettext
 
 __all__ = ["events"]
+
+
+def _suit_name(suit: Suit) -> object:
+    """The name of ``suit`` in the reader's language when shown ("spades").
+
+    >>> str(_suit_name(Suit.CLUBS))
+    'clubs'
+    """
+    return lazy_gettext(suit.name.lower())
 
 
 def events(before: GameState, action: Action, after: GameState) -> tuple[Event, ...]:
@@ -45,40 +57,42 @@ def events(before: GameState, action: Action, after: GameState) -> tuple[Event, 
     """
     kind = type(action)
     if kind is ChooseDealer:
-        return (Event(None, ("chance:", "seat", cast(ChooseDealer, action).seat,
-                             "deals first (BA-11)")),)
+        return (Event(None, (_told("chance: {seat} deals first (BA-11)",
+                                   seat=cast(ChooseDealer, action).seat),)),)
     if kind is Shuffle:
         return _deal(after)
     seat = before.current_player
     told: list[Event] = []
     if kind is Pass:
-        told.append(Event(None, ("seat", seat, "passes")))
+        told.append(Event(None, (_told("{seat} passes", seat=seat),)))
     elif kind is Bid:
-        told.append(Event(None, ("seat", seat, "bids", cast(Bid, action).tricks)))
+        told.append(Event(None, (_told("{seat} bids {tricks}", seat=seat,
+                                       tricks=cast(Bid, action).tricks),)))
     elif kind is Board:
         assert seat is not None
         level = after.board_levels[seat] or 1
-        told.append(Event(None, ("seat", seat, "claims", Contract(board=level), "(BA-23)")))
+        told.append(Event(None, (_told("{seat} claims {contract} (BA-23)", seat=seat,
+                                       contract=Contract(board=level)),)))
     else:
         card = cast(Play, action).card
-        told.append(Event(None, ("seat", seat, "plays", card)))
+        told.append(Event(None, (_told("{seat} plays {card}", seat=seat, card=card),)))
         if len(before.trick) == 3 and before.leader is not None:
             winner = trick_winner(before.leader, [c.index for c in (*before.trick, card)],
                                   table_for(before.trump))
-            told.append(Event(None, ("seat", winner, "wins the trick (BA-34)")))
+            told.append(Event(None, (_told("{seat} wins the trick (BA-34)", seat=winner),)))
     if before.phase is Phase.BID and after.phase is Phase.PLAY and after.dealer is not None:
-        contracts = ", ".join(f"team {team} {contract_of(after.bids, after.dealer, team)}"
-                              for team in (0, 1))
         leader = after.leader if after.leader is not None else after.current_player
-        told.append(Event(None, (f"contracts: {contracts};", "seat", leader,
-                                 "leads (BA-24, BA-30)")))
+        told.append(Event(None, (_told(
+            "contracts: team 0 {contract0}, team 1 {contract1}; {seat} leads (BA-24, BA-30)",
+            contract0=contract_of(after.bids, after.dealer, 0),
+            contract1=contract_of(after.bids, after.dealer, 1), seat=leader),)))
     elif before.phase is Phase.BID and after.phase is Phase.SHUFFLE:
-        told.append(Event(None, ("all four passed: the cards are thrown in and the deal "
-                                 "passes on (BA-25)",)))
+        told.append(Event(None, (_told("all four passed: the cards are thrown in and the "
+                                       "deal passes on (BA-25)"),)))
     for result in after.results[len(before.results):]:
-        told.append(Event(None, (result,)))
-        told.append(Event(None, (f"scores: team 0 {after.scores[0]}, "
-                                 f"team 1 {after.scores[1]}",)))
+        told.append(Event(None, (_told("{result}", result=result),)))
+        told.append(Event(None, (_told("scores: team 0 {score0}, team 1 {score1}",
+                                       score0=after.scores[0], score1=after.scores[1]),)))
     return tuple(told)
 
 
@@ -88,20 +102,27 @@ def _deal(after: GameState) -> tuple[Event, ...]:
     deal = after.deal
     assert deal is not None
     size = deal.hand_size
-    trump = "no trump" if deal.trump is None else f"trump {deal.trump.name.lower()}"
+    trump: Told = (_told("no trump") if deal.trump is None
+                   else _told("trump {suit}", suit=_suit_name(deal.trump)))
     if deal.joker_discard is not None:
-        trump += f"; seat {deal.exchanger} discarded {deal.joker_discard}"
-    public: Parts = (f"deal {after.deal_number} of {after.settings.deals}:", "seat",
-                     after.dealer, f"deals {size} card{'' if size == 1 else 's'} each;",
-                     "turned", f"{deal.trump_card}: {trump}", "(BA-12, BA-13)")
-    told = [Event(None, public)]
+        trump = _told("{trump}; {exchanger_seat} discarded {card}", trump=trump,
+                      exchanger_seat=deal.exchanger, card=deal.joker_discard)
+    public = _told_n("deal {number} of {deals}: {seat} deals {n} card each; turned {card}: "
+                     "{trump} (BA-12, BA-13)",
+                     "deal {number} of {deals}: {seat} deals {n} cards each; turned {card}: "
+                     "{trump} (BA-12, BA-13)", size, number=after.deal_number,
+                     deals=after.settings.deals, seat=after.dealer, card=deal.trump_card,
+                     trump=trump)
+    told = [Event(None, (public,))]
     for seat, hand in enumerate(after.hands):
         if seat == deal.exchanger and deal.taken is not None and deal.joker_discard is not None:
             dealt: Hand[Card | Joker] = Hand(
                 (*(c for c in hand if c != deal.taken), deal.joker_discard), jokers=True)
-            told.append(Event(seat, None, ("seat", seat, "is dealt", dealt)))
-            told.append(Event(seat, None, ("seat", seat, "takes", deal.taken,
-                                           "for its joker (BA-13)")))
+            told.append(Event(seat, None, (_told("{seat} is dealt {hand}", seat=seat,
+                                                 hand=dealt),)))
+            told.append(Event(seat, None, (_told("{seat} takes {card} for its joker (BA-13)",
+                                                 seat=seat, card=deal.taken),)))
         else:
-            told.append(Event(seat, None, ("seat", seat, "is dealt", hand)))
+            told.append(Event(seat, None, (_told("{seat} is dealt {hand}", seat=seat,
+                                                 hand=hand),)))
     return tuple(told)

@@ -16,11 +16,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cardrules.back_alley.actions import Action, parse_action
-from cardrules.back_alley.state import GameState, Phase, contract_of
+from cardrules.back_alley.events import _suit_name
+from cardrules.back_alley.state import GameState, Phase, bid_name, contract_of
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, Suit
-from cardrules.engine.presenter import CARD_NOTATION, listed_key, numbered, seat_label, who
+from cardrules.engine._words import mark, say, say_n, say_p
+from cardrules.engine.presenter import (
+    CARD_NOTATION,
+    listed_key,
+    numbered,
+    pad,
+    seat_label,
+    shown,
+    who,
+)
 
 __all__ = ["BackAlleyTable", "by_suit", "hand_text", "result_lines"]
 
@@ -67,9 +77,8 @@ def result_lines(before: GameState, after: GameState) -> tuple[str, ...]:
     return tuple(map(str, after.results[len(before.results):]))
 
 
-def _plural(number: int) -> str:
-    """``card`` or ``cards``."""
-    return "card" if number == 1 else "cards"
+#: The game's title and its unit, for the catalog (shown through ``say``).
+_WORDS = (mark("Back Alley"), mark("team points"))
 
 
 class BackAlleyTable:
@@ -82,13 +91,17 @@ class BackAlleyTable:
     your hand: -
     """
 
-    notation = ("  pass            bid nothing (BA-21)\n"
-                "  bid 3           bid a number of tricks, 1 to the hand size - 1\n"
-                "  board           claim every trick for your team\n"
-                "  play QH         play a card (play BB, play LB for the jokers)\n" + CARD_NOTATION)
-
     def __init__(self, you: int) -> None:
         self.you = you
+
+    @property
+    def notation(self) -> str:
+        """The moves as they are typed (in English in every language), for ``help``."""
+        return (say("  pass            bid nothing (BA-21)\n"
+                    "  bid 3           bid a number of tricks, 1 to the hand size - 1\n"
+                    "  board           claim every trick for your team\n"
+                    "  play QH         play a card (play BB, play LB for the jokers)\n")
+                + say(CARD_NOTATION))
 
     def intro(self, view: View) -> str:
         """The first line of the game.
@@ -97,8 +110,9 @@ class BackAlleyTable:
         >>> BackAlleyTable(3).intro(view(new_game(), 3))
         "Back Alley: you are seat 3 (team 1, with seat 1); type 'help' for help"
         """
-        return (f"Back Alley: you are seat {self.you} (team {self.you & 1}, with seat "
-                f"{(self.you + 2) % 4}); type 'help' for help")
+        return say("Back Alley: you are seat {number} (team {team}, with seat {partner}); "
+                   "type 'help' for help").format(number=self.you, team=self.you & 1,
+                                                  partner=(self.you + 2) % 4)
 
     def table(self, view: View) -> list[str]:
         """The table: trump, bids, tricks, the trick on the table, scores, your hand.
@@ -116,56 +130,69 @@ class BackAlleyTable:
         scores: team 0 (yours) 0, team 1 0
         your hand: AS
         """
-        dealer = "no dealer yet" if view.dealer is None else f"dealer seat {view.dealer}"
+        dealer = (say("no dealer yet") if view.dealer is None
+                  else say("dealer seat {number}").format(number=view.dealer))
         size = view.hand_size
-        lines = [f"== Back Alley: deal {view.deal_number} of {view.settings.deals} "
-                 f"({size} {_plural(size)} each), {dealer} =="]
+        lines = ["== " + say_n("Back Alley: deal {number} of {deals} ({n} card each), {dealer}",
+                               "Back Alley: deal {number} of {deals} ({n} cards each), {dealer}",
+                               size).format(number=view.deal_number, deals=view.settings.deals,
+                                            n=size, dealer=dealer) + " =="]
         if view.trump_card is not None:
             lines.append(self._turned(view))
             levels = view.board_levels
             for seat in range(4):
                 bid = view.bids[seat]
-                shown = "no bid yet" if bid is None else str(bid)
+                shown_bid = say("no bid yet") if bid is None else bid_name(bid)
                 if levels[seat] > 1:
-                    shown += f" (level {levels[seat]})"
+                    shown_bid += say(" (level {level})").format(level=levels[seat])
                 size = view.hand_sizes[seat]
-                lines.append(f"{seat_label(seat, self.you):<14} team {seat & 1}  "
-                             f"{shown:<17} tricks {view.tricks_won[seat]}  "
-                             f"{size} {_plural(size)}")
+                lines.append(say("{label} team {team}  {bid} tricks {tricks}  {cards}").format(
+                    label=pad(seat_label(seat, self.you), 14), team=seat & 1,
+                    bid=pad(shown_bid, 17), tricks=view.tricks_won[seat],
+                    cards=say_n("{n} card", "{n} cards", size).format(n=size)))
             if view.dealer is not None and all(bid is not None for bid in view.bids):
-                lines.append("contracts: " + ", ".join(
-                    f"team {team} {contract_of(view.bids, view.dealer, team)}"
-                    for team in (0, 1)))
+                lines.append(say("contracts: team 0 {contract0}, team 1 {contract1}").format(
+                    contract0=shown(contract_of(view.bids, view.dealer, 0)),
+                    contract1=shown(contract_of(view.bids, view.dealer, 1))))
             if view.tricks:
                 last = view.tricks[-1]
-                lines.append(f"last trick: {self._played(last.leader, last.cards)}; "
-                             f"won by {who(last.winner, self.you)}")
+                lines.append(say("last trick: {cards}; won by {winner}").format(
+                    cards=self._played(last.leader, last.cards),
+                    winner=who(last.winner, self.you)))
             if view.leader is not None:
-                lines.append(f"trick: {self._played(view.leader, view.trick) or 'nothing yet'}"
-                             f" (led by {who(view.leader, self.you)})")
+                lines.append(say("trick: {cards} (led by {leader})").format(
+                    cards=self._played(view.leader, view.trick) or say("nothing yet"),
+                    leader=who(view.leader, self.you)))
         s0, s1 = view.scores
         mine = view.seat & 1
-        lines.append(f"scores: team 0{' (yours)' if mine == 0 else ''} {s0}, "
-                     f"team 1{' (yours)' if mine == 1 else ''} {s1}")
-        taken = f"   (you took {view.taken})" if view.taken is not None else ""
-        lines.append(f"your hand: {hand_text(view.hand, view.trump)}{taken}")
+        lines.append((say("scores: team 0 (yours) {score0}, team 1 {score1}") if mine == 0
+                      else say("scores: team 0 {score0}, team 1 (yours) {score1}")).format(
+                          score0=s0, score1=s1))
+        hand = hand_text(view.hand, view.trump)
+        if view.taken is not None:
+            lines.append(say("your hand: {hand}   (you took {card})").format(
+                hand=hand, card=view.taken))
+        else:
+            lines.append(say("your hand: {hand}").format(hand=hand))
         return lines
 
     def _played(self, leader: int, cards: Sequence[Card | Joker]) -> str:
         """``seat 1 5S, you KS``: the cards of a trick with who played them."""
-        return ", ".join(f"{who((leader + k) % 4, self.you)} {card}"
-                         for k, card in enumerate(cards))
+        return say_p("list", ", ").join(
+            say("{who} {card}").format(who=who((leader + k) % 4, self.you), card=card)
+            for k, card in enumerate(cards))
 
-    @staticmethod
-    def _turned(view: View) -> str:
+    def _turned(self, view: View) -> str:
         """The turned card and what it makes trump (BA-12, BA-13), and whether
         trump has been played (BA-32)."""
-        trump = "no trump" if view.trump is None else f"trump {view.trump.name.lower()}"
-        line = f"turned {view.trump_card}: {trump}"
+        trump = (say("no trump") if view.trump is None
+                 else say("trump {suit}").format(suit=_suit_name(view.trump)))
+        line = say("turned {card}: {trump}").format(card=view.trump_card, trump=trump)
         if view.joker_discard is not None:
-            line += f"; seat {view.exchanger} discarded {view.joker_discard}"
+            line += say("; seat {number} discarded {card}").format(
+                number=view.exchanger, card=view.joker_discard)
         if view.trump is not None:
-            line += "; trump played" if view.trump_played else "; trump not played yet"
+            line += say("; trump played") if view.trump_played else say("; trump not played yet")
         return line
 
     def moves(self, view: View, legal: Sequence[Action]) -> list[str]:
@@ -178,9 +205,9 @@ class BackAlleyTable:
         >>> BackAlleyTable(0).moves(view(s, 0), legal_actions(s))
         ['your turn: bid (BA-20, BA-21)', 'moves:', ' 1) pass    2) board']
         """
-        doing = "bid (BA-20, BA-21)" if view.phase is Phase.BID else \
-            "play a card (BA-31 to BA-33)"
-        return [f"your turn: {doing}", "moves:", *numbered([str(a) for a in legal])]
+        doing = (say("your turn: bid (BA-20, BA-21)") if view.phase is Phase.BID
+                 else say("your turn: play a card (BA-31 to BA-33)"))
+        return [doing, say("moves:"), *numbered([str(a) for a in legal])]
 
     def labels(self, view: View, legal: Sequence[Action]) -> dict[str, Action]:
         """Every text the moves are listed by (``pass``, ``bid 3``, ``play BB``),
@@ -208,5 +235,7 @@ class BackAlleyTable:
         ['your team (team 1) draws, 0 to 0']
         """
         mine, theirs = view.scores[view.team], view.scores[1 - view.team]
-        verdict = "wins" if mine > theirs else "loses" if mine < theirs else "draws"
-        return [f"your team (team {view.team}) {verdict}, {mine} to {theirs}"]
+        verdict = (say("your team (team {team}) wins, {mine} to {theirs}") if mine > theirs
+                   else say("your team (team {team}) loses, {mine} to {theirs}")
+                   if mine < theirs else say("your team (team {team}) draws, {mine} to {theirs}"))
+        return [verdict.format(team=view.team, mine=mine, theirs=theirs)]

@@ -19,7 +19,8 @@ from typing import Any
 
 import attrs
 
-from cardrules.back_alley.state import GameState, team_of
+from cardrules.back_alley.state import GameState, board_name, team_of
+from cardrules.engine._words import say, say_n
 from cardrules.engine.tally import ChartAxes, Table, read_count
 
 __all__ = ["BOARD_NAMES", "BackAlleyTally", "ContractTally"]
@@ -105,6 +106,11 @@ class ContractTally:
         """
         return cls(read_count(data, "tricks"), read_count(data, "board"), read_count(data, "count"),
                    read_count(data, "made"), read_count(data, "points"))
+
+
+def _kind(tally: ContractTally) -> str:
+    """The kind of contract as a table shows it, in the current language."""
+    return board_name(tally.board) if tally.board else str(tally.tricks)
 
 
 def _by_kind(sums: dict[tuple[int, int], list[int]]) -> tuple[ContractTally, ...]:
@@ -245,9 +251,12 @@ class BackAlleyTally:
         >>> BackAlleyTally(1, 0, (ContractTally(2, 0, 2, 1, -10),)).tables()[0].rows
         (('2', '2', '1', '1', '50.0%', '-10'),)
         """
-        return [Table(f"Contracts: {self.deals} deals, {self.throw_ins} thrown in",
-                      ("contract", "teams", "made", "set", "made %", "points"),
-                      tuple((c.kind, str(c.count), str(c.made), str(c.failed),
+        return [Table(say_n("Contracts: {n} deals, {thrown} thrown in",
+                            "Contracts: {n} deals, {thrown} thrown in", self.deals).format(
+                                n=self.deals, thrown=self.throw_ins),
+                      (say("contract"), say("teams"), say("made"), say("set"), say("made %"),
+                       say("points")),
+                      tuple((_kind(c), str(c.count), str(c.made), str(c.failed),
                              f"{c.make_rate:.1%}", f"{c.points:+d}") for c in self.contracts))]
 
     def chart(self, axes: ChartAxes) -> None:
@@ -259,12 +268,12 @@ class BackAlleyTally:
         >>> BackAlleyTally.empty().chart(Axes())
         set_title
         """
-        kinds = [c.kind.replace(" board", "\nboard") for c in self.contracts]
+        kinds = [_kind(c).replace(" board", "\nboard") for c in self.contracts]
         made = [c.made for c in self.contracts]
-        axes.bar(kinds, made, label="made")
-        axes.bar(kinds, [c.failed for c in self.contracts], bottom=made, label="set")
-        axes.set_title("Contracts made and set")
-        axes.set_xlabel("contract")
-        axes.set_ylabel("team deals")
+        axes.bar(kinds, made, label=say("made"))
+        axes.bar(kinds, [c.failed for c in self.contracts], bottom=made, label=say("set"))
+        axes.set_title(say("Contracts made and set"))
+        axes.set_xlabel(say("contract"))
+        axes.set_ylabel(say("team deals"))
         axes.tick_params(axis="x", labelsize="small")
         axes.legend(fontsize="small")

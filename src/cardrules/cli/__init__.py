@@ -18,6 +18,17 @@ unfinished.
 are in use: the C speed-ups, or the pure-Python code (see
 :data:`cardrules.down_and_back.ACCELERATED`).
 
+``--lang ja|uk|en``, before or after the subcommand, sets the language of
+everything the command writes for people (tables, prompts, narration,
+refusals, help); without it the user's locale decides (``LC_ALL``, then
+``LC_MESSAGES``, then ``LANG``: :func:`cardrules.i18n.from_environment`), and
+English is the fallback.  Machine formats (``--json``, records, the moves
+typed and listed, such as ``play QH``) are the same in every language.
+
+>>> main(["eval", "--lang", "ja", "8S", "8H", "8D", "QH"])
+8のプライアル (8S 8H 8D QH)
+0
+
 >>> main(["eval", "8S", "8H", "8D", "QH"])
 prial of eights (8S 8H 8D QH)
 0
@@ -28,14 +39,17 @@ prial of eights (8S 8H 8D QH)
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardrules.cli import _common, advise, evaluate, play, replay, serve, simulate
+from cardrules.engine._words import say
 from cardrules.errors import CardRulesError
+from cardrules.i18n import from_environment, language
 
-__all__ = ["main", "run"]
+__all__ = ["chosen_language", "main", "run"]
 
 #: The subcommand modules; each has ``register(commands)``, which adds its
 #: parser and sets ``handler`` to the function that runs it.
@@ -53,22 +67,69 @@ class _Version(argparse.Action):
         from cardrules import __version__
         from cardrules.down_and_back import ACCELERATED
 
-        kind = "C speed-ups active" if ACCELERATED else "pure-Python evaluators"
+        kind = say("C speed-ups active") if ACCELERATED else say("pure-Python evaluators")
         print(f"cardrules {__version__} ({kind})")
         parser.exit(0)
 
 
+#: The languages ``--lang`` takes.
+LANGS = ("en", "ja", "uk")
+
+
+def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("--lang", choices=LANGS, default=default, metavar="LANG",
+                        help=say("the language of the texts for people: en, ja or uk "
+                                 "(default: from LC_ALL, LC_MESSAGES or LANG, else en); "
+                                 "moves are typed in English notation in every language"))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the whole command, with every subcommand."""
+    """The argument parser of the whole command, with every subcommand, its
+    texts in the current language (:func:`cardrules.language`).
+
+    ``--lang`` is accepted before the subcommand and after it.
+
+    >>> build_parser().parse_args(["eval", "AS", "--lang", "uk"]).lang
+    'uk'
+    """
     parser = _common.Parser(
-        prog="cardrules", description="Rules engines for Down and Back and Back Alley.")
+        prog="cardrules", description=say("Rules engines for Down and Back and Back Alley."))
     parser.add_argument("--version", action=_Version, default=argparse.SUPPRESS,
-                        help="show the version and whether the C speed-ups are in use")
+                        help=say("show the version and whether the C speed-ups are in use"))
+    _add_lang(parser, None)
     commands = parser.add_subparsers(dest="command", required=True,
                                      parser_class=_common.Parser)
     for command in _COMMANDS:
         command.register(commands)
+    for sub in commands.choices.values():
+        _add_lang(sub, argparse.SUPPRESS)  # after the subcommand too, not overriding
     return parser
+
+
+def chosen_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language of a run: ``--lang`` wherever it stands on the command
+    line, else the environment's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else
+    English.  A ``--lang`` that is not ``en``, ``ja`` or ``uk`` is left for the
+    parser to refuse, in the environment's language.
+
+    >>> chosen_language(["play", "--lang", "uk"], {"LANG": "ja_JP.UTF-8"})
+    'uk'
+    >>> chosen_language(["--lang=ja", "eval", "AS"], {})
+    'ja'
+    >>> chosen_language(["eval", "AS"], {"LC_ALL": "ja_JP.UTF-8", "LANG": "uk_UA.UTF-8"})
+    'ja'
+    >>> chosen_language(["eval", "AS"], {"LANG": "fr_FR.UTF-8"})
+    'en'
+    """
+    first = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    first.add_argument("--lang")
+    try:
+        known, _ = first.parse_known_args(list(argv))
+    except SystemExit:  # "--lang" with no value: the real parser says so
+        known = argparse.Namespace(lang=None)
+    if known.lang in LANGS:
+        return str(known.lang)
+    return from_environment(environ)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,7 +155,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     0
     >>> main(["play", "--record", ""])   # checked before any game is played
     2
+
+    The whole run is in the language of :func:`~cardrules.cli.chosen_language`.
     """
+    given = sys.argv[1:] if argv is None else list(argv)
+    with language(chosen_language(given, os.environ)):
+        return _main(given)
+
+
+def _main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         status: int = args.handler(args)
@@ -105,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _common.quiet_stdout()
         return 0
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's status
-        print("cardrules: interrupted", file=sys.stderr)
+        print("cardrules: " + say("interrupted"), file=sys.stderr)
         return 130
     except OSError as err:
         # "cardrules: game.json: No such file or directory", not "[Errno 2] ...".

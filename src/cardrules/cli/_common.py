@@ -6,10 +6,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from cardrules.engine._words import mark, say, say_p
+from cardrules.engine.presenter import game_title, pad, width
 from cardrules.engine.records import Seated
 from cardrules.engine.registry import BUILT_IN
 from cardrules.errors import ParseError
@@ -34,9 +37,10 @@ BOTS_MARK = "<the bots of every game>"
 GAMES_MARK = "<every game>"
 #: Stands in a help text for every game's default bot (``Rules.default_bot``).
 DEFAULT_BOTS_MARK = "<the default bot of every game>"
-#: Help text of the --bots option.
-BOTS_HELP = ("a bot name for every seat, or one per seat separated by commas "
-             f"({BOTS_MARK})")
+#: Help text of the --bots option (in English: shown through ``say``; a
+#: translation keeps the mark as it is).
+BOTS_HELP = mark("a bot name for every seat, or one per seat separated by commas "
+                 "(<the bots of every game>)")
 
 
 def game_key(name: str) -> str:
@@ -71,8 +75,8 @@ def game(name: str) -> Rules[Any, Any]:
     for found in games():  # a game registered under a name in capitals or with dashes
         if game_key(found) == key:
             return rules_for(found)
-    raise ParseError(f"unknown game (choose from {', '.join(game_names())})",
-                     token=name) from None
+    raise ParseError(say("unknown game (choose from {games})").format(
+        games=", ".join(game_names())), token=name) from None
 
 
 def game_names() -> tuple[str, ...]:
@@ -99,7 +103,8 @@ def registered_bots() -> str:
     from cardrules.engine.registry import games, rules_for
 
     found = [rules_for(name) for name in games()]
-    return "; ".join(f"{rules.title}: {', '.join(sorted(rules.bots))}" for rules in found)
+    return "; ".join(f"{game_title(rules)}: {', '.join(sorted(rules.bots))}"
+                     for rules in found)
 
 
 def default_bots() -> str:
@@ -111,12 +116,51 @@ def default_bots() -> str:
     from cardrules.engine.registry import games, rules_for
 
     found = [rules_for(name) for name in games()]
-    return ", ".join(f"{rules.default_bot} for {rules.title}" for rules in found)
+    return say_p("list", ", ").join(say("{bot} for {game}").format(
+        bot=rules.default_bot, game=game_title(rules)) for rules in found)
 
 
 #: What each mark of a help text stands for.
-_MARKS = {BOTS_MARK: registered_bots, GAMES_MARK: lambda: " or ".join(game_names()),
+_MARKS = {BOTS_MARK: registered_bots, GAMES_MARK: lambda: say(" or ").join(game_names()),
           DEFAULT_BOTS_MARK: default_bots}
+
+#: argparse's own messages (Python's "argparse" domain, never installed) as
+#: patterns, and this domain's message for each: :meth:`Parser.error`
+#: translates them.  Anything else argparse says stays in English.
+_ARGPARSE = tuple((re.compile(pattern), message) for pattern, message in (
+    (r"argument (?P<argument>.+?): (?P<message>.*)", mark("argument {argument}: {message}")),
+    (r"invalid (?P<type>\w+) value: (?P<value>.*)", mark("invalid {type} value: {value}")),
+    (r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)",
+     mark("invalid choice: {value} (choose from {choices})")),
+    (r"the following arguments are required: (?P<names>.*)",
+     mark("the following arguments are required: {names}")),
+    (r"unrecognized arguments: (?P<names>.*)", mark("unrecognized arguments: {names}")),
+    (r"expected one argument", mark("expected one argument")),
+    (r"not allowed with argument (?P<name>.*)", mark("not allowed with argument {name}")),
+    (r"one of the arguments (?P<names>.*) is required",
+     mark("one of the arguments {names} is required")),
+    (r"ambiguous option: (?P<option>.*) could match (?P<matches>.*)",
+     mark("ambiguous option: {option} could match {matches}")),
+))
+
+
+def argparse_message(message: str) -> str:
+    """One of argparse's error messages in the current language (as it is
+    when this domain has no message for it).
+
+    >>> from cardrules import language
+    >>> with language("ja"):
+    ...     argparse_message("argument --seed: invalid int value: 'x'")
+    "引数 --seed: int の値として正しくありません: 'x'"
+    """
+    for pattern, template in _ARGPARSE:
+        found = pattern.fullmatch(message)
+        if found is not None:
+            fields = found.groupdict()
+            if "message" in fields:
+                fields["message"] = argparse_message(fields["message"])
+            return say(template).format(**fields)
+    return message
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -130,17 +174,24 @@ class HelpFormatter(argparse.HelpFormatter):
     True
     """
 
+    def add_usage(self, usage: str | None, actions: Any, groups: Any,
+                  prefix: str | None = None) -> None:
+        """argparse's usage line, its ``usage:`` in the current language."""
+        super().add_usage(usage, actions, groups, say("usage: ") if prefix is None else prefix)
+
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = super()._get_help_string(action)
-        for mark, meaning in _MARKS.items():
-            if text is not None and mark in text:
-                text = text.replace(mark, meaning().replace("%", "%%"))
+        for sign, meaning in _MARKS.items():
+            if text is not None and sign in text:
+                text = text.replace(sign, meaning().replace("%", "%%"))
         return text
 
 
 class Parser(argparse.ArgumentParser):
     """The argument parser of the command and its subcommands: argparse's,
-    with :class:`HelpFormatter` unless told otherwise.
+    with :class:`HelpFormatter` unless told otherwise, and argparse's own
+    words (``usage:``, the section titles, ``-h``'s help, the errors) in the
+    current language.
 
     >>> Parser(prog="x").formatter_class is HelpFormatter
     True
@@ -148,43 +199,60 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(**kwargs)
+        add_help = kwargs.pop("add_help", True)
+        super().__init__(add_help=False, **kwargs)
+        self._positionals.title = say("positional arguments")
+        self._optionals.title = say("options")
+        if add_help:
+            self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                              help=say("show this help message and exit"))
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and the error, in the current language, and exit with 2."""
+        self.print_usage(sys.stderr)
+        self.exit(2, say("{prog}: error: {message}").format(
+            prog=self.prog, message=argparse_message(message)) + "\n")
 
 
 def add_settings_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--players``, ``--rounds`` and ``--ante`` to a subcommand."""
-    parser.add_argument("--players", type=int, help="Down and Back: 2 to 5 (default 4)")
+    parser.add_argument("--players", type=int, help=say("Down and Back: 2 to 5 (default 4)"))
     parser.add_argument("--rounds", type=int,
-                        help=f"Down and Back: rounds to play (default {DEFAULT_ROUNDS}), "
-                             f"1 to {MAX_ROUNDS}")
-    parser.add_argument("--ante", type=int, help="Down and Back: chips each round (default 1)")
+                        help=say("Down and Back: rounds to play (default {default}), "
+                                 "1 to {most}").format(default=DEFAULT_ROUNDS,
+                                                       most=MAX_ROUNDS))
+    parser.add_argument("--ante", type=int,
+                        help=say("Down and Back: chips each round (default 1)"))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         dest="settings",
-                        help="any setting of the game, as a whole number or 'none' "
-                             "(repeat for several; for example --set num_players=3)")
+                        help=say("any setting of the game, as a whole number or 'none' "
+                                 "(repeat for several; for example --set num_players=3)"))
 
 
 def add_hand_size_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--max-hand-size`` (Back Alley's short games) to a subcommand."""
     parser.add_argument("--max-hand-size", type=int, metavar="N",
-                        help="Back Alley: cards in the first and last deal, 1 to 13 "
-                             "(default 13: the full 25 deals); a smaller N is a short game "
-                             "of 2N-1 deals")
+                        help=say("Back Alley: cards in the first and last deal, 1 to 13 "
+                                 "(default 13: the full 25 deals); a smaller N is a short "
+                                 "game of 2N-1 deals"))
 
 
 def check_record_path(path: str, option: str = "--record") -> None:
     """Refuse a path that could not be written, before any game is played."""
     if not path.strip():
-        raise ValueError(f"{option} needs a file name")
+        raise ValueError(say("{option} needs a file name").format(option=option))
     target = os.path.abspath(path)
     if os.path.isdir(target):
-        raise ValueError(f"{option} {path}: that is a folder, not a file")
+        raise ValueError(say("{option} {path}: that is a folder, not a file").format(
+            option=option, path=path))
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
-        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
+        raise ValueError(say("{option} {path}: the folder {folder} does not exist").format(
+            option=option, path=path, folder=folder))
     if not os.access(folder, os.W_OK) or (os.path.exists(target)
                                            and not os.access(target, os.W_OK)):
-        raise ValueError(f"{option} {path}: cannot write there")
+        raise ValueError(say("{option} {path}: cannot write there").format(
+            option=option, path=path))
 
 
 def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, int | None]:
@@ -222,15 +290,16 @@ def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, i
             continue
         if key not in rules.default_settings:
             option = {"num_players": "--players"}.get(key, "--" + key.replace("_", "-"))
-            raise ValueError(f"{rules.title} has no setting for {option}")
+            raise ValueError(say("{game} has no setting for {option}").format(
+                game=game_title(rules), option=option))
         settings[key] = value
     for pair in getattr(args, "settings", None) or ():
         key, value = _setting(rules, pair)
         settings[key] = value
     rounds = settings.get("rounds")
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-        raise ValueError(f"--rounds must be from 1 to {MAX_ROUNDS:,}, "
-                         f"not {shown_number(rounds)}")
+        raise ValueError(say("--rounds must be from 1 to {most}, not {number}").format(
+            most=f"{MAX_ROUNDS:,}", number=shown_number(rounds)))
     return settings
 
 
@@ -239,14 +308,16 @@ def _setting(rules: Rules[Any, Any], pair: str) -> tuple[str, int | None]:
     name, equals, text = pair.partition("=")
     name, text = name.strip(), text.strip()
     if not equals or not name or not text:
-        raise ValueError(f"--set takes NAME=VALUE, not {pair!r}")
+        raise ValueError(say("--set takes NAME=VALUE, not {text}").format(text=repr(pair)))
     if name not in rules.default_settings:
-        known = ", ".join(rules.default_settings) or "none"
-        raise ValueError(f"{rules.title} has no setting {name!r} (its settings: {known})")
+        known = ", ".join(rules.default_settings) or say("none")
+        raise ValueError(say("{game} has no setting {name} (its settings: {known})").format(
+            game=game_title(rules), name=repr(name), known=known))
     if text.lower() == "none":
         return name, None
     if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 19:
-        raise ValueError(f"--set {name}: {text!r} is not a whole number")
+        raise ValueError(say("--set {name}: {text} is not a whole number").format(
+            name=name, text=repr(text)))
     return name, int(text)
 
 
@@ -257,7 +328,9 @@ def shown_number(number: int) -> str:
     ('12', 'a number of 41 digits')
     """
     text = str(number)
-    return text if len(text) <= 30 else f"a number of {len(text.lstrip('-'))} digits"
+    if len(text) <= 30:
+        return text
+    return say("a number of {n} digits").format(n=len(text.lstrip("-")))
 
 
 def bot_kinds(rules: Rules[Any, Any], spec: str, seats: int,
@@ -275,8 +348,8 @@ def bot_kinds(rules: Rules[Any, Any], spec: str, seats: int,
     if len(kinds) != seats or not all(
             kind in allowed or (seat == human and kind == "human")
             for seat, kind in enumerate(kinds)):
-        raise ValueError(f"--bots is one of {names}, or one name per seat "
-                         f"({seats} seats), separated by commas")
+        raise ValueError(say("--bots is one of {names}, or one name per seat ({seats} seats), "
+                             "separated by commas").format(names=names, seats=seats))
     return kinds
 
 
@@ -317,10 +390,12 @@ def move_line(number: int, state: Any, action: object) -> str:
     '    9  seat 1   cut 20'
     """
     if isinstance(action, Seated):
-        actor, action = f"seat {action.seat}", action.action
+        actor, action = say("seat {number}").format(number=action.seat), action.action
+    elif state.is_chance:
+        actor = say("chance")
     else:
-        actor = "chance" if state.is_chance else f"seat {state.current_player}"
-    return f"{number:5d}  {actor:8s} {action}"
+        actor = say("seat {number}").format(number=state.current_player)
+    return f"{number:5d}  {pad(actor, 8)} {action}"
 
 
 def print_moves(rules: Rules[Any, Any], record: GameRecord) -> None:
@@ -352,10 +427,10 @@ def plain_table(title: str, headers: Sequence[str], rows: Sequence[Sequence[str]
     bot     wins
     greedy     2
     """
-    widths = [max(len(row[k]) for row in [headers, *rows]) for k in range(len(headers))]
+    widths = [max(width(row[k]) for row in [headers, *rows]) for k in range(len(headers))]
     lines = [title]
     for row in [headers, *rows]:
-        lines.append("  ".join(c.ljust(w) if k in left else c.rjust(w)
+        lines.append("  ".join(pad(c, w) if k in left else " " * (w - width(c)) + c
                                for k, (c, w) in enumerate(zip(row, widths, strict=True)))
                      .rstrip())
     return "\n".join(lines)

@@ -27,7 +27,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardrules.cards import Card, parse_cards
+from cardrules.engine._words import say
 from cardrules.hand import Hand
+from cardrules.i18n import language
 
 if TYPE_CHECKING:
     from cardrules.down_and_back import Combo
@@ -36,11 +38,11 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``eval`` subcommand."""
     parser = commands.add_parser(
-        "eval", help="evaluate 3 or 4 cards, or the best splits of 7 (Down and Back)")
-    parser.add_argument("cards", nargs="+", help="cards such as KS 10h Q♦")
+        "eval", help=say("evaluate 3 or 4 cards, or the best splits of 7 (Down and Back)"))
+    parser.add_argument("cards", nargs="+", help=say("cards such as KS 10h Q♦"))
     parser.add_argument("--json", action="store_true",
-                        help="print one JSON object (keys: cards, category, rule, "
-                             "description, strength; for 7 cards: cards, best_splits)")
+                        help=say("print one JSON object (keys: cards, category, rule, "
+                                 "description, strength; for 7 cards: cards, best_splits)"))
     parser.set_defaults(handler=run)
 
 
@@ -54,8 +56,10 @@ def combo_to_json(combo: Combo) -> dict[str, object]:
     (['8S', '8H', '8D', 'QH'], 'PRIAL', 'DB-11', 'prial of eights')
     """
     category = combo.category
+    with language("en"):  # a machine format: the same in every language
+        description = combo.description
     return {"cards": [str(card) for card in combo.cards], "category": category.name,
-            "rule": category.rule, "description": combo.description,
+            "rule": category.rule, "description": description,
             "strength": combo.strength}
 
 
@@ -80,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
 
     cards = in_hand_order(parse_cards(" ".join(args.cards)))
     if len(cards) not in (3, 4, 7):
-        print(f"cardrules: give 3, 4 or 7 cards, not {len(cards)}", file=sys.stderr)
+        print("cardrules: " + say("give 3, 4 or 7 cards, not {count}").format(count=len(cards)),
+              file=sys.stderr)
         return 2
     if len(cards) == 7:
         options = best_splits(cards)
@@ -90,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
                 for option in options]}))
         else:
             for option in options:
-                print(f"down: {option.down}   back: {option.back}")
+                print(say("down: {down}   back: {back}").format(down=option.down,
+                                                                  back=option.back))
         return 0
     combo = evaluate4(cards) if len(cards) == 4 else evaluate3(cards)
     print(json.dumps(combo_to_json(combo)) if args.json else combo)

@@ -19,6 +19,11 @@ Between the person's turns one line tells each event of the bots' moves and
 of chance (``seat 2 discards 7H``, the deal, a reshuffle), and what each
 finished round or deal came to.
 
+Everything is printed in the language of the run (``--lang``, else the
+locale: see :mod:`cardrules.cli`), the narration included
+(:func:`~cardrules.engine.presenter.tell`); the moves are listed, typed and
+recorded in the English notation in every language, and the prompt says so.
+
 >>> from cardrules.back_alley import RULES
 >>> from cardrules.engine import RandomBot
 >>> bots = {seat: RandomBot(seat) for seat in (1, 2, 3)}
@@ -38,11 +43,13 @@ scores: team 0 ..., team 1 ...
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
+from cardrules.engine._words import mark, say, say_n, say_p
 from cardrules.engine.play import steps
 from cardrules.engine.presenter import (
     Presenter,
@@ -52,6 +59,7 @@ from cardrules.engine.presenter import (
     second_person,
 )
 from cardrules.errors import CardRulesError, IllegalActionError
+from cardrules.i18n import current_language
 
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
@@ -59,10 +67,11 @@ if TYPE_CHECKING:
 
 __all__ = ["play_human"]
 
-#: The prompt printed before each answer is read.
-PROMPT = "move> "
+#: The prompt printed before each answer is read (in English: it is shown
+#: through ``say``, in the current language).
+PROMPT = mark("move> ")
 
-_COMMANDS_HELP = """\
+_COMMANDS_HELP = mark("""\
 Answer with the number of a move from the list, or with the move itself:
 {notation}
 Commands:
@@ -70,7 +79,7 @@ Commands:
   table      show the table and your moves again
   save FILE  write the record of the game so far (text if FILE ends in .txt,
              JSON otherwise); 'cardrules replay FILE' replays it
-  quit       leave the game unfinished (also 'exit', or the end of the input)"""
+  quit       leave the game unfinished (also 'exit', or the end of the input)""")
 
 
 class _Left(Exception):
@@ -125,10 +134,11 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
     """
     state = rules.new_game_from_settings(settings)
     if not (isinstance(you, int) and 0 <= you < state.num_players):
-        raise ValueError(f"--human is a seat from 0 to {state.num_players - 1}")
+        raise ValueError(say("--human is a seat from 0 to {last}").format(
+            last=state.num_players - 1))
     missing = set(range(state.num_players)) - {you} - set(bots)
     if missing:
-        raise ValueError(f"no bot for seat {min(missing)}")
+        raise ValueError(say("no bot for seat {number}").format(number=min(missing)))
     show = presenter_for(rules, you)
     start = state
     actions: list[Any] = []
@@ -137,8 +147,9 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
     person = _Person(lambda: _ask(rules, show, state, you, start, actions, read))
     table = [person if seat == you else bots[seat] for seat in range(state.num_players)]
     print(show.intro(rules.view(state, you)))
-    print("the other seats: " + ", ".join(f"seat {seat} {type(bot).__name__}"
-                                          for seat, bot in sorted(bots.items())))
+    print(say("the other seats: {seats}").format(seats=say_p("list", ", ").join(
+        say("seat {number} {bot}").format(number=seat, bot=type(bot).__name__)
+        for seat, bot in sorted(bots.items()))))
     try:
         for step in steps(rules, table, settings, seed=seed):
             actions.append(step.action)
@@ -146,10 +157,12 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
                 print(line)
             state = step.after
     except _Left as left:
-        print(f"{left.why}: you left the game unfinished after {len(actions)} actions")
+        print(say_n("{why}: you left the game unfinished after {n} actions",
+                    "{why}: you left the game unfinished after {n} actions",
+                    len(actions)).format(why=left.why, n=len(actions)))
         _write(rules, start, actions, record_path)
         return 0
-    print("game over")
+    print(say("game over"))
     print(rules.summarize(state))
     for line in show.outcome(rules.view(state, you), rules.returns(state)):
         print(line)
@@ -174,7 +187,7 @@ def _write(rules: Rules[Any, Any], start: Any, actions: Sequence[Any],
     """Write the record of ``actions`` to ``path`` if one was given."""
     if path is not None:
         rules.record(start, actions).dump(path)
-        print(f"record written to {path}")
+        print(say("record written to {path}").format(path=path))
 
 
 def _ask(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int, start: Any,
@@ -192,27 +205,29 @@ def _ask(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int, sta
 
     show_table()
     while True:
-        line = read(PROMPT)
+        line = read(say(PROMPT))
         if line is None:
-            raise _Left("end of input")
+            raise _Left(say("end of input"))
         text = line.strip()
         word, _, rest = text.partition(" ")
         command = word.lower()
         if not text:
-            print(f"type a move or its number (1 to {len(legal)}); 'help' lists the commands")
+            print(say("type a move or its number (1 to {count}); 'help' lists the "
+                      "commands").format(count=len(legal)))
         elif command in ("help", "?") and not rest:
-            print(_COMMANDS_HELP.format(notation=show.notation))
+            print(say(_COMMANDS_HELP).format(notation=show.notation))
         elif command == "table" and not rest:
             show_table()
         elif command in ("quit", "exit") and not rest:
-            raise _Left("quit")
+            raise _Left(say("quit"))
         elif command == "save":
             _save(rules, start, actions, rest.strip())
         elif text.isascii() and text.isdigit():
             number = int(text)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
-            print(f"no move numbered {number}: choose 1 to {len(legal)}")
+            print(say("no move numbered {number}: choose 1 to {count}").format(
+                number=number, count=len(legal)))
         else:
             action = _parse(rules, show, state, you, legal, text)
             if action is not None:
@@ -236,31 +251,53 @@ def _parse(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int,
     try:
         action = show.read(text)
     except (CardRulesError, ValueError) as err:
-        print(f"not a move: {err} (type 'help' for the notation)")
+        print(say("not a move: {error} (type 'help' for the notation)").format(error=err))
         return None
     if action in legal:
         return action
     try:
         rules.apply(state, action, seat=you)
     except IllegalActionError as err:
-        print(f"not allowed now: {err.rule}: {second_person(err.message, you)}")
+        print(say("not allowed now: {rule}: {reason}").format(
+            rule=err.rule, reason=_to_you(err, you)))
         return None
     except (CardRulesError, ValueError, TypeError) as err:
-        print(f"not allowed now: {err}")
+        print(say("not allowed now: {error}").format(error=err))
         return None
     return action  # legal_actions lists every legal move; kept for safety
+
+
+def _to_you(err: IllegalActionError, you: int) -> str:
+    """The rules' reason for a refusal worded to the person at seat ``you``:
+    in English in the second person (:func:`second_person`); in Japanese the
+    seat's name becomes あなた (no verb changes with it); in another language
+    as the catalog words it.
+
+    >>> from cardrules import language
+    >>> err = IllegalActionError("BA-31", "seat 2 does not hold QH")
+    >>> _to_you(err, 2)
+    'you do not hold QH'
+    """
+    if current_language() == "en":
+        return second_person(err.message, you)
+    text = str(err.text)
+    if current_language() == "ja":
+        text = re.sub(rf"席{you}(?!\d)", say_p("seat", "you"), text)
+    return text
 
 
 def _save(rules: Rules[Any, Any], start: Any, actions: Sequence[Any], path: str) -> None:
     """``save FILE``: write the record so far, or say in one line why not."""
     if not path:
-        print("save needs a file name, such as: save game.json")
+        print(say("save needs a file name, such as: save game.json"))
         return
     path = os.path.expanduser(path)
     try:
         _common.check_record_path(path, "save")
         rules.record(start, actions).dump(path)
     except (CardRulesError, ValueError, OSError) as err:
-        print(f"cannot save: {err}")
+        print(say("cannot save: {error}").format(error=err))
         return
-    print(f"record so far ({len(actions)} actions) written to {path}")
+    print(say_n("record so far ({n} actions) written to {path}",
+                "record so far ({n} actions) written to {path}", len(actions)).format(
+                    n=len(actions), path=path))

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
+from cardrules.engine._words import say
 from cardrules.engine.play import steps
 
 if TYPE_CHECKING:
@@ -26,21 +27,22 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
     parser = commands.add_parser(
-        "play", help="play a whole game (bots, or you against bots); print the outcome")
+        "play", help=say("play a whole game (bots, or you against bots); print the outcome"))
     parser.add_argument("game", nargs="?", default=_common.DEFAULT_GAME,
-                        help=f"the game: {_common.GAMES_MARK} (default {_common.DEFAULT_GAME};"
-                             " any case, - or _)")
+                        help=say("the game: {games} (default {default}; any case, - or _)")
+                        .format(games=_common.GAMES_MARK, default=_common.DEFAULT_GAME))
     _common.add_settings_options(parser)
     _common.add_hand_size_option(parser)
-    parser.add_argument("--seed", type=int, default=0, help="seed for chance and the bots")
+    parser.add_argument("--seed", type=int, default=0, help=say("seed for chance and the bots"))
     parser.add_argument("--human", type=int, metavar="SEAT",
-                        help="you play this seat (from 0), typing your moves")
+                        help=say("you play this seat (from 0), typing your moves"))
     parser.add_argument("--bots", default=None,
-                        help=f"{_common.BOTS_HELP}; default {_common.DEFAULT_BOTS_MARK}, "
-                             "also around you with --human")
+                        help=say("{bots}; default {default}, also around you with --human")
+                        .format(bots=say(_common.BOTS_HELP), default=_common.DEFAULT_BOTS_MARK))
     parser.add_argument("--record", metavar="FILE",
-                        help="save the game record (JSON, or text when FILE ends in .txt)")
-    parser.add_argument("--moves", action="store_true", help="list every move with its seat")
+                        help=say("save the game record (JSON, or text when FILE ends in .txt)"))
+    parser.add_argument("--moves", action="store_true",
+                        help=say("list every move with its seat"))
     parser.set_defaults(handler=run)
 
 
@@ -99,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         from cardrules.cli.human import play_human
 
         if not 0 <= args.human < seats:
-            raise ValueError(f"--human is a seat from 0 to {seats - 1}, not {args.human}")
+            raise ValueError(say("--human is a seat from 0 to {last}, not {number}").format(
+                last=seats - 1, number=args.human))
         bots = _common.bots_around(rules, args.bots, seats, args.seed, args.human)
         return play_human(rules, settings, args.human, bots, args.seed,
                           record_path=args.record)
@@ -110,5 +113,5 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         assert actions is not None
         rules.record(start, actions).dump(args.record)
-        print(f"record written to {args.record}")
+        print(say("record written to {path}").format(path=args.record))
     return 0

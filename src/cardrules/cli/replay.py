@@ -10,19 +10,21 @@ from __future__ import annotations
 import argparse
 
 from cardrules.cli import _common
+from cardrules.engine._words import say, say_n
 from cardrules.engine.records import GameRecord
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``replay`` subcommand."""
-    parser = commands.add_parser("replay", help="replay a saved game record move by move")
-    parser.add_argument("file", help="a record written by 'cardrules play --record' or "
-                                     "by 'save FILE' during a game")
+    parser = commands.add_parser("replay", help=say("replay a saved game record move by move"))
+    parser.add_argument("file", help=say("a record written by 'cardrules play --record' or "
+                                         "by 'save FILE' during a game"))
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("--summary", action="store_true",
-                       help="print only the summary, not every move")
+                       help=say("print only the summary, not every move"))
     shown.add_argument("--moves", action="store_true",
-                       help="list every move with its seat, then the summary (the default)")
+                       help=say("list every move with its seat, then the summary (the "
+                                "default)"))
     parser.set_defaults(handler=run)
 
 
@@ -35,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         _common.print_moves(rules, record)
     print(rules.summarize(final))
     if not final.is_terminal:
-        print(f"the record is unfinished: {len(record.actions)} actions, "
-              "and the game goes on")
+        print(say_n("the record is unfinished: {n} actions, and the game goes on",
+                    "the record is unfinished: {n} actions, and the game goes on",
+                    len(record.actions)).format(n=len(record.actions)))
     return 0

@@ -21,9 +21,10 @@ from typing import cast
 
 from cardrules.down_and_back._accel import evaluate3, evaluate4
 from cardrules.down_and_back.actions import Action, Cut, Discard, DrawDiscard, DrawStock, Split
-from cardrules.down_and_back.state import GameState, Phase, RoundResult
+from cardrules.down_and_back.state import GameState, Phase, RoundResult, Stage
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.events import Event
+from cardrules.engine.events import told as _told
 
 __all__ = ["events", "showdown_events"]
 
@@ -43,8 +44,8 @@ def events(before: GameState, action: Action, after: GameState) -> tuple[Event, 
     """
     told = list(_step(before, action, after))
     if after.phase is Phase.SPLIT and before.phase is not Phase.SPLIT:
-        told.append(Event(None, ("the dealer's sixth turn is over: everyone splits "
-                                 "(DB-35, DB-40)",)))
+        told.append(Event(None, (_told("the dealer's sixth turn is over: everyone splits "
+                                       "(DB-35, DB-40)"),)))
     for result in after.results[len(before.results):]:
         told.extend(showdown_events(result, after.net))
     return tuple(told)
@@ -54,36 +55,43 @@ def _step(before: GameState, action: Action, after: GameState) -> tuple[Event, .
     """The events of the action itself."""
     kind = type(action)
     if kind is ChooseDealer:
-        return (Event(None, ("chance:", "seat", cast(ChooseDealer, action).seat,
-                             "deals first (DB-31)")),)
+        return (Event(None, (_told("chance: {seat} deals first (DB-31)",
+                                   seat=cast(ChooseDealer, action).seat),)),)
     if kind is Shuffle:
         if before.phase is Phase.SHUFFLE:
-            return (Event(None, (f"round {after.round}:", "seat", after.dealer,
-                                 f"shuffles; everyone antes {after.ante}, the pot is "
-                                 f"{after.pot} (DB-30, DB-32)")),)
+            return (Event(None, (_told("round {round}: {seat} shuffles; everyone antes "
+                                       "{ante}, the pot is {pot} (DB-30, DB-32)",
+                                       round=after.round, seat=after.dealer, ante=after.ante,
+                                       pot=after.pot),)),)
         # DB-36: the top card of the reshuffled pile is turned face up.
-        return (Event(None, ("reshuffle, turned", cast(Shuffle, action).order[0],
-                             "(DB-36): the stock ran out;", "seat", after.dealer,
-                             "shuffles the discard pile into a new stock of",
-                             len(after.stock))),)
+        return (Event(None, (_told("reshuffle, turned {card} (DB-36): the stock ran out; "
+                                   "{seat} shuffles the discard pile into a new stock of "
+                                   "{count}", card=cast(Shuffle, action).order[0],
+                                   seat=after.dealer, count=len(after.stock)),)),)
     seat = before.current_player
     if kind is Discard:
-        return (Event(None, ("seat", seat, "discards", cast(Discard, action).card)),)
+        return (Event(None, (_told("{seat} discards {card}", seat=seat,
+                                   card=cast(Discard, action).card),)),)
     if kind is DrawStock:
-        return (Event(seat, ("seat", seat, "draws from the stock"),
-                      ("seat", seat, "draws", after.drawn, "from the stock")),)
+        return (Event(seat, (_told("{seat} draws from the stock", seat=seat),),
+                      (_told("{seat} draws {card} from the stock", seat=seat,
+                             card=after.drawn),)),)
     if kind is DrawDiscard:
-        return (Event(None, ("seat", seat, "takes", before.discard[-1],
-                             "from the discard pile")),)
+        return (Event(None, (_told("{seat} takes {card} from the discard pile", seat=seat,
+                                   card=before.discard[-1]),)),)
     if kind is Split:
         split = cast(Split, action)
         cards = {*split.down, *split.back}
         splitter = next((k for k, hand in enumerate(before.hands) if set(hand) == cards), seat)
-        return (Event(splitter, ("seat", splitter, "splits"), ("seat", splitter, action)),)
+        return (Event(splitter, (_told("{seat} splits", seat=splitter),),
+                      (_told("{seat} split {down} / {back}", seat=splitter, down=split.down,
+                             back=split.back),)),)
     assert isinstance(action, Cut)
-    return (Event(None, ("seat", seat, "cuts", f"{action.count}; seven cards each are dealt;",
-                         after.discard[-1], "starts the discard pile")),
-            *(Event(other, None, ("seat", other, "is dealt", after.hands[other]))
+    return (Event(None, (_told("{seat} cuts {count}; seven cards each are dealt; {card} "
+                               "starts the discard pile", seat=seat, count=action.count,
+                               card=after.discard[-1]),)),
+            *(Event(other, None, (_told("{seat} is dealt {hand}", seat=other,
+                                        hand=after.hands[other]),))
               for other in range(before.num_players)))
 
 
@@ -104,17 +112,24 @@ def showdown_events(result: RoundResult, net: tuple[int, ...]) -> tuple[Event, .
       down hand: seat ...; back hand: seat ...; ...
       net: seat 0 ..., seat 1 ...
     """
-    told = [Event(None, (f"round {result.round} showdown (DB-40 to DB-43):",))]
+    told = [Event(None, (_told("round {round} showdown (DB-40 to DB-43):",
+                               round=result.round),))]
     for seat, split in enumerate(result.splits):
-        told.append(Event(None, ("  seat", seat, "shows", evaluate4(split.down), "/",
-                                 evaluate3(split.back))))
+        told.append(Event(None, (_told("  {seat} shows {down} / {back}", seat=seat,
+                                       down=evaluate4(split.down),
+                                       back=evaluate3(split.back)),)))
     if result.tiebreaks:
-        told.append(Event(None, ("  tie-break draws (DB-42):",
-                                 ", ".join(map(str, result.tiebreaks)))))
-    pot = (f"the pot of {result.pot} carries over" if result.pot_winner is None
-           else f"seat {result.pot_winner} takes the pot of {result.pot}")
-    told.append(Event(None, ("  down hand:", "seat", f"{result.down_winner}; back hand:",
-                             "seat", f"{result.back_winner};", pot)))
-    told.append(Event(None, ("  net:", ", ".join(f"seat {seat} {value:+d}"
-                                                 for seat, value in enumerate(net)))))
+        draws = tuple(_told("{stage}: {seat} drew {card}", seat=draw.seat, card=draw.card,
+                            stage=_told("DOWN") if draw.stage is Stage.DOWN else _told("BACK"))
+                      for draw in result.tiebreaks)
+        told.append(Event(None, (_told("  tie-break draws (DB-42): {draws}", draws=draws),)))
+    pot = (_told("the pot of {pot} carries over", pot=result.pot)
+           if result.pot_winner is None
+           else _told("{seat} takes the pot of {pot}", seat=result.pot_winner, pot=result.pot))
+    told.append(Event(None, (_told("  down hand: {down_seat}; back hand: {back_seat}; {pot}",
+                                   down_seat=result.down_winner,
+                                   back_seat=result.back_winner, pot=pot),)))
+    nets = tuple(_told("{seat} {value}", seat=seat, value=f"{value:+d}")
+                 for seat, value in enumerate(net))
+    told.append(Event(None, (_told("  net: {nets}", nets=nets),)))
     return tuple(told)

@@ -10,6 +10,12 @@ each of the game's events (``Rules.events``) that their seat learns, put in
 the second person (:func:`narration`), so the person, the OpenSpiel
 information states and any later reader are told the same things.
 
+Every text a presenter writes is in the current language
+(:func:`cardrules.language`, domain ``"cardrules-cli"``); the narration's
+sentences (:class:`~cardrules.engine.events.Told`) are translated whole, with
+the form said to "you" for the person's own seat (:func:`tell`), and a
+sentence the catalog lacks is told in English.
+
 >>> from cardrules.engine.events import Event
 >>> narration([Event(None, ("seat", 2, "discards 7H")),
 ...            Event(2, ("seat", 2, "draws from the stock"), ("seat", 2, "draws KS"))], 2)
@@ -19,8 +25,13 @@ information states and any later reader are told the same things.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from cardrules.engine._words import mark, say, say_n, say_np, say_p
+from cardrules.engine.events import Told
+from cardrules.i18n import current_language
 
 if TYPE_CHECKING:
     from cardrules.engine.events import Event
@@ -31,20 +42,27 @@ __all__ = [
     "WIDTH",
     "PlainPresenter",
     "Presenter",
+    "game_title",
     "listed_key",
     "narration",
     "numbered",
+    "pad",
     "presenter_for",
     "seat_label",
+    "seat_noun",
     "second_person",
+    "shown",
+    "tell",
     "verdict",
     "who",
+    "width",
 ]
 
 #: How a person types a card, in every game (the end of a presenter's
-#: ``notation``).
-CARD_NOTATION = ("Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
-                 "(or the symbols); either case.")
+#: ``notation``), in English: ``say(CARD_NOTATION)`` is the reader's language.
+#: Cards are typed in this notation in every language.
+CARD_NOTATION = mark("Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
+                     "(or the symbols); either case.")
 
 
 A = TypeVar("A")
@@ -68,8 +86,10 @@ class Presenter(Protocol[A]):
     (True, Pass())
     """
 
-    #: The move notation of the game, as ``help`` prints it (one or more lines).
-    notation: str
+    @property
+    def notation(self) -> str:
+        """The move notation of the game, as ``help`` prints it (one or more
+        lines, in the current language; a plain attribute does as well)."""
 
     def intro(self, view: Any) -> str:
         """The first line: the game and who the person is."""
@@ -112,8 +132,10 @@ class PlainPresenter(Generic[A]):
     ['you (seat 1) finish with -3 net chips: you lose']
     """
 
-    #: Help on the notation: every move is typed as the list shows it.
-    notation = ("  type a move as the list shows it (either case), or its number")
+    @property
+    def notation(self) -> str:
+        """Help on the notation: every move is typed as the list shows it."""
+        return say("  type a move as the list shows it (either case), or its number")
 
     def __init__(self, rules: Rules[Any, A], you: int) -> None:
         self.rules = rules
@@ -121,15 +143,17 @@ class PlainPresenter(Generic[A]):
 
     def intro(self, view: object) -> str:
         """The first line: the game's title and the person's seat."""
-        return f"{self.rules.title}: you are seat {self.you}; type 'help' for help"
+        return say("{game}: you are seat {number}; type 'help' for help").format(
+            game=game_title(self.rules), number=self.you)
 
     def table(self, view: object) -> list[str]:
         """A line with the title, then the view as its ``str()`` shows it."""
-        return [f"== {self.rules.title} ==", *str(view).splitlines()]
+        return [f"== {game_title(self.rules)} ==", *str(view).splitlines()]
 
     def moves(self, view: object, legal: Sequence[A]) -> list[str]:
         """The legal actions by their ``str()``, numbered from 1."""
-        return ["your turn: choose a move", "moves:", *numbered([str(a) for a in legal])]
+        return [say("your turn: choose a move"), say("moves:"),
+                *numbered([str(a) for a in legal])]
 
     def labels(self, view: object, legal: Sequence[A]) -> dict[str, A]:
         """Each legal action's ``str()``, keyed by :func:`listed_key`.
@@ -147,8 +171,9 @@ class PlainPresenter(Generic[A]):
     def outcome(self, view: object, returns: Sequence[int]) -> list[str]:
         """What the person won, in the game's unit, and whether that leads."""
         you = self.you
-        return [f"you (seat {you}) finish with {returns[you]:+d} {self.rules.return_unit}: "
-                f"{verdict(you, returns)}"]
+        return [say("you (seat {number}) finish with {value} {unit}: {verdict}").format(
+            number=you, value=f"{returns[you]:+d}", unit=say(self.rules.return_unit),
+            verdict=verdict(you, returns))]
 
 
 def verdict(you: int, values: Sequence[int]) -> str:
@@ -161,8 +186,21 @@ def verdict(you: int, values: Sequence[int]) -> str:
     best = max(values)
     leaders = [seat for seat, value in enumerate(values) if value == best]
     if leaders == [you]:
-        return "you win"
-    return "you share the lead" if you in leaders else "you lose"
+        return say("you win")
+    return say("you share the lead") if you in leaders else say("you lose")
+
+
+def game_title(rules: Rules[Any, Any]) -> str:
+    """The game's title (``Rules.title``) in the current language, as the
+    catalog has it (a game's package marks its title for the catalog), else
+    as it is.
+
+    >>> from cardrules import language
+    >>> from cardrules.back_alley import RULES
+    >>> game_title(RULES)
+    'Back Alley'
+    """
+    return say(rules.title)
 
 
 def presenter_for(rules: Rules[Any, A], seat: int) -> Presenter[A]:
@@ -192,10 +230,101 @@ def narration(events: Iterable[Event], seat: int) -> list[str]:
     """
     lines = []
     for event in events:
-        text = event.text_for(seat)
-        if text is not None:
-            lines.append(second_person(text, seat))
+        parts = event.seen_by(seat)
+        if parts is not None:
+            lines.append(tell(parts, seat))
     return lines
+
+
+def tell(parts: Sequence[object], seat: int) -> str:
+    """One event's part (words, values and :class:`~cardrules.engine.events.Told`
+    sentences) as the person at ``seat`` reads it, in the current language:
+    in English the parts joined with spaces in the second person
+    (:func:`second_person`); in another language each sentence's translation,
+    the one said to "you" when it is about ``seat``.  A sentence the catalog
+    lacks is told in English.
+
+    >>> from cardrules import language
+    >>> from cardrules.engine.events import told
+    >>> tell([told("{seat} discards {card}", seat=1, card="7H")], 1)
+    'you discard 7H'
+    >>> with language("ja"):
+    ...     tell([told("{seat} discards {card}", seat=1, card="7H")], 1)
+    'あなたは7Hを捨てました'
+    >>> with language("uk"):
+    ...     tell([told("{seat} discards {card}", seat=2, card="7H")], 1)
+    'місце 2 скидає 7H'
+    """
+    if current_language() != "en" and all(isinstance(part, Told) for part in parts):
+        found = [_localised(part, seat) for part in parts if isinstance(part, Told)]
+        if all(text is not None for text in found):
+            return " ".join(text for text in found if text is not None)
+    return second_person(" ".join(map(str, parts)), seat)
+
+
+#: A message with nothing to translate but its fields (``{result}``).
+_FIELDS_ONLY = re.compile(r"(\{[^{}]*\}|[\s\W\d])*")
+
+
+def _localised(sentence: Told, you: int) -> str | None:
+    """``sentence`` in the current language for the person at seat ``you``, or
+    None when the catalog lacks it."""
+    message, plural, n = sentence.message, sentence.plural, sentence.n
+    mine = sentence.subject == you
+    if plural is not None:
+        count = 0 if n is None else n
+        template = say_np("to you", message, plural, count) if mine else message
+        if template in (message, plural):
+            template = say_n(message, plural, count)
+        missing = template in (message, plural)
+    else:
+        template = say_p("to you", message) if mine else message
+        if template == message:
+            template = say(message)
+        missing = template == message
+    if missing and not _FIELDS_ONLY.fullmatch(sentence.template()):
+        return None
+    values = {name: _field(name, value, you) for name, value in sentence.fields}
+    try:
+        return template.format_map(values)
+    except (KeyError, IndexError, ValueError):  # a broken translation: English instead
+        return None
+
+
+def _field(name: str, value: object, you: int) -> str:
+    """A field of a :class:`Told` sentence in the current language."""
+    if (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
+        return seat_noun(value, you)
+    if isinstance(value, Told):
+        text = _localised(value, you)
+        return second_person(str(value), you) if text is None else text
+    if type(value) is tuple:  # a list of sentences (a Hand is a tuple too)
+        return say_p("list", ", ").join(_field("", item, you) for item in value)
+    return shown(value)
+
+
+def shown(value: object) -> str:
+    """A value of a sentence (a card, a hand, a bid, a combination, a deal's
+    result) as the reader's language shows it: the library's text for
+    people where it has one, else ``str()``.
+
+    >>> from cardrules import parse_cards
+    >>> shown(parse_cards("AS")[0])
+    'AS'
+    """
+    return str(value)
+
+
+def seat_noun(seat: int, you: int) -> str:
+    """A seat as a sentence names it in the current language: ``you`` for
+    the person's own seat, else ``seat N``.
+
+    >>> seat_noun(1, 1), seat_noun(2, 1)
+    ('you', 'seat 2')
+    """
+    if seat == you:
+        return say_p("seat", "you")
+    return say("seat {number}").format(number=seat)
 
 
 #: Phrases about "seat N" and how they read once ``seat N`` became ``you``.
@@ -286,13 +415,34 @@ def numbered(actions: Sequence[object], width: int = WIDTH) -> list[str]:
             for row in range(0, len(entries), per_line)]
 
 
+def width(text: str) -> int:
+    """How many columns ``text`` takes on a terminal: two for each wide
+    character (Japanese), none for a combining one.
+
+    >>> width("seat 1"), width("席1")
+    (6, 3)
+    """
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, columns: int) -> str:
+    """``text`` padded with spaces to ``columns`` terminal columns (see
+    :func:`width`), for tables that line up in every language.
+
+    >>> pad("席1", 5) + "|"
+    '席1  |'
+    """
+    return text + " " * max(0, columns - width(text))
+
+
 def who(seat: int, you: int) -> str:
     """``you`` for the person's own seat, else ``seat N``.
 
     >>> who(2, 2), who(1, 2)
     ('you', 'seat 1')
     """
-    return "you" if seat == you else f"seat {seat}"
+    return say_p("seat", "you") if seat == you else say("seat {number}").format(number=seat)
 
 
 def seat_label(seat: int, you: int) -> str:
@@ -301,4 +451,6 @@ def seat_label(seat: int, you: int) -> str:
     >>> seat_label(0, 0), seat_label(1, 0)
     ('seat 0 (you)', 'seat 1')
     """
-    return f"seat {seat} (you)" if seat == you else f"seat {seat}"
+    if seat == you:
+        return say("seat {number} (you)").format(number=seat)
+    return say("seat {number}").format(number=seat)
