@@ -7,6 +7,14 @@ checked by the rules, the chance actions that follow it are sampled, all of
 them are written to the store in one transaction, and only then is the state
 in memory replaced and every client told.
 
+The tables of one server share a :class:`Shared`: the store, its one
+database thread and a :class:`GroupWriter` on it (every batch of actions
+waiting to be written, from any table, goes into one transaction, and each
+is acknowledged only once that transaction is committed), the bots' thread
+pool, and the bots' slots: a semaphore that lets only a few bot moves be
+under way at once, so that a person's move never waits behind every bot of
+the server at the database and the senders.
+
 What a client is sent is built in :meth:`LiveTable.message_for` from its
 seat's view (a spectator's from the public view) and the events its seat may
 know: never from the state itself.
@@ -22,7 +30,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -36,6 +44,98 @@ from cardrules.server.store import Store, StoredTable
 __all__: list[str] = []
 
 log = logging.getLogger("cardrules.server")
+
+
+#: One table's batch for the store: (table id, version before it, the rows
+#: (seat, action JSON, who made it), whether the game is over after it).
+Batch: TypeAlias = tuple[str, int, list[tuple[int | None, dict[str, Any], str]], bool]
+
+#: The bots cheap enough to think on the event loop (a few microseconds a
+#: move); any other bot (the search bots) thinks on the bots' thread pool.
+QUICK_BOTS = frozenset({"random", "greedy", "heuristic"})
+
+
+class GroupWriter:
+    """The one writer of accepted actions (group commit).
+
+    :meth:`write` queues a batch and waits; the writer task takes every
+    batch waiting, writes them all in one transaction on the database
+    thread (:meth:`Store.append_many
+    <cardrules.server.store.Store.append_many>`), and only after the commit
+    resolves each batch's future.  When the transaction fails, every batch
+    in it fails with the same error (nothing of it was written)."""
+
+    def __init__(self, store: Store, db: Executor) -> None:
+        self.store = store
+        self.db = db
+        self.queue: asyncio.Queue[tuple[Batch, asyncio.Future[None]] | None] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        #: How many transactions were committed, and how many batches they held.
+        self.commits = 0
+        self.batches = 0
+
+    def write(self, batch: Batch) -> asyncio.Future[None]:
+        """Queue ``batch``: the future is resolved once it is committed."""
+        loop = asyncio.get_running_loop()
+        if self.task is None:
+            self.task = loop.create_task(self._run())
+        done: asyncio.Future[None] = loop.create_future()
+        self.queue.put_nowait((batch, done))
+        return done
+
+    async def close(self) -> None:
+        """Write what is queued, then stop the writer task."""
+        if self.task is not None:
+            self.queue.put_nowait(None)
+            await self.task
+            self.task = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        closing = False
+        while not closing:
+            item = await self.queue.get()
+            group: list[tuple[Batch, asyncio.Future[None]]] = []
+            while True:
+                if item is None:
+                    closing = True
+                else:
+                    group.append(item)
+                if self.queue.empty():
+                    break
+                item = self.queue.get_nowait()
+            if not group:
+                continue
+            batches = [batch for batch, _ in group]
+            try:
+                await loop.run_in_executor(self.db, self.store.append_many, batches)
+            except Exception as err:   # every batch of the transaction fails with it
+                for _, done in group:
+                    if not done.done():
+                        done.set_exception(err)
+            else:
+                self.commits += 1
+                self.batches += len(group)
+                for _, done in group:
+                    if not done.done():
+                        done.set_result(None)
+
+
+class Shared:
+    """What every live table of one server shares: the store and its
+    database thread, the group writer, the bots' thread pool and slots, the
+    bot delay and the turn timer."""
+
+    def __init__(self, store: Store, db: Executor, thinkers: Executor, *, bot_delay: float,
+                 turn_timer: float | None, bot_slots: int = 8) -> None:
+        self.store = store
+        self.db = db
+        self.thinkers = thinkers
+        self.writer = GroupWriter(store, db)
+        #: How many bot moves may be under way at once, over every table.
+        self.bot_slots = asyncio.Semaphore(bot_slots)
+        self.bot_delay = bot_delay
+        self.turn_timer = turn_timer
 
 
 class Refused(Exception):
@@ -88,18 +188,14 @@ def _texts(parts: Sequence[object]) -> list[object]:
 class LiveTable:
     """One table being played (see the module)."""
 
-    def __init__(self, stored: StoredTable, rules: Rules[Any, Any], store: Store,
-                 db: Executor, thinkers: Executor, *, bot_delay: float,
-                 turn_timer: float | None) -> None:
+    def __init__(self, stored: StoredTable, rules: Rules[Any, Any], shared: Shared) -> None:
         self.id = stored.id
         self.rules = rules
-        self.store = store
-        self.db = db
-        self.thinkers = thinkers
+        self.shared = shared
         self.seed = stored.seed
         self.kinds = stored.seats
-        self.bot_delay = bot_delay
-        self.turn_timer = turn_timer
+        self.bot_delay = shared.bot_delay
+        self.turn_timer = shared.turn_timer
         self.start = rules.new_game_from_settings(stored.settings)
         self.state = self.start
         self.entries: list[object] = []      # what the record keeps
@@ -111,9 +207,12 @@ class LiveTable:
         self.deadline: float | None = None   # when the human to act runs out of time
         self.task: asyncio.Task[None] | None = None
         self.bots: dict[int, Any] = {}
+        self.quick: set[int] = set()         # the bots' seats that think on the loop
         for seat, kind in enumerate(self.kinds):
             if kind.startswith("bot:"):
                 self.bots[seat] = rules.bots[kind[4:]](self.seed + seat)
+                if kind[4:] in QUICK_BOTS:
+                    self.quick.add(seat)
         self.stand_in: dict[int, Any] = {}  # the turn timer's default bots, made when needed
         self.created = stored.created
 
@@ -132,14 +231,19 @@ class LiveTable:
         """Rebuild the state from the stored actions (at start-up)."""
         for item in stored:
             action = self.rules.action_from_dict(item.action)
-            self._apply(action, item.seat)
+            after = self.rules.apply(self.state, action, seat=item.seat)
+            self._keep([(item.seat, action, after)])
 
-    def _apply(self, action: object, seat: int | None) -> None:
+    def _keep(self, applied: Sequence[tuple[int | None, object, Any]]) -> None:
+        """Make the applied actions (seat, action, the state after it) the
+        table's, from the current state (each action applied once only)."""
+        rules = self.rules
         before = self.state
-        after = self.rules.apply(before, action, seat=seat)
-        self.entries.append(self.rules.entry(before, action, seat))
-        self.steps.append(Step(seat, tuple(self.rules.events(before, action, after))))
-        self.state = after
+        for seat, action, after in applied:
+            self.entries.append(rules.entry(before, action, seat))
+            self.steps.append(Step(seat, tuple(rules.events(before, action, after))))
+            before = after
+        self.state = before
 
     def chance_rng(self, version: int) -> random.Random:
         """The generator the chance action after ``version`` is drawn from: one
@@ -181,16 +285,22 @@ class LiveTable:
                 # (Down and Back's splits, DB-40).
                 self._explain(state, action, seat)
             after = self.rules.apply(state, action, seat=seat)
-            batch: list[tuple[int | None, object, str]] = [(seat, action, made_by)]
-            while after.is_chance:
-                chance = self.rules.sample_chance(after, self.chance_rng(self.version
-                                                                         + len(batch)))
-                batch.append((None, chance, "chance"))
-                after = self.rules.apply(after, chance)
-            await self._store(batch, finished=bool(after.is_terminal))
-            for who, done, _ in batch:
-                self._apply(done, who)
+            applied: list[tuple[int | None, object, Any]] = [(seat, action, after)]
+            made = [made_by]
+            self._chances(applied, made)
+            await self._store(applied, made)
         self._changed()
+
+    def _chances(self, applied: list[tuple[int | None, object, Any]],
+                 made: list[str]) -> None:
+        """Sample and apply the chance actions due after ``applied``."""
+        after = applied[-1][2] if applied else self.state
+        while after.is_chance:
+            chance = self.rules.sample_chance(after, self.chance_rng(self.version
+                                                                     + len(applied)))
+            after = self.rules.apply(after, chance)
+            applied.append((None, chance, after))
+            made.append("chance")
 
     def _explain(self, state: object, action: object, seat: int) -> None:
         """Raise :class:`Refused` for an action the rules refuse (or one no
@@ -205,26 +315,31 @@ class LiveTable:
     async def run_chance(self) -> None:
         """Sample and store the chance actions due now (a new table's first ones)."""
         async with self.lock:
-            batch: list[tuple[int | None, object, str]] = []
-            after = self.state
-            while after.is_chance:
-                chance = self.rules.sample_chance(after, self.chance_rng(self.version
-                                                                         + len(batch)))
-                batch.append((None, chance, "chance"))
-                after = self.rules.apply(after, chance)
-            if batch:
-                await self._store(batch, finished=bool(after.is_terminal))
-                for who, done, _ in batch:
-                    self._apply(done, who)
+            applied: list[tuple[int | None, object, Any]] = []
+            made: list[str] = []
+            self._chances(applied, made)
+            if applied:
+                await self._store(applied, made)
         self._changed()
 
-    async def _store(self, batch: Sequence[tuple[int | None, object, str]], *,
-                     finished: bool) -> None:
-        rows = [(seat, self.rules.action_to_dict(action), made_by)
-                for seat, action, made_by in batch]
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(
-            self.db, lambda: self.store.append(self.id, self.version, rows, finished=finished))
+    async def _store(self, applied: Sequence[tuple[int | None, object, Any]],
+                     made: Sequence[str]) -> None:
+        """Have the group writer store ``applied`` (under the table's lock), and
+        make it the table's state once it is committed, not before."""
+        rows = [(seat, dict(self.rules.action_to_dict(action)), made_by)
+                for (seat, action, _), made_by in zip(applied, made, strict=True)]
+        finished = bool(applied[-1][2].is_terminal)
+        done = self.shared.writer.write((self.id, self.version, rows, finished))
+        try:
+            await asyncio.shield(done)
+        except asyncio.CancelledError:
+            # Cancelled while the batch is being written: keep the memory as
+            # the store will have it, then let the cancellation through.
+            await asyncio.wait([done])
+            if not done.cancelled() and done.exception() is None:
+                self._keep(applied)
+            raise
+        self._keep(applied)
 
     def _changed(self) -> None:
         self.changed.set()
@@ -328,7 +443,9 @@ class LiveTable:
         if seat in self.bots:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
-            await self._bot_move(self.bots[seat], state, version, seat, "bot")
+            async with self.shared.bot_slots:   # a person's act never waits behind every bot
+                await self._bot_move(self.bots[seat], state, version, seat, "bot",
+                                     quick=seat in self.quick)
             return
         if self.turn_timer is None:
             self.deadline = None
@@ -345,17 +462,23 @@ class LiveTable:
             if bot is None:
                 bot = self.rules.bots[self.rules.default_bot](self.seed + seat)
                 self.stand_in[seat] = bot
-            await self._bot_move(bot, state, version, seat, "timer")
+            await self._bot_move(bot, state, version, seat, "timer",
+                                 quick=self.rules.default_bot in QUICK_BOTS)
         finally:
             self.deadline = None
 
     async def _bot_move(self, bot: Any, state: Any, version: int, seat: int,
-                        made_by: str) -> None:
-        """Ask ``bot`` for a move from its seat's view only, off the event loop."""
+                        made_by: str, *, quick: bool = False) -> None:
+        """Ask ``bot`` for a move from its seat's view only: on the bots' thread
+        pool, or, for a ``quick`` bot, on the event loop."""
         seat_view = self.rules.view(state, seat)
         legal = self.rules.legal_actions(state)
-        loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self.thinkers, bot.act, seat_view, legal)
+        if quick:
+            action = bot.act(seat_view, legal)
+        else:
+            loop = asyncio.get_running_loop()
+            action = await loop.run_in_executor(self.shared.thinkers, bot.act, seat_view,
+                                                legal)
         if self.version != version:   # someone acted meanwhile: think again
             return
         try:

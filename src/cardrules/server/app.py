@@ -68,7 +68,7 @@ from cardrules.engine.registry import games, rules_for
 from cardrules.engine.rules import Rules
 from cardrules.errors import CardRulesError
 from cardrules.server import web
-from cardrules.server._live import Client, LiveTable, Refused
+from cardrules.server._live import Client, LiveTable, Refused, Shared
 from cardrules.server.store import Store, StoredTable, token_hash
 
 __all__ = ["create_app"]
@@ -128,6 +128,7 @@ class _Server:
         self.turn_timer = turn_timer
         self.think_threads = think_threads
         self.store: Store | None = None
+        self.shared: Shared | None = None
         self.live: dict[str, LiveTable] = {}
         self.db = ThreadPoolExecutor(1, thread_name_prefix="cardrules-db")
         self.thinkers = ThreadPoolExecutor(think_threads, thread_name_prefix="cardrules-bot")
@@ -146,6 +147,8 @@ class _Server:
                                            thread_name_prefix="cardrules-bot")
         self.loading = asyncio.Lock()
         self.store = await self.call(Store, self.database)
+        self.shared = Shared(self.store, self.db, self.thinkers, bot_delay=self.bot_delay,
+                             turn_timer=self.turn_timer)
         for stored in await self.call(self.store.tables, finished=False):
             try:
                 await self._load(stored)
@@ -157,6 +160,8 @@ class _Server:
     async def close(self) -> None:
         for table in list(self.live.values()):
             await table.stop()
+        if self.shared is not None:
+            await self.shared.writer.close()
         if self.store is not None:
             await self.call(self.store.close)
         self.db.shutdown(wait=True)
@@ -164,9 +169,9 @@ class _Server:
 
     async def _load(self, stored: StoredTable) -> LiveTable:
         assert self.store is not None
+        assert self.shared is not None
         rules = rules_for(stored.game)
-        table = LiveTable(stored, rules, self.store, self.db, self.thinkers,
-                          bot_delay=self.bot_delay, turn_timer=self.turn_timer)
+        table = LiveTable(stored, rules, self.shared)
         table.replay(await self.call(self.store.actions, stored.id))
         hashes = await self.call(self.store.token_hashes, stored.id)
         table.tokens = {hashed: seat for seat, hashed in hashes.items()}

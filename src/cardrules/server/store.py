@@ -130,7 +130,8 @@ class Store:
 
     Every method is a short transaction of its own; :meth:`append` writes a
     batch of actions (and the finish time) in one transaction, so either all
-    of them are stored or none.  The methods block: the server calls them
+    of them are stored or none, and :meth:`append_many` several tables'
+    batches in one.  The methods block: the server calls them
     from one worker thread.
 
     >>> store = Store("sqlite://")
@@ -220,14 +221,43 @@ class Store:
         >>> store.table("x").version, store.table("x").finished is not None
         (1, True)
         """
-        rows = [{"table_id": table_id, "version": version + number, "seat": seat,
-                 "made_by": made_by, "action": json.dumps(dict(action))}
-                for number, (seat, action, made_by) in enumerate(entries, start=1)]
+        self.append_many([(table_id, version, entries, finished)])
+
+    def append_many(self, batches: Iterable[tuple[
+            str, int, Iterable[tuple[int | None, Mapping[str, object], str]], bool]]) -> None:
+        """Store several batches, each ``(table_id, version, entries, finished)``
+        as for :meth:`append`, in ONE transaction: all of them are stored or
+        none (the server's group commit).
+
+        >>> store = Store("sqlite://")
+        >>> for name in "xy":
+        ...     store.create_table(name, "back_alley", {}, 1, ["human"] * 4, {})
+        >>> deal = {"type": "dealer", "seat": 0}
+        >>> store.append_many([("x", 0, [(None, deal, "chance")], False),
+        ...                    ("y", 0, [(None, deal, "chance")], True)])
+        >>> store.table("x").version, store.table("y").finished is not None
+        (1, True)
+        >>> store.append_many([("x", 1, [(None, deal, "chance")], False),
+        ...                    ("y", 0, [(None, deal, "chance")], False)])
+        Traceback (most recent call last):
+        ...
+        sqlalchemy.exc.IntegrityError: ...
+        >>> store.table("x").version   # the failure took the whole group with it
+        1
+        """
+        rows: list[dict[str, object]] = []
+        finished: list[str] = []
+        for table_id, version, entries, done in batches:
+            rows += [{"table_id": table_id, "version": version + number, "seat": seat,
+                      "made_by": made_by, "action": json.dumps(dict(action))}
+                     for number, (seat, action, made_by) in enumerate(entries, start=1)]
+            if done:
+                finished.append(table_id)
         with self.engine.begin() as db:
             if rows:
                 db.execute(_ACTIONS.insert(), rows)
             if finished:
-                db.execute(_TABLES.update().where(_TABLES.c.id == table_id)
+                db.execute(_TABLES.update().where(_TABLES.c.id.in_(finished))
                            .values(finished=time.time()))
 
     def actions(self, table_id: str) -> list[StoredAction]:
