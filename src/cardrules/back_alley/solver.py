@@ -85,11 +85,18 @@ for _u in range(256):
                 _at += 1
         _PEXT.append(_packed)
 _POP8 = [bin(_u).count("1") for _u in range(256)]
+#: ``_SPREAD[m]``: the bits of the byte ``m`` spread to the even positions.
+_SPREAD = [sum(1 << (2 * _bit) for _bit in range(8) if _u >> _bit & 1) for _u in range(256)]
 del _u, _m, _packed, _at, _bit
 
-#: The transposition table: relative-rank key -> (lower, upper) bound on the
-#: tricks team 0 takes from that trick start.  Shared by every call.
-_TABLE: dict[int, tuple[int, int]] = {}
+#: The transposition table: for each key (see ``_Search._place``), the answers
+#: found so far, each ``(mask, holders, upper, bound, ks)``: team 0 takes at
+#: most (``upper``) or at least ``bound`` tricks from every trick start whose
+#: holders under ``mask`` are ``holders`` (``ks``: how many cards of each class,
+#: from the top, the mask covers).  Shared by every call.
+_TABLE: dict[int, list[tuple[int, int, bool, int, tuple[int, ...]]]] = {}
+#: The most answers kept under one key (the oldest goes first).
+_BUCKET = 24
 #: Past this many entries the table is emptied before the next search.
 _TABLE_LIMIT = 2_000_000
 
@@ -109,11 +116,27 @@ def _bit_of(index: int, classes: tuple[int, ...], powers: tuple[int, ...]) -> in
     return _WIDTH * cls + rank
 
 
-class _Search:
-    """One position being searched; the hands are changed and restored in place."""
+def _lowest_kept(cards: int, drop: int) -> int:
+    """The lowest bit of ``cards`` once its ``drop`` lowest bits are dropped."""
+    for _ in range(drop):
+        cards &= cards - 1
+    return cards & -cards
 
-    __slots__ = ("board", "board_bits", "hands", "in_trick", "nodes", "replies", "seen", "table",
-                 "trump_played")
+
+class _Search:
+    """One position being searched; the hands are changed and restored in place.
+
+    Every search also leaves in :attr:`rel` the cards whose ranks its answer
+    rests on (the cards that won a trick by outranking a card of their class,
+    and those a bound counted): the answer holds for every position with the
+    same hand lengths in every class and the same holders of every card down to
+    the lowest relevant one of each class, whatever the smaller cards are.  The
+    table keeps each answer under that pattern (the winning ranks of a bridge
+    solver), so one entry serves many positions.
+    """
+
+    __slots__ = ("board", "board_bits", "hands", "in_trick", "nodes", "rel", "replies", "seen",
+                 "table", "trump_played")
 
     def __init__(self, hands: list[int], board: tuple[bool, ...], trump_played: bool,
                  in_trick: int) -> None:
@@ -123,7 +146,9 @@ class _Search:
         self.trump_played = trump_played
         self.in_trick = in_trick
         self.nodes = 0
-        #: Per absolute trick start: its table key and the best lead found there.
+        self.rel = 0
+        #: Per absolute trick start: its table key, its holders packed, the
+        #: cards left in each class and the best lead found there (last).
         self.seen: dict[tuple[int, ...], list[int]] = {}
         #: Per trick so far and seat to play: the card that last cut the search off.
         self.replies: dict[tuple[int, int], int] = {}
@@ -133,133 +158,207 @@ class _Search:
 
     # -- the key of a trick start -------------------------------------------------
 
-    def _key(self, leader: int) -> int:
-        """The position at a trick start with every card replaced by its rank
-        among the cards left in its class, and the facts the rules read."""
-        h0, h1, h2, h3 = self.hands
+    def _place(self, leader: int) -> list[int]:
+        """A trick start described for the table: ``[key, holders, u0..u4, -1]``.
+
+        ``key`` holds what must be equal exactly (the leader, the BA-32 facts,
+        who holds each joker, every hand's length in every class); ``holders``
+        packs, class by class in fields of 30 bits, the holder of every card
+        left from the highest down (two bits each, left-aligned), so that
+        "the same holders of the top k cards of a class" is one mask."""
+        hands = self.hands
+        h0, h1, h2, h3 = hands
         left = h0 | h1 | h2 | h3
-        pext, pop8 = _PEXT, _POP8
-        trumps_left = left & _TRUMPS
-        key = (self.board_bits << 3 | leader << 1 | (self.trump_played or not trumps_left)) << 2
-        key |= (left >> _BB & 1) << 1 | (left >> _LB & 1)
+        pext, pop8, spread = _PEXT, _POP8, _SPREAD
+        key = (self.board_bits << 3 | leader << 1
+               | (self.trump_played or not left & _TRUMPS))
+        for joker in (_BB, _LB):
+            owner = 4
+            for seat in (0, 1, 2, 3):
+                if hands[seat] >> joker & 1:
+                    owner = seat
+            key = key << 3 | owner
+        packed = 0
+        place = [0, 0]
         for shift in (0, 16, 32, 48, 64):
             u = left >> shift & _CLASS_BITS
+            place.append(u)
+            packed <<= 30
             if not u:
-                key <<= 4
+                key <<= 16
                 continue
             lo_u, hi_u = (u & 255) << 8, (u >> 8) << 8
             at = pop8[u & 255]
             n = at + pop8[u >> 8]
-            key = key << 4 | n
-            for hand in (h0, h1, h2):
-                m = hand >> shift
-                key = key << n | pext[lo_u | (m & 255)] | pext[hi_u | (m >> 8 & 127)] << at
-        return key
+            m = h1 >> shift
+            c1 = pext[lo_u | (m & 255)] | pext[hi_u | (m >> 8 & 127)] << at
+            m = h2 >> shift
+            c2 = pext[lo_u | (m & 255)] | pext[hi_u | (m >> 8 & 127)] << at
+            m = h3 >> shift
+            c3 = pext[lo_u | (m & 255)] | pext[hi_u | (m >> 8 & 127)] << at
+            key = (key << 16 | n << 12 | c1.bit_count() << 8 | c2.bit_count() << 4
+                   | c3.bit_count())
+            a, b = c1 | c3, c2 | c3
+            seq = (spread[a & 255] | spread[a >> 8] << 16
+                   | (spread[b & 255] | spread[b >> 8] << 16) << 1)
+            packed |= seq << (2 * (15 - n))
+        place[0], place[1] = key, packed
+        place.append(-1)
+        return place
 
     # -- quick tricks -------------------------------------------------------------
 
-    def _quick(self, leader: int) -> int:
-        """Tricks the leader's team surely takes from this trick start: the
-        leader's trumps above every other trump (when it may lead trumps,
-        BA-32), then its plain cards above every other card of their suit that
-        no opponent holding a trump can ruff (each opponent with trumps must
-        follow that many times)."""
+    def _quick(self, leader: int) -> tuple[int, int]:
+        """Tricks the leader's team surely takes from this trick start, and the
+        lowest card counted in each class: the leader's trumps above every
+        other trump (when it may lead trumps, BA-32), then its plain cards
+        above every other card of their suit that no opponent holding a trump
+        can ruff (each opponent with trumps must follow that many times)."""
         hands = self.hands
         mine = hands[leader]
         partner = hands[leader ^ 2]
         opp1, opp2 = hands[leader ^ 1], hands[leader ^ 3]
         others = partner | opp1 | opp2
-        quick = 0
+        quick = rel = 0
         my_trumps = mine & _TRUMPS
         if my_trumps and (self.trump_played or self.board[leader] or not mine & _PLAIN):
-            other_trumps = others & _TRUMPS
-            quick += (my_trumps >> other_trumps.bit_length()).bit_count()
+            top = (others & _TRUMPS).bit_length()
+            cards = my_trumps >> top << top
+            if cards:
+                quick = cards.bit_count()
+                rel = cards & -cards
         opp_trumps = (opp1 | opp2) & _TRUMPS
         if opp_trumps and not partner & _PLAIN and partner:
-            return quick  # a partner holding only trumps would ruff and take the lead
+            return quick, rel  # a partner holding only trumps would ruff and take the lead
         ruffers = [h for h in (opp1, opp2) if h & _TRUMPS]
         for shift in (0, 16, 32, 48):
             mc = mine >> shift & _CLASS_BITS
             if not mc:
                 continue
-            run = (mc >> (others >> shift & _CLASS_BITS).bit_length()).bit_count()
+            top = (others >> shift & _CLASS_BITS).bit_length()
+            cards = mc >> top << top
+            if not cards:
+                continue
+            count = run = cards.bit_count()
             for hand in ruffers:
                 run = min(run, (hand >> shift & _CLASS_BITS).bit_count())
-            quick += run
-        return quick
+            if run:
+                quick += run
+                rel |= _lowest_kept(cards, count - run) << shift
+        return quick, rel
 
     # -- the search ---------------------------------------------------------------
 
-    def bounds(self, leader: int, left: int) -> tuple[int, int]:
-        """Bounds on team 0's tricks from a trick start: the leader's quick
-        tricks, and for each team the trumps of one player above every trump
-        of the other team (each wins a trick of its own whenever it is played)."""
+    def bounds(self, leader: int, left: int) -> tuple[int, int, int, int]:
+        """Bounds on team 0's tricks from a trick start, each with the cards it
+        rests on: the leader's quick tricks, and for each team the trumps of one
+        player above every trump of the other team (each wins a trick of its
+        own whenever it is played)."""
         hands = self.hands
-        quick = self._quick(leader)
+        quick, quick_rel = self._quick(leader)
         even_trumps = (hands[0] | hands[2]) & _TRUMPS
         odd_trumps = (hands[1] | hands[3]) & _TRUMPS
-        low = high_cut = 0
+        low = cut = rel_low = rel_high = 0
         if even_trumps:
             top = odd_trumps.bit_length()
-            low = max(((hands[0] & _TRUMPS) >> top).bit_count(),
-                      ((hands[2] & _TRUMPS) >> top).bit_count())
+            for hand in (hands[0], hands[2]):
+                cards = (hand & _TRUMPS) >> top << top
+                if cards.bit_count() > low:
+                    low, rel_low = cards.bit_count(), cards & -cards
         if odd_trumps:
             top = even_trumps.bit_length()
-            high_cut = max(((hands[1] & _TRUMPS) >> top).bit_count(),
-                           ((hands[3] & _TRUMPS) >> top).bit_count())
+            for hand in (hands[1], hands[3]):
+                cards = (hand & _TRUMPS) >> top << top
+                if cards.bit_count() > cut:
+                    cut, rel_high = cards.bit_count(), cards & -cards
         if leader & 1:
-            high_cut = max(high_cut, quick)
-        else:
-            low = max(low, quick)
-        return low, left - high_cut
+            if quick > cut:
+                cut, rel_high = quick, quick_rel
+        elif quick > low:
+            low, rel_low = quick, quick_rel
+        return low, left - cut, rel_low, rel_high
 
     def last(self, leader: int) -> int:
-        """Team 0's tricks (0 or 1) from the last trick: every card is forced."""
+        """Team 0's tricks (0 or 1) from the last trick, where every card is
+        forced; :attr:`rel` the winner if it outranked a card of its class."""
         hands = self.hands
         win_bit, win_seat = hands[leader].bit_length() - 1, leader
+        trick = hands[0] | hands[1] | hands[2] | hands[3]
         for k in (1, 2, 3):
             seat = (leader + k) & 3
             bit = hands[seat].bit_length() - 1
             if bit > win_bit and (bit >> 4 == win_bit >> 4 or bit >= _TRUMP_SHIFT):
                 win_bit, win_seat = bit, seat
+        same = trick & (_CLASS_BITS << (win_bit & ~15))
+        self.rel = 1 << win_bit if same & (same - 1) else 0
         return 1 - (win_seat & 1)
 
     def start(self, leader: int, target: int) -> bool:
         """At a trick start with ``leader`` to lead: does team 0 take at least
         ``target`` of the tricks left?"""
-        if target <= 0:
-            return True
         hands = self.hands
         left = hands[leader].bit_count()
-        if target > left:
-            return False
+        if target <= 0 or target > left:
+            self.rel = 0
+            return target <= 0
         if left == 1:
             return self.last(leader) >= target
-        place = (hands[0], hands[1], hands[2], hands[3], leader, self.trump_played)
-        seen = self.seen.get(place)
-        if seen is None:
-            seen = [self._key(leader), -1]
-            self.seen[place] = seen
-        key = seen[0]
+        where = (hands[0], hands[1], hands[2], hands[3], leader, self.trump_played)
+        place = self.seen.get(where)
+        if place is None:
+            place = self._place(leader)
+            self.seen[where] = place
+        key = place[0]
         table = self.table
-        entry = table.get(key)
-        if entry is None:
-            low, high = self.bounds(leader, left)
-            if low >= target or high < target:
-                table[key] = (low, high)
-                return low >= target
+        bucket = table.get(key)
+        if bucket is not None:
+            packed = place[1]
+            for mask, value, upper, bound, ks in bucket:
+                if packed & mask == value and (bound < target if upper else bound >= target):
+                    rel = 0
+                    for cls, k in enumerate(ks):
+                        if k:
+                            u = place[2 + cls]
+                            rel |= _lowest_kept(u, u.bit_count() - k) << (_WIDTH * cls)
+                    self.rel = rel
+                    return not upper
+        low, high, rel_low, rel_high = self.bounds(leader, left)
+        if low >= target:
+            self.rel = rel_low
+            return True
+        if high < target:
+            self.rel = rel_high
+            return False
+        result = self.turn(leader, 0, -1, -1, leader, target, -1, place)
+        rel = self.rel
+        # File the answer under the holders of the cards it rests on.
+        mask = 0
+        ks = []
+        for cls in (0, 1, 2, 3, 4):
+            r = rel >> (_WIDTH * cls) & _CLASS_BITS
+            if r:
+                u = place[2 + cls]
+                k = (u >> ((r & -r).bit_length() - 1)).bit_count()
+                mask |= ((1 << 2 * k) - 1) << (30 - 2 * k) << (30 * (4 - cls))
+                ks.append(k)
+            else:
+                ks.append(0)
+        upper = not result
+        bound = target - 1 if upper else target
+        value = place[1] & mask
+        if bucket is None:
+            table[key] = [(mask, value, upper, bound, tuple(ks))]
         else:
-            low, high = entry
-            if low >= target:
-                return True
-            if high < target:
-                return False
-        result = self.turn(leader, 0, -1, -1, leader, target, -1, seen)
-        if result:
-            low = target if target > low else low
-        else:
-            high = target - 1 if target - 1 < high else high
-        table[key] = (low, high)
+            for at, entry in enumerate(bucket):
+                if entry[0] == mask and entry[1] == value and entry[2] == upper:
+                    if (bound < entry[3]) if upper else (bound > entry[3]):
+                        bucket[at] = (mask, value, upper, bound, tuple(ks))
+                    break
+            else:
+                bucket.append((mask, value, upper, bound, tuple(ks)))
+                if len(bucket) > _BUCKET:
+                    del bucket[0]
+        self.rel = rel
         return result
 
     def moves(self, seat: int, count: int, led: int, win_bit: int, win_seat: int) -> list[int]:
@@ -297,8 +396,7 @@ class _Search:
             if (prev >= 0 and prev >> 4 == bit >> 4 and bit < _LB and prev < _LB
                     and not outside >> (prev + 1) & ((1 << (bit - prev - 1)) - 1)):
                 prev = bit
-                reps[-1] = bit  # keep the highest of the run (either would do)
-                continue
+                continue  # the lowest of a run stands for it (see _Search)
             prev = bit
             reps.append(bit)
         if len(reps) == 1:
@@ -375,7 +473,7 @@ class _Search:
             moves = self.moves(seat, count, led, win_bit, win_seat)
             if len(moves) > 1:
                 if count == 0:
-                    first = seen[1] if seen is not None else -1
+                    first = seen[-1] if seen is not None else -1
                 else:
                     reply_key = (self.in_trick, seat)
                     first = self.replies.get(reply_key, -1)
@@ -385,6 +483,7 @@ class _Search:
         hand = hands[seat]
         maximizing = seat & 1 == 0
         trump_played = self.trump_played
+        rel_all = 0
         for bit in moves:
             mask = 1 << bit
             hands[seat] = hand ^ mask
@@ -403,21 +502,30 @@ class _Search:
                     self.trump_played = True
                 result = self.start(new_seat, target - 1 if new_seat & 1 == 0 else target)
                 self.in_trick = saved_trick
+                rel = self.rel
+                # The winner's rank counts when it outranked a card of its class.
+                same = (saved_trick | mask) & (_CLASS_BITS << (new_bit & ~15))
+                if same & (same - 1):
+                    rel |= 1 << new_bit
             else:
                 self.in_trick |= mask
                 result = self.turn((seat + 1) & 3, count + 1, new_led, new_bit, new_seat,
                                    target, -1)
                 self.in_trick ^= mask
+                rel = self.rel
             self.trump_played = trump_played
             hands[seat] = hand
             if result is maximizing:
                 if len(moves) > 1:
                     if count == 0:
                         if seen is not None:
-                            seen[1] = bit
+                            seen[-1] = bit
                     else:
                         self.replies[(self.in_trick, seat)] = bit
+                self.rel = rel
                 return result
+            rel_all |= rel
+        self.rel = rel_all
         return not maximizing
 
 
@@ -464,7 +572,7 @@ class _Position:
         search = self.search
         low, high = 0, self.left
         if self.count == 0 and only < 0:
-            quick = search._quick(self.seat)
+            quick = search._quick(self.seat)[0]
             if self.seat & 1 == 0:
                 low = quick
             else:
