@@ -96,7 +96,7 @@ del _u, _m, _packed, _at, _bit
 #: from the top, the mask covers).  Shared by every call.
 _TABLE: dict[int, list[tuple[int, int, bool, int, tuple[int, ...]]]] = {}
 #: The most answers kept under one key (the oldest goes first).
-_BUCKET = 24
+_BUCKET = 32
 #: Past this many entries the table is emptied before the next search.
 _TABLE_LIMIT = 2_000_000
 
@@ -422,7 +422,7 @@ class _Search:
                     if partner >> top & 1:
                         scored.append((100 + rank, bit))
                     else:
-                        scored.append((200 + rank + (20 if bit >= _TRUMP_SHIFT else 0), bit))
+                        scored.append((200 - rank + (20 if bit >= _TRUMP_SHIFT else 0), bit))
         else:
             # Following: the cheapest card that surely wins the trick for this
             # team first, then low cards (plain before trumps), overtaking a
