@@ -97,13 +97,15 @@ del _u, _m, _packed, _at, _bit
 _TABLE: dict[int, list[tuple[int, int, bool, int, tuple[int, ...]]]] = {}
 #: The most answers kept under one key (the oldest goes first).
 _BUCKET = 32
-#: Past this many entries the table is emptied before the next search.
-_TABLE_LIMIT = 2_000_000
+#: Past this many keys the table is emptied before the next search.
+_TABLE_LIMIT = 400_000
+#: Past this many trick starts met in one search, their memo is emptied.
+_SEEN_LIMIT = 1_000_000
 
 
 def clear_cache() -> None:
     """Empty the transposition table the searches share (it is kept between
-    calls and emptied by itself when it grows past two million entries).
+    calls and emptied by itself when it grows past 400,000 keys).
 
     >>> clear_cache()
     """
@@ -307,6 +309,8 @@ class _Search:
         place = self.seen.get(where)
         if place is None:
             place = self._place(leader)
+            if len(self.seen) > _SEEN_LIMIT:
+                self.seen.clear()
             self.seen[where] = place
         key = place[0]
         table = self.table
@@ -653,8 +657,19 @@ def play_values(state: GameState, *, implementation: str = "auto") -> dict[Play,
     from here (the trick in progress included) with best play afterwards.
 
     A :class:`ValueError` outside the play phase; ``state`` is not changed.
+    Seat 0 holds BB and 3H (hearts trump) and claimed board, so it may lead a
+    trump (BA-32); BB led draws seat 1's ace (BA-33) and 3H then wins too:
 
-    >>> from cardrules.back_alley import new_game
+    >>> from cardrules import parse_cards
+    >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, parse_action
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> dealt = parse_cards("BB AH 4C 6C 3H 2H 5C 7C 8H", jokers=True)  # one each, turn 8H
+    >>> order = dealt + tuple(c for c in CARDS if c not in dealt)
+    >>> state = apply(apply(new_game(max_hand_size=2), ChooseDealer(3)), Shuffle(order))
+    >>> for bid in ("board", "pass", "pass", "pass"):
+    ...     state = apply(state, parse_action(bid))
+    >>> {str(play): tricks for play, tricks in play_values(state).items()}
+    {'play 3H': 1, 'play BB': 2}
     >>> play_values(new_game())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -672,9 +687,22 @@ def max_tricks(state: GameState, *, implementation: str = "auto") -> int:
     in progress counts, tricks already won do not).
 
     A :class:`ValueError` outside the play phase; ``state`` is not changed.
+    Seat 0 leads AC and KC at no trump (a joker turned, BA-13) and takes both;
+    with spades trump seat 1 ruffs them:
 
-    >>> from cardrules.back_alley import new_game
-    >>> max_tricks(new_game(), implementation="fast")
+    >>> from cardrules import parse_cards
+    >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, parse_action
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> def deal(turned):
+    ...     dealt = parse_cards(f"AC 2S 4D 6D KC 3S 5D 7D {turned}", jokers=True)
+    ...     order = dealt + tuple(c for c in CARDS if c not in dealt)
+    ...     state = apply(apply(new_game(max_hand_size=2), ChooseDealer(3)), Shuffle(order))
+    ...     for bid in ("bid 1", "pass", "pass", "pass"):
+    ...         state = apply(state, parse_action(bid))
+    ...     return state
+    >>> max_tricks(deal("BB")), max_tricks(deal("9S"))
+    (2, 0)
+    >>> max_tricks(deal("BB"), implementation="fast")
     Traceback (most recent call last):
     ...
     ValueError: implementation must be one of auto, c, python, not 'fast'
