@@ -570,28 +570,33 @@ class _Position:
         self.win_bit, self.win_seat = win_bit, win_seat
         self.left = max(len(hand) for hand in state.hand_indexes)
 
-    def team0(self, only: int) -> int:
+    def team0(self, only: int, guess: int = -1) -> int:
         """The exact tricks team 0 takes from here (with ``only`` forced if
-        >= 0): a binary search of zero-window searches on the target."""
+        >= 0): zero-window searches on the target, a binary search between
+        the bounds that first tries ``guess`` and its neighbours (up to three
+        steps) when one is given."""
         search = self.search
         low, high = 0, self.left
-        if self.count == 0 and only < 0:
+        at_start = self.count == 0 and only < 0
+        if at_start:
             quick = search._quick(self.seat)[0]
             if self.seat & 1 == 0:
                 low = quick
             else:
                 high = self.left - quick
+        steps = 0
         while low < high:
-            target = (low + high + 1) // 2
-            if self.count == 0 and only < 0:
+            target = guess if low < guess <= high and steps < 3 else (low + high + 1) // 2
+            steps += 1
+            if at_start:
                 ok = search.start(self.seat, target)
             else:
                 ok = search.turn(self.seat, self.count, self.led, self.win_bit,
                                  self.win_seat, target, only)
             if ok:
-                low = target
+                low, guess = target, target + 1
             else:
-                high = target - 1
+                high, guess = target - 1, target - 1
         return low
 
     def ours(self, team0: int) -> int:
@@ -626,15 +631,20 @@ def _python_values(state: GameState) -> dict[Play, int]:
     reps = search.moves(position.seat, position.count, position.led, position.win_bit,
                         position.win_seat)
     hand = search.hands[position.seat]
-    outside = (sum(search.hands) | search.in_trick) & ~hand
+    outside = (_hands_or(search.hands) | search.in_trick) & ~hand
+    guess = -1
+    for rep in reps:  # best first, each searched near the value before it
+        guess = done[rep] = position.team0(rep, guess)
     for action in legal_actions(state):
         assert isinstance(action, Play)
-        bit = position.bit_of[action.index]
-        rep = _representative(bit, reps, outside)
-        if rep not in done:
-            done[rep] = position.ours(position.team0(rep))
-        values[action] = done[rep]
+        rep = _representative(position.bit_of[action.index], reps, outside)
+        values[action] = position.ours(done[rep])
     return values
+
+
+def _hands_or(hands: list[int]) -> int:
+    """Every card in ``hands``."""
+    return hands[0] | hands[1] | hands[2] | hands[3]
 
 
 def _representative(bit: int, reps: list[int], outside: int) -> int:
