@@ -110,12 +110,41 @@ def clear_cache() -> None:
     >>> clear_cache()
     """
     _TABLE.clear()
+    _CLASS_MEMO.clear()
 
 
 def _bit_of(index: int, classes: tuple[int, ...], powers: tuple[int, ...]) -> int:
     cls = classes[index]
     rank = powers[index] - (102 if cls == TRUMP_CLASS else 2)
     return _WIDTH * cls + rank
+
+
+#: ``_class_pattern`` by the four hands' cards of one class (packed in 60 bits).
+_CLASS_MEMO: dict[int, tuple[int, int]] = {}
+
+
+def _class_pattern(c0: int, c1: int, c2: int, c3: int) -> tuple[int, int]:
+    """One class of a trick start (each hand's cards of the class, 15 bits):
+    the count of its cards and of seats 1 to 3's in four bits each, and the
+    holder of each card from the highest down, two bits a card, left-aligned
+    in 30 bits.  Remembered in :data:`_CLASS_MEMO`."""
+    u = c0 | c1 | c2 | c3
+    pext, pop8, spread = _PEXT, _POP8, _SPREAD
+    lo_u, hi_u = (u & 255) << 8, (u >> 8) << 8
+    at = pop8[u & 255]
+    n = at + pop8[u >> 8]
+    r1 = pext[lo_u | (c1 & 255)] | pext[hi_u | c1 >> 8] << at
+    r2 = pext[lo_u | (c2 & 255)] | pext[hi_u | c2 >> 8] << at
+    r3 = pext[lo_u | (c3 & 255)] | pext[hi_u | c3 >> 8] << at
+    a, b = r1 | r3, r2 | r3
+    seq = (spread[a & 255] | spread[a >> 8] << 16
+           | (spread[b & 255] | spread[b >> 8] << 16) << 1)
+    both = (n << 12 | r1.bit_count() << 8 | r2.bit_count() << 4 | r3.bit_count(),
+            seq << (2 * (15 - n)))
+    if len(_CLASS_MEMO) > _TABLE_LIMIT:
+        _CLASS_MEMO.clear()
+    _CLASS_MEMO[c0 | c1 << 15 | c2 << 30 | c3 << 45] = both
+    return both
 
 
 def _lowest_kept(cards: int, drop: int) -> int:
@@ -171,7 +200,6 @@ class _Search:
         hands = self.hands
         h0, h1, h2, h3 = hands
         left = h0 | h1 | h2 | h3
-        pext, pop8, spread = _PEXT, _POP8, _SPREAD
         key = (self.board_bits << 3 | leader << 1
                | (self.trump_played or not left & _TRUMPS))
         for joker in (_BB, _LB):
@@ -182,28 +210,16 @@ class _Search:
             key = key << 3 | owner
         packed = 0
         place = [0, 0]
+        memo = _CLASS_MEMO
         for shift in (0, 16, 32, 48, 64):
-            u = left >> shift & _CLASS_BITS
-            place.append(u)
-            packed <<= 30
-            if not u:
-                key <<= 16
-                continue
-            lo_u, hi_u = (u & 255) << 8, (u >> 8) << 8
-            at = pop8[u & 255]
-            n = at + pop8[u >> 8]
-            m = h1 >> shift
-            c1 = pext[lo_u | (m & 255)] | pext[hi_u | (m >> 8 & 127)] << at
-            m = h2 >> shift
-            c2 = pext[lo_u | (m & 255)] | pext[hi_u | (m >> 8 & 127)] << at
-            m = h3 >> shift
-            c3 = pext[lo_u | (m & 255)] | pext[hi_u | (m >> 8 & 127)] << at
-            key = (key << 16 | n << 12 | c1.bit_count() << 8 | c2.bit_count() << 4
-                   | c3.bit_count())
-            a, b = c1 | c3, c2 | c3
-            seq = (spread[a & 255] | spread[a >> 8] << 16
-                   | (spread[b & 255] | spread[b >> 8] << 16) << 1)
-            packed |= seq << (2 * (15 - n))
+            c0, c1 = h0 >> shift & _CLASS_BITS, h1 >> shift & _CLASS_BITS
+            c2, c3 = h2 >> shift & _CLASS_BITS, h3 >> shift & _CLASS_BITS
+            place.append(c0 | c1 | c2 | c3)
+            both = memo.get(c0 | c1 << 15 | c2 << 30 | c3 << 45)
+            if both is None:
+                both = _class_pattern(c0, c1, c2, c3)
+            key = key << 16 | both[0]
+            packed = packed << 30 | both[1]
         place[0], place[1] = key, packed
         place.append(-1)
         return place
@@ -405,62 +421,54 @@ class _Search:
             reps.append(bit)
         if len(reps) == 1:
             return reps
+        # Each card gets a score (lowest tried first) times 128 plus its bit.
         scored = []
         if count == 0:
             # Leads: sure winners first (the top of their class, no opponent to
-            # ruff), then low cards to a partner's sure winner, then low cards,
-            # and last a plain suit the opponents can ruff.
+            # ruff), then low cards to a partner's sure winner, then the other
+            # cards high first, and last a plain suit the opponents can ruff.
             opp1, opp2, partner = hands[seat ^ 1], hands[seat ^ 3], hands[seat ^ 2]
+            opp1_trumps, opp2_trumps = opp1 & _TRUMPS, opp2 & _TRUMPS
             for bit in reps:
-                shift = bit & ~15
-                cls = _CLASS_BITS << shift
+                cls = _CLASS_BITS << (bit & ~15)
                 rank = bit & 15
-                ruffed = bit < _TRUMP_SHIFT and any(
-                    not h & cls and h & _TRUMPS for h in (opp1, opp2))
-                if ruffed:
-                    scored.append((300 + rank, bit))
+                if bit < _TRUMP_SHIFT and ((opp1_trumps and not opp1 & cls)
+                                           or (opp2_trumps and not opp2 & cls)):
+                    scored.append((300 + rank) << 7 | bit)
                 elif not outside >> (bit + 1) & (_CLASS_BITS >> (rank + 1)):
-                    scored.append((rank, bit))
+                    scored.append(rank << 7 | bit)
+                elif partner >> ((outside & cls).bit_length() - 1) & 1:
+                    scored.append((100 + rank) << 7 | bit)
                 else:
-                    top = (outside & cls).bit_length() - 1
-                    if partner >> top & 1:
-                        scored.append((100 + rank, bit))
-                    else:
-                        scored.append((200 - rank + (20 if bit >= _TRUMP_SHIFT else 0), bit))
+                    scored.append((200 - rank + (20 if bit >= _TRUMP_SHIFT else 0)) << 7 | bit)
         else:
             # Following: the cheapest card that surely wins the trick for this
             # team first, then low cards (plain before trumps), overtaking a
             # partner last.
-            led_shift = led & ~15
-            led_cls = _CLASS_BITS << led_shift
-            later = [hands[(seat + k) & 3] for k in range(1, 4 - count)]
             partner_wins = (win_seat ^ seat) & 1 == 0
+            # The opponent still to play after this seat (none for the fourth).
+            threat = hands[(seat + 1) & 3] if count < 3 else 0
+            led_cls = _CLASS_BITS << (led & ~15)
+            threat_follow = threat & led_cls
+            threat_trumps = threat & _TRUMPS
             for bit in reps:
                 rank = (bit & 15) + (16 if bit >= _TRUMP_SHIFT else 0)
                 beats = bit > win_bit and (bit >> 4 == win_bit >> 4 or bit >= _TRUMP_SHIFT)
                 if beats and partner_wins:
-                    scored.append((200 + rank, bit))
-                    continue
-                if beats or partner_wins:
+                    scored.append((200 + rank) << 7 | bit)
+                elif beats or partner_wins:
                     top = bit if beats else win_bit
-                    sure = True
-                    for k, h in enumerate(later):
-                        if k & 1:
-                            continue  # the partner: no threat
-                        follow = h & led_cls
-                        if follow:
-                            if top >> 4 == led >> 4 and follow >> (top + 1):
-                                sure = False
-                                break
-                        elif (h & _TRUMPS) >> (top + 1 if top >= _TRUMP_SHIFT else 0):
-                            sure = False
-                            break
-                    if sure:
-                        scored.append((rank, bit))
-                        continue
-                scored.append((100 + rank, bit))
+                    if threat_follow:
+                        sure = not (top >> 4 == led >> 4 and threat_follow >> (top + 1))
+                    elif threat_trumps:
+                        sure = top >= _TRUMP_SHIFT and not threat_trumps >> (top + 1)
+                    else:
+                        sure = True
+                    scored.append((rank if sure else 100 + rank) << 7 | bit)
+                else:
+                    scored.append((100 + rank) << 7 | bit)
         scored.sort()
-        return [bit for _, bit in scored]
+        return [code & 127 for code in scored]
 
     def turn(self, seat: int, count: int, led: int, win_bit: int, win_seat: int,
              target: int, only: int, seen: list[int] | None = None) -> bool:
@@ -584,7 +592,7 @@ class _Position:
                 low = quick
             else:
                 high = self.left - quick
-        steps = 0
+        steps = 0 if guess >= 0 else 3
         while low < high:
             target = guess if low < guess <= high and steps < 3 else (low + high + 1) // 2
             steps += 1
