@@ -353,29 +353,30 @@ class _Search:
         rel = self.rel
         # File the answer under the holders of the cards it rests on.
         mask = 0
-        ks = []
+        counts: list[int] = []
         for cls in (0, 1, 2, 3, 4):
             r = rel >> (_WIDTH * cls) & _CLASS_BITS
             if r:
                 u = place[2 + cls]
                 k = (u >> ((r & -r).bit_length() - 1)).bit_count()
                 mask |= ((1 << 2 * k) - 1) << (30 - 2 * k) << (30 * (4 - cls))
-                ks.append(k)
+                counts.append(k)
             else:
-                ks.append(0)
+                counts.append(0)
+        ks = tuple(counts)
         upper = not result
         bound = target - 1 if upper else target
         value = place[1] & mask
         if bucket is None:
-            table[key] = [(mask, value, upper, bound, tuple(ks))]
+            table[key] = [(mask, value, upper, bound, ks)]
         else:
             for at, entry in enumerate(bucket):
                 if entry[0] == mask and entry[1] == value and entry[2] == upper:
                     if (bound < entry[3]) if upper else (bound > entry[3]):
-                        bucket[at] = (mask, value, upper, bound, tuple(ks))
+                        bucket[at] = (mask, value, upper, bound, ks)
                     break
             else:
-                bucket.append((mask, value, upper, bound, tuple(ks)))
+                bucket.append((mask, value, upper, bound, ks))
                 if len(bucket) > _BUCKET:
                     del bucket[0]
         self.rel = rel
@@ -725,6 +726,14 @@ def max_tricks(state: GameState, *, implementation: str = "auto") -> int:
     ...
     ValueError: implementation must be one of auto, c, python, not 'fast'
     """
+    if _check_implementation(implementation):
+        # The C bridge may answer this question on its own (a cheaper search
+        # than every card's value); else its play values give it.
+        direct = getattr(_solver_c, "max_tricks", None)
+        if direct is not None and state.phase is Phase.PLAY:
+            tricks = direct(state)
+            if tricks is not None:
+                return int(tricks)
     values = _c_values(state, implementation)
     if values is not None:
         return max(values.values())
