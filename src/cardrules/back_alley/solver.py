@@ -263,6 +263,24 @@ class _Search:
             if run:
                 quick += run
                 rel |= _lowest_kept(cards, count - run) << shift
+        if quick:
+            return quick, rel
+        # No winner of its own: a low card to the partner's winners, which the
+        # partner then cashes (the tricks of the best such suit).
+        mine_or_opps = mine | opp1 | opp2
+        for shift in (0, 16, 32, 48):
+            if not mine >> shift & _CLASS_BITS:
+                continue
+            pc = partner >> shift & _CLASS_BITS
+            top = (mine_or_opps >> shift & _CLASS_BITS).bit_length()
+            cards = pc >> top << top
+            if not cards:
+                continue
+            count = run = cards.bit_count()
+            for hand in ruffers:
+                run = min(run, (hand >> shift & _CLASS_BITS).bit_count())
+            if run > quick:
+                quick, rel = run, _lowest_kept(cards, count - run) << shift
         return quick, rel
 
     # -- the search ---------------------------------------------------------------
