@@ -95,6 +95,35 @@ def test_solver_equals_minimax_at_every_step_of_four_card_deals() -> None:
             state = apply(state, rng.choice([p for p, v in values.items() if v == best]))
 
 
+def test_solver_equals_minimax_on_deals_rich_in_trumps_and_jokers() -> None:
+    # Half the cards trumps, the jokers among them, boards bid: Blooper leads
+    # (BA-33) and trump leads (BA-32) come up at every turn.
+    rng = random.Random(33)
+    blooper_leads = 0
+    for _ in range(20):
+        size = rng.choice((3, 4))
+        trump = rng.choice("CDHS")
+        trumps = ["BB", "LB"] + [f"{rank}{trump}" for rank in "23456789TJQKA"]
+        plain = [f"{rank}{suit}" for rank in "23456789TJQKA" for suit in "CDHS"
+                 if suit != trump]
+        rng.shuffle(trumps)
+        rng.shuffle(plain)
+        cards = trumps[:2 * size] + plain[:2 * size]
+        rng.shuffle(cards)
+        turned = next(c for c in trumps[2 * size:] if c not in ("BB", "LB"))
+        hands = [" ".join(cards[k * size:(k + 1) * size]) for k in range(4)]
+        bids = [rng.choice(("board", "bid 1", "pass")) for _ in range(4)]
+        if bids == ["pass"] * 4:
+            bids[0] = "board"
+        state = then(dealt(hands, turned), *bids)
+        while state.phase is Phase.PLAY:
+            if state.trick_indexes and state.trick_indexes[0] >= 52:
+                blooper_leads += 1
+            assert play_values(state, implementation="python") == minimax_values(state)
+            state = apply(state, rng.choice(legal_actions(state)))
+    assert blooper_leads > 5
+
+
 def test_a_cleared_and_a_warm_table_give_the_same_answers() -> None:
     rng = random.Random(7)
     states = [random_position(rng, 4) for _ in range(30)]

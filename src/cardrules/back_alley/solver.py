@@ -229,7 +229,7 @@ class _Search:
     def _quick(self, leader: int) -> tuple[int, int]:
         """Tricks the leader's team surely takes from this trick start, and the
         lowest card counted in each class: the leader's trumps above every
-        other trump (when it may lead trumps, BA-32), then its plain cards
+        other trump (each wins a trick whenever it is played), then its plain cards
         above every other card of their suit that no opponent holding a trump
         can ruff (each opponent with trumps must follow that many times)."""
         hands = self.hands
@@ -239,7 +239,7 @@ class _Search:
         others = partner | opp1 | opp2
         quick = rel = 0
         my_trumps = mine & _TRUMPS
-        if my_trumps and (self.trump_played or self.board[leader] or not mine & _PLAIN):
+        if my_trumps:  # led or not, each wins a trick of its own (BA-34)
             top = (others & _TRUMPS).bit_length()
             cards = my_trumps >> top << top
             if cards:
