@@ -61,8 +61,9 @@ also ``MIN_PLAYERS`` and ``MAX_PLAYERS``), the actions ``Pass``, ``Bid``,
 ``first_leader`` and ``score`` (the points of a contract, BA-40 to BA-42),
 the bot ``HeuristicBot`` and the analysis ``trick_estimate``,
 ``TrickEstimate``, ``BidValue`` and ``Determinizer`` (draws many deals
-from one view).  The number of deals follows from ``max_hand_size``, so
-there is no default number of rounds.
+from one view), and the double-dummy solver ``max_tricks`` and
+``play_values`` (:mod:`cardrules.back_alley.solver`).  The number of deals
+follows from ``max_hand_size``, so there is no default number of rounds.
 
 >>> import cardrules.down_and_back as db
 >>> sorted(set(db.__all__) & {"score", "NUM_PLAYERS", "summarize", "determinize"})
@@ -120,6 +121,7 @@ from cardrules.back_alley.presenter import BackAlleyTable as _Table
 from cardrules.back_alley.presenter import result_lines as _result_lines
 from cardrules.back_alley.search import SearchBot
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
+from cardrules.back_alley.solver import max_tricks, play_values
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
     Contract,
@@ -236,6 +238,9 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "Determinizer",
     "TrickEstimate",
     "trick_estimate",
+    # the double-dummy solver (issue 18)
+    "max_tricks",
+    "play_values",
 ]
 
 #: The smallest table Back Alley is played at: four, :data:`NUM_PLAYERS` (BA-1).
