@@ -42,6 +42,9 @@
 #include "_speedups.h"
 #include <stdlib.h>
 #include <string.h>
+#ifdef SOLVER_STATS
+#include <stdio.h>
+#endif
 
 typedef uint64_t u64;
 
@@ -130,7 +133,7 @@ typedef struct {
     uint8_t lower, upper;
 } Entry;
 
-#define KEY_MASK 0x001FFFFFu
+#define KEY_MASK 0x003FFFFFu
 #define NO_BEST 0xFFu
 #define WAYS 4
 /* 2^18 entries of 32 bytes: 8 MB, allocated once and reused. */
@@ -849,6 +852,9 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     }
     Py_END_ALLOW_THREADS
     table_give_back(&t);
+#ifdef SOLVER_STATS
+    fprintf(stderr, "nodes %lld\n", c.nodes);
+#endif
     if (!all_plays)
         return PyLong_FromLong(result);
     PyObject *out = PyTuple_New(nmoves);
