@@ -37,10 +37,12 @@ from _timing import machine_summary
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
-from support.ba_dds import dds_max_tricks, no_trump_deal, trump_position  # noqa: E402
-
-from cardrules.back_alley import GameState, solver  # noqa: E402
-from cardrules.back_alley import _solver_c  # noqa: E402
+from cardrules.back_alley import (
+    GameState,
+    _solver_c,
+    solver,
+)
+from support.ba_dds import dds_max_tricks, no_trump_deal, trump_position
 
 
 def _seconds(func: Callable[[GameState], object], state: GameState) -> float:

@@ -24,7 +24,8 @@ def test_no_trump_deals_agree_with_dds() -> None:
     rng = random.Random(18)
     for number in range(60):
         state = no_trump_deal(rng, size=rng.randint(5, 9), leader=number % 4)
-        assert state.trump is None and state.current_player == number % 4
+        assert state.trump is None
+        assert state.current_player == number % 4
         assert solver.max_tricks(state) == dds_max_tricks(state), pbn(state)
 
 
@@ -35,7 +36,8 @@ def test_trump_positions_after_the_jokers_agree_with_dds() -> None:
         state = trump_position(rng, size=rng.randint(7, 11))
         if state is None:
             continue
-        assert state.trump is not None and state.trump_played
+        assert state.trump is not None
+        assert state.trump_played
         assert solver.max_tricks(state) == dds_max_tricks(state), (pbn(state), state.trump)
         found += 1
 

@@ -55,7 +55,7 @@ def no_trump_deal(rng: random.Random, *, size: int = 13, leader: int = 0) -> Gam
     left undealt, ``leader`` to lead the first trick (a one-card deal has no
     bid 1: there the leader claims board, which changes nothing at no
     trumps)."""
-    deck = [card for card in CARDS[:52]]
+    deck = list(CARDS[:52])
     rng.shuffle(deck)
     turned, other = (_BIG, _LITTLE) if rng.random() < 0.5 else (_LITTLE, _BIG)
     order = (*deck[:4 * size], turned, *deck[4 * size:], other)
@@ -72,9 +72,9 @@ def trump_position(rng: random.Random, *, size: int = 13) -> GameState | None:
     """A deal of ``size`` cards each with a plain card turned and both jokers
     dealt, played at random until both jokers have been played and a trick
     is over (None if that never happens before the last trick)."""
-    deck = [card for card in CARDS[:52]]
+    deck = list(CARDS[:52])
     rng.shuffle(deck)
-    dealt = deck[:4 * size - 2] + [_BIG, _LITTLE]
+    dealt = [*deck[:4 * size - 2], _BIG, _LITTLE]
     rng.shuffle(dealt)
     order = (*dealt, *deck[4 * size - 2:])
     state = apply(apply(new_game(max_hand_size=size), ChooseDealer(rng.randrange(4))),
@@ -126,7 +126,9 @@ def dds_max_tricks(state: GameState) -> int:
     from endplay.dds.solve import SolveMode
     from endplay.types import Deal, Denom, Player
 
-    assert state.phase is Phase.PLAY and not state.trick_indexes and state.leader is not None
+    assert state.phase is Phase.PLAY
+    assert not state.trick_indexes
+    assert state.leader is not None
     trump = state.trump
     denom = Denom.nt if trump is None else Denom(int(trump))  # both S, H, D, C = 0 to 3
     deal = Deal(pbn(state), first=Player(state.leader), trump=denom)
