@@ -97,6 +97,7 @@ def main() -> None:
     parser.add_argument("--verify-deals", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--each", action="store_true", help="print every no-trump deal's times")
     args = parser.parse_args()
     if args.quick:
         args.cards, args.deals, args.per_size, args.max_size = 8, 5, 2, 8
@@ -137,6 +138,9 @@ def main() -> None:
         else:
             ours.append(_seconds(_ours, state))
             dds.append(_seconds(dds_max_tricks, state))
+        if args.each:
+            print(f"  deal {number + 1}: ours {ours[-1] * 1e3:.1f} ms, DDS {dds[-1] * 1e3:.1f} ms",
+                  flush=True)
     print(f"\nno trump, {args.cards} cards, opening lead, {args.deals} deals")
     print(f"  max_tricks (C)        {_summary(ours)}")
     print(f"  DDS solve_board       {_summary(dds)}")
