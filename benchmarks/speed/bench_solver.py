@@ -42,7 +42,11 @@ from cardrules.back_alley import (
     _solver_c,
     solver,
 )
-from support.ba_dds import dds_max_tricks, no_trump_deal, trump_position
+from support.ba_dds import (  # type: ignore[import-untyped,unused-ignore]
+    dds_max_tricks,
+    no_trump_deal,
+    trump_position,
+)
 
 
 def _seconds(func: Callable[[GameState], object], state: GameState) -> float:
