@@ -271,6 +271,12 @@ class Rules(Generic[S, A]):
     #: :func:`cardrules.vector.make` refuses it).  A game package sets it to a
     #: function that imports its engine (and numpy) only when called.
     vector: Callable[[int, int, SettingValues], VectorGame] | None = None
+    #: ``double_dummy(states)``: the game's double-dummy analysis of a game
+    #: given as its states from the first to the last (a replayed record), as
+    #: text for people: what each side could have taken with every hand open
+    #: beside what it took (None: the game has none, and ``cardrules replay
+    #: --double-dummy`` refuses it).
+    double_dummy: Callable[[Iterable[S]], str] | None = None
 
     def new_game_from_settings(self, settings: SettingValues) -> S:
         """The initial state for ``settings`` (as stored in a record); settings
