@@ -60,10 +60,11 @@ also ``MIN_PLAYERS`` and ``MAX_PLAYERS``), the actions ``Pass``, ``Bid``,
 ``hand_size_of``, ``team_of``, ``board_levels``, ``contract_of``,
 ``first_leader`` and ``score`` (the points of a contract, BA-40 to BA-42),
 the bots ``HeuristicBot`` and ``DoubleDummyBot`` (perfect-information
-Monte Carlo over :mod:`cardrules.back_alley.solver`) and the analysis ``trick_estimate``,
+Monte Carlo over the solver), the analysis ``trick_estimate``,
 ``TrickEstimate``, ``BidValue`` and ``Determinizer`` (draws many deals
-from one view).  The number of deals follows from ``max_hand_size``, so
-there is no default number of rounds.
+from one view), and the double-dummy solver ``max_tricks`` and
+``play_values`` (:mod:`cardrules.back_alley.solver`).  The number of deals
+follows from ``max_hand_size``, so there is no default number of rounds.
 
 >>> import cardrules.down_and_back as db
 >>> sorted(set(db.__all__) & {"score", "NUM_PLAYERS", "summarize", "determinize"})
@@ -123,6 +124,7 @@ from cardrules.back_alley.presenter import BackAlleyTable as _Table
 from cardrules.back_alley.presenter import result_lines as _result_lines
 from cardrules.back_alley.search import SearchBot
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
+from cardrules.back_alley.solver import max_tricks, play_values
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
     Contract,
@@ -239,7 +241,9 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "Determinizer",
     "TrickEstimate",
     "trick_estimate",
-    # the double-dummy bot (issue 18)
+    # the double-dummy solver and bot (issue 18)
+    "max_tricks",
+    "play_values",
     "DoubleDummyBot",
 ]
 
