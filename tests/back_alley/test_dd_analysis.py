@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import attrs
 import pytest
 
 from cardrules.back_alley import RULES, ChooseDealer, Contract, new_game, parse_action
@@ -106,7 +107,7 @@ def test_an_unfinished_deal_and_a_game_without_deals_are_left_out() -> None:
 def test_rules_say_which_games_have_a_double_dummy_analysis() -> None:
     assert RULES.double_dummy is double_dummy_text
     assert DB_RULES.double_dummy is None
-    assert Rules.__attrs_attrs__.double_dummy.default is None  # type: ignore[attr-defined]
+    assert attrs.fields(Rules).double_dummy.default is None
 
 
 def test_replay_option_prints_the_analysis(tmp_path: Path,

@@ -48,6 +48,7 @@ from cardrules.back_alley.actions import PASS, BidAction
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
+from cardrules.back_alley.solver import max_tricks
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
     Contract,
@@ -445,8 +446,6 @@ def double_dummy_report(game: GameRecord | Iterable[GameState], *,
     >>> all(sum(d.double_dummy) == d.hand_size for d in report.deals)
     True
     """
-    from cardrules.back_alley.solver import max_tricks
-
     if isinstance(game, GameRecord):
         from cardrules.back_alley import RULES
 

@@ -61,20 +61,17 @@ from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
 from cardrules.back_alley.game import apply, legal_actions
 from cardrules.back_alley.search import _distinct
+from cardrules.back_alley.solver import IMPLEMENTATIONS, max_tricks, play_values
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, contract_of, score
 from cardrules.back_alley.trick import table_for
 from cardrules.back_alley.views import View, view
 
-__all__ = ["DEFAULT_SAMPLES", "IMPLEMENTATIONS", "DoubleDummyBot"]
+__all__ = ["DEFAULT_SAMPLES", "DoubleDummyBot"]
 
 A = TypeVar("A")
 
 #: Deals drawn per decision unless told otherwise.
 DEFAULT_SAMPLES = 16
-#: The solver implementations the bot can be told to use (see
-#: :mod:`cardrules.back_alley.solver`): ``"auto"`` (the C solver when the
-#: extension has it, else Python), ``"c"`` and ``"python"``.
-IMPLEMENTATIONS = ("auto", "c", "python")
 
 
 class DoubleDummyBot:
@@ -86,7 +83,7 @@ class DoubleDummyBot:
     the same views.  ``samples`` (default :data:`DEFAULT_SAMPLES`) is the
     number of deals drawn per play and ``bid_samples`` (default: the same)
     per bid; ``implementation`` is passed to the solver (one of
-    :data:`IMPLEMENTATIONS`).  See the module
+    :data:`cardrules.back_alley.solver.IMPLEMENTATIONS`).  See the module
     ``cardrules.back_alley.double_dummy`` for what it maximises and how it
     bids.  The bot sees only the view it is given.
 
@@ -145,8 +142,6 @@ class DoubleDummyBot:
     # -- play ---------------------------------------------------------------------
 
     def _play(self, view: View, legal: Sequence[A]) -> A:
-        from cardrules.back_alley.solver import play_values
-
         distinct = _distinct(view, legal)
         if len(distinct) == 1:   # every card wins the same tricks: the lowest
             return distinct[0]
@@ -189,8 +184,6 @@ class DoubleDummyBot:
     # -- bidding ------------------------------------------------------------------
 
     def _bid(self, view: View, legal: Sequence[A]) -> A:
-        from cardrules.back_alley.solver import max_tricks
-
         team = view.seat & 1
         size = view.hand_size
         dealer = view.dealer
