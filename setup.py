@@ -35,7 +35,8 @@ if NO_EXTENSIONS and REQUIRE_EXTENSIONS:
 
 # The extension's sources: the module and what its parts share
 # (_speedups_module.c, _speedups.h), the evaluators, the builders of result
-# objects and the batch kernel, one file each.
+# objects, the batch kernel and the Back Alley double-dummy solver, one file
+# each.
 SPEEDUPS = "src/cardrules/down_and_back"
 
 ext_modules = (
@@ -44,7 +45,8 @@ ext_modules = (
     else [
         Extension(
             "cardrules.down_and_back._speedups",
-            [f"{SPEEDUPS}/_speedups_{part}.c" for part in ("module", "evaluate", "build", "batch")],
+            [f"{SPEEDUPS}/_speedups_{part}.c" for part in ("module", "evaluate", "build", "batch",
+                                                              "solver")],
             depends=[f"{SPEEDUPS}/_speedups.h"],
             optional=not REQUIRE_EXTENSIONS,
         )

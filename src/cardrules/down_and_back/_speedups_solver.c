@@ -1,0 +1,881 @@
+/*
+ * The Back Alley double-dummy solver (cardrules.back_alley.solver): given
+ * the four hands, the trick in progress, the trump and who may lead trump,
+ * the most tricks the team of the seat to act takes with best play by both
+ * teams, under every rule of the play (BA-31 to BA-34).
+ *
+ * Cards are bits of a 64-bit word per hand: suit s (Suit's value, 0 to 3)
+ * has bits 16s to 16s+14, the rank r of a plain card is bit 16s + r - 2
+ * (the two at 0, the ace at 12); in a trump deal the trump suit's slot
+ * also holds the Little Blooper at bit 13 and the Big Blooper at bit 14,
+ * so that within a slot a higher bit always beats a lower one (BA-3).
+ * cardrules.back_alley._solver_c makes the words from a GameState.
+ *
+ * The search (see docs/performance.rst):
+ *
+ *  - zero-window alpha-beta over single cards: node(c, target) answers
+ *    "does team 0 (seats 0 and 2) take at least target tricks of the
+ *    deal from the root on?"; the root finds the exact value with a few
+ *    such searches, each starting from the bounds the last one left
+ *    (MTD-style: the guess moves one trick at a time);
+ *  - a transposition table at the start of each trick, keyed on the
+ *    relative ranks of the cards left (the hands compressed by the cards
+ *    still out: two positions that differ only in cards already played
+ *    are the same), with which Bloopers are left, the leader and whether
+ *    trump may be led; it keeps a lower and an upper bound on team 0's
+ *    tricks from there and the leader's best card, in a table of fixed
+ *    size reused from call to call (entries of older calls are told apart
+ *    by a generation number);
+ *  - cards of equal value searched once: two cards of one hand in one suit
+ *    with no card of another hand (or of the trick) between them are
+ *    interchangeable; the Bloopers never are (a Blooper lead forces the
+ *    others' trumps, BA-33);
+ *  - quick tricks: the top cards the leader can cash at once, a lower
+ *    bound of its team's tricks that ends many searches early, and the
+ *    tricks left as the trivial bounds;
+ *  - move ordering: the best card of the last search from the table first,
+ *    then winners, cheap ducks and discards from the weakest suit.
+ *
+ * The search itself runs with the GIL released, on a table it owns: the
+ * module keeps one spare table, taken and put back with the GIL held.
+ */
+#include "_speedups.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+#define LB_BIT 13
+#define BB_BIT 14
+#define SLOT(b) ((b) >> 4)
+#define RANK(b) ((b) & 15)
+
+/* -- bit helpers, portable ------------------------------------------------ */
+
+#if defined(__GNUC__) || defined(__clang__)
+static inline int popcount64(u64 x) { return __builtin_popcountll(x); }
+static inline int lowest_bit(u64 x) { return __builtin_ctzll(x); }
+static inline int highest_bit(u64 x) { return 63 - __builtin_clzll(x); }
+#else
+static inline int popcount64(u64 x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+static inline int lowest_bit(u64 x)
+{
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+static inline int highest_bit(u64 x)
+{
+    int n = 63;
+    while (!(x >> 63)) {
+        x <<= 1;
+        n--;
+    }
+    return n;
+}
+#endif
+
+/* x's bits at the positions of m's set bits, packed together (what BMI2's
+ * pext does), a byte at a time through a table made at import. */
+static uint8_t PEXT8[256][256];
+
+static void build_pext8(void)
+{
+    for (int m = 0; m < 256; m++)
+        for (int x = 0; x < 256; x++) {
+            int out = 0, k = 0;
+            for (int i = 0; i < 8; i++)
+                if (m >> i & 1) {
+                    out |= (x >> i & 1) << k;
+                    k++;
+                }
+            PEXT8[m][x] = (uint8_t)out;
+        }
+}
+
+static inline u64 compress(u64 x, u64 m)
+{
+    u64 out = 0;
+    int at = 0;
+    for (int i = 0; i < 64 && (m >> i); i += 8) {
+        unsigned mb = (unsigned)(m >> i) & 0xFF;
+        if (mb) {
+            out |= (u64)PEXT8[mb][(x >> i) & 0xFF] << at;
+            at += popcount64(mb);
+        }
+    }
+    return out;
+}
+
+/* -- the transposition table ---------------------------------------------- */
+
+/* k0..k2: the relative-rank hands of seats 0 to 2 (seat 3 holds the rest);
+ * k3: bits 0-15 the cards left per suit (4 bits each), 16-17 the leader,
+ * 18-19 which Bloopers are left, 20 whether trump may be led freely; bits
+ * 24-31 the leader's best card (suit << 4 | rank among the suit's cards
+ * left), 0xFF for none.  gen: the call that wrote the entry (0: never). */
+typedef struct {
+    u64 k0, k1, k2;
+    uint32_t k3;
+    uint16_t gen;
+    uint8_t lower, upper;
+} Entry;
+
+#define KEY_MASK 0x001FFFFFu
+#define NO_BEST 0xFFu
+#define WAYS 4
+/* 2^18 entries of 32 bytes: 8 MB, allocated once and reused. */
+#define TT_BITS 18
+#define TT_SIZE ((size_t)1 << TT_BITS)
+
+typedef struct {
+    Entry *e;
+    uint16_t gen;
+} Table;
+
+/* The spare table, taken and given back with the GIL held. */
+static Table spare;
+
+static int table_take(Table *t)
+{
+    if (spare.e != NULL) {
+        *t = spare;
+        spare.e = NULL;
+    } else {
+        t->e = calloc(TT_SIZE, sizeof(Entry));
+        if (t->e == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        t->gen = 0;
+    }
+    if (++t->gen == 0) {  /* wrapped: clear the old generations */
+        memset(t->e, 0, TT_SIZE * sizeof(Entry));
+        t->gen = 1;
+    }
+    return 0;
+}
+
+static void table_give_back(Table *t)
+{
+    if (spare.e == NULL)
+        spare = *t;
+    else
+        free(t->e);
+    t->e = NULL;
+}
+
+/* -- the search ----------------------------------------------------------- */
+
+typedef struct {
+    u64 hand[4];
+    u64 tmask;          /* the trump slot's bits, 0 with no trump */
+    int trump;          /* the trump slot, -1 for none */
+    int broken;         /* a trump was played to an earlier trick (BA-32) */
+    int board[4];       /* the seat claimed board: may lead trump (BA-32) */
+    int leader, played; /* the current trick: its leader, cards played */
+    int ns;             /* tricks team 0 has taken since the root */
+    int left;           /* tricks left, the current one included */
+    int tcard[4];       /* the trick's cards (bit numbers) in play order */
+    int wseat[4], wkey[4]; /* who wins the trick after each card, and with what */
+    Entry *tt;
+    uint16_t gen;
+    long long nodes;
+} Ctx;
+
+static inline u64 all_cards(const Ctx *c)
+{
+    return c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3];
+}
+
+/* The strength of card b in a trick whose led slot is led: above every
+ * plain card for a trump, its rank for the suit led, -1 otherwise (BA-34). */
+static inline int card_key(const Ctx *c, int b, int led)
+{
+    int s = SLOT(b);
+    if (s == c->trump)
+        return 32 + RANK(b);
+    return s == led ? RANK(b) : -1;
+}
+
+static inline u64 slot_bits(int s) { return (u64)0x7FFF << (16 * s); }
+
+/* The bound entry for the position at the start of a trick; fills key. */
+typedef struct {
+    u64 k0, k1, k2;
+    uint32_t k3;
+    u64 rest;           /* all cards left */
+} Key;
+
+static void make_key(const Ctx *c, Key *k)
+{
+    u64 rest = all_cards(c);
+    k->rest = rest;
+    k->k0 = compress(c->hand[0], rest);
+    k->k1 = compress(c->hand[1], rest);
+    k->k2 = compress(c->hand[2], rest);
+    uint32_t counts = 0;
+    for (int s = 0; s < 4; s++)
+        counts |= (uint32_t)popcount64(rest & slot_bits(s)) << (4 * s);
+    uint32_t jokers = 0, free_trump = 1;
+    if (c->trump >= 0) {
+        u64 t = rest >> (16 * c->trump);
+        jokers = (uint32_t)(t >> LB_BIT) & 3;
+        free_trump = c->broken || !(rest & c->tmask);
+    }
+    k->k3 = counts | (uint32_t)c->leader << 16 | jokers << 18 | free_trump << 20 | 1u << 21;
+}
+
+static inline size_t key_index(const Key *k)
+{
+    u64 h = k->k0 * 0x9E3779B97F4A7C15ULL;
+    h ^= (k->k1 + (h >> 29)) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (k->k2 + (h >> 31)) * 0x165667B19E3779F9ULL;
+    h ^= ((u64)k->k3 + (h >> 27)) * 0x27D4EB2F165667C5ULL;
+    h ^= h >> 32;
+    return (size_t)(h & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
+}
+
+static inline Entry *probe(const Ctx *c, const Key *k)
+{
+    Entry *b = c->tt + key_index(k);
+    for (int i = 0; i < WAYS; i++)
+        if (b[i].gen == c->gen && (b[i].k3 & KEY_MASK) == k->k3 && b[i].k0 == k->k0
+                && b[i].k1 == k->k1 && b[i].k2 == k->k2)
+            return &b[i];
+    return NULL;
+}
+
+/* The card (bit number) the entry's best card stands for now, or -1. */
+static inline int best_of(const Entry *e, u64 rest)
+{
+    uint32_t best = e->k3 >> 24;
+    if (best == NO_BEST)
+        return -1;
+    int s = (int)(best >> 4), r = (int)(best & 15);
+    u64 suit = (rest >> (16 * s)) & 0x7FFF;
+    for (int i = 0; i < r && suit; i++)
+        suit &= suit - 1;
+    return suit ? 16 * s + lowest_bit(suit) : -1;
+}
+
+static void store(Ctx *c, const Key *k, Entry *e, int lower, int upper, int best)
+{
+    if (e == NULL) {
+        Entry *b = c->tt + key_index(k);
+        int pick = 0, depth = 99;
+        for (int i = 0; i < WAYS; i++) {
+            if (b[i].gen != c->gen) {
+                pick = i;
+                break;
+            }
+            int cards = 0;
+            for (int s = 0; s < 4; s++)
+                cards += (int)(b[i].k3 >> (4 * s)) & 15;
+            if (cards < depth) {
+                depth = cards;
+                pick = i;
+            }
+        }
+        e = &b[pick];
+        e->k0 = k->k0;
+        e->k1 = k->k1;
+        e->k2 = k->k2;
+        e->k3 = k->k3 | NO_BEST << 24;
+        e->gen = c->gen;
+        e->lower = 0;
+        e->upper = (uint8_t)c->left;
+    }
+    if (lower > e->lower)
+        e->lower = (uint8_t)lower;
+    if (upper < e->upper)
+        e->upper = (uint8_t)upper;
+    if (best >= 0) {
+        int s = SLOT(best);
+        u64 suit = (k->rest >> (16 * s)) & 0x7FFF;
+        int r = popcount64(suit & (((u64)1 << RANK(best)) - 1));
+        e->k3 = (e->k3 & 0x00FFFFFFu) | (uint32_t)(s << 4 | r) << 24;
+    }
+}
+
+/* The tricks the leader can take at once from its own hand: in each suit it
+ * may lead, the top cards it holds (all its cards of the suit when nobody
+ * else has more of them), where nobody on the other side can ruff; when an
+ * opponent holds trumps, only the trumps and one plain suit, cashed before
+ * anything else, while the opponents holding trumps still follow. */
+static int quick_tricks(const Ctx *c)
+{
+    int seat = c->leader;
+    u64 h = c->hand[seat];
+    u64 opp = c->hand[(seat + 1) & 3] | c->hand[(seat + 3) & 3];
+    int opp_trumps = (opp & c->tmask) != 0;
+    int may_trump = c->trump >= 0 && (c->broken || c->board[seat] || !(h & ~c->tmask));
+    int total = 0, trump_w = 0, plain_best = 0;
+    u64 rest = all_cards(c);
+    for (int s = 0; s < 4; s++) {
+        u64 mine = (h >> (16 * s)) & 0x7FFF;
+        if (!mine)
+            continue;
+        int is_trump = s == c->trump;
+        if (is_trump && !may_trump)
+            continue;
+        u64 out = (rest >> (16 * s)) & 0x7FFF;
+        int n = 0;
+        while (out) {
+            int top = highest_bit(out);
+            if (!(mine >> top & 1))
+                break;
+            n++;
+            out &= ~((u64)1 << top);
+        }
+        if (!n)
+            continue;
+        int others = 0;
+        for (int p = 1; p < 4; p++) {
+            int len = popcount64((c->hand[(seat + p) & 3] >> (16 * s)) & 0x7FFF);
+            if (len > others)
+                others = len;
+        }
+        int w = n >= others ? popcount64(mine) : n;
+        if (is_trump) {
+            trump_w = w;
+        } else if (opp_trumps) {
+            for (int p = 1; p < 4; p += 2) {
+                u64 o = c->hand[(seat + p) & 3];
+                if (o & c->tmask) {
+                    int len = popcount64((o >> (16 * s)) & 0x7FFF);
+                    if (len < w)
+                        w = len;
+                }
+            }
+            if (w > plain_best)
+                plain_best = w;
+        } else {
+            total += w;
+        }
+    }
+    total += trump_w + plain_best;
+    return total < c->left ? total : c->left;
+}
+
+/* The candidate cards of the seat to act, one of each group of equal
+ * cards, best first; returns how many. */
+#define MAXMOVES 16
+
+static int gen_moves(const Ctx *c, int seat, int *moves, int first)
+{
+    u64 h = c->hand[seat];
+    u64 cand;
+    int led = -1;
+    if (c->played == 0) {
+        cand = h;
+        if (c->trump >= 0 && !c->broken && !c->board[seat] && (h & ~c->tmask))
+            cand = h & ~c->tmask;  /* BA-32 */
+    } else {
+        int lead = c->tcard[0];
+        led = SLOT(lead);
+        u64 follow = h & slot_bits(led);
+        if (follow) {
+            cand = follow;  /* BA-31 */
+            if (led == c->trump && RANK(lead) >= LB_BIT) {  /* BA-33 */
+                int pick = RANK(lead) == BB_BIT ? highest_bit(follow) : lowest_bit(follow);
+                moves[0] = pick;
+                return 1;
+            }
+        } else {
+            cand = h;
+        }
+    }
+    /* the cards still out and on the table, for equal cards */
+    u64 out = all_cards(c);
+    for (int p = 0; p < c->played; p++)
+        out |= (u64)1 << c->tcard[p];
+
+    int n = 0, score[MAXMOVES * 4];
+    int partner = seat ^ 2;
+    int pos = c->played;
+    int win_seat = pos ? c->wseat[pos - 1] : -1;
+    int win_key = pos ? c->wkey[pos - 1] : -1;
+    int ours = pos && ((win_seat ^ seat) & 1) == 0;
+    u64 rest = cand;
+    while (rest) {
+        int b = highest_bit(rest);
+        rest &= ~((u64)1 << b);
+        int s = SLOT(b), r = RANK(b);
+        /* skip b if the next card above it that is still out is ours (and
+         * neither is a Blooper) */
+        if (r < LB_BIT) {
+            u64 above = out & slot_bits(s) & ~((((u64)2) << b) - 1);
+            if (above) {
+                int nb = lowest_bit(above);
+                if (RANK(nb) < LB_BIT && (h >> nb & 1))
+                    continue;
+            }
+        }
+        u64 suit_out = (out >> (16 * s)) & 0x7FFF;
+        int top = (suit_out >> (r + 1)) == 0;  /* the highest card of its suit left */
+        int len = popcount64((h >> (16 * s)) & 0x7FFF);
+        int sc;
+        if (pos == 0) {
+            /* leading */
+            u64 opp = c->hand[(seat + 1) & 3] | c->hand[(seat + 3) & 3];
+            int opp_ruff = c->trump >= 0 && s != c->trump && (opp & c->tmask)
+                && (!((c->hand[(seat + 1) & 3] >> (16 * s)) & 0x7FFF)
+                    || !((c->hand[(seat + 3) & 3] >> (16 * s)) & 0x7FFF));
+            u64 pbits = (c->hand[partner] >> (16 * s)) & 0x7FFF;
+            u64 obits = (opp >> (16 * s)) & 0x7FFF;
+            if (top && !opp_ruff)
+                sc = 100 + len * 4 + r;
+            else if (pbits && highest_bit(pbits) > (obits ? highest_bit(obits) : -1))
+                sc = 80 - r + popcount64(pbits);  /* to partner's winner */
+            else if (!obits && pbits)
+                sc = 60 - r;
+            else
+                sc = 30 - r + len - (s == c->trump ? 10 : 0);
+        } else {
+            int k = card_key(c, b, led);
+            int beats = k > win_key;
+            if (s == led || s == c->trump || k >= 0) {
+                if (ours && pos == 3) {
+                    sc = 50 - r - (s == c->trump && led != c->trump ? 40 : 0);
+                } else if (ours) {
+                    /* partner winning: low, unless we must cover */
+                    sc = 40 - r - (s == c->trump && led != c->trump ? 30 : 0);
+                } else if (beats) {
+                    sc = 80 - r + (top ? 10 : 0);  /* win as cheaply as we can */
+                    if (pos == 1 && !top)
+                        sc = 20 - r;
+                } else {
+                    sc = 40 - r;
+                }
+            } else {
+                /* a discard: from a long weak suit */
+                sc = 20 - r + len * 2 - (top ? 15 : 0);
+            }
+        }
+        if (b == first)
+            sc += 1000;
+        /* insertion, best first */
+        int i = n++;
+        while (i > 0 && score[i - 1] < sc) {
+            moves[i] = moves[i - 1];
+            score[i] = score[i - 1];
+            i--;
+        }
+        moves[i] = b;
+        score[i] = sc;
+    }
+    return n;
+}
+
+/* Team 0's tricks in the last trick (each hand has one card). */
+static int last_trick(const Ctx *c)
+{
+    int lead = lowest_bit(c->hand[c->leader]);
+    int led = SLOT(lead), best = c->leader, key = card_key(c, lead, led);
+    for (int p = 1; p < 4; p++) {
+        int seat = (c->leader + p) & 3;
+        int k = card_key(c, lowest_bit(c->hand[seat]), led);
+        if (k > key) {
+            key = k;
+            best = seat;
+        }
+    }
+    return !(best & 1);
+}
+
+static int node(Ctx *c, int target);
+
+/* Play card b for the seat to act, search, take it back. */
+static int play_and_search(Ctx *c, int b, int target)
+{
+    int pos = c->played, seat = (c->leader + pos) & 3;
+    u64 bit = (u64)1 << b;
+    int save_broken = c->broken, save_leader = c->leader, save_ns = c->ns;
+    c->hand[seat] &= ~bit;
+    c->tcard[pos] = b;
+    int led = SLOT(c->tcard[0]);
+    int k = card_key(c, b, led);
+    if (pos == 0 || k > c->wkey[pos - 1]) {
+        c->wkey[pos] = k;
+        c->wseat[pos] = seat;
+    } else {
+        c->wkey[pos] = c->wkey[pos - 1];
+        c->wseat[pos] = c->wseat[pos - 1];
+    }
+    int r;
+    if (pos < 3) {
+        c->played = pos + 1;
+        r = node(c, target);
+        c->played = pos;
+    } else {
+        int w = c->wseat[3];
+        int trumped = 0;
+        if (c->trump >= 0)
+            for (int p = 0; p < 4; p++)
+                trumped |= SLOT(c->tcard[p]) == c->trump;
+        c->broken |= trumped;
+        c->ns += !(w & 1);
+        c->leader = w;
+        c->left--;
+        c->played = 0;
+        r = node(c, target);
+        c->played = pos;
+        c->left++;
+        c->leader = save_leader;
+        c->ns = save_ns;
+        c->broken = save_broken;
+    }
+    c->hand[seat] |= bit;
+    return r;
+}
+
+static int node(Ctx *c, int target)
+{
+    c->nodes++;
+    int seat = (c->leader + c->played) & 3;
+    int maxside = !(seat & 1);
+    int moves[MAXMOVES * 4];
+    if (c->played == 0) {
+        int need = target - c->ns;
+        if (need <= 0)
+            return 1;
+        if (need > c->left)
+            return 0;
+        if (c->left == 1)
+            return last_trick(c) >= need;
+        Key k;
+        make_key(c, &k);
+        Entry *e = probe(c, &k);
+        int first = -1;
+        if (e != NULL) {
+            if (e->lower >= need)
+                return 1;
+            if (e->upper < need)
+                return 0;
+            first = best_of(e, k.rest);
+        }
+        int q = quick_tricks(c);
+        if (maxside ? q >= need : c->left - q < need) {
+            if (maxside)
+                store(c, &k, e, q, 99, -1);
+            else
+                store(c, &k, e, 0, c->left - q, -1);
+            return maxside;
+        }
+        int n = gen_moves(c, seat, moves, first);
+        for (int i = 0; i < n; i++) {
+            int r = play_and_search(c, moves[i], target);
+            if (r == maxside) {
+                if (r)
+                    store(c, &k, e, need, 99, moves[i]);
+                else
+                    store(c, &k, e, 0, need - 1, moves[i]);
+                return r;
+            }
+        }
+        if (maxside)
+            store(c, &k, e, 0, need - 1, -1);
+        else
+            store(c, &k, e, need, 99, -1);
+        return !maxside;
+    }
+    int n = gen_moves(c, seat, moves, -1);
+    for (int i = 0; i < n; i++)
+        if (play_and_search(c, moves[i], target) == maxside)
+            return maxside;
+    return !maxside;
+}
+
+/* Team 0's exact tricks since the root, known to be between lo and hi,
+ * found with zero-window searches that start at guess and step from there. */
+static int exact(Ctx *c, int lo, int hi, int guess)
+{
+    if (guess < lo)
+        guess = lo;
+    if (guess > hi)
+        guess = hi;
+    while (lo < hi) {
+        int t = guess;
+        if (t <= lo)
+            t = lo + 1;
+        if (t > hi)
+            t = hi;
+        if (node(c, t)) {
+            lo = t;
+            guess = t + 1;
+        } else {
+            hi = t - 1;
+            guess = t - 1;
+        }
+    }
+    return lo;
+}
+
+/* -- the Python boundary -------------------------------------------------- */
+
+/* Which cards of the seat to act are legal, as a mask (BA-31 to BA-33). */
+static u64 legal_mask(const Ctx *c, int seat)
+{
+    u64 h = c->hand[seat];
+    if (c->played == 0) {
+        if (c->trump >= 0 && !c->broken && !c->board[seat] && (h & ~c->tmask))
+            return h & ~c->tmask;
+        return h;
+    }
+    int lead = c->tcard[0], led = SLOT(lead);
+    u64 follow = h & slot_bits(led);
+    if (!follow)
+        return h;
+    if (led == c->trump && RANK(lead) >= LB_BIT)
+        return (u64)1 << (RANK(lead) == BB_BIT ? highest_bit(follow) : lowest_bit(follow));
+    return follow;
+}
+
+/* The representative card of b's group of equal cards: the highest card of
+ * the run of the seat's cards, with no card of another hand or of the trick
+ * between them, that b is in (never across a Blooper). */
+static int representative(const Ctx *c, int seat, int b)
+{
+    u64 out = all_cards(c);
+    for (int p = 0; p < c->played; p++)
+        out |= (u64)1 << c->tcard[p];
+    u64 h = c->hand[seat];
+    while (RANK(b) < LB_BIT) {
+        u64 above = out & slot_bits(SLOT(b)) & ~((((u64)2) << b) - 1);
+        if (!above)
+            break;
+        int nb = lowest_bit(above);
+        if (RANK(nb) >= LB_BIT || !(h >> nb & 1))
+            break;
+        b = nb;
+    }
+    return b;
+}
+
+PyDoc_STRVAR(ba_max_tricks_doc,
+"ba_max_tricks($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
+"The Back Alley double-dummy solver: the most tricks the team of the seat to\n"
+"act takes from here (the current trick included) with best play by both\n"
+"teams.  hands: four card masks (see _speedups_solver.c); trick: the bit\n"
+"numbers of the current trick's cards in play order; leader: its leader;\n"
+"trump: the trump suit 0-3 or -1; trump_played (BA-32); board: a 4-bit\n"
+"mask of the seats that claimed board.");
+
+PyDoc_STRVAR(ba_play_values_doc,
+"ba_play_values($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
+"Like ba_max_tricks, for each legal play of the seat to act: a tuple of\n"
+"(bit number, tricks its team takes from here with best play after it),\n"
+"the plays in ascending bit order.");
+
+static int check_hands(Ctx *c, PyObject *hands, PyObject *trick, int leader, int trump)
+{
+    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != 4) {
+        PyErr_SetString(PyExc_TypeError, "hands must be a tuple of four ints");
+        return -1;
+    }
+    if (!PyTuple_Check(trick) || PyTuple_GET_SIZE(trick) > 3) {
+        PyErr_SetString(PyExc_ValueError, "trick must be a tuple of at most three cards");
+        return -1;
+    }
+    if (leader < 0 || leader > 3 || trump < -1 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "leader must be 0-3 and trump -1 to 3");
+        return -1;
+    }
+    u64 valid = 0;
+    for (int s = 0; s < 4; s++)
+        valid |= (u64)(s == trump ? 0x7FFF : 0x1FFF) << (16 * s);
+    u64 seen = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, i));
+        if (v == (unsigned long long)-1 && PyErr_Occurred())
+            return -1;
+        if ((v & ~valid) || (v & seen)) {
+            PyErr_SetString(PyExc_ValueError, "a hand holds an invalid or repeated card");
+            return -1;
+        }
+        seen |= v;
+        c->hand[i] = v;
+    }
+    c->played = (int)PyTuple_GET_SIZE(trick);
+    for (int p = 0; p < c->played; p++) {
+        long b = PyLong_AsLong(PyTuple_GET_ITEM(trick, p));
+        if (b == -1 && PyErr_Occurred())
+            return -1;
+        if (b < 0 || b > 63 || !(valid >> b & 1) || (seen >> b & 1)) {
+            PyErr_SetString(PyExc_ValueError, "the trick holds an invalid or repeated card");
+            return -1;
+        }
+        seen |= (u64)1 << b;
+        c->tcard[p] = (int)b;
+    }
+    /* every seat yet to play this trick holds n cards, the others n - 1 */
+    int n = popcount64(c->hand[(leader + c->played) & 3]);
+    for (int p = 0; p < 4; p++) {
+        int seat = (leader + p) & 3;
+        if (popcount64(c->hand[seat]) != (p < c->played ? n - 1 : n)) {
+            PyErr_SetString(PyExc_ValueError, "the hands do not fit the trick in progress");
+            return -1;
+        }
+    }
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "no card is left to play");
+        return -1;
+    }
+    c->left = n;
+    return 0;
+}
+
+static PyObject *ba_solve(PyObject *args, int all_plays)
+{
+    PyObject *hands, *trick;
+    int leader, trump, trump_played, board;
+    if (!PyArg_ParseTuple(args, all_plays ? "O!O!iipi:ba_play_values" : "O!O!iipi:ba_max_tricks",
+                          &PyTuple_Type, &hands, &PyTuple_Type, &trick, &leader, &trump,
+                          &trump_played, &board))
+        return NULL;
+    Ctx c;
+    memset(&c, 0, sizeof c);
+    if (check_hands(&c, hands, trick, leader, trump) < 0)
+        return NULL;
+    if (board < 0 || board > 15) {
+        PyErr_SetString(PyExc_ValueError, "board must be a mask of seats, 0 to 15");
+        return NULL;
+    }
+    c.trump = trump;
+    c.tmask = trump >= 0 ? slot_bits(trump) : 0;
+    c.leader = leader;
+    c.broken = trump_played;
+    for (int i = 0; i < 4; i++)
+        c.board[i] = board >> i & 1;
+    /* the trick so far: who is winning it */
+    for (int p = 0; p < c.played; p++) {
+        int seat = (leader + p) & 3;
+        int k = card_key(&c, c.tcard[p], SLOT(c.tcard[0]));
+        if (p == 0 || k > c.wkey[p - 1]) {
+            c.wkey[p] = k;
+            c.wseat[p] = seat;
+        } else {
+            c.wkey[p] = c.wkey[p - 1];
+            c.wseat[p] = c.wseat[p - 1];
+        }
+    }
+    /* cards of the trick break trump for later tricks only (BA-32): the
+     * search sets broken when the trick is over */
+    Table t;
+    if (table_take(&t) < 0)
+        return NULL;
+    c.tt = t.e;
+    c.gen = t.gen;
+    int seat = (leader + c.played) & 3;
+    int team0 = !(seat & 1);
+    int left = c.left;
+    int moves[64], values[64], nmoves = 0, result = 0;
+    u64 legal = legal_mask(&c, seat);
+    Py_BEGIN_ALLOW_THREADS
+    if (!all_plays) {
+        int v = exact(&c, 0, left, (left + 1) / 2);
+        result = team0 ? v : left - v;
+    } else {
+        int reps[64], repv[64], nreps = 0, guess = (left + 1) / 2;
+        u64 rest = legal;
+        while (rest) {
+            int b = lowest_bit(rest);
+            rest &= rest - 1;
+            int rep = representative(&c, seat, b), v = -1;
+            for (int i = 0; i < nreps; i++)
+                if (reps[i] == rep)
+                    v = repv[i];
+            if (v < 0) {
+                /* play rep and solve what follows; team 0's tricks from here
+                 * are those of the rest of this trick and the later ones */
+                int pos = c.played;
+                u64 bit = (u64)1 << rep;
+                Ctx d = c;
+                d.hand[seat] &= ~bit;
+                d.tcard[pos] = rep;
+                int k = card_key(&d, rep, SLOT(d.tcard[0]));
+                if (pos == 0 || k > d.wkey[pos - 1]) {
+                    d.wkey[pos] = k;
+                    d.wseat[pos] = seat;
+                } else {
+                    d.wkey[pos] = d.wkey[pos - 1];
+                    d.wseat[pos] = d.wseat[pos - 1];
+                }
+                if (pos < 3) {
+                    d.played = pos + 1;
+                    v = exact(&d, 0, left, guess);
+                } else {
+                    int w = d.wseat[3], trumped = 0;
+                    if (d.trump >= 0)
+                        for (int p = 0; p < 4; p++)
+                            trumped |= SLOT(d.tcard[p]) == d.trump;
+                    d.broken |= trumped;
+                    d.leader = w;
+                    d.left = left - 1;
+                    d.played = 0;
+                    d.ns = !(w & 1);
+                    v = d.left ? exact(&d, d.ns, d.ns + d.left, guess) : d.ns;
+                }
+                c.nodes += d.nodes;
+                guess = v;
+                reps[nreps] = rep;
+                repv[nreps++] = v;
+            }
+            moves[nmoves] = b;
+            values[nmoves++] = team0 ? v : left - v;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    table_give_back(&t);
+    if (!all_plays)
+        return PyLong_FromLong(result);
+    PyObject *out = PyTuple_New(nmoves);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < nmoves; i++) {
+        PyObject *pair = Py_BuildValue("(ii)", moves[i], values[i]);
+        if (pair == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, pair);
+    }
+    return out;
+}
+
+static PyObject *py_ba_max_tricks(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    return ba_solve(args, 0);
+}
+
+static PyObject *py_ba_play_values(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    return ba_solve(args, 1);
+}
+
+PyMethodDef solver_methods[] = {
+    {"ba_max_tricks", py_ba_max_tricks, METH_VARARGS, ba_max_tricks_doc},
+    {"ba_play_values", py_ba_play_values, METH_VARARGS, ba_play_values_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+void solver_init(void)
+{
+    build_pext8();
+}
+
+void solver_free(void)
+{
+    free(spare.e);
+    spare.e = NULL;
+}
