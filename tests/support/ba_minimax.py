@@ -5,7 +5,8 @@ and :func:`~cardrules.back_alley.apply`, with no pruning and no rule code of
 its own: every card of every hand is tried, every trick is resolved by the
 reducer.  Positions already met in one call are remembered (an exact memo on
 the whole position, which changes no answer), so a deal of four cards each
-takes well under a second.  Meant for small deals only.
+takes well under a second.  Meant for small deals only; :func:`random_position`
+draws the positions to compare on.
 
 >>> from support.ba_deals import dealt, then
 >>> state = then(dealt(["AS", "KS", "QS", "JS"], "2H"), "board", "pass", "pass", "pass")
@@ -15,9 +16,21 @@ takes well under a second.  Meant for small deals only.
 
 from __future__ import annotations
 
-from cardrules.back_alley import GameState, Phase, Play, apply, legal_actions
+import random
 
-__all__ = ["minimax_tricks", "minimax_values"]
+from cardrules.back_alley import (
+    ChooseDealer,
+    GameState,
+    Phase,
+    Play,
+    Shuffle,
+    apply,
+    legal_actions,
+    new_game,
+)
+from cardrules.back_alley.actions import CARDS
+
+__all__ = ["minimax_tricks", "minimax_values", "random_position"]
 
 _Key = tuple[object, ...]
 
@@ -78,3 +91,33 @@ def minimax_values(state: GameState) -> dict[Play, int]:
 def minimax_tricks(state: GameState) -> int:
     """The most tricks the team of the seat to act takes from here on."""
     return max(minimax_values(state).values())
+
+
+def random_position(rng: random.Random, size: int) -> GameState:
+    """A random play position of a deal of ``size`` cards each, drawn from
+    ``rng``: a random dealer and shuffle, a joker turned (no trump, BA-13) one
+    time in four and both jokers dealt into the hands about one time in three,
+    random legal bids (a board about one bid in seven), then a random number
+    of random legal cards (so anywhere in a trick, trumps broken or not)."""
+    cards = 4 * size
+    while True:
+        state = apply(new_game(max_hand_size=size), ChooseDealer(rng.randrange(4)))
+        order = list(CARDS)
+        rng.shuffle(order)
+        draw = rng.random()
+        if draw < 0.25:
+            at = order.index(CARDS[52 + rng.randrange(2)])
+            order[at], order[cards] = order[cards], order[at]
+        elif draw < 0.6:
+            for joker in (52, 53):
+                at, to = order.index(CARDS[joker]), rng.randrange(cards)
+                order[at], order[to] = order[to], order[at]
+        state = apply(state, Shuffle(tuple(order)))
+        while state.phase is Phase.BID:
+            bids = legal_actions(state)
+            state = apply(state, bids[-1] if rng.random() < 0.15 else rng.choice(bids))
+        if state.phase is Phase.PLAY:
+            break  # else all four passed (BA-25): deal again
+    for _ in range(rng.randrange(cards)):
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state

@@ -112,7 +112,8 @@ def _bit_of(index: int, classes: tuple[int, ...], powers: tuple[int, ...]) -> in
 class _Search:
     """One position being searched; the hands are changed and restored in place."""
 
-    __slots__ = ("board", "board_bits", "hands", "in_trick", "nodes", "table", "trump_played")
+    __slots__ = ("board", "board_bits", "hands", "in_trick", "nodes", "replies", "seen", "table",
+                 "trump_played")
 
     def __init__(self, hands: list[int], board: tuple[bool, ...], trump_played: bool,
                  in_trick: int) -> None:
@@ -122,6 +123,10 @@ class _Search:
         self.trump_played = trump_played
         self.in_trick = in_trick
         self.nodes = 0
+        #: Per absolute trick start: its table key and the best lead found there.
+        self.seen: dict[tuple[int, ...], list[int]] = {}
+        #: Per trick so far and seat to play: the card that last cut the search off.
+        self.replies: dict[tuple[int, int], int] = {}
         if len(_TABLE) > _TABLE_LIMIT:
             _TABLE.clear()
         self.table = _TABLE
@@ -185,38 +190,71 @@ class _Search:
 
     # -- the search ---------------------------------------------------------------
 
+    def bounds(self, leader: int, left: int) -> tuple[int, int]:
+        """Bounds on team 0's tricks from a trick start: the leader's quick
+        tricks, and for each team the trumps of one player above every trump
+        of the other team (each wins a trick of its own whenever it is played)."""
+        hands = self.hands
+        quick = self._quick(leader)
+        even_trumps = (hands[0] | hands[2]) & _TRUMPS
+        odd_trumps = (hands[1] | hands[3]) & _TRUMPS
+        low = high_cut = 0
+        if even_trumps:
+            top = odd_trumps.bit_length()
+            low = max(((hands[0] & _TRUMPS) >> top).bit_count(),
+                      ((hands[2] & _TRUMPS) >> top).bit_count())
+        if odd_trumps:
+            top = even_trumps.bit_length()
+            high_cut = max(((hands[1] & _TRUMPS) >> top).bit_count(),
+                           ((hands[3] & _TRUMPS) >> top).bit_count())
+        if leader & 1:
+            high_cut = max(high_cut, quick)
+        else:
+            low = max(low, quick)
+        return low, left - high_cut
+
+    def last(self, leader: int) -> int:
+        """Team 0's tricks (0 or 1) from the last trick: every card is forced."""
+        hands = self.hands
+        win_bit, win_seat = hands[leader].bit_length() - 1, leader
+        for k in (1, 2, 3):
+            seat = (leader + k) & 3
+            bit = hands[seat].bit_length() - 1
+            if bit > win_bit and (bit >> 4 == win_bit >> 4 or bit >= _TRUMP_SHIFT):
+                win_bit, win_seat = bit, seat
+        return 1 - (win_seat & 1)
+
     def start(self, leader: int, target: int) -> bool:
         """At a trick start with ``leader`` to lead: does team 0 take at least
         ``target`` of the tricks left?"""
         if target <= 0:
             return True
-        left = self.hands[leader].bit_count()
+        hands = self.hands
+        left = hands[leader].bit_count()
         if target > left:
             return False
-        key = self._key(leader)
+        if left == 1:
+            return self.last(leader) >= target
+        place = (hands[0], hands[1], hands[2], hands[3], leader, self.trump_played)
+        seen = self.seen.get(place)
+        if seen is None:
+            seen = [self._key(leader), -1]
+            self.seen[place] = seen
+        key = seen[0]
         table = self.table
         entry = table.get(key)
         if entry is None:
-            low, high = 0, left
+            low, high = self.bounds(leader, left)
+            if low >= target or high < target:
+                table[key] = (low, high)
+                return low >= target
         else:
             low, high = entry
             if low >= target:
                 return True
             if high < target:
                 return False
-        quick = self._quick(leader)
-        if leader & 1 == 0:
-            if quick > low:
-                low = quick
-                if low >= target:
-                    table[key] = (low, high)
-                    return True
-        elif left - quick < high:
-            high = left - quick
-            if high < target:
-                table[key] = (low, high)
-                return False
-        result = self.turn(leader, 0, -1, -1, leader, target, -1)
+        result = self.turn(leader, 0, -1, -1, leader, target, -1, seen)
         if result:
             low = target if target > low else low
         else:
@@ -265,33 +303,85 @@ class _Search:
             reps.append(bit)
         if len(reps) == 1:
             return reps
+        scored = []
         if count == 0:
-            # Leads: cards that top their class first, then the lowest cards.
-            def lead_order(bit: int) -> int:
-                above = outside >> (bit + 1) & (_CLASS_BITS >> ((bit & 15) + 1))
-                return (bit & 15) - (100 if not above else 0) + (20 if bit >= 64 else 0)
-            reps.sort(key=lead_order)
-            return reps
-        partner_wins = (win_seat ^ seat) & 1 == 0
-
-        def follow_order(bit: int) -> int:
-            beats = bit > win_bit and (bit >> 4 == win_bit >> 4 or bit >= _TRUMP_SHIFT)
-            rank = (bit & 15) + (16 if bit >= _TRUMP_SHIFT else 0)
-            if partner_wins:
-                return rank + (64 if beats else 0)
-            return rank - (64 if beats else 0)
-        reps.sort(key=follow_order)
-        return reps
+            # Leads: sure winners first (the top of their class, no opponent to
+            # ruff), then low cards to a partner's sure winner, then low cards,
+            # and last a plain suit the opponents can ruff.
+            opp1, opp2, partner = hands[seat ^ 1], hands[seat ^ 3], hands[seat ^ 2]
+            for bit in reps:
+                shift = bit & ~15
+                cls = _CLASS_BITS << shift
+                rank = bit & 15
+                ruffed = bit < _TRUMP_SHIFT and any(
+                    not h & cls and h & _TRUMPS for h in (opp1, opp2))
+                if ruffed:
+                    scored.append((300 + rank, bit))
+                elif not outside >> (bit + 1) & (_CLASS_BITS >> (rank + 1)):
+                    scored.append((rank, bit))
+                else:
+                    top = (outside & cls).bit_length() - 1
+                    if partner >> top & 1:
+                        scored.append((100 + rank, bit))
+                    else:
+                        scored.append((200 + rank + (20 if bit >= _TRUMP_SHIFT else 0), bit))
+        else:
+            # Following: the cheapest card that surely wins the trick for this
+            # team first, then low cards (plain before trumps), overtaking a
+            # partner last.
+            led_shift = led & ~15
+            led_cls = _CLASS_BITS << led_shift
+            later = [hands[(seat + k) & 3] for k in range(1, 4 - count)]
+            partner_wins = (win_seat ^ seat) & 1 == 0
+            for bit in reps:
+                rank = (bit & 15) + (16 if bit >= _TRUMP_SHIFT else 0)
+                beats = bit > win_bit and (bit >> 4 == win_bit >> 4 or bit >= _TRUMP_SHIFT)
+                if beats and partner_wins:
+                    scored.append((200 + rank, bit))
+                    continue
+                if beats or partner_wins:
+                    top = bit if beats else win_bit
+                    sure = True
+                    for k, h in enumerate(later):
+                        if k & 1:
+                            continue  # the partner: no threat
+                        follow = h & led_cls
+                        if follow:
+                            if top >> 4 == led >> 4 and follow >> (top + 1):
+                                sure = False
+                                break
+                        elif (h & _TRUMPS) >> (top + 1 if top >= _TRUMP_SHIFT else 0):
+                            sure = False
+                            break
+                    if sure:
+                        scored.append((rank, bit))
+                        continue
+                scored.append((100 + rank, bit))
+        scored.sort()
+        return [bit for _, bit in scored]
 
     def turn(self, seat: int, count: int, led: int, win_bit: int, win_seat: int,
-             target: int, only: int) -> bool:
+             target: int, only: int, seen: list[int] | None = None) -> bool:
         """``seat`` plays the ``count``-th card (0 for the lead) of a trick led
         with ``led`` (-1 before the lead), won so far by ``win_bit`` of
         ``win_seat``: does team 0 take at least ``target`` tricks from here
-        (this trick included)?  ``only`` >= 0 forces that card."""
+        (this trick included)?  ``only`` >= 0 forces that card; ``seen`` holds
+        the best lead found before at this trick start (tried first, updated)."""
         self.nodes += 1
-        moves = [only] if only >= 0 else self.moves(seat, count, led, win_bit, win_seat)
         hands = self.hands
+        if only >= 0:
+            moves = [only]
+        else:
+            moves = self.moves(seat, count, led, win_bit, win_seat)
+            if len(moves) > 1:
+                if count == 0:
+                    first = seen[1] if seen is not None else -1
+                else:
+                    reply_key = (self.in_trick, seat)
+                    first = self.replies.get(reply_key, -1)
+                if first >= 0 and first in moves and moves[0] != first:
+                    moves.remove(first)
+                    moves.insert(0, first)
         hand = hands[seat]
         maximizing = seat & 1 == 0
         trump_played = self.trump_played
@@ -321,6 +411,12 @@ class _Search:
             self.trump_played = trump_played
             hands[seat] = hand
             if result is maximizing:
+                if len(moves) > 1:
+                    if count == 0:
+                        if seen is not None:
+                            seen[1] = bit
+                    else:
+                        self.replies[(self.in_trick, seat)] = bit
                 return result
         return not maximizing
 
