@@ -268,8 +268,12 @@ static inline int best_of(const Entry *e, u64 rest)
     return suit ? 16 * s + lowest_bit(suit) : -1;
 }
 
-static void store(Ctx *c, const Key *k, Entry *e, int lower, int upper, int best)
+/* Narrow the bounds of the key's entry, made if need be (the entry found
+ * before the search below it may have been given to another position
+ * since, so it is looked up again). */
+static void store(Ctx *c, const Key *k, int lower, int upper, int best)
 {
+    Entry *e = probe(c, k);
     if (e == NULL) {
         Entry *b = c->tt + key_index(k);
         int pick = 0, depth = 99;
@@ -524,11 +528,19 @@ static int play_and_search(Ctx *c, int b, int target)
             for (int p = 0; p < 4; p++)
                 trumped |= SLOT(c->tcard[p]) == c->trump;
         c->broken |= trumped;
+        /* the later tricks use the trick arrays: keep this one's */
+        int tc[4], ws[4], wk[4];
+        memcpy(tc, c->tcard, sizeof tc);
+        memcpy(ws, c->wseat, sizeof ws);
+        memcpy(wk, c->wkey, sizeof wk);
         c->ns += !(w & 1);
         c->leader = w;
         c->left--;
         c->played = 0;
         r = node(c, target);
+        memcpy(c->tcard, tc, sizeof tc);
+        memcpy(c->wseat, ws, sizeof ws);
+        memcpy(c->wkey, wk, sizeof wk);
         c->played = pos;
         c->left++;
         c->leader = save_leader;
@@ -567,9 +579,9 @@ static int node(Ctx *c, int target)
         int q = quick_tricks(c);
         if (maxside ? q >= need : c->left - q < need) {
             if (maxside)
-                store(c, &k, e, q, 99, -1);
+                store(c, &k, q, 99, -1);
             else
-                store(c, &k, e, 0, c->left - q, -1);
+                store(c, &k, 0, c->left - q, -1);
             return maxside;
         }
         int n = gen_moves(c, seat, moves, first);
@@ -577,16 +589,16 @@ static int node(Ctx *c, int target)
             int r = play_and_search(c, moves[i], target);
             if (r == maxside) {
                 if (r)
-                    store(c, &k, e, need, 99, moves[i]);
+                    store(c, &k, need, 99, moves[i]);
                 else
-                    store(c, &k, e, 0, need - 1, moves[i]);
+                    store(c, &k, 0, need - 1, moves[i]);
                 return r;
             }
         }
         if (maxside)
-            store(c, &k, e, 0, need - 1, -1);
+            store(c, &k, 0, need - 1, -1);
         else
-            store(c, &k, e, need, 99, -1);
+            store(c, &k, need, 99, -1);
         return !maxside;
     }
     int n = gen_moves(c, seat, moves, -1);
