@@ -46,7 +46,7 @@ def test_dd_bot_is_registered_as_dd() -> None:
     ({"samples": 0}, "samples must be a whole number of at least 1, not 0"),
     ({"samples": True}, "samples must be a whole number of at least 1, not True"),
     ({"samples": 2.0}, "samples must be a whole number of at least 1, not 2.0"),
-    ({"bid_samples": -1}, "bid_samples must be a whole number of at least 1, not -1"),
+    ({"bid_samples": -1}, "bid_samples must be a whole number of at least 0, not -1"),
     ({"implementation": "fast"}, "implementation must be one of auto, c, python, not 'fast'"),
 ])
 def test_dd_bot_checks_its_parameters(options: dict[str, object], message: str) -> None:
@@ -149,6 +149,17 @@ def test_dd_bot_bids_high_on_a_strong_hand_and_low_on_a_weak_one() -> None:
     assert _act(DoubleDummyBot(0, samples=8), strong) == "board"
     weak = dealt(["2H 3D 4C", "AS KS QS", "AH KH QH", "AD KD QD"], "9S")
     assert _act(DoubleDummyBot(0, samples=8), weak) == "pass"
+
+
+def test_dd_bot_with_no_bid_samples_bids_like_the_heuristic() -> None:
+    for seed in range(4):
+        state = opening(5, seed)
+        seat = state.current_player
+        assert seat is not None
+        expected = HeuristicBot(0).act(view(state, seat), legal_actions(state))
+        bot = DoubleDummyBot(seed, bid_samples=0)
+        bot._heuristic = HeuristicBot(0)
+        assert _act(bot, state) == str(expected)
 
 
 def test_dd_bot_plays_from_the_command(capsys: pytest.CaptureFixture[str]) -> None:

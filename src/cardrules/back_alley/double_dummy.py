@@ -82,7 +82,7 @@ class DoubleDummyBot:
     of the heuristic bidders it imagines), so a seed fixes its choices for
     the same views.  ``samples`` (default :data:`DEFAULT_SAMPLES`) is the
     number of deals drawn per play and ``bid_samples`` (default: the same)
-    per bid; ``implementation`` is passed to the solver (one of
+    per bid, 0 for the :class:`HeuristicBot` bid; ``implementation`` is passed to the solver (one of
     :data:`cardrules.back_alley.solver.IMPLEMENTATIONS`).  See the module
     ``cardrules.back_alley.double_dummy`` for what it maximises and how it
     bids.  The bot sees only the view it is given.
@@ -107,9 +107,10 @@ class DoubleDummyBot:
                  bid_samples: int | None = None, implementation: str = "auto") -> None:
         if bid_samples is None:
             bid_samples = samples
-        for name, value in (("samples", samples), ("bid_samples", bid_samples)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
+        for name, value, least in (("samples", samples, 1), ("bid_samples", bid_samples, 0)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"{name} must be a whole number of at least {least}, "
+                                 f"not {value!r}")
         if implementation not in IMPLEMENTATIONS:
             raise ValueError(f"implementation must be one of {', '.join(IMPLEMENTATIONS)}, "
                              f"not {implementation!r}")
@@ -189,6 +190,8 @@ class DoubleDummyBot:
         dealer = view.dealer
         assert dealer is not None
         reference = self._heuristic.act(view, legal)
+        if not self.bid_samples:
+            return reference
         bids: list[BidAction] = []
         for action in legal:
             assert isinstance(action, Pass | Bid | Board)
