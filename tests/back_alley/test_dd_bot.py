@@ -20,7 +20,7 @@ from cardrules.back_alley import (
     view,
 )
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.double_dummy import DEFAULT_SAMPLES
+from cardrules.back_alley.double_dummy import DEFAULT_SAMPLES, bid_misfit
 from cardrules.cli import main
 from cardrules.engine import Bot, rules_for
 from support.ba_deals import dealt, opening, then
@@ -47,6 +47,8 @@ def test_dd_bot_is_registered_as_dd() -> None:
     ({"samples": True}, "samples must be a whole number of at least 1, not True"),
     ({"samples": 2.0}, "samples must be a whole number of at least 1, not 2.0"),
     ({"bid_samples": -1}, "bid_samples must be a whole number of at least 0, not -1"),
+    ({"inference": -1}, "inference must be a number of at least 0, not -1"),
+    ({"inference": "1"}, "inference must be a number of at least 0, not '1'"),
     ({"implementation": "fast"}, "implementation must be one of auto, c, python, not 'fast'"),
 ])
 def test_dd_bot_checks_its_parameters(options: dict[str, object], message: str) -> None:
@@ -167,3 +169,26 @@ def test_dd_bot_plays_from_the_command(capsys: pytest.CaptureFixture[str]) -> No
                    "--max-hand-size", "2", "--seed", "3"])
     assert status == 0
     assert "scores: team 0" in capsys.readouterr().out
+
+
+def test_bid_misfit_measures_how_far_the_bids_are_from_the_heuristic_ones() -> None:
+    # Seat 0 passed with the three top trumps, on which the heuristic claims
+    # board, and seat 1 claimed board with nothing: each misfits by the hand
+    # size (board 3 against pass 0); seat 2 passed as the heuristic would.
+    state = dealt(["BB LB AS", "2H 3D 4C", "AH KH QH", "AD KD QD"], "9S")
+    state = then(state, "pass", "board", "pass")
+    assert bid_misfit(view(state, 3), state) == 3 + 3 + 0
+    honest = dealt(["2H 3D 4C", "AH KH QH", "AD KD QD", "BB LB AS"], "9S")
+    heuristic = [HeuristicBot(s) for s in range(4)]
+    while honest.phase is Phase.BID and honest.current_player != 3:
+        actor = honest.current_player
+        assert actor is not None
+        honest = apply(honest, heuristic[actor].act(view(honest, actor), legal_actions(honest)))
+    assert bid_misfit(view(honest, 3), honest) == 0
+
+
+def test_dd_bot_with_inference_still_plays_legally_and_deterministically() -> None:
+    state = _midplay(9)
+    for inference in (0.0, 1.0, 3.0):
+        first = _act(DoubleDummyBot(2, samples=3, inference=inference), state)
+        assert first == _act(DoubleDummyBot(2, samples=3, inference=inference), state)

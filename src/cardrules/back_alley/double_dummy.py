@@ -37,6 +37,13 @@ Every other decision (Back Alley has none besides bids and plays; dealing,
 the BA-13 exchange and throw-ins happen inside ``apply``) is left to
 :class:`HeuristicBot`.
 
+The draws are uniform among the deals the view allows unless
+``inference`` is set (the default, 1.0): then four times as many deals are
+drawn and ``samples`` of them kept, each with a chance proportional to
+``exp(-inference * misfit)``, the misfit (:func:`bid_misfit`) measuring how
+far the others' bids are from those a :class:`HeuristicBot` would have
+made with the cards the deal gives them.
+
 Cost per decision: ``samples`` draws and one solve per draw
 (:func:`~cardrules.back_alley.solver.play_values` for a play,
 :func:`~cardrules.back_alley.solver.max_tricks` for a bid); a forced play,
@@ -52,26 +59,38 @@ or a choice between cards that win the same tricks, costs nothing.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import TypeVar
 
+import attrs
+
 from cardrules.back_alley.actions import Bid, BidAction, Board, Pass, Play
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
-from cardrules.back_alley.game import apply, legal_actions
+from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.search import _distinct
 from cardrules.back_alley.solver import IMPLEMENTATIONS, max_tricks, play_values
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, contract_of, score
 from cardrules.back_alley.trick import table_for
 from cardrules.back_alley.views import View, view
+from cardrules.cards import Card, Joker
+from cardrules.hand import Hand
 
-__all__ = ["DEFAULT_SAMPLES", "DoubleDummyBot"]
+AnyCard = Card | Joker
+
+__all__ = ["DEFAULT_INFERENCE", "DEFAULT_SAMPLES", "POOL", "DoubleDummyBot", "bid_misfit"]
 
 A = TypeVar("A")
 
 #: Deals drawn per decision unless told otherwise.
 DEFAULT_SAMPLES = 16
+#: How strongly the draws lean towards the deals that fit the bids seen,
+#: unless told otherwise (see :func:`bid_misfit`).
+DEFAULT_INFERENCE = 1.0
+#: With ``inference``, the deals drawn per deal kept.
+POOL = 4
 
 
 class DoubleDummyBot:
@@ -82,7 +101,9 @@ class DoubleDummyBot:
     of the heuristic bidders it imagines), so a seed fixes its choices for
     the same views.  ``samples`` (default :data:`DEFAULT_SAMPLES`) is the
     number of deals drawn per play and ``bid_samples`` (default: the same)
-    per bid, 0 for the :class:`HeuristicBot` bid; ``implementation`` is passed to the solver (one of
+    per bid, 0 for the :class:`HeuristicBot` bid; ``inference`` (default
+    :data:`DEFAULT_INFERENCE`) how strongly the draws lean towards deals that
+    fit the bids seen (0: uniform); ``implementation`` is passed to the solver (one of
     :data:`cardrules.back_alley.solver.IMPLEMENTATIONS`).  See the module
     ``cardrules.back_alley.double_dummy`` for what it maximises and how it
     bids.  The bot sees only the view it is given.
@@ -104,7 +125,8 @@ class DoubleDummyBot:
     """
 
     def __init__(self, seed: int | None = None, *, samples: int = DEFAULT_SAMPLES,
-                 bid_samples: int | None = None, implementation: str = "auto") -> None:
+                 bid_samples: int | None = None, inference: float = DEFAULT_INFERENCE,
+                 implementation: str = "auto") -> None:
         if bid_samples is None:
             bid_samples = samples
         for name, value, least in (("samples", samples, 1), ("bid_samples", bid_samples, 0)):
@@ -118,6 +140,10 @@ class DoubleDummyBot:
         self.samples = samples
         self.bid_samples = bid_samples
         self.implementation = implementation
+        if (isinstance(inference, bool) or not isinstance(inference, int | float)
+                or not 0.0 <= inference < math.inf):
+            raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
+        self.inference = float(inference)
         self._heuristic = HeuristicBot(self.rng.randrange(1 << 32))
 
     def act(self, view: object, legal: Sequence[A]) -> A:
@@ -140,6 +166,22 @@ class DoubleDummyBot:
                 return self._bid(view, legal)
         return self._heuristic.act(view, legal)
 
+    def _draws(self, view: View, count: int) -> list[GameState]:
+        """``count`` deals drawn from ``view`` (one when the view leaves
+        nothing hidden).  With ``inference``, :data:`POOL` times as many are
+        drawn and ``count`` of them are picked, each with a chance
+        proportional to its weight (see :func:`bid_misfit`)."""
+        sampler = Determinizer(view)
+        rng = self.rng
+        if sampler.count == 1:
+            return [sampler.sample(rng)]
+        if not self.inference or not any(
+                b is not None for s, b in enumerate(view.bids) if s != view.seat):
+            return [sampler.sample(rng) for _ in range(count)]
+        pool = [sampler.sample(rng) for _ in range(POOL * count)]
+        weights = [math.exp(-self.inference * bid_misfit(view, drawn)) for drawn in pool]
+        return rng.choices(pool, weights=weights, k=count)
+
     # -- play ---------------------------------------------------------------------
 
     def _play(self, view: View, legal: Sequence[A]) -> A:
@@ -149,8 +191,6 @@ class DoubleDummyBot:
         # Ask the heuristic first, so that its generator moves the same way
         # at every decision whatever the draws say.
         default = self._heuristic.act(view, legal)
-        sampler = Determinizer(view)
-        draws = 1 if sampler.count == 1 else self.samples
         team = view.seat & 1
         size = view.hand_size
         won = view.tricks_won[team] + view.tricks_won[team + 2]
@@ -162,8 +202,8 @@ class DoubleDummyBot:
         worth = [score(ours, t, size) - score(theirs, size - t, size) for t in range(size + 1)]
         points = dict.fromkeys(distinct, 0)
         tricks = dict.fromkeys(distinct, 0)
-        for _ in range(draws):
-            values = play_values(sampler.sample(self.rng), implementation=self.implementation)
+        for drawn in self._draws(view, self.samples):
+            values = play_values(drawn, implementation=self.implementation)
             for action in distinct:
                 assert isinstance(action, Play)
                 taken = values[action]
@@ -196,11 +236,8 @@ class DoubleDummyBot:
         for action in legal:
             assert isinstance(action, Pass | Bid | Board)
             bids.append(action)
-        sampler = Determinizer(view)
-        draws = 1 if sampler.count == 1 else self.bid_samples
         totals = [0] * len(bids)
-        for _ in range(draws):
-            drawn = sampler.sample(self.rng)
+        for drawn in self._draws(view, self.bid_samples):
             seeds = [self.rng.randrange(1 << 32) for _ in range(NUM_PLAYERS)]
             start = _opening_lead(drawn, bids[legal.index(reference)], seeds)
             if start is None:   # the heuristic bids threw it in: the lowest number instead
@@ -263,3 +300,67 @@ def _bids_after(state: GameState, bid: BidAction,
     """The four bids of :func:`_bid_out`, or None when all are passes (BA-25)."""
     bids = _bid_out(state, bid, seeds)[1]
     return None if all(isinstance(b, Pass) for b in bids) else bids
+
+
+def _level(bid: object, size: int) -> int:
+    """A bid on one scale: pass 0, a number its tricks, board the hand size."""
+    if isinstance(bid, Bid):
+        return bid.tricks
+    return size if isinstance(bid, Board) else 0
+
+
+def bid_misfit(seen: View, drawn: GameState) -> int:
+    """How far the bids of the other seats in ``seen`` are from the bids a
+    :class:`HeuristicBot` would have made with the cards ``drawn`` gives
+    them: the sum over those seats of the distance between the two bids
+    (pass 0, a number its tricks, board the hand size).
+
+    A seat's hand at its bid is its hand in ``drawn`` and the cards it has
+    played since; it bid after the seats before it in the bidding order
+    (BA-20), seeing their bids.  :class:`DoubleDummyBot` with
+    ``inference=k`` keeps a drawn deal with a weight of ``exp(-k * misfit)``,
+    so that the deals it solves fit what the bids said about the hands.
+
+    >>> import random
+    >>> from cardrules.back_alley import apply, legal_actions, new_game, sample_chance, view
+    >>> state = new_game(max_hand_size=3)
+    >>> rng = random.Random(1)
+    >>> for _ in range(2):
+    ...     state = apply(state, sample_chance(state, rng))
+    >>> bots = [HeuristicBot(s) for s in range(4)]
+    >>> while state.phase is Phase.BID:   # heuristic bids all round
+    ...     seat = state.current_player
+    ...     state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
+    >>> bid_misfit(view(state, 0), state)   # the real deal fits them exactly
+    0
+    """
+    deal = drawn.deal
+    dealer = seen.dealer
+    assert deal is not None
+    assert dealer is not None
+    size = seen.hand_size
+    played: list[list[AnyCard]] = [[], [], [], []]
+    for trick in seen.tricks:
+        for k, card in enumerate(trick.cards):
+            played[(trick.leader + k) % NUM_PLAYERS].append(card)
+    if seen.leader is not None:
+        for k, card in enumerate(seen.trick):
+            played[(seen.leader + k) % NUM_PLAYERS].append(card)
+    hands = drawn.hands
+    judge = HeuristicBot(0)
+    before: list[BidAction | None] = [None] * NUM_PLAYERS
+    misfit = 0
+    for k in range(1, NUM_PLAYERS + 1):
+        seat = (dealer + k) % NUM_PLAYERS
+        made = seen.bids[seat]
+        if made is None:
+            break
+        if seat != seen.seat:
+            hand = Hand(tuple(hands[seat]) + tuple(played[seat]), jokers=True)
+            asked = attrs.evolve(seen, seat=seat, phase=Phase.BID, current_player=seat,
+                                 hand=hand, bids=tuple(before), leader=None, trick=(),
+                                 tricks=())
+            guess = judge.act(asked, BID_CHOICES[size])
+            misfit += abs(_level(guess, size) - _level(made, size))
+        before[seat] = made
+    return misfit
