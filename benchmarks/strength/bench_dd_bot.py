@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import attrs
 
 from cardrules.back_alley import RULES, DoubleDummyBot
-from cardrules.back_alley.double_dummy import DEFAULT_SAMPLES
+from cardrules.back_alley.double_dummy import DEFAULT_INFERENCE, DEFAULT_SAMPLES
 from cardrules.simulation import simulate
 
 #: (decisions, seconds) of the double-dummy bots, when played in this process.
@@ -61,8 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=18, help="master seed (default 18)")
     parser.add_argument("--samples", type=int, default=None,
                         help="deals drawn per play (default: the bot's)")
-    parser.add_argument("--bid-samples", type=int, default=None,
-                        help="deals drawn per bid (default: as --samples)")
+    parser.add_argument("--bid-samples", type=int, default=0,
+                        help="deals drawn per double-dummy bid (default 0: the heuristic bid)")
+    parser.add_argument("--inference", type=float, default=DEFAULT_INFERENCE,
+                        help="how strongly the draws fit the bids seen (0: uniform)")
     parser.add_argument("--max-hand-size", type=int, default=13,
                         help="13 for the real game of 25 deals (default)")
     parser.add_argument("--implementation", choices=("auto", "c", "python"), default="auto")
@@ -74,12 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     kind = _TimedBot if args.workers == 1 else DoubleDummyBot
     factory = functools.partial(kind, samples=samples, bid_samples=args.bid_samples,
-                                implementation=args.implementation)
+                                inference=args.inference, implementation=args.implementation)
     rules = attrs.evolve(RULES, bots={**RULES.bots, "dd": factory})
     sample_bot = factory(0)
     opponents = ("search", "heuristic") if args.opponent == "both" else (args.opponent,)
     print(f"python {platform.python_implementation()} {platform.python_version()}; "
           f"dd samples {sample_bot.samples}, bid samples {sample_bot.bid_samples}, "
+          f"inference {sample_bot.inference}, "
           f"solver {args.implementation}; {2 * size - 1} deals of up to {size} cards; "
           f"seed {args.seed}")
     for opponent in opponents:

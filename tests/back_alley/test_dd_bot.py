@@ -58,7 +58,8 @@ def test_dd_bot_checks_its_parameters(options: dict[str, object], message: str) 
 
 def test_dd_bot_plays_whole_short_games_legally() -> None:
     bots: list[Bot] = [DoubleDummyBot(1, samples=3), HeuristicBot(2),
-                       DoubleDummyBot(3, samples=3, bid_samples=2), DoubleDummyBot(4, samples=2)]
+                       DoubleDummyBot(3, samples=3, bid_samples=2),
+                       DoubleDummyBot(4, samples=2, bid_samples=2, inference=0)]
     game = play_game(bots, max_hand_size=3, seed=9)
     assert game.state.is_terminal
     assert len(game.state.results) == 5
@@ -148,9 +149,9 @@ def test_dd_bot_cashes_its_master_trumps_when_leading() -> None:
 
 def test_dd_bot_bids_high_on_a_strong_hand_and_low_on_a_weak_one() -> None:
     strong = dealt(["BB LB AS", "2H 6C 8D", "3H 7C 9D", "4H 5D TD"], "9S")
-    assert _act(DoubleDummyBot(0, samples=8), strong) == "board"
+    assert _act(DoubleDummyBot(0, bid_samples=8), strong) == "board"
     weak = dealt(["2H 3D 4C", "AS KS QS", "AH KH QH", "AD KD QD"], "9S")
-    assert _act(DoubleDummyBot(0, samples=8), weak) == "pass"
+    assert _act(DoubleDummyBot(0, bid_samples=8), weak) == "pass"
 
 
 def test_dd_bot_with_no_bid_samples_bids_like_the_heuristic() -> None:
@@ -159,7 +160,7 @@ def test_dd_bot_with_no_bid_samples_bids_like_the_heuristic() -> None:
         seat = state.current_player
         assert seat is not None
         expected = HeuristicBot(0).act(view(state, seat), legal_actions(state))
-        bot = DoubleDummyBot(seed, bid_samples=0)
+        bot = DoubleDummyBot(seed)   # bid_samples=0 by default
         bot._heuristic = HeuristicBot(0)
         assert _act(bot, state) == str(expected)
 

@@ -19,7 +19,10 @@ value of a card turned into points is exact.  The averaging over the
 draws is done in points, not in tricks: a card that makes the contract on
 more draws is preferred to one that takes more overtricks on average.
 
-Bidding.  For each drawn deal the bot lets :class:`HeuristicBot` players
+Bidding.  By default (``bid_samples=0``) the bot bids as
+:class:`HeuristicBot` does: in duplicate 6-card deals against heuristic
+pairs its own double-dummy bid, described next, did worse than the
+heuristic's.  With ``bid_samples=n`` it draws ``n`` deals; for each drawn deal it lets :class:`HeuristicBot` players
 make the bids still to come (its own first, by the heuristic's choice), so
 that the deal reaches its opening lead with the leader (BA-30) and the
 board exception of BA-32 as the rules give them, and solves it
@@ -100,8 +103,9 @@ class DoubleDummyBot:
     ``seed`` seeds the bot's own ``random.Random`` (its draws and the seeds
     of the heuristic bidders it imagines), so a seed fixes its choices for
     the same views.  ``samples`` (default :data:`DEFAULT_SAMPLES`) is the
-    number of deals drawn per play and ``bid_samples`` (default: the same)
-    per bid, 0 for the :class:`HeuristicBot` bid; ``inference`` (default
+    number of deals drawn per play and ``bid_samples`` (default 0: the
+    :class:`HeuristicBot` bid, which measured stronger) the number drawn per
+    bid for the double-dummy bid; ``inference`` (default
     :data:`DEFAULT_INFERENCE`) how strongly the draws lean towards deals that
     fit the bids seen (0: uniform); ``implementation`` is passed to the solver (one of
     :data:`cardrules.back_alley.solver.IMPLEMENTATIONS`).  See the module
@@ -125,10 +129,8 @@ class DoubleDummyBot:
     """
 
     def __init__(self, seed: int | None = None, *, samples: int = DEFAULT_SAMPLES,
-                 bid_samples: int | None = None, inference: float = DEFAULT_INFERENCE,
+                 bid_samples: int = 0, inference: float = DEFAULT_INFERENCE,
                  implementation: str = "auto") -> None:
-        if bid_samples is None:
-            bid_samples = samples
         for name, value, least in (("samples", samples, 1), ("bid_samples", bid_samples, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{name} must be a whole number of at least {least}, "
