@@ -86,9 +86,10 @@ PyObject *make_option(PyObject **items, int n, unsigned down, unsigned back);
 /* Each file's functions, added to the module by its init function. */
 extern PyMethodDef evaluate_methods[], build_methods[], batch_methods[], solver_methods[];
 
-/* _speedups_solver.c: build its tables (at import) and free its spare
- * transposition table (when the module goes). */
-void solver_init(void);
+/* _speedups_solver.c: build its tables (at import: 1 when the processor can
+ * run the solver, 0 when it cannot) and free its spare transposition table
+ * (when the module goes). */
+int solver_init(void);
 void solver_free(void);
 
 /* _speedups_batch.c: prepare the batch kernel (its binomial table, the

@@ -240,7 +240,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__speedups(void)
 {
     build_plans();
-    solver_init();
+    int solver = solver_init();
     const char *simd_name = batch_init();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
@@ -248,7 +248,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
     if (PyModule_AddFunctions(m, evaluate_methods) < 0
             || PyModule_AddFunctions(m, build_methods) < 0
             || PyModule_AddFunctions(m, batch_methods) < 0
-            || PyModule_AddFunctions(m, solver_methods) < 0) {
+            || (solver && PyModule_AddFunctions(m, solver_methods) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -52,6 +52,17 @@ typedef uint64_t u64;
 
 /* -- bit helpers, portable ------------------------------------------------ */
 
+/* On x86 the search is compiled for processors with the POPCNT instruction
+ * (every x86-64 processor since about 2009; counting bits is most of what it
+ * does); solver_init checks for it, and without it the solver reports itself
+ * missing and the package uses its Python search.  Everything between the
+ * push and the pop below is only run after that check. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define SOLVER_X86 1
+#pragma GCC push_options
+#pragma GCC target("popcnt")
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 static inline int popcount64(u64 x) { return __builtin_popcountll(x); }
 static inline int lowest_bit(u64 x) { return __builtin_ctzll(x); }
@@ -88,20 +99,6 @@ static inline int highest_bit(u64 x)
  * pext does), a byte at a time through a table made at import. */
 static uint8_t PEXT8[256][256];
 
-static void build_pext8(void)
-{
-    for (int m = 0; m < 256; m++)
-        for (int x = 0; x < 256; x++) {
-            int out = 0, k = 0;
-            for (int i = 0; i < 8; i++)
-                if (m >> i & 1) {
-                    out |= (x >> i & 1) << k;
-                    k++;
-                }
-            PEXT8[m][x] = (uint8_t)out;
-        }
-}
-
 static inline u64 compress(u64 x, u64 m)
 {
     u64 out = 0;
@@ -118,22 +115,31 @@ static inline u64 compress(u64 x, u64 m)
 
 /* -- the transposition table ---------------------------------------------- */
 
-/* k0..k2: the relative-rank hands of seats 0 to 2 (seat 3 holds the rest);
- * k3: bits 0-15 the cards left per suit (4 bits each), 16-17 the leader,
- * 18-19 which Bloopers are left, 20 whether trump may be led freely; bits
- * 24-31 the leader's best card (suit << 4 | rank among the suit's cards
- * left), 0xFF for none.  gen: the call that wrote the entry (0: never). */
+/* An entry holds bounds on team 0's tricks from the start of a trick, true
+ * of every position that matches it (partition search, as in DDS's
+ * "winning ranks"): the same leader, the same flags (which Bloopers are
+ * left, whether trump may be led freely), the same number of cards of each
+ * suit in each hand (lens), and the same owners of the top seg[s] cards
+ * left of each suit s, compared in relative ranks: the hands compressed by
+ * the cards left (r0..r2 for seats 0 to 2, masked to those top cards; seat
+ * 3 holds the rest).  The cards below them did not matter to the result.
+ * best: the leader's best card (suit << 4 | rank among the suit's cards
+ * left), NO_BEST for none.  gen: the call that wrote it (0: never). */
 typedef struct {
-    u64 k0, k1, k2;
-    uint32_t k3;
+    u64 lens;
+    u64 r0, r1, r2;
+    uint16_t seg;
     uint16_t gen;
-    uint8_t lower, upper;
+    uint8_t info, lower, upper, best;
+    uint8_t depth, pad[7];
 } Entry;
 
-#define KEY_MASK 0x001FFFFFu
 #define NO_BEST 0xFFu
-#define WAYS 4
-/* 2^18 entries of 32 bytes: 8 MB, allocated once and reused. */
+/* Positions with fewer tricks left are searched again rather than stored
+ * (they would push out costlier ones), and so are quick-trick cut-offs. */
+#define MIN_STORE 3
+#define WAYS 16
+/* 2^14 buckets of 16 entries of 48 bytes: 12 MB, allocated once and reused. */
 #define TT_BITS 18
 #define TT_SIZE ((size_t)1 << TT_BITS)
 
@@ -209,105 +215,165 @@ static inline int card_key(const Ctx *c, int b, int led)
 
 static inline u64 slot_bits(int s) { return (u64)0x7FFF << (16 * s); }
 
-/* The bound entry for the position at the start of a trick; fills key. */
+/* What a position at the start of a trick is looked up by. */
 typedef struct {
-    u64 k0, k1, k2;
-    uint32_t k3;
+    u64 lens;           /* cards per suit per hand, 4 bits each (hand * 16 + suit * 4) */
+    u64 rel[4];         /* the hands compressed by the cards left */
     u64 rest;           /* all cards left */
+    int count[4], offset[4]; /* cards left per suit; where each starts in rel */
+    uint8_t info;
+    size_t index;
 } Key;
 
 static void make_key(const Ctx *c, Key *k)
 {
     u64 rest = all_cards(c);
     k->rest = rest;
-    k->k0 = compress(c->hand[0], rest);
-    k->k1 = compress(c->hand[1], rest);
-    k->k2 = compress(c->hand[2], rest);
-    uint32_t counts = 0;
-    for (int s = 0; s < 4; s++)
-        counts |= (uint32_t)popcount64(rest & slot_bits(s)) << (4 * s);
-    uint32_t jokers = 0, free_trump = 1;
+    u64 lens = 0;
+    for (int h = 0; h < 4; h++) {
+        k->rel[h] = compress(c->hand[h], rest);
+        for (int s = 0; s < 4; s++)
+            lens |= (u64)popcount64(c->hand[h] & slot_bits(s)) << (16 * h + 4 * s);
+    }
+    k->lens = lens;
+    int at = 0;
+    for (int s = 0; s < 4; s++) {
+        k->count[s] = popcount64(rest & slot_bits(s));
+        k->offset[s] = at;
+        at += k->count[s];
+    }
+    unsigned jokers = 0, free_trump = 1;
     if (c->trump >= 0) {
         u64 t = rest >> (16 * c->trump);
-        jokers = (uint32_t)(t >> LB_BIT) & 3;
+        jokers = (unsigned)(t >> LB_BIT) & 3;
         free_trump = c->broken || !(rest & c->tmask);
     }
-    k->k3 = counts | (uint32_t)c->leader << 16 | jokers << 18 | free_trump << 20 | 1u << 21;
-}
-
-static inline size_t key_index(const Key *k)
-{
-    u64 h = k->k0 * 0x9E3779B97F4A7C15ULL;
-    h ^= (k->k1 + (h >> 29)) * 0xC2B2AE3D27D4EB4FULL;
-    h ^= (k->k2 + (h >> 31)) * 0x165667B19E3779F9ULL;
-    h ^= ((u64)k->k3 + (h >> 27)) * 0x27D4EB2F165667C5ULL;
+    k->info = (uint8_t)(c->leader | jokers << 2 | free_trump << 4 | 1u << 5);
+    /* the bucket: every pattern of one distribution shares it */
+    u64 h = lens * 0x9E3779B97F4A7C15ULL;
+    h ^= (h >> 29) + (u64)k->info * 0xC2B2AE3D27D4EB4FULL;
+    h *= 0x165667B19E3779F9ULL;
     h ^= h >> 32;
-    return (size_t)(h & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
+    k->index = (size_t)(h & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
 }
 
-static inline Entry *probe(const Ctx *c, const Key *k)
+/* The relative-rank mask of the top seg[s] cards of each suit. */
+static inline u64 seg_mask(const Key *k, uint16_t seg)
 {
-    Entry *b = c->tt + key_index(k);
-    for (int i = 0; i < WAYS; i++)
-        if (b[i].gen == c->gen && (b[i].k3 & KEY_MASK) == k->k3 && b[i].k0 == k->k0
-                && b[i].k1 == k->k1 && b[i].k2 == k->k2)
-            return &b[i];
-    return NULL;
+    u64 m = 0;
+    for (int s = 0; s < 4; s++) {
+        int n = seg >> (4 * s) & 15;
+        if (n)
+            m |= (((u64)1 << n) - 1) << (k->offset[s] + k->count[s] - n);
+    }
+    return m;
 }
 
-/* The card (bit number) the entry's best card stands for now, or -1. */
-static inline int best_of(const Entry *e, u64 rest)
+/* The absolute cards of the top seg[s] cards of each suit left. */
+static inline u64 seg_cards(const Key *k, uint16_t seg)
 {
-    uint32_t best = e->k3 >> 24;
+    u64 m = 0;
+    for (int s = 0; s < 4; s++) {
+        int n = seg >> (4 * s) & 15;
+        u64 suit = k->rest & slot_bits(s);
+        for (int i = 0; i < n; i++) {
+            int b = highest_bit(suit);
+            m |= (u64)1 << b;
+            suit &= ~((u64)1 << b);
+        }
+    }
+    return m;
+}
+
+/* The segment sizes that cover the relevant cards rel: in each suit, every
+ * card left from the highest down to the lowest relevant one. */
+static inline uint16_t seg_of(const Key *k, u64 rel)
+{
+    uint16_t seg = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 r = rel & k->rest & slot_bits(s);
+        if (r) {
+            int low = lowest_bit(r);
+            int n = popcount64(k->rest & slot_bits(s) & ~((((u64)1) << low) - 1));
+            seg |= (uint16_t)(n << (4 * s));
+        }
+    }
+    return seg;
+}
+
+static inline int matches(const Entry *e, const Key *k, u64 *segm)
+{
+    u64 m = seg_mask(k, e->seg);
+    *segm = m;
+    return (k->rel[0] & m) == e->r0 && (k->rel[1] & m) == e->r1 && (k->rel[2] & m) == e->r2;
+}
+
+/* The card (bit number) a stored best card stands for now, or -1. */
+static inline int best_card(uint8_t best, u64 rest)
+{
     if (best == NO_BEST)
         return -1;
-    int s = (int)(best >> 4), r = (int)(best & 15);
+    int s = best >> 4, r = best & 15;
     u64 suit = (rest >> (16 * s)) & 0x7FFF;
     for (int i = 0; i < r && suit; i++)
         suit &= suit - 1;
     return suit ? 16 * s + lowest_bit(suit) : -1;
 }
 
-/* Narrow the bounds of the key's entry, made if need be (the entry found
- * before the search below it may have been given to another position
- * since, so it is looked up again). */
-static void store(Ctx *c, const Key *k, int lower, int upper, int best)
+/* Store a bound (lower, or upper when is_upper) with the relevant cards rel. */
+static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int best)
 {
-    Entry *e = probe(c, k);
-    if (e == NULL) {
-        Entry *b = c->tt + key_index(k);
-        int pick = 0, depth = 99;
-        for (int i = 0; i < WAYS; i++) {
-            if (b[i].gen != c->gen) {
+    if (c->left < MIN_STORE)
+        return;
+    Entry *b = c->tt + k->index;
+    uint16_t seg = seg_of(k, rel);
+    u64 m = seg_mask(k, seg);
+    u64 r0 = k->rel[0] & m, r1 = k->rel[1] & m, r2 = k->rel[2] & m;
+    Entry *e = NULL;
+    int pick = -1, depth = 99;
+    for (int i = 0; i < WAYS; i++) {
+        Entry *x = &b[i];
+        if (x->gen != c->gen) {
+            if (pick < 0 || depth >= 0) {
                 pick = i;
-                break;
+                depth = -1;
             }
-            int cards = 0;
-            for (int s = 0; s < 4; s++)
-                cards += (int)(b[i].k3 >> (4 * s)) & 15;
-            if (cards < depth) {
-                depth = cards;
-                pick = i;
-            }
+            continue;
         }
+        if (x->lens == k->lens && x->info == k->info && x->seg == seg && x->r0 == r0
+                && x->r1 == r1 && x->r2 == r2) {
+            e = x;
+            break;
+        }
+        if (x->depth < depth) {
+            depth = x->depth;
+            pick = i;
+        }
+    }
+    if (e == NULL) {
         e = &b[pick];
-        e->k0 = k->k0;
-        e->k1 = k->k1;
-        e->k2 = k->k2;
-        e->k3 = k->k3 | NO_BEST << 24;
+        e->lens = k->lens;
+        e->info = k->info;
+        e->seg = seg;
+        e->r0 = r0;
+        e->r1 = r1;
+        e->r2 = r2;
         e->gen = c->gen;
         e->lower = 0;
         e->upper = (uint8_t)c->left;
+        e->best = NO_BEST;
+        e->depth = (uint8_t)c->left;
     }
-    if (lower > e->lower)
-        e->lower = (uint8_t)lower;
-    if (upper < e->upper)
-        e->upper = (uint8_t)upper;
+    if (is_upper) {
+        if (bound < e->upper)
+            e->upper = (uint8_t)bound;
+    } else if (bound > e->lower) {
+        e->lower = (uint8_t)bound;
+    }
     if (best >= 0) {
         int s = SLOT(best);
         u64 suit = (k->rest >> (16 * s)) & 0x7FFF;
-        int r = popcount64(suit & (((u64)1 << RANK(best)) - 1));
-        e->k3 = (e->k3 & 0x00FFFFFFu) | (uint32_t)(s << 4 | r) << 24;
+        e->best = (uint8_t)(s << 4 | popcount64(suit & (((u64)1 << RANK(best)) - 1)));
     }
 }
 
@@ -315,8 +381,9 @@ static void store(Ctx *c, const Key *k, int lower, int upper, int best)
  * may lead, the top cards it holds (all its cards of the suit when nobody
  * else has more of them), where nobody on the other side can ruff; when an
  * opponent holds trumps, only the trumps and one plain suit, cashed before
- * anything else, while the opponents holding trumps still follow. */
-static int quick_tricks(const Ctx *c)
+ * anything else, while the opponents holding trumps still follow.  *rel:
+ * the top cards counted. */
+static int quick_tricks(const Ctx *c, u64 *rel)
 {
     int seat = c->leader;
     u64 h = c->hand[seat];
@@ -324,7 +391,7 @@ static int quick_tricks(const Ctx *c)
     int opp_trumps = (opp & c->tmask) != 0;
     int may_trump = c->trump >= 0 && (c->broken || c->board[seat] || !(h & ~c->tmask));
     int total = 0, trump_w = 0, plain_best = 0;
-    u64 rest = all_cards(c);
+    u64 rest = all_cards(c), used = 0, trump_used = 0, plain_used = 0;
     for (int s = 0; s < 4; s++) {
         u64 mine = (h >> (16 * s)) & 0x7FFF;
         if (!mine)
@@ -332,17 +399,19 @@ static int quick_tricks(const Ctx *c)
         int is_trump = s == c->trump;
         if (is_trump && !may_trump)
             continue;
-        u64 out = (rest >> (16 * s)) & 0x7FFF;
+        u64 out = (rest >> (16 * s)) & 0x7FFF, tops = 0;
         int n = 0;
         while (out) {
             int top = highest_bit(out);
             if (!(mine >> top & 1))
                 break;
             n++;
+            tops |= (u64)1 << top;
             out &= ~((u64)1 << top);
         }
         if (!n)
             continue;
+        tops <<= 16 * s;
         int others = 0;
         for (int p = 1; p < 4; p++) {
             int len = popcount64((c->hand[(seat + p) & 3] >> (16 * s)) & 0x7FFF);
@@ -352,6 +421,7 @@ static int quick_tricks(const Ctx *c)
         int w = n >= others ? popcount64(mine) : n;
         if (is_trump) {
             trump_w = w;
+            trump_used = tops;
         } else if (opp_trumps) {
             for (int p = 1; p < 4; p += 2) {
                 u64 o = c->hand[(seat + p) & 3];
@@ -361,13 +431,17 @@ static int quick_tricks(const Ctx *c)
                         w = len;
                 }
             }
-            if (w > plain_best)
+            if (w > plain_best) {
                 plain_best = w;
+                plain_used = tops;
+            }
         } else {
             total += w;
+            used |= tops;
         }
     }
     total += trump_w + plain_best;
+    *rel = used | trump_used | plain_used;
     return total < c->left ? total : c->left;
 }
 
@@ -407,9 +481,8 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
     int n = 0, score[MAXMOVES * 4];
     int partner = seat ^ 2;
     int pos = c->played;
-    int win_seat = pos ? c->wseat[pos - 1] : -1;
     int win_key = pos ? c->wkey[pos - 1] : -1;
-    int ours = pos && ((win_seat ^ seat) & 1) == 0;
+    int ours = pos && ((c->wseat[pos - 1] ^ seat) & 1) == 0;
     u64 rest = cand;
     while (rest) {
         int b = highest_bit(rest);
@@ -431,10 +504,10 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
         int sc;
         if (pos == 0) {
             /* leading */
-            u64 opp = c->hand[(seat + 1) & 3] | c->hand[(seat + 3) & 3];
+            u64 lho = c->hand[(seat + 1) & 3], rho = c->hand[(seat + 3) & 3];
+            u64 opp = lho | rho;
             int opp_ruff = c->trump >= 0 && s != c->trump && (opp & c->tmask)
-                && (!((c->hand[(seat + 1) & 3] >> (16 * s)) & 0x7FFF)
-                    || !((c->hand[(seat + 3) & 3] >> (16 * s)) & 0x7FFF));
+                && (!((lho >> (16 * s)) & 0x7FFF) || !((rho >> (16 * s)) & 0x7FFF));
             u64 pbits = (c->hand[partner] >> (16 * s)) & 0x7FFF;
             u64 obits = (opp >> (16 * s)) & 0x7FFF;
             if (top && !opp_ruff)
@@ -448,11 +521,11 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
         } else {
             int k = card_key(c, b, led);
             int beats = k > win_key;
-            if (s == led || s == c->trump || k >= 0) {
+            if (k >= 0) {
                 if (ours && pos == 3) {
                     sc = 50 - r - (s == c->trump && led != c->trump ? 40 : 0);
                 } else if (ours) {
-                    /* partner winning: low, unless we must cover */
+                    /* partner winning: low */
                     sc = 40 - r - (s == c->trump && led != c->trump ? 30 : 0);
                 } else if (beats) {
                     sc = 80 - r + (top ? 10 : 0);  /* win as cheaply as we can */
@@ -481,30 +554,49 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
     return n;
 }
 
-/* Team 0's tricks in the last trick (each hand has one card). */
-static int last_trick(const Ctx *c)
+/* The card that won a finished trick, if its rank mattered (another card
+ * of its class in the trick), as a mask; 0 otherwise. */
+static inline u64 rank_win(const Ctx *c, const int *tc, int wpos)
 {
-    int lead = lowest_bit(c->hand[c->leader]);
-    int led = SLOT(lead), best = c->leader, key = card_key(c, lead, led);
-    for (int p = 1; p < 4; p++) {
-        int seat = (c->leader + p) & 3;
-        int k = card_key(c, lowest_bit(c->hand[seat]), led);
-        if (k > key) {
-            key = k;
-            best = seat;
-        }
+    int led = SLOT(tc[0]);
+    int wk = card_key(c, tc[wpos], led);
+    int cls = wk >= 32 ? 1 : 0;
+    for (int p = 0; p < 4; p++) {
+        if (p == wpos)
+            continue;
+        int k = card_key(c, tc[p], led);
+        if (k >= 0 && (k >= 32 ? 1 : 0) == cls)
+            return (u64)1 << tc[wpos];
     }
-    return !(best & 1);
+    return 0;
 }
 
-static int node(Ctx *c, int target);
+/* Team 0's tricks in the last trick (each hand has one card); *rel: the
+ * winning card if its rank mattered. */
+static int last_trick(const Ctx *c, u64 *rel)
+{
+    int tc[4], best = 0, key = -2;
+    int led = SLOT(lowest_bit(c->hand[c->leader]));
+    for (int p = 0; p < 4; p++) {
+        tc[p] = lowest_bit(c->hand[(c->leader + p) & 3]);
+        int k = card_key(c, tc[p], led);
+        if (k > key) {
+            key = k;
+            best = p;
+        }
+    }
+    *rel = rank_win(c, tc, best);
+    return !(((c->leader + best) & 3) & 1);
+}
 
-/* Play card b for the seat to act, search, take it back. */
-static int play_and_search(Ctx *c, int b, int target)
+static int node(Ctx *c, int target, u64 *rel);
+
+/* Play card b for the seat to act, search, take it back; *rel: the cards
+ * whose ranks the answer depends on. */
+static int play_and_search(Ctx *c, int b, int target, u64 *rel)
 {
     int pos = c->played, seat = (c->leader + pos) & 3;
     u64 bit = (u64)1 << b;
-    int save_broken = c->broken, save_leader = c->leader, save_ns = c->ns;
     c->hand[seat] &= ~bit;
     c->tcard[pos] = b;
     int led = SLOT(c->tcard[0]);
@@ -519,25 +611,26 @@ static int play_and_search(Ctx *c, int b, int target)
     int r;
     if (pos < 3) {
         c->played = pos + 1;
-        r = node(c, target);
+        r = node(c, target, rel);
         c->played = pos;
     } else {
+        int save_broken = c->broken, save_leader = c->leader, save_ns = c->ns;
         int w = c->wseat[3];
         int trumped = 0;
         if (c->trump >= 0)
             for (int p = 0; p < 4; p++)
                 trumped |= SLOT(c->tcard[p]) == c->trump;
-        c->broken |= trumped;
         /* the later tricks use the trick arrays: keep this one's */
         int tc[4], ws[4], wk[4];
         memcpy(tc, c->tcard, sizeof tc);
         memcpy(ws, c->wseat, sizeof ws);
         memcpy(wk, c->wkey, sizeof wk);
+        c->broken |= trumped;
         c->ns += !(w & 1);
         c->leader = w;
         c->left--;
         c->played = 0;
-        r = node(c, target);
+        r = node(c, target, rel);
         memcpy(c->tcard, tc, sizeof tc);
         memcpy(c->wseat, ws, sizeof ws);
         memcpy(c->wkey, wk, sizeof wk);
@@ -546,17 +639,19 @@ static int play_and_search(Ctx *c, int b, int target)
         c->leader = save_leader;
         c->ns = save_ns;
         c->broken = save_broken;
+        *rel |= rank_win(c, tc, (w - save_leader) & 3);
     }
     c->hand[seat] |= bit;
     return r;
 }
 
-static int node(Ctx *c, int target)
+static int node(Ctx *c, int target, u64 *rel)
 {
     c->nodes++;
     int seat = (c->leader + c->played) & 3;
     int maxside = !(seat & 1);
     int moves[MAXMOVES * 4];
+    *rel = 0;
     if (c->played == 0) {
         int need = target - c->ns;
         if (need <= 0)
@@ -564,47 +659,66 @@ static int node(Ctx *c, int target)
         if (need > c->left)
             return 0;
         if (c->left == 1)
-            return last_trick(c) >= need;
+            return last_trick(c, rel) >= need;
         Key k;
         make_key(c, &k);
-        Entry *e = probe(c, &k);
         int first = -1;
-        if (e != NULL) {
-            if (e->lower >= need)
+        const Entry *b = c->tt + k.index;
+        for (int i = 0; i < WAYS; i++) {
+            const Entry *e = &b[i];
+            u64 m;
+            if (e->gen != c->gen || e->lens != k.lens || e->info != k.info || !matches(e, &k, &m))
+                continue;
+            if (e->lower >= need) {
+                *rel = seg_cards(&k, e->seg);
                 return 1;
-            if (e->upper < need)
+            }
+            if (e->upper < need) {
+                *rel = seg_cards(&k, e->seg);
                 return 0;
-            first = best_of(e, k.rest);
+            }
+            if (first < 0)
+                first = best_card(e->best, k.rest);
         }
-        int q = quick_tricks(c);
+        u64 qrel;
+        int q = quick_tricks(c, &qrel);
         if (maxside ? q >= need : c->left - q < need) {
-            if (maxside)
-                store(c, &k, q, 99, -1);
-            else
-                store(c, &k, 0, c->left - q, -1);
+            *rel = qrel;
             return maxside;
         }
         int n = gen_moves(c, seat, moves, first);
+        u64 all = 0;
         for (int i = 0; i < n; i++) {
-            int r = play_and_search(c, moves[i], target);
+            u64 crel;
+            int r = play_and_search(c, moves[i], target, &crel);
             if (r == maxside) {
                 if (r)
-                    store(c, &k, need, 99, moves[i]);
+                    store(c, &k, need, 0, crel, moves[i]);
                 else
-                    store(c, &k, 0, need - 1, moves[i]);
+                    store(c, &k, need - 1, 1, crel, moves[i]);
+                *rel = crel;
                 return r;
             }
+            all |= crel;
         }
         if (maxside)
-            store(c, &k, 0, need - 1, -1);
+            store(c, &k, need - 1, 1, all, -1);
         else
-            store(c, &k, need, 99, -1);
+            store(c, &k, need, 0, all, -1);
+        *rel = all;
         return !maxside;
     }
     int n = gen_moves(c, seat, moves, -1);
-    for (int i = 0; i < n; i++)
-        if (play_and_search(c, moves[i], target) == maxside)
+    u64 all = 0;
+    for (int i = 0; i < n; i++) {
+        u64 crel;
+        if (play_and_search(c, moves[i], target, &crel) == maxside) {
+            *rel = crel;
             return maxside;
+        }
+        all |= crel;
+    }
+    *rel = all;
     return !maxside;
 }
 
@@ -622,7 +736,8 @@ static int exact(Ctx *c, int lo, int hi, int guess)
             t = lo + 1;
         if (t > hi)
             t = hi;
-        if (node(c, t)) {
+        u64 rel;
+        if (node(c, t, &rel)) {
             lo = t;
             guess = t + 1;
         } else {
@@ -881,9 +996,33 @@ PyMethodDef solver_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-void solver_init(void)
+#ifdef SOLVER_X86
+#pragma GCC pop_options
+#endif
+
+static void build_pext8(void)
+{
+    for (int m = 0; m < 256; m++)
+        for (int x = 0; x < 256; x++) {
+            int out = 0, k = 0;
+            for (int i = 0; i < 8; i++)
+                if (m >> i & 1) {
+                    out |= (x >> i & 1) << k;
+                    k++;
+                }
+            PEXT8[m][x] = (uint8_t)out;
+        }
+}
+
+int solver_init(void)
 {
     build_pext8();
+#ifdef SOLVER_X86
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt");
+#else
+    return 1;
+#endif
 }
 
 void solver_free(void)

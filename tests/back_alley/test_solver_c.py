@@ -1,0 +1,177 @@
+"""The C double-dummy solver (issue 18, ``_speedups_solver.c`` through
+``cardrules.back_alley._solver_c``): equal to the exhaustive oracle on
+hundreds of small positions and to the pure-Python solver on larger ones,
+its inputs checked, safe under threads, and off under CARDRULES_PURE_PYTHON."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import attrs
+import pytest
+
+from cardrules.back_alley import (
+    Board,
+    ChooseDealer,
+    GameState,
+    Phase,
+    Shuffle,
+    _solver_c,
+    apply,
+    legal_actions,
+    new_game,
+    solver,
+)
+from cardrules.back_alley.actions import CARDS
+from support.ba_minimax import minimax_values
+
+pytestmark = pytest.mark.skipif(not _solver_c.available(),
+                                reason="the speed-ups extension has no solver")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def random_position(rng: random.Random, size: int, *, no_trump: bool) -> GameState | None:
+    """A deal of ``size`` cards each (a joker turned when ``no_trump``), random
+    bids (boards included), then a random number of random legal plays; None
+    when the deal ended first."""
+    state = apply(new_game(max_hand_size=size), ChooseDealer(rng.randrange(4)))
+    while True:
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        if no_trump:  # BA-13: the turned card is a joker
+            joker = deck.pop(deck.index(CARDS[52 + rng.randrange(2)]))
+            deck.insert(4 * size, joker)
+        elif deck[4 * size] in CARDS[52:]:
+            deck[4 * size], deck[-1] = deck[-1], deck[4 * size]
+        state = apply(state, Shuffle(tuple(deck)))
+        while state.phase is Phase.BID:
+            bids = legal_actions(state)
+            state = apply(state, rng.choice(bids) if rng.random() < 0.4 else bids[0])
+        if state.phase is Phase.PLAY:
+            break
+    for _ in range(rng.randrange(4 * size - 1)):
+        state = apply(state, rng.choice(legal_actions(state)))
+        if state.phase is not Phase.PLAY:
+            return None
+    return state
+
+
+def positions(seed: int, count: int, sizes: tuple[int, ...]) -> list[GameState]:
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    while len(found) < count:
+        state = random_position(rng, rng.choice(sizes), no_trump=rng.random() < 0.3)
+        if state is not None:
+            found.append(state)
+    return found
+
+
+def test_c_equals_the_exhaustive_oracle_on_small_positions() -> None:
+    kinds = {"mid-trick": 0, "trick start": 0, "no trump": 0, "joker held": 0,
+             "trump played": 0, "trump not played": 0, "board": 0}
+    for state in positions(18, 300, (1, 2, 3, 4)):
+        want = minimax_values(state)
+        assert _solver_c.play_values(state) == want, state
+        assert _solver_c.max_tricks(state) == max(want.values()), state
+        assert state.deal is not None
+        kinds["mid-trick" if state.trick_indexes else "trick start"] += 1
+        kinds["no trump"] += state.deal.trump is None
+        kinds["joker held"] += any(i >= 52 for hand in state.hand_indexes for i in hand)
+        kinds["trump played" if state.trump_played else "trump not played"] += 1
+        kinds["board"] += any(isinstance(bid, Board) for bid in state.deal.bids)
+    assert min(kinds.values()) >= 10, kinds   # every kind of position was met
+
+
+def test_c_equals_the_python_solver_up_to_seven_cards() -> None:
+    for state in positions(7, 40, (5, 6, 7)):
+        values = _solver_c.play_values(state)
+        assert values == solver.play_values(state, implementation="python"), state
+        assert values is not None
+        assert _solver_c.max_tricks(state) == max(values.values())
+
+
+def test_the_solver_uses_c_by_default() -> None:
+    state = positions(3, 1, (6,))[0]
+    assert solver.play_values(state) == _solver_c.play_values(state)
+    assert solver.play_values(state, implementation="c") == _solver_c.play_values(state)
+
+
+def test_play_values_come_in_legal_actions_order() -> None:
+    for state in positions(4, 20, (3, 5, 8)):
+        values = _solver_c.play_values(state)
+        assert values is not None
+        assert list(values) == list(legal_actions(state))
+
+
+def test_a_joker_in_a_no_trump_deal_is_left_to_python() -> None:
+    # No deal gets there (BA-13 takes the jokers out of a no-trump deal); the
+    # card masks have no place for it, so the Python search answers.
+    rng = random.Random(5)
+    state = None
+    while state is None:
+        state = random_position(rng, 3, no_trump=True)
+    hands = list(state.hand_indexes)
+    seat = state.current_player
+    assert seat is not None
+    hands[seat] = (*hands[seat][:-1], 52)
+    odd = attrs.evolve(state, hand_indexes=tuple(hands))
+    assert _solver_c.play_values(odd) is None
+    assert _solver_c.max_tricks(odd) is None
+
+
+def test_the_c_function_checks_its_inputs() -> None:
+    from cardrules.down_and_back import _speedups
+    solve = _speedups.ba_max_tricks
+    one_each = (1, 2, 4, 8)  # 2S, 3S, 4S, 5S
+    assert solve(one_each, (), 0, -1, False, 0) == 0   # 5S wins: seat 3, team 1
+    assert solve(one_each, (), 0, 0, True, 0) == 0
+    bad = [
+        ((1, 1, 4, 8), (), 0, -1, False, 0),                 # a card twice
+        ((1, 2, 4, 1 << 13), (), 0, -1, False, 0),           # a Blooper with no trump
+        ((1, 2, 4, 1 << 15), (), 0, 0, False, 0),            # no card has bit 15
+        ((1, 2, 4, 8), (16,), 0, -1, False, 0),              # the trick does not fit
+        ((3, 4, 8, 16), (), 0, -1, False, 0),                # unequal hands
+        ((0, 0, 0, 0), (), 0, -1, False, 0),                 # nothing to play
+        ((1, 2, 4, 8), (), 4, -1, False, 0),                 # no seat 4
+        ((1, 2, 4, 8), (), 0, 4, False, 0),                  # no suit 4
+        ((1, 2, 4, 8), (), 0, -1, False, 16),                # no seat 4 claimed board
+        ((1, 2, 4, 8), (1, 2, 3, 4), 0, -1, False, 0),       # four cards in the trick
+    ]
+    for arguments in bad:
+        with pytest.raises(ValueError):
+            solve(*arguments)
+    with pytest.raises(TypeError):
+        solve([1, 2, 4, 8], (), 0, -1, False, 0)
+    with pytest.raises(TypeError):
+        solve((1, 2, 4), (), 0, -1, False, 0)                   # three hands
+    with pytest.raises(OverflowError):
+        solve((-1, 2, 4, 8), (), 0, -1, False, 0)
+
+
+def test_the_solver_refuses_a_state_outside_the_play_phase() -> None:
+    with pytest.raises(ValueError, match="play phase"):
+        _solver_c.play_values(new_game())
+
+
+def test_threads_get_the_same_answers() -> None:
+    states = positions(9, 24, (6, 7, 8))
+    alone = [_solver_c.play_values(state) for state in states]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(_solver_c.play_values, states))
+    assert together == alone
+
+
+def test_pure_python_turns_the_c_solver_off() -> None:
+    code = ("from cardrules.back_alley import _solver_c, solver, new_game; "
+            "print(_solver_c.available())")
+    env = dict(os.environ, CARDRULES_PURE_PYTHON="1",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
