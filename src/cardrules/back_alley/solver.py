@@ -85,22 +85,32 @@ for _u in range(256):
                 _at += 1
         _PEXT.append(_packed)
 _POP8 = [bin(_u).count("1") for _u in range(256)]
+#: ``_SPREAD[m]``: the bits of the byte ``m`` spread to the even positions.
+_SPREAD = [sum(1 << (2 * _bit) for _bit in range(8) if _u >> _bit & 1) for _u in range(256)]
 del _u, _m, _packed, _at, _bit
 
-#: The transposition table: relative-rank key -> (lower, upper) bound on the
-#: tricks team 0 takes from that trick start.  Shared by every call.
-_TABLE: dict[int, tuple[int, int]] = {}
-#: Past this many entries the table is emptied before the next search.
-_TABLE_LIMIT = 2_000_000
+#: The transposition table: for each key (see ``_Search._place``), the answers
+#: found so far, each ``(mask, holders, upper, bound, ks)``: team 0 takes at
+#: most (``upper``) or at least ``bound`` tricks from every trick start whose
+#: holders under ``mask`` are ``holders`` (``ks``: how many cards of each class,
+#: from the top, the mask covers).  Shared by every call.
+_TABLE: dict[int, list[tuple[int, int, bool, int, tuple[int, ...]]]] = {}
+#: The most answers kept under one key (the oldest goes first).
+_BUCKET = 32
+#: Past this many keys the table is emptied before the next search.
+_TABLE_LIMIT = 400_000
+#: Past this many trick starts met in one search, their memo is emptied.
+_SEEN_LIMIT = 1_000_000
 
 
 def clear_cache() -> None:
     """Empty the transposition table the searches share (it is kept between
-    calls and emptied by itself when it grows past two million entries).
+    calls and emptied by itself when it grows past 400,000 keys).
 
     >>> clear_cache()
     """
     _TABLE.clear()
+    _CLASS_MEMO.clear()
 
 
 def _bit_of(index: int, classes: tuple[int, ...], powers: tuple[int, ...]) -> int:
@@ -109,11 +119,55 @@ def _bit_of(index: int, classes: tuple[int, ...], powers: tuple[int, ...]) -> in
     return _WIDTH * cls + rank
 
 
-class _Search:
-    """One position being searched; the hands are changed and restored in place."""
+#: ``_class_pattern`` by the four hands' cards of one class (packed in 60 bits).
+_CLASS_MEMO: dict[int, tuple[int, int]] = {}
 
-    __slots__ = ("board", "board_bits", "hands", "in_trick", "nodes", "replies", "seen", "table",
-                 "trump_played")
+
+def _class_pattern(c0: int, c1: int, c2: int, c3: int) -> tuple[int, int]:
+    """One class of a trick start (each hand's cards of the class, 15 bits):
+    the count of its cards and of seats 1 to 3's in four bits each, and the
+    holder of each card from the highest down, two bits a card, left-aligned
+    in 30 bits.  Remembered in :data:`_CLASS_MEMO`."""
+    u = c0 | c1 | c2 | c3
+    pext, pop8, spread = _PEXT, _POP8, _SPREAD
+    lo_u, hi_u = (u & 255) << 8, (u >> 8) << 8
+    at = pop8[u & 255]
+    n = at + pop8[u >> 8]
+    r1 = pext[lo_u | (c1 & 255)] | pext[hi_u | c1 >> 8] << at
+    r2 = pext[lo_u | (c2 & 255)] | pext[hi_u | c2 >> 8] << at
+    r3 = pext[lo_u | (c3 & 255)] | pext[hi_u | c3 >> 8] << at
+    a, b = r1 | r3, r2 | r3
+    seq = (spread[a & 255] | spread[a >> 8] << 16
+           | (spread[b & 255] | spread[b >> 8] << 16) << 1)
+    both = (n << 12 | r1.bit_count() << 8 | r2.bit_count() << 4 | r3.bit_count(),
+            seq << (2 * (15 - n)))
+    if len(_CLASS_MEMO) > _TABLE_LIMIT:
+        _CLASS_MEMO.clear()
+    _CLASS_MEMO[c0 | c1 << 15 | c2 << 30 | c3 << 45] = both
+    return both
+
+
+def _lowest_kept(cards: int, drop: int) -> int:
+    """The lowest bit of ``cards`` once its ``drop`` lowest bits are dropped."""
+    for _ in range(drop):
+        cards &= cards - 1
+    return cards & -cards
+
+
+class _Search:
+    """One position being searched; the hands are changed and restored in place.
+
+    Every search also leaves in :attr:`rel` the cards whose ranks its answer
+    rests on (the cards that won a trick by outranking a card of their class,
+    and those a bound counted): the answer holds for every position with the
+    same hand lengths in every class and the same holders of every card down to
+    the lowest relevant one of each class, whatever the smaller cards are.  The
+    table keeps each answer under that pattern (the winning ranks of a bridge
+    solver), so one entry serves many positions.
+    """
+
+    __slots__ = ("board", "board_bits", "hands", "in_trick", "nodes", "rel", "replies", "seen",
+                 "table", "trump_played")
 
     def __init__(self, hands: list[int], board: tuple[bool, ...], trump_played: bool,
                  in_trick: int) -> None:
@@ -123,7 +177,9 @@ class _Search:
         self.trump_played = trump_played
         self.in_trick = in_trick
         self.nodes = 0
-        #: Per absolute trick start: its table key and the best lead found there.
+        self.rel = 0
+        #: Per absolute trick start: its table key, its holders packed, the
+        #: cards left in each class and the best lead found there (last).
         self.seen: dict[tuple[int, ...], list[int]] = {}
         #: Per trick so far and seat to play: the card that last cut the search off.
         self.replies: dict[tuple[int, int], int] = {}
@@ -133,133 +189,215 @@ class _Search:
 
     # -- the key of a trick start -------------------------------------------------
 
-    def _key(self, leader: int) -> int:
-        """The position at a trick start with every card replaced by its rank
-        among the cards left in its class, and the facts the rules read."""
-        h0, h1, h2, h3 = self.hands
+    def _place(self, leader: int) -> list[int]:
+        """A trick start described for the table: ``[key, holders, u0..u4, -1]``.
+
+        ``key`` holds what must be equal exactly (the leader, the BA-32 facts,
+        who holds each joker, every hand's length in every class); ``holders``
+        packs, class by class in fields of 30 bits, the holder of every card
+        left from the highest down (two bits each, left-aligned), so that
+        "the same holders of the top k cards of a class" is one mask."""
+        hands = self.hands
+        h0, h1, h2, h3 = hands
         left = h0 | h1 | h2 | h3
-        pext, pop8 = _PEXT, _POP8
-        trumps_left = left & _TRUMPS
-        key = (self.board_bits << 3 | leader << 1 | (self.trump_played or not trumps_left)) << 2
-        key |= (left >> _BB & 1) << 1 | (left >> _LB & 1)
+        key = (self.board_bits << 3 | leader << 1
+               | (self.trump_played or not left & _TRUMPS))
+        for joker in (_BB, _LB):
+            owner = 4
+            for seat in (0, 1, 2, 3):
+                if hands[seat] >> joker & 1:
+                    owner = seat
+            key = key << 3 | owner
+        packed = 0
+        place = [0, 0]
+        memo = _CLASS_MEMO
         for shift in (0, 16, 32, 48, 64):
-            u = left >> shift & _CLASS_BITS
-            if not u:
-                key <<= 4
-                continue
-            lo_u, hi_u = (u & 255) << 8, (u >> 8) << 8
-            at = pop8[u & 255]
-            n = at + pop8[u >> 8]
-            key = key << 4 | n
-            for hand in (h0, h1, h2):
-                m = hand >> shift
-                key = key << n | pext[lo_u | (m & 255)] | pext[hi_u | (m >> 8 & 127)] << at
-        return key
+            c0, c1 = h0 >> shift & _CLASS_BITS, h1 >> shift & _CLASS_BITS
+            c2, c3 = h2 >> shift & _CLASS_BITS, h3 >> shift & _CLASS_BITS
+            place.append(c0 | c1 | c2 | c3)
+            both = memo.get(c0 | c1 << 15 | c2 << 30 | c3 << 45)
+            if both is None:
+                both = _class_pattern(c0, c1, c2, c3)
+            key = key << 16 | both[0]
+            packed = packed << 30 | both[1]
+        place[0], place[1] = key, packed
+        place.append(-1)
+        return place
 
     # -- quick tricks -------------------------------------------------------------
 
-    def _quick(self, leader: int) -> int:
-        """Tricks the leader's team surely takes from this trick start: the
-        leader's trumps above every other trump (when it may lead trumps,
-        BA-32), then its plain cards above every other card of their suit that
-        no opponent holding a trump can ruff (each opponent with trumps must
-        follow that many times)."""
+    def _quick(self, leader: int) -> tuple[int, int]:
+        """Tricks the leader's team surely takes from this trick start, and the
+        lowest card counted in each class: the leader's trumps above every
+        other trump (when it may lead trumps, BA-32), then its plain cards
+        above every other card of their suit that no opponent holding a trump
+        can ruff (each opponent with trumps must follow that many times)."""
         hands = self.hands
         mine = hands[leader]
         partner = hands[leader ^ 2]
         opp1, opp2 = hands[leader ^ 1], hands[leader ^ 3]
         others = partner | opp1 | opp2
-        quick = 0
+        quick = rel = 0
         my_trumps = mine & _TRUMPS
         if my_trumps and (self.trump_played or self.board[leader] or not mine & _PLAIN):
-            other_trumps = others & _TRUMPS
-            quick += (my_trumps >> other_trumps.bit_length()).bit_count()
+            top = (others & _TRUMPS).bit_length()
+            cards = my_trumps >> top << top
+            if cards:
+                quick = cards.bit_count()
+                rel = cards & -cards
         opp_trumps = (opp1 | opp2) & _TRUMPS
         if opp_trumps and not partner & _PLAIN and partner:
-            return quick  # a partner holding only trumps would ruff and take the lead
+            return quick, rel  # a partner holding only trumps would ruff and take the lead
         ruffers = [h for h in (opp1, opp2) if h & _TRUMPS]
         for shift in (0, 16, 32, 48):
             mc = mine >> shift & _CLASS_BITS
             if not mc:
                 continue
-            run = (mc >> (others >> shift & _CLASS_BITS).bit_length()).bit_count()
+            top = (others >> shift & _CLASS_BITS).bit_length()
+            cards = mc >> top << top
+            if not cards:
+                continue
+            count = run = cards.bit_count()
             for hand in ruffers:
                 run = min(run, (hand >> shift & _CLASS_BITS).bit_count())
-            quick += run
-        return quick
+            if run:
+                quick += run
+                rel |= _lowest_kept(cards, count - run) << shift
+        if quick:
+            return quick, rel
+        # No winner of its own: a low card to the partner's winners, which the
+        # partner then cashes (the tricks of the best such suit).
+        mine_or_opps = mine | opp1 | opp2
+        for shift in (0, 16, 32, 48):
+            if not mine >> shift & _CLASS_BITS:
+                continue
+            pc = partner >> shift & _CLASS_BITS
+            top = (mine_or_opps >> shift & _CLASS_BITS).bit_length()
+            cards = pc >> top << top
+            if not cards:
+                continue
+            count = run = cards.bit_count()
+            for hand in ruffers:
+                run = min(run, (hand >> shift & _CLASS_BITS).bit_count())
+            if run > quick:
+                quick, rel = run, _lowest_kept(cards, count - run) << shift
+        return quick, rel
 
     # -- the search ---------------------------------------------------------------
 
-    def bounds(self, leader: int, left: int) -> tuple[int, int]:
-        """Bounds on team 0's tricks from a trick start: the leader's quick
-        tricks, and for each team the trumps of one player above every trump
-        of the other team (each wins a trick of its own whenever it is played)."""
+    def bounds(self, leader: int, left: int) -> tuple[int, int, int, int]:
+        """Bounds on team 0's tricks from a trick start, each with the cards it
+        rests on: the leader's quick tricks, and for each team the trumps of one
+        player above every trump of the other team (each wins a trick of its
+        own whenever it is played)."""
         hands = self.hands
-        quick = self._quick(leader)
+        quick, quick_rel = self._quick(leader)
         even_trumps = (hands[0] | hands[2]) & _TRUMPS
         odd_trumps = (hands[1] | hands[3]) & _TRUMPS
-        low = high_cut = 0
+        low = cut = rel_low = rel_high = 0
         if even_trumps:
             top = odd_trumps.bit_length()
-            low = max(((hands[0] & _TRUMPS) >> top).bit_count(),
-                      ((hands[2] & _TRUMPS) >> top).bit_count())
+            for hand in (hands[0], hands[2]):
+                cards = (hand & _TRUMPS) >> top << top
+                if cards.bit_count() > low:
+                    low, rel_low = cards.bit_count(), cards & -cards
         if odd_trumps:
             top = even_trumps.bit_length()
-            high_cut = max(((hands[1] & _TRUMPS) >> top).bit_count(),
-                           ((hands[3] & _TRUMPS) >> top).bit_count())
+            for hand in (hands[1], hands[3]):
+                cards = (hand & _TRUMPS) >> top << top
+                if cards.bit_count() > cut:
+                    cut, rel_high = cards.bit_count(), cards & -cards
         if leader & 1:
-            high_cut = max(high_cut, quick)
-        else:
-            low = max(low, quick)
-        return low, left - high_cut
+            if quick > cut:
+                cut, rel_high = quick, quick_rel
+        elif quick > low:
+            low, rel_low = quick, quick_rel
+        return low, left - cut, rel_low, rel_high
 
     def last(self, leader: int) -> int:
-        """Team 0's tricks (0 or 1) from the last trick: every card is forced."""
+        """Team 0's tricks (0 or 1) from the last trick, where every card is
+        forced; :attr:`rel` the winner if it outranked a card of its class."""
         hands = self.hands
         win_bit, win_seat = hands[leader].bit_length() - 1, leader
+        trick = hands[0] | hands[1] | hands[2] | hands[3]
         for k in (1, 2, 3):
             seat = (leader + k) & 3
             bit = hands[seat].bit_length() - 1
             if bit > win_bit and (bit >> 4 == win_bit >> 4 or bit >= _TRUMP_SHIFT):
                 win_bit, win_seat = bit, seat
+        same = trick & (_CLASS_BITS << (win_bit & ~15))
+        self.rel = 1 << win_bit if same & (same - 1) else 0
         return 1 - (win_seat & 1)
 
     def start(self, leader: int, target: int) -> bool:
         """At a trick start with ``leader`` to lead: does team 0 take at least
         ``target`` of the tricks left?"""
-        if target <= 0:
-            return True
         hands = self.hands
         left = hands[leader].bit_count()
-        if target > left:
-            return False
+        if target <= 0 or target > left:
+            self.rel = 0
+            return target <= 0
         if left == 1:
             return self.last(leader) >= target
-        place = (hands[0], hands[1], hands[2], hands[3], leader, self.trump_played)
-        seen = self.seen.get(place)
-        if seen is None:
-            seen = [self._key(leader), -1]
-            self.seen[place] = seen
-        key = seen[0]
+        where = (hands[0], hands[1], hands[2], hands[3], leader, self.trump_played)
+        place = self.seen.get(where)
+        if place is None:
+            place = self._place(leader)
+            if len(self.seen) > _SEEN_LIMIT:
+                self.seen.clear()
+            self.seen[where] = place
+        key = place[0]
         table = self.table
-        entry = table.get(key)
-        if entry is None:
-            low, high = self.bounds(leader, left)
-            if low >= target or high < target:
-                table[key] = (low, high)
-                return low >= target
+        bucket = table.get(key)
+        if bucket is not None:
+            packed = place[1]
+            for mask, value, upper, bound, ks in bucket:
+                if packed & mask == value and (bound < target if upper else bound >= target):
+                    rel = 0
+                    for cls, k in enumerate(ks):
+                        if k:
+                            u = place[2 + cls]
+                            rel |= _lowest_kept(u, u.bit_count() - k) << (_WIDTH * cls)
+                    self.rel = rel
+                    return not upper
+        low, high, rel_low, rel_high = self.bounds(leader, left)
+        if low >= target:
+            self.rel = rel_low
+            return True
+        if high < target:
+            self.rel = rel_high
+            return False
+        result = self.turn(leader, 0, -1, -1, leader, target, -1, place)
+        rel = self.rel
+        # File the answer under the holders of the cards it rests on.
+        mask = 0
+        counts: list[int] = []
+        for cls in (0, 1, 2, 3, 4):
+            r = rel >> (_WIDTH * cls) & _CLASS_BITS
+            if r:
+                u = place[2 + cls]
+                k = (u >> ((r & -r).bit_length() - 1)).bit_count()
+                mask |= ((1 << 2 * k) - 1) << (30 - 2 * k) << (30 * (4 - cls))
+                counts.append(k)
+            else:
+                counts.append(0)
+        ks = tuple(counts)
+        upper = not result
+        bound = target - 1 if upper else target
+        value = place[1] & mask
+        if bucket is None:
+            table[key] = [(mask, value, upper, bound, ks)]
         else:
-            low, high = entry
-            if low >= target:
-                return True
-            if high < target:
-                return False
-        result = self.turn(leader, 0, -1, -1, leader, target, -1, seen)
-        if result:
-            low = target if target > low else low
-        else:
-            high = target - 1 if target - 1 < high else high
-        table[key] = (low, high)
+            for at, entry in enumerate(bucket):
+                if entry[0] == mask and entry[1] == value and entry[2] == upper:
+                    if (bound < entry[3]) if upper else (bound > entry[3]):
+                        bucket[at] = (mask, value, upper, bound, ks)
+                    break
+            else:
+                bucket.append((mask, value, upper, bound, ks))
+                if len(bucket) > _BUCKET:
+                    del bucket[0]
+        self.rel = rel
         return result
 
     def moves(self, seat: int, count: int, led: int, win_bit: int, win_seat: int) -> list[int]:
@@ -297,68 +435,59 @@ class _Search:
             if (prev >= 0 and prev >> 4 == bit >> 4 and bit < _LB and prev < _LB
                     and not outside >> (prev + 1) & ((1 << (bit - prev - 1)) - 1)):
                 prev = bit
-                reps[-1] = bit  # keep the highest of the run (either would do)
-                continue
+                continue  # the lowest of a run stands for it (see _Search)
             prev = bit
             reps.append(bit)
         if len(reps) == 1:
             return reps
+        # Each card gets a score (lowest tried first) times 128 plus its bit.
         scored = []
         if count == 0:
             # Leads: sure winners first (the top of their class, no opponent to
-            # ruff), then low cards to a partner's sure winner, then low cards,
-            # and last a plain suit the opponents can ruff.
+            # ruff), then low cards to a partner's sure winner, then the other
+            # cards high first, and last a plain suit the opponents can ruff.
             opp1, opp2, partner = hands[seat ^ 1], hands[seat ^ 3], hands[seat ^ 2]
+            opp1_trumps, opp2_trumps = opp1 & _TRUMPS, opp2 & _TRUMPS
             for bit in reps:
-                shift = bit & ~15
-                cls = _CLASS_BITS << shift
+                cls = _CLASS_BITS << (bit & ~15)
                 rank = bit & 15
-                ruffed = bit < _TRUMP_SHIFT and any(
-                    not h & cls and h & _TRUMPS for h in (opp1, opp2))
-                if ruffed:
-                    scored.append((300 + rank, bit))
+                if bit < _TRUMP_SHIFT and ((opp1_trumps and not opp1 & cls)
+                                           or (opp2_trumps and not opp2 & cls)):
+                    scored.append((300 + rank) << 7 | bit)
                 elif not outside >> (bit + 1) & (_CLASS_BITS >> (rank + 1)):
-                    scored.append((rank, bit))
+                    scored.append(rank << 7 | bit)
+                elif partner >> ((outside & cls).bit_length() - 1) & 1:
+                    scored.append((100 + rank) << 7 | bit)
                 else:
-                    top = (outside & cls).bit_length() - 1
-                    if partner >> top & 1:
-                        scored.append((100 + rank, bit))
-                    else:
-                        scored.append((200 + rank + (20 if bit >= _TRUMP_SHIFT else 0), bit))
+                    scored.append((200 - rank + (20 if bit >= _TRUMP_SHIFT else 0)) << 7 | bit)
         else:
             # Following: the cheapest card that surely wins the trick for this
             # team first, then low cards (plain before trumps), overtaking a
             # partner last.
-            led_shift = led & ~15
-            led_cls = _CLASS_BITS << led_shift
-            later = [hands[(seat + k) & 3] for k in range(1, 4 - count)]
             partner_wins = (win_seat ^ seat) & 1 == 0
+            # The opponent still to play after this seat (none for the fourth).
+            threat = hands[(seat + 1) & 3] if count < 3 else 0
+            led_cls = _CLASS_BITS << (led & ~15)
+            threat_follow = threat & led_cls
+            threat_trumps = threat & _TRUMPS
             for bit in reps:
                 rank = (bit & 15) + (16 if bit >= _TRUMP_SHIFT else 0)
                 beats = bit > win_bit and (bit >> 4 == win_bit >> 4 or bit >= _TRUMP_SHIFT)
                 if beats and partner_wins:
-                    scored.append((200 + rank, bit))
-                    continue
-                if beats or partner_wins:
+                    scored.append((200 + rank) << 7 | bit)
+                elif beats or partner_wins:
                     top = bit if beats else win_bit
-                    sure = True
-                    for k, h in enumerate(later):
-                        if k & 1:
-                            continue  # the partner: no threat
-                        follow = h & led_cls
-                        if follow:
-                            if top >> 4 == led >> 4 and follow >> (top + 1):
-                                sure = False
-                                break
-                        elif (h & _TRUMPS) >> (top + 1 if top >= _TRUMP_SHIFT else 0):
-                            sure = False
-                            break
-                    if sure:
-                        scored.append((rank, bit))
-                        continue
-                scored.append((100 + rank, bit))
+                    if threat_follow:
+                        sure = not (top >> 4 == led >> 4 and threat_follow >> (top + 1))
+                    elif threat_trumps:
+                        sure = top >= _TRUMP_SHIFT and not threat_trumps >> (top + 1)
+                    else:
+                        sure = True
+                    scored.append((rank if sure else 100 + rank) << 7 | bit)
+                else:
+                    scored.append((100 + rank) << 7 | bit)
         scored.sort()
-        return [bit for _, bit in scored]
+        return [code & 127 for code in scored]
 
     def turn(self, seat: int, count: int, led: int, win_bit: int, win_seat: int,
              target: int, only: int, seen: list[int] | None = None) -> bool:
@@ -375,7 +504,7 @@ class _Search:
             moves = self.moves(seat, count, led, win_bit, win_seat)
             if len(moves) > 1:
                 if count == 0:
-                    first = seen[1] if seen is not None else -1
+                    first = seen[-1] if seen is not None else -1
                 else:
                     reply_key = (self.in_trick, seat)
                     first = self.replies.get(reply_key, -1)
@@ -385,6 +514,7 @@ class _Search:
         hand = hands[seat]
         maximizing = seat & 1 == 0
         trump_played = self.trump_played
+        rel_all = 0
         for bit in moves:
             mask = 1 << bit
             hands[seat] = hand ^ mask
@@ -403,21 +533,30 @@ class _Search:
                     self.trump_played = True
                 result = self.start(new_seat, target - 1 if new_seat & 1 == 0 else target)
                 self.in_trick = saved_trick
+                rel = self.rel
+                # The winner's rank counts when it outranked a card of its class.
+                same = (saved_trick | mask) & (_CLASS_BITS << (new_bit & ~15))
+                if same & (same - 1):
+                    rel |= 1 << new_bit
             else:
                 self.in_trick |= mask
                 result = self.turn((seat + 1) & 3, count + 1, new_led, new_bit, new_seat,
                                    target, -1)
                 self.in_trick ^= mask
+                rel = self.rel
             self.trump_played = trump_played
             hands[seat] = hand
             if result is maximizing:
                 if len(moves) > 1:
                     if count == 0:
                         if seen is not None:
-                            seen[1] = bit
+                            seen[-1] = bit
                     else:
                         self.replies[(self.in_trick, seat)] = bit
+                self.rel = rel
                 return result
+            rel_all |= rel
+        self.rel = rel_all
         return not maximizing
 
 
@@ -458,28 +597,33 @@ class _Position:
         self.win_bit, self.win_seat = win_bit, win_seat
         self.left = max(len(hand) for hand in state.hand_indexes)
 
-    def team0(self, only: int) -> int:
+    def team0(self, only: int, guess: int = -1) -> int:
         """The exact tricks team 0 takes from here (with ``only`` forced if
-        >= 0): a binary search of zero-window searches on the target."""
+        >= 0): zero-window searches on the target, a binary search between
+        the bounds that first tries ``guess`` and its neighbours (up to three
+        steps) when one is given."""
         search = self.search
         low, high = 0, self.left
-        if self.count == 0 and only < 0:
-            quick = search._quick(self.seat)
+        at_start = self.count == 0 and only < 0
+        if at_start:
+            quick = search._quick(self.seat)[0]
             if self.seat & 1 == 0:
                 low = quick
             else:
                 high = self.left - quick
+        steps = 0 if guess >= 0 else 3
         while low < high:
-            target = (low + high + 1) // 2
-            if self.count == 0 and only < 0:
+            target = guess if low < guess <= high and steps < 3 else (low + high + 1) // 2
+            steps += 1
+            if at_start:
                 ok = search.start(self.seat, target)
             else:
                 ok = search.turn(self.seat, self.count, self.led, self.win_bit,
                                  self.win_seat, target, only)
             if ok:
-                low = target
+                low, guess = target, target + 1
             else:
-                high = target - 1
+                high, guess = target - 1, target - 1
         return low
 
     def ours(self, team0: int) -> int:
@@ -514,15 +658,20 @@ def _python_values(state: GameState) -> dict[Play, int]:
     reps = search.moves(position.seat, position.count, position.led, position.win_bit,
                         position.win_seat)
     hand = search.hands[position.seat]
-    outside = (sum(search.hands) | search.in_trick) & ~hand
+    outside = (_hands_or(search.hands) | search.in_trick) & ~hand
+    guess = -1
+    for rep in reps:  # best first, each searched near the value before it
+        guess = done[rep] = position.team0(rep, guess)
     for action in legal_actions(state):
         assert isinstance(action, Play)
-        bit = position.bit_of[action.index]
-        rep = _representative(bit, reps, outside)
-        if rep not in done:
-            done[rep] = position.ours(position.team0(rep))
-        values[action] = done[rep]
+        rep = _representative(position.bit_of[action.index], reps, outside)
+        values[action] = position.ours(done[rep])
     return values
+
+
+def _hands_or(hands: list[int]) -> int:
+    """Every card in ``hands``."""
+    return hands[0] | hands[1] | hands[2] | hands[3]
 
 
 def _representative(bit: int, reps: list[int], outside: int) -> int:
@@ -545,8 +694,19 @@ def play_values(state: GameState, *, implementation: str = "auto") -> dict[Play,
     from here (the trick in progress included) with best play afterwards.
 
     A :class:`ValueError` outside the play phase; ``state`` is not changed.
+    Seat 0 holds BB and 3H (hearts trump) and claimed board, so it may lead a
+    trump (BA-32); BB led draws seat 1's ace (BA-33) and 3H then wins too:
 
-    >>> from cardrules.back_alley import new_game
+    >>> from cardrules import parse_cards
+    >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, parse_action
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> dealt = parse_cards("BB AH 4C 6C 3H 2H 5C 7C 8H", jokers=True)  # one each, turn 8H
+    >>> order = dealt + tuple(c for c in CARDS if c not in dealt)
+    >>> state = apply(apply(new_game(max_hand_size=2), ChooseDealer(3)), Shuffle(order))
+    >>> for bid in ("board", "pass", "pass", "pass"):
+    ...     state = apply(state, parse_action(bid))
+    >>> {str(play): tricks for play, tricks in play_values(state).items()}
+    {'play 3H': 1, 'play BB': 2}
     >>> play_values(new_game())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -564,13 +724,34 @@ def max_tricks(state: GameState, *, implementation: str = "auto") -> int:
     in progress counts, tricks already won do not).
 
     A :class:`ValueError` outside the play phase; ``state`` is not changed.
+    Seat 0 leads AC and KC at no trump (a joker turned, BA-13) and takes both;
+    with spades trump seat 1 ruffs them:
 
-    >>> from cardrules.back_alley import new_game
-    >>> max_tricks(new_game(), implementation="fast")
+    >>> from cardrules import parse_cards
+    >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, parse_action
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> def deal(turned):
+    ...     dealt = parse_cards(f"AC 2S 4D 6D KC 3S 5D 7D {turned}", jokers=True)
+    ...     order = dealt + tuple(c for c in CARDS if c not in dealt)
+    ...     state = apply(apply(new_game(max_hand_size=2), ChooseDealer(3)), Shuffle(order))
+    ...     for bid in ("bid 1", "pass", "pass", "pass"):
+    ...         state = apply(state, parse_action(bid))
+    ...     return state
+    >>> max_tricks(deal("BB")), max_tricks(deal("9S"))
+    (2, 0)
+    >>> max_tricks(deal("BB"), implementation="fast")
     Traceback (most recent call last):
     ...
     ValueError: implementation must be one of auto, c, python, not 'fast'
     """
+    if _check_implementation(implementation):
+        # The C bridge may answer this question on its own (a cheaper search
+        # than every card's value); else its play values give it.
+        direct = getattr(_solver_c, "max_tricks", None)
+        if direct is not None and state.phase is Phase.PLAY:
+            tricks = direct(state)
+            if tricks is not None:
+                return int(tricks)
     values = _c_values(state, implementation)
     if values is not None:
         return max(values.values())
