@@ -22,7 +22,8 @@ more draws is preferred to one that takes more overtricks on average.
 Bidding.  By default (``bid_samples=0``) the bot bids as
 :class:`HeuristicBot` does: in duplicate 6-card deals against heuristic
 pairs its own double-dummy bid, described next, did worse than the
-heuristic's.  With ``bid_samples=n`` it draws ``n`` deals; for each drawn deal it lets :class:`HeuristicBot` players
+heuristic's.  With ``bid_samples=n`` it draws ``n`` deals; in each it
+lets :class:`HeuristicBot` players
 make the bids still to come (its own first, by the heuristic's choice), so
 that the deal reaches its opening lead with the leader (BA-30) and the
 board exception of BA-32 as the rules give them, and solves it
@@ -90,7 +91,7 @@ A = TypeVar("A")
 #: Deals drawn per decision unless told otherwise.
 DEFAULT_SAMPLES = 16
 #: How strongly the draws lean towards the deals that fit the bids seen,
-#: unless told otherwise (see :func:`bid_misfit`).
+#: unless told otherwise (see :func:`~cardrules.back_alley.double_dummy.bid_misfit`).
 DEFAULT_INFERENCE = 1.0
 #: With ``inference``, the deals drawn per deal kept.
 POOL = 4
@@ -98,16 +99,19 @@ POOL = 4
 
 class DoubleDummyBot:
     """Plays the card with the best average double-dummy result over deals
-    drawn from its view; bids from the double-dummy tricks of drawn deals.
+    drawn from its view; bids as :class:`HeuristicBot` or, with
+    ``bid_samples``, from the double-dummy tricks of drawn deals.
 
     ``seed`` seeds the bot's own ``random.Random`` (its draws and the seeds
     of the heuristic bidders it imagines), so a seed fixes its choices for
-    the same views.  ``samples`` (default :data:`DEFAULT_SAMPLES`) is the
-    number of deals drawn per play and ``bid_samples`` (default 0: the
-    :class:`HeuristicBot` bid, which measured stronger) the number drawn per
-    bid for the double-dummy bid; ``inference`` (default
-    :data:`DEFAULT_INFERENCE`) how strongly the draws lean towards deals that
-    fit the bids seen (0: uniform); ``implementation`` is passed to the solver (one of
+    the same views.  ``samples`` (default
+    :data:`~cardrules.back_alley.double_dummy.DEFAULT_SAMPLES`) is the
+    number of deals drawn per play; ``bid_samples`` (default 0: the
+    :class:`HeuristicBot` bid, which measured stronger) the number drawn
+    per bid for the double-dummy bid; ``inference`` (default
+    :data:`~cardrules.back_alley.double_dummy.DEFAULT_INFERENCE`) how
+    strongly the draws lean towards deals that fit the bids seen (0:
+    uniform); ``implementation`` is passed to the solver (one of
     :data:`cardrules.back_alley.solver.IMPLEMENTATIONS`).  See the module
     ``cardrules.back_alley.double_dummy`` for what it maximises and how it
     bids.  The bot sees only the view it is given.
@@ -172,7 +176,7 @@ class DoubleDummyBot:
         """``count`` deals drawn from ``view`` (one when the view leaves
         nothing hidden).  With ``inference``, :data:`POOL` times as many are
         drawn and ``count`` of them are picked, each with a chance
-        proportional to its weight (see :func:`bid_misfit`)."""
+        proportional to its weight (see :func:`~cardrules.back_alley.double_dummy.bid_misfit`)."""
         sampler = Determinizer(view)
         rng = self.rng
         if sampler.count == 1:
