@@ -144,12 +144,12 @@ def test_the_c_function_checks_its_inputs() -> None:
         ((1, 2, 4, 8), (1, 2, 3, 4), 0, -1, False, 0),       # four cards in the trick
     ]
     for arguments in bad:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"hand|trick|card|leader|board"):
             solve(*arguments)
     with pytest.raises(TypeError):
-        solve([1, 2, 4, 8], (), 0, -1, False, 0)
+        solve([1, 2, 4, 8], (), 0, -1, False, 0)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        solve((1, 2, 4), (), 0, -1, False, 0)                   # three hands
+        solve((1, 2, 4), (), 0, -1, False, 0)  # type: ignore[arg-type]  # three hands
     with pytest.raises(OverflowError):
         solve((-1, 2, 4, 8), (), 0, -1, False, 0)
 

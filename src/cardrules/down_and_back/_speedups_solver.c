@@ -222,8 +222,11 @@ typedef struct {
     u64 rest;           /* all cards left */
     int count[4], offset[4]; /* cards left per suit; where each starts in rel */
     uint8_t info;
-    size_t index;
+    uint16_t tops;      /* one card of each suit left, as segment sizes */
+    size_t index, index2;
 } Key;
+
+static inline u64 seg_mask(const Key *k, uint16_t seg);
 
 static void make_key(const Ctx *c, Key *k)
 {
@@ -249,12 +252,27 @@ static void make_key(const Ctx *c, Key *k)
         free_trump = c->broken || !(rest & c->tmask);
     }
     k->info = (uint8_t)(c->leader | jokers << 2 | free_trump << 4 | 1u << 5);
-    /* the bucket: every pattern of one distribution shares it */
+    /* Two buckets: entries that cover the top card of every suit left go
+     * in one chosen by the distribution and those cards' owners, the rest
+     * in one chosen by the distribution alone (so that the many patterns of
+     * one distribution do not all crowd one bucket). */
     u64 h = lens * 0x9E3779B97F4A7C15ULL;
     h ^= (h >> 29) + (u64)k->info * 0xC2B2AE3D27D4EB4FULL;
     h *= 0x165667B19E3779F9ULL;
-    h ^= h >> 32;
-    k->index = (size_t)(h & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
+    u64 h1 = h ^ (h >> 32);
+    k->index = (size_t)(h1 & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
+    uint16_t tops = 0;
+    for (int s = 0; s < 4; s++)
+        if (k->count[s])
+            tops |= (uint16_t)(1 << (4 * s));
+    k->tops = tops;
+    u64 m = seg_mask(k, tops);
+    u64 h2 = h + (k->rel[0] & m) * 0xD6E8FEB86659FD93ULL;
+    h2 = (h2 ^ (h2 >> 31)) + (k->rel[1] & m) * 0xA0761D6478BD642FULL;
+    h2 = (h2 ^ (h2 >> 29)) + (k->rel[2] & m) * 0xE7037ED1A0B428DBULL;
+    h2 *= 0x165667B19E3779F9ULL;
+    h2 ^= h2 >> 32;
+    k->index2 = (size_t)(h2 & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
 }
 
 /* The relative-rank mask of the top seg[s] cards of each suit. */
@@ -325,8 +343,11 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
 {
     if (c->left < MIN_STORE)
         return;
-    Entry *b = c->tt + k->index;
     uint16_t seg = seg_of(k, rel);
+    int covers = 1;
+    for (int s = 0; s < 16; s += 4)
+        covers &= (seg >> s & 15) >= (k->tops >> s & 15);
+    Entry *b = c->tt + (covers ? k->index2 : k->index);
     u64 m = seg_mask(k, seg);
     u64 r0 = k->rel[0] & m, r1 = k->rel[1] & m, r2 = k->rel[2] & m;
     Entry *e = NULL;
@@ -663,9 +684,8 @@ static int node(Ctx *c, int target, u64 *rel)
         Key k;
         make_key(c, &k);
         int first = -1;
-        const Entry *b = c->tt + k.index;
-        for (int i = 0; i < WAYS; i++) {
-            const Entry *e = &b[i];
+        for (int i = 0; i < 2 * WAYS; i++) {
+            const Entry *e = c->tt + (i < WAYS ? k.index2 + i : k.index + i - WAYS);
             u64 m;
             if (e->gen != c->gen || e->lens != k.lens || e->info != k.info || !matches(e, &k, &m))
                 continue;

@@ -1,0 +1,43 @@
+"""The double-dummy solver against DDS, the standard bridge solver, through
+the ``endplay`` package (a test-only dependency; skipped without it), on
+Back Alley deals that are bridge deals (issue 18): deals in which a joker
+is turned (no trumps, no joker in play), and positions after both jokers
+have been played and trump broken, played in the trump suit.
+
+A smaller sample than the benchmark's (``benchmarks/speed/bench_solver.py
+--verify`` compares a thousand deals and more), and of fewer cards, to stay
+within a few seconds."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardrules.back_alley import solver
+from support.ba_dds import dds_max_tricks, no_trump_deal, pbn, trump_position
+
+pytest.importorskip("endplay", reason="endplay (DDS) is a test-only dependency")
+
+
+def test_no_trump_deals_agree_with_dds() -> None:
+    rng = random.Random(18)
+    for number in range(60):
+        state = no_trump_deal(rng, size=rng.randint(5, 9), leader=number % 4)
+        assert state.trump is None
+        assert state.current_player == number % 4
+        assert solver.max_tricks(state) == dds_max_tricks(state), pbn(state)
+
+
+def test_trump_positions_after_the_jokers_agree_with_dds() -> None:
+    rng = random.Random(19)
+    found = 0
+    while found < 60:
+        state = trump_position(rng, size=rng.randint(7, 11))
+        if state is None:
+            continue
+        assert state.trump is not None
+        assert state.trump_played
+        assert solver.max_tricks(state) == dds_max_tricks(state), (pbn(state), state.trump)
+        found += 1
+
