@@ -59,6 +59,7 @@ def main() -> None:
              list(range(1, 9 if args.quick else 14)))
     for label, value in machine_summary():
         print(f"{label}: {value}")
+    max_tricks(opening_lead(random.Random(0), 1), implementation="python")  # builds its tables
     print(f"{'cards':>5} {'median':>10} {'90%':>10} {'worst':>10}  deals")
     for size in sizes:
         rng = random.Random(1000 + size)

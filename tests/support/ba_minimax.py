@@ -96,8 +96,8 @@ def minimax_tricks(state: GameState) -> int:
 def random_position(rng: random.Random, size: int) -> GameState:
     """A random play position of a deal of ``size`` cards each, drawn from
     ``rng``: a random dealer and shuffle, a joker turned (no trump, BA-13) one
-    time in four and both jokers dealt into the hands about one time in three,
-    random legal bids (a board about one bid in seven), then a random number
+    time in four and both jokers dealt into the hands one time in two, random
+    legal bids (a board about one bid in three), then a random number
     of random legal cards (so anywhere in a trick, trumps broken or not)."""
     cards = 4 * size
     while True:
@@ -108,14 +108,14 @@ def random_position(rng: random.Random, size: int) -> GameState:
         if draw < 0.25:
             at = order.index(CARDS[52 + rng.randrange(2)])
             order[at], order[cards] = order[cards], order[at]
-        elif draw < 0.6:
+        elif draw < 0.75:
             for joker in (52, 53):
                 at, to = order.index(CARDS[joker]), rng.randrange(cards)
                 order[at], order[to] = order[to], order[at]
         state = apply(state, Shuffle(tuple(order)))
         while state.phase is Phase.BID:
             bids = legal_actions(state)
-            state = apply(state, bids[-1] if rng.random() < 0.15 else rng.choice(bids))
+            state = apply(state, bids[-1] if rng.random() < 0.25 else rng.choice(bids))
         if state.phase is Phase.PLAY:
             break  # else all four passed (BA-25): deal again
     for _ in range(rng.randrange(cards)):

@@ -28,10 +28,13 @@ already won do not.
 
 The searching is the one a fast bridge solver does: alpha-beta over whole
 tricks with zero-window searches on a trick target, a transposition table
-keyed on the ranks of the cards left relative to one another (positions that
-differ only in cards already played share an entry), cards of equal value in
-one hand tried once, quick-trick bounds at every trick start and move ordering
-that tries winners and cheap ducks first.  The table is kept between calls
+keyed on the ranks of the cards left relative to one another (so positions
+that differ only in cards already played share an entry) in which each answer
+is filed under the holders of the cards it rests on (the winning ranks: an
+answer that no small card decided serves every position that differs only in
+small cards), cards of equal value in one hand tried once, quick-trick bounds
+at every trick start, and move ordering that tries sure winners and cheap
+ducks first and the best card found before first of all.  The table is kept between calls
 (the same question about a related deal is then much quicker);
 :func:`clear_cache` empties it.
 
@@ -69,25 +72,26 @@ _TRUMPS = _CLASS_BITS << _TRUMP_SHIFT
 _PLAIN = sum(_CLASS_BITS << (_WIDTH * c) for c in range(TRUMP_CLASS))
 _BB = _TRUMP_SHIFT + 14  # the Big Blooper's bit
 _LB = _TRUMP_SHIFT + 13  # the Little Blooper's bit
-_JOKERS = (1 << _BB) | (1 << _LB)
-_BIG_INDEX, _LITTLE_INDEX = 52, 53
 
-#: Bits of ``_PEXT[(u << 8) | m]``: the bits of ``m`` that are in ``u``, packed
-#: down in order (a byte's parallel bit extract), for the relative-rank keys.
+#: ``_PEXT[(u << 8) | m]``: the bits of the byte ``m`` that are in the byte
+#: ``u``, packed down in order (a parallel bit extract), for the relative ranks;
+#: ``_POP8[u]``: the bits set in ``u``; ``_SPREAD[m]``: the bits of ``m``
+#: spread to the even positions.  Filled by ``_build_tables`` at the first search.
 _PEXT: list[int] = []
-for _u in range(256):
-    for _m in range(256):
-        _packed, _at = 0, 0
-        for _bit in range(8):
-            if _u >> _bit & 1:
-                if _m >> _bit & 1:
-                    _packed |= 1 << _at
-                _at += 1
-        _PEXT.append(_packed)
-_POP8 = [bin(_u).count("1") for _u in range(256)]
-#: ``_SPREAD[m]``: the bits of the byte ``m`` spread to the even positions.
-_SPREAD = [sum(1 << (2 * _bit) for _bit in range(8) if _u >> _bit & 1) for _u in range(256)]
-del _u, _m, _packed, _at, _bit
+_POP8: list[int] = []
+_SPREAD: list[int] = []
+
+
+def _build_tables() -> None:
+    if _PEXT:
+        return
+    spots = [[bit for bit in range(8) if u >> bit & 1] for u in range(256)]
+    for bits in spots:
+        _PEXT.extend(sum(1 << at for at, bit in enumerate(bits) if m >> bit & 1)
+                     for m in range(256))
+    _POP8.extend(len(bits) for bits in spots)
+    _SPREAD.extend(sum(1 << (2 * bit) for bit in bits) for bits in spots)
+
 
 #: The transposition table: for each key (see ``_Search._place``), the answers
 #: found so far, each ``(mask, holders, upper, bound, ks)``: team 0 takes at
@@ -229,7 +233,7 @@ class _Search:
     def _quick(self, leader: int) -> tuple[int, int]:
         """Tricks the leader's team surely takes from this trick start, and the
         lowest card counted in each class: the leader's trumps above every
-        other trump (when it may lead trumps, BA-32), then its plain cards
+        other trump (each wins a trick whenever it is played), then its plain cards
         above every other card of their suit that no opponent holding a trump
         can ruff (each opponent with trumps must follow that many times)."""
         hands = self.hands
@@ -239,7 +243,7 @@ class _Search:
         others = partner | opp1 | opp2
         quick = rel = 0
         my_trumps = mine & _TRUMPS
-        if my_trumps and (self.trump_played or self.board[leader] or not mine & _PLAIN):
+        if my_trumps:  # led or not, each wins a trick of its own (BA-34)
             top = (others & _TRUMPS).bit_length()
             cards = my_trumps >> top << top
             if cards:
@@ -566,6 +570,7 @@ class _Position:
     """A state's play position in bits, and how to search it."""
 
     def __init__(self, state: GameState) -> None:
+        _build_tables()
         if state.phase is not Phase.PLAY:
             raise ValueError(f"the double-dummy solver needs a deal in play (phase "
                              f"{Phase.PLAY.value!r}), not phase {state.phase.value!r}")
