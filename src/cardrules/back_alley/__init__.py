@@ -59,7 +59,8 @@ also ``MIN_PLAYERS`` and ``MAX_PLAYERS``), the actions ``Pass``, ``Bid``,
 ``Trick``, ``Contract`` and ``DealResult``, the rule helpers
 ``hand_size_of``, ``team_of``, ``board_levels``, ``contract_of``,
 ``first_leader`` and ``score`` (the points of a contract, BA-40 to BA-42),
-the bot ``HeuristicBot`` and the analysis ``trick_estimate``,
+the bots ``HeuristicBot`` and ``DoubleDummyBot`` (perfect-information
+Monte Carlo over the solver), the analysis ``trick_estimate``,
 ``TrickEstimate``, ``BidValue`` and ``Determinizer`` (draws many deals
 from one view), and the double-dummy solver ``max_tricks`` and
 ``play_values`` (:mod:`cardrules.back_alley.solver`).  The number of deals
@@ -91,11 +92,13 @@ from cardrules.back_alley.actions import (
     parse_action,
 )
 from cardrules.back_alley.analysis import BidValue, TrickEstimate, trick_estimate
+from cardrules.back_alley.analysis import double_dummy_text as _double_dummy_text
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.bounds import MAX_THROW_INS as _MAX_THROW_INS
 from cardrules.back_alley.bounds import bounds as _bounds
 from cardrules.back_alley.checks import check_invariants, hidden_variant, probe_actions
 from cardrules.back_alley.determinize import Determinizer, determinize
+from cardrules.back_alley.double_dummy import DoubleDummyBot
 from cardrules.back_alley.encoding import (
     NUM_ACTIONS,
     OBSERVATION_LAYOUT,
@@ -239,9 +242,10 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "Determinizer",
     "TrickEstimate",
     "trick_estimate",
-    # the double-dummy solver (issue 18)
+    # the double-dummy solver and bot (issue 18)
     "max_tricks",
     "play_values",
+    "DoubleDummyBot",
 ]
 
 #: The smallest table Back Alley is played at: four, :data:`NUM_PLAYERS` (BA-1).
@@ -276,7 +280,8 @@ RULES: Rules[GameState, Action] = Rules(
     action_to_dict=action_to_dict, action_from_dict=action_from_dict,
     parse_action=parse_action, check_settings=_CHECK_SETTINGS, probe_actions=probe_actions,
     hidden_variant=hidden_variant, check_invariants=check_invariants,
-    bots={"random": _RandomBot, "heuristic": HeuristicBot, "search": SearchBot},
+    bots={"random": _RandomBot, "heuristic": HeuristicBot, "search": SearchBot,
+          "dd": DoubleDummyBot},
     summarize=summarize,
     returns=_returns, return_unit="team points", chance_pile=_chance_pile,
     chance_cards=_CARDS, events=_events, default_bot="heuristic",
@@ -285,7 +290,8 @@ RULES: Rules[GameState, Action] = Rules(
                        OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),
     bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS}, vector=_vector,
-    view_to_dict=view_to_dict, public_view=_public_view)
+    view_to_dict=view_to_dict, public_view=_public_view,
+    double_dummy=_double_dummy_text)
 register(RULES)
 
 

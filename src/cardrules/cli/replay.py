@@ -2,7 +2,9 @@
 
 By default every move is listed (number, who made it, the action), then the
 summary; ``--summary`` prints the summary alone.  ``--moves`` is still
-accepted: it asks for the default.
+accepted: it asks for the default.  ``--double-dummy`` adds the game's
+double-dummy analysis (``Rules.double_dummy``) after the summary; a game
+without one refuses it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 
 from cardrules.cli import _common
 from cardrules.engine._words import say, say_n
+from cardrules.engine.presenter import game_title
 from cardrules.engine.records import GameRecord
 
 
@@ -25,6 +28,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     shown.add_argument("--moves", action="store_true",
                        help=say("list every move with its seat, then the summary (the "
                                 "default)"))
+    parser.add_argument("--double-dummy", action="store_true",
+                        help=say("after the summary, each deal's double-dummy tricks beside "
+                                 "the tricks taken and the contracts (for a game that has it)"))
     parser.set_defaults(handler=run)
 
 
@@ -32,10 +38,15 @@ def run(args: argparse.Namespace) -> int:
     """Replay the record; print its moves (unless ``--summary``) and its summary."""
     record = GameRecord.load(args.file)
     rules = record.rules
+    if args.double_dummy and rules.double_dummy is None:
+        raise ValueError(say("replay --double-dummy: {game} has no double-dummy analysis")
+                         .format(game=game_title(rules)))
     *_, final = rules.replay(record)  # refuses a bad record before anything is printed
     if not args.summary:
         _common.print_moves(rules, record)
     print(rules.summarize(final))
+    if args.double_dummy and rules.double_dummy is not None:
+        print(rules.double_dummy(rules.replay(record)))
     if not final.is_terminal:
         print(say_n("the record is unfinished: {n} actions, and the game goes on",
                     "the record is unfinished: {n} actions, and the game goes on",

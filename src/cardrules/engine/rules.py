@@ -280,6 +280,12 @@ class Rules(Generic[S, A]):
     #: ``public_view(state)``: what anyone watching may know, no seat's hidden
     #: cards (None: the game has no such view, and a server admits no spectator).
     public_view: Callable[[S], object] | None = None
+    #: ``double_dummy(states)``: the game's double-dummy analysis of a game
+    #: given as its states from the first to the last (a replayed record), as
+    #: text for people: what each side could have taken with every hand open
+    #: beside what it took (None: the game has none, and ``cardrules replay
+    #: --double-dummy`` refuses it).
+    double_dummy: Callable[[Iterable[S]], str] | None = None
 
     def new_game_from_settings(self, settings: SettingValues) -> S:
         """The initial state for ``settings`` (as stored in a record); settings
