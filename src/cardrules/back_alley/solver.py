@@ -750,13 +750,12 @@ def max_tricks(state: GameState, *, implementation: str = "auto") -> int:
     ValueError: implementation must be one of auto, c, python, not 'fast'
     """
     if _check_implementation(implementation):
-        # The C bridge may answer this question on its own (a cheaper search
-        # than every card's value); else its play values give it.
-        direct = getattr(_solver_c, "max_tricks", None)
-        if direct is not None and state.phase is Phase.PLAY:
-            tricks = direct(state)
+        # The C solver answers this question with one search rather than one
+        # per card; None means it is not available for this state.
+        if state.phase is Phase.PLAY:
+            tricks = _solver_c.max_tricks(state)
             if tricks is not None:
-                return int(tricks)
+                return tricks
     values = _c_values(state, implementation)
     if values is not None:
         return max(values.values())
