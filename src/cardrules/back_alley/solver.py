@@ -752,10 +752,9 @@ def max_tricks(state: GameState, *, implementation: str = "auto") -> int:
     if _check_implementation(implementation):
         # The C solver answers this question with one search rather than one
         # per card; None means it is not available for this state.
-        if state.phase is Phase.PLAY:
-            tricks = _solver_c.max_tricks(state)
-            if tricks is not None:
-                return tricks
+        tricks = _solver_c.max_tricks(state) if state.phase is Phase.PLAY else None
+        if tricks is not None:
+            return tricks
     values = _c_values(state, implementation)
     if values is not None:
         return max(values.values())
