@@ -213,3 +213,32 @@ def test_a_bot_thinking_does_not_hold_up_the_server(tmp_path: Path,
         release.set()
         watched = play_all(client, table_id, {}, spectators=1)[None]
     assert watched[-1]["over"] is True
+
+
+def test_each_connection_reads_events_and_refusals_in_its_own_language(
+        tmp_path: Path) -> None:
+    # Two people at one table, one reading Japanese and one Ukrainian, and an
+    # English spectator: each is told the same steps in its own language at
+    # the same time (issue 19); the views and the action texts stay the same.
+    with served(tmp_path / "db.sqlite") as client:
+        table_id, tokens = new_table(client, "back-alley", ["human", "human", *BOTS[2:]])
+        with client.websocket_connect(url(table_id, tokens[0]) + "&lang=ja") as ja, \
+                client.websocket_connect(url(table_id, tokens[1]) + "&lang=uk") as uk, \
+                client.websocket_connect(url(table_id) + "?lang=xx") as en:
+            first = [ws.receive_json() for ws in (ja, uk, en)]
+            texts = [[e["text"] for e in m["events"]] for m in first]
+            assert all(texts)
+            japanese, ukrainian, english = texts
+            assert any("ディール" in t for t in japanese)
+            assert any("роздача" in t for t in ukrainian)
+            assert any("deal" in t for t in english)
+            assert first[0]["view"]["hand"] != first[1]["view"]["hand"]
+            # a refusal in the sender's language, with the rule id kept
+            now = first[0] if first[0]["legal"] else _turn(ja)
+            ja.send_json({"type": "act", "version": now["version"], "action": "bid 99"})
+            while True:
+                message = ja.receive_json()
+                if message["type"] == "error":
+                    break
+            assert message["rule"].startswith("BA-")
+            assert not message["message"].isascii()

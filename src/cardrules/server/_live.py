@@ -36,9 +36,11 @@ import attrs
 
 from cardrules.engine.events import Event
 from cardrules.engine.json_out import attributes_to_json
+from cardrules.engine.presenter import tell
 from cardrules.engine.records import GameRecord
 from cardrules.engine.rules import Rules
 from cardrules.errors import CardRulesError, IllegalActionError
+from cardrules.i18n import language
 from cardrules.server.store import Store, StoredTable
 
 __all__: list[str] = []
@@ -162,8 +164,11 @@ class Client:
     holds up nobody else."""
 
     def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
-                 close: Callable[[], Awaitable[None]]) -> None:
+                 close: Callable[[], Awaitable[None]], language: str = "en") -> None:
         self.seat = seat
+        #: The language of this client's texts (events and refusals): each
+        #: client may have its own, at the same table at the same time.
+        self.language = language
         self.send = send
         self.close = close
         self.sent_version: int | None = None   # None: nothing sent yet (full history next)
@@ -307,8 +312,8 @@ class LiveTable:
         player makes, such as a chance action)."""
         try:
             self.rules.apply(state, action, seat=seat)
-        except IllegalActionError as err:
-            raise Refused(err.rule, err.message) from None
+        except IllegalActionError as err:   # in the language of the client who sent it
+            raise Refused(err.rule, str(err.text)) from None
         except (CardRulesError, ValueError, TypeError) as err:
             raise Refused("illegal", str(err)) from None
 
@@ -349,7 +354,12 @@ class LiveTable:
     # -- what clients are sent ----------------------------------------------------
 
     def message_for(self, client: Client) -> dict[str, object]:
-        """The view message for ``client``, built from its seat's view only."""
+        """The view message for ``client``, built from its seat's view only,
+        with the events' texts in the client's language."""
+        with language(client.language):
+            return self._message_for(client)
+
+    def _message_for(self, client: Client) -> dict[str, object]:
         rules, state, seat = self.rules, self.state, client.seat
         encode = rules.view_to_dict or attributes_to_json
         if seat is None:
@@ -367,8 +377,9 @@ class LiveTable:
             for event in step.events:
                 parts = event.public if seat is None else event.seen_by(seat)
                 if parts is not None:
-                    events.append({"version": version, "text": " ".join(map(str, parts)),
-                                   "parts": _texts(parts)})
+                    text = (" ".join(map(str, parts)) if client.language == "en"
+                            else tell(parts, -1 if seat is None else seat))
+                    events.append({"version": version, "text": text, "parts": _texts(parts)})
         message: dict[str, object] = {
             "type": "view", "table": self.id, "version": self.version, "seat": seat,
             "view": view, "legal": legal, "events": events, "over": self.over,

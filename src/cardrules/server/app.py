@@ -67,6 +67,7 @@ from cardrules._validate import is_int
 from cardrules.engine.registry import games, rules_for
 from cardrules.engine.rules import Rules
 from cardrules.errors import CardRulesError
+from cardrules.i18n import language, normalize
 from cardrules.server import web
 from cardrules.server._live import Client, LiveTable, Refused, Shared
 from cardrules.server.store import Store, StoredTable, token_hash
@@ -415,14 +416,18 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
         async def close() -> None:
             await websocket.close(INTERNAL_ERROR, "the server failed")
 
-        client = Client(seat, websocket.send_text, close)
+        # ?lang=ja|uk|en: the language of this connection's event texts and
+        # refusals (anything else, or none, is English); views stay JSON.
+        client = Client(seat, websocket.send_text, close,
+                        normalize(websocket.query_params.get("lang") or "en"))
         table.clients.add(client)
         client.notify()
         sender = asyncio.get_running_loop().create_task(table.serve(client))
         try:
             while True:
                 text = await websocket.receive_text()
-                await _handle(table, client, text)
+                with language(client.language):
+                    await _handle(table, client, text)
         except WebSocketDisconnect:
             pass
         finally:
