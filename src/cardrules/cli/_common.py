@@ -97,7 +97,7 @@ def game_names() -> tuple[str, ...]:
 def registered_bots() -> str:
     """Every registered game with the names of its bots, for ``--help``.
 
-    >>> "Back Alley: heuristic, random, search; Down and Back: greedy" in registered_bots()
+    >>> "Back Alley: dd, heuristic, random, search; Down and Back: greedy" in registered_bots()
     True
     """
     from cardrules.engine.registry import games, rules_for
@@ -170,7 +170,7 @@ class HelpFormatter(argparse.HelpFormatter):
 
     >>> parser = Parser(prog="x")
     >>> _ = parser.add_argument("--bots", help=BOTS_HELP)
-    >>> "Back Alley: heuristic, random, search" in " ".join(parser.format_help().split())
+    >>> "Back Alley: dd, heuristic, random, search" in " ".join(parser.format_help().split())
     True
     """
 
