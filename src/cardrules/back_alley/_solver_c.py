@@ -83,7 +83,9 @@ def available() -> bool:
 def _arguments(state: GameState) -> tuple[int, tuple[tuple[int, int, int, int], tuple[int, ...],
                                                      int, int, bool, int]] | None:
     """The slot table row and the C solver's arguments for ``state``, or None
-    when its cards do not fit the masks."""
+    when the C solver is not in use or the cards do not fit its masks."""
+    if not available():
+        return None
     deal = state.deal
     if state.phase is not Phase.PLAY or deal is None or state.leader is None:
         raise ValueError(f"the solver needs a state in the play phase, not {state.phase.value}")
@@ -119,8 +121,6 @@ def max_tricks(state: GameState) -> int | None:
     >>> max_tricks(state) in (None, 0, 1, 2)
     True
     """
-    if not available():
-        return None
     arguments = _arguments(state)
     if arguments is None:
         return None
@@ -142,8 +142,6 @@ def play_values(state: GameState) -> dict[Play, int] | None:
     >>> values is None or list(values) == list(legal_actions(state))
     True
     """
-    if not available():
-        return None
     arguments = _arguments(state)
     if arguments is None:
         return None

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 import attrs
 
 from cardrules.cards import Card
-from cardrules.down_and_back.state import GameState, Phase
+from cardrules.down_and_back.state import GameState, Phase, phase_name
 from cardrules.down_and_back.views import View
-from cardrules.i18n import NP_, gettext, ngettext, pgettext
+from cardrules.i18n import gettext, ngettext
 from cardrules.svg import (
     CARD_HEIGHT,
     CARD_WIDTH,
@@ -66,16 +66,6 @@ class _Seat:
 
 def _cards(count: int) -> str:
     return ngettext("{n} card", "{n} cards", count).format(n=count)
-
-
-_PHASES = {Phase.CHOOSE_DEALER: NP_("phase, in a picture", "CHOOSE_DEALER"),
-           Phase.SHUFFLE: NP_("phase, in a picture", "SHUFFLE"),
-           Phase.CUT: NP_("phase, in a picture", "CUT"),
-           Phase.DRAW: NP_("phase, in a picture", "DRAW"),
-           Phase.DISCARD: NP_("phase, in a picture", "DISCARD"),
-           Phase.RESHUFFLE: NP_("phase, in a picture", "RESHUFFLE"),
-           Phase.SPLIT: NP_("phase, in a picture", "SPLIT"),
-           Phase.GAME_OVER: NP_("phase, in a picture", "GAME_OVER")}
 
 
 def _seat_label(facts: GameState | View, seat: int, you: int | None, size: int,
@@ -121,8 +111,7 @@ def _picture(facts: GameState | View, seats: Sequence[_Seat], stock_size: int,
             round=facts.round, rounds=facts.rounds)
     if you is not None:
         title += gettext(" · seat {seat}'s view").format(seat=you)
-    head = [gettext("phase {phase}").format(phase=pgettext("phase, in a picture",
-                                                           _PHASES[facts.phase])),
+    head = [gettext("phase {phase}").format(phase=phase_name(facts.phase)),
             gettext("pot {pot}").format(pot=facts.pot),
             gettext("ante {ante}").format(ante=facts.ante),
             gettext("no dealer yet") if facts.dealer is None
