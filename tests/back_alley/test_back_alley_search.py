@@ -149,7 +149,7 @@ def test_touching_cards_are_searched_once() -> None:
     from cardrules import parse_card
     from cardrules.back_alley import Bid, ChooseDealer, Shuffle
     from cardrules.back_alley.actions import CARDS
-    from cardrules.back_alley.search import _distinct
+    from cardrules.back_alley.search import distinct_plays
 
     mine = [parse_card(t) for t in ("QC", "JC", "2H", "9C")]
     turned = parse_card("5S")
@@ -164,7 +164,7 @@ def test_touching_cards_are_searched_once() -> None:
         state = apply(state, bid)
     assert state.current_player == 1
     legal = legal_actions(state)
-    kept = [str(a) for a in _distinct(view(state, 1), legal)]
+    kept = [str(a) for a in distinct_plays(view(state, 1), legal)]
     assert sorted(kept) == ["play 2H", "play 9C", "play JC"]
 
 
@@ -184,7 +184,7 @@ def test_a_high_confidence_keeps_the_heuristic_card() -> None:
     """With an unreachable confidence the search never leaves the heuristic
     card; with confidence 0 it plays its best total (and the check is refused
     for a negative confidence)."""
-    from cardrules.back_alley.search import _distinct
+    from cardrules.back_alley.search import distinct_plays
 
     state = _dealt(6, 21)
     while state.phase is Phase.BID:
@@ -198,7 +198,7 @@ def test_a_high_confidence_keeps_the_heuristic_card() -> None:
         careful = SearchBot(seed=seat, samples=3, confidence=1e9)
         # the heuristic bot inside the search bot is seeded from its generator
         expected = HeuristicBot(random.Random(seat).randrange(1 << 32))
-        if len(_distinct(mine, legal)) > 1:
+        if len(distinct_plays(mine, legal)) > 1:
             assert careful.act(mine, legal) == expected.act(mine, legal)
             plays += 1
         assert SearchBot(seed=seat, samples=3, confidence=0).act(mine, legal) in legal

@@ -74,7 +74,7 @@ from cardrules.back_alley.actions import Bid, BidAction, Board, Pass, Play
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
-from cardrules.back_alley.search import _distinct
+from cardrules.back_alley.search import distinct_plays
 from cardrules.back_alley.solver import IMPLEMENTATIONS, max_tricks, play_values
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, contract_of, score
 from cardrules.back_alley.trick import table_for
@@ -191,7 +191,7 @@ class DoubleDummyBot:
     # -- play ---------------------------------------------------------------------
 
     def _play(self, view: View, legal: Sequence[A]) -> A:
-        distinct = _distinct(view, legal)
+        distinct = distinct_plays(view, legal)
         if len(distinct) == 1:   # every card wins the same tricks: the lowest
             return distinct[0]
         # Ask the heuristic first, so that its generator moves the same way

@@ -41,7 +41,7 @@ from cardrules.back_alley.views import View, view
 from cardrules.cards import Card
 from cardrules.hand import Hand
 
-__all__ = ["SearchBot"]
+__all__ = ["SearchBot", "distinct_plays"]
 
 A = TypeVar("A")
 B = TypeVar("B")
@@ -153,7 +153,7 @@ class SearchBot:
         return heuristic if heuristic in tied else tied[0]
 
     def _search(self, view: View, legal: Sequence[A]) -> A:
-        candidates = _distinct(view, legal)
+        candidates = distinct_plays(view, legal)
         if len(candidates) == 1:
             return candidates[0]
         default = self._heuristic.act(view, legal) if self.confidence else None
@@ -214,11 +214,25 @@ def _near_bids(heuristic: B, legal: Sequence[B]) -> list[B]:
     return out
 
 
-def _distinct(view: View, legal: Sequence[A]) -> list[A]:
+def distinct_plays(view: View, legal: Sequence[A]) -> list[A]:
     """``legal`` less the cards that are equivalent to a lower one: two cards
     of a class with no unseen card between them in rank (only cards of the
     seat's own hand or cards already played) win and lose the same tricks.
-    The lowest of each such run is kept."""
+    The lowest of each such run is kept.  The searching bots try only these.
+
+    Seat 0 holds the ace to the four of the trump suit: 2S, 3S and 4S
+    touch, so only the 2 of them is kept, and the ace (the 5 to the king
+    lie between) stays:
+
+    >>> from cardrules.back_alley import (Bid, ChooseDealer, Pass, Shuffle, apply,
+    ...                                   legal_actions, new_game, view)
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> state = apply(apply(new_game(max_hand_size=4), ChooseDealer(3)), Shuffle(CARDS))
+    >>> for bid in (Bid(3), Pass(), Pass(), Pass()):
+    ...     state = apply(state, bid)
+    >>> [str(play) for play in distinct_plays(view(state, 0), legal_actions(state))]
+    ['play 2S', 'play AS']
+    """
     trump = view.trump
     classes, powers = table_for(trump)
     played = {c.index for t in view.tricks for c in t.cards}
