@@ -29,12 +29,21 @@
  *  - cards of equal value searched once: two cards of one hand in one suit
  *    with no card of another hand (or of the trick) between them are
  *    interchangeable; the Bloopers never are (a Blooper lead forces the
- *    others' trumps, BA-33);
- *  - quick tricks: the top cards the leader can cash at once, a lower
- *    bound of its team's tricks that ends many searches early, and the
- *    tricks left as the trivial bounds;
+ *    others' trumps, BA-33); and, as DDS does, once a card of a suit has
+ *    been tried and failed, a later card of that suit is skipped when both
+ *    are below every card of the suit the searches so far depended on;
+ *  - quick tricks: the top cards the leader can cash at once and, with no
+ *    trump in the opponents' hands, the tricks its team takes in a row on a
+ *    line that cannot fail (cashing winners, crossing to the partner's), a
+ *    lower bound of its team's tricks that ends many searches early;
+ *  - a sure trick ("later tricks" in DDS): a team that holds the highest
+ *    trump left, or, with no trump left, whose opponents on lead cannot run
+ *    every trick on the suits they top, takes at least one more trick: that
+ *    answers the many searches asking for one trick more or for all of them;
  *  - move ordering: the best card of the last search from the table first,
- *    then winners, cheap ducks and discards from the weakest suit.
+ *    then winners, cheap ducks and discards from the weakest suit, and a
+ *    card that wins the trick first when the side to play needs this trick;
+ *  - the root's searches start at team 0's share of the high cards.
  *
  * The search itself runs with the GIL released, on a table it owns: the
  * module keeps one spare table, taken and put back with the GIL held.
@@ -137,14 +146,22 @@ typedef struct {
 #define NO_BEST 0xFFu
 /* Positions with fewer tricks left are searched again rather than stored
  * (they would push out costlier ones), and so are quick-trick cut-offs. */
-#define MIN_STORE 3
-#define WAYS 16
-/* 2^14 buckets of 16 entries of 48 bytes: 12 MB, allocated once and reused. */
-#define TT_BITS 18
+#define MIN_STORE 2
+
+#define WAYS 64
+/* 2^14 buckets of 64 entries of 48 bytes and a 4-byte tag: 52 MB, allocated
+ * once and reused.  Many entries share a distribution, so the buckets are
+ * wide (16 ways searched several times as many nodes on hard deals). */
+#define TT_BITS 20
 #define TT_SIZE ((size_t)1 << TT_BITS)
 
+/* Beside the entries, a tag per entry (the call's generation in the high
+ * half, a hash of the distribution and flags in the low half): a look-up
+ * scans the bucket's tags, a few cache lines, and reads only the entries
+ * whose tag matches. */
 typedef struct {
     Entry *e;
+    uint32_t *tag;
     uint16_t gen;
 } Table;
 
@@ -158,14 +175,18 @@ static int table_take(Table *t)
         spare.e = NULL;
     } else {
         t->e = calloc(TT_SIZE, sizeof(Entry));
-        if (t->e == NULL) {
+        t->tag = calloc(TT_SIZE, sizeof(uint32_t));
+        if (t->e == NULL || t->tag == NULL) {
+            free(t->e);
+            free(t->tag);
+            t->e = NULL;
             PyErr_NoMemory();
             return -1;
         }
         t->gen = 0;
     }
     if (++t->gen == 0) {  /* wrapped: clear the old generations */
-        memset(t->e, 0, TT_SIZE * sizeof(Entry));
+        memset(t->tag, 0, TT_SIZE * sizeof(uint32_t));
         t->gen = 1;
     }
     return 0;
@@ -173,10 +194,12 @@ static int table_take(Table *t)
 
 static void table_give_back(Table *t)
 {
-    if (spare.e == NULL)
+    if (spare.e == NULL) {
         spare = *t;
-    else
+    } else {
         free(t->e);
+        free(t->tag);
+    }
     t->e = NULL;
 }
 
@@ -194,6 +217,7 @@ typedef struct {
     int tcard[4];       /* the trick's cards (bit numbers) in play order */
     int wseat[4], wkey[4]; /* who wins the trick after each card, and with what */
     Entry *tt;
+    uint32_t *tag;
     uint16_t gen;
     long long nodes;
 } Ctx;
@@ -223,6 +247,7 @@ typedef struct {
     int count[4], offset[4]; /* cards left per suit; where each starts in rel */
     uint8_t info;
     uint16_t tops;      /* one card of each suit left, as segment sizes */
+    uint32_t tag;       /* the entries' tag (see Table) */
     size_t index, index2;
 } Key;
 
@@ -260,6 +285,7 @@ static void make_key(const Ctx *c, Key *k)
     h ^= (h >> 29) + (u64)k->info * 0xC2B2AE3D27D4EB4FULL;
     h *= 0x165667B19E3779F9ULL;
     u64 h1 = h ^ (h >> 32);
+    k->tag = (uint32_t)c->gen << 16 | (uint32_t)(h >> 48);
     k->index = (size_t)(h1 & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
     uint16_t tops = 0;
     for (int s = 0; s < 4; s++)
@@ -347,21 +373,23 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
     int covers = 1;
     for (int s = 0; s < 16; s += 4)
         covers &= (seg >> s & 15) >= (k->tops >> s & 15);
-    Entry *b = c->tt + (covers ? k->index2 : k->index);
+    size_t base = covers ? k->index2 : k->index;
+    Entry *b = c->tt + base;
+    uint32_t *tags = c->tag + base;
     u64 m = seg_mask(k, seg);
     u64 r0 = k->rel[0] & m, r1 = k->rel[1] & m, r2 = k->rel[2] & m;
     Entry *e = NULL;
     int pick = -1, depth = 99;
     for (int i = 0; i < WAYS; i++) {
         Entry *x = &b[i];
-        if (x->gen != c->gen) {
+        if (tags[i] >> 16 != c->gen) {
             if (pick < 0 || depth >= 0) {
                 pick = i;
                 depth = -1;
             }
             continue;
         }
-        if (x->lens == k->lens && x->info == k->info && x->seg == seg && x->r0 == r0
+        if (tags[i] == k->tag && x->lens == k->lens && x->info == k->info && x->seg == seg && x->r0 == r0
                 && x->r1 == r1 && x->r2 == r2) {
             e = x;
             break;
@@ -380,6 +408,7 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         e->r1 = r1;
         e->r2 = r2;
         e->gen = c->gen;
+        tags[pick] = k->tag;
         e->lower = 0;
         e->upper = (uint8_t)c->left;
         e->best = NO_BEST;
@@ -404,9 +433,8 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
  * opponent holds trumps, only the trumps and one plain suit, cashed before
  * anything else, while the opponents holding trumps still follow.  *rel:
  * the top cards counted. */
-static int quick_tricks(const Ctx *c, u64 *rel)
+static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
 {
-    int seat = c->leader;
     u64 h = c->hand[seat];
     u64 opp = c->hand[(seat + 1) & 3] | c->hand[(seat + 3) & 3];
     int opp_trumps = (opp & c->tmask) != 0;
@@ -466,11 +494,161 @@ static int quick_tricks(const Ctx *c, u64 *rel)
     return total < c->left ? total : c->left;
 }
 
+/* With no trump in the opponents' hands: the tricks the leader's team takes
+ * in a row from now on one line of play that cannot fail whatever the
+ * opponents do.  The hand on lead cashes a card higher than every card the
+ * opponents may still hold in its suit (each keeps its highest card of a
+ * suit until it has no other; a void opponent is no threat), its partner
+ * following with its lowest card of the suit or, when void, throwing its
+ * lowest card; when the hand on lead has no such card, it leads low to such
+ * a card of its partner's.  Only plain suits are led.  *rel: the winning
+ * cards whose ranks mattered (above an opponent's card, or above the other
+ * card of the team in the trick); the other cards the team plays are any
+ * below them, so a position matching on those plays the same line. */
+static int side_tricks(const Ctx *c, u64 *rel)
+{
+    int seat = c->leader;
+    u64 h[2] = {c->hand[seat], c->hand[seat ^ 2]};
+    int ohigh[2][4], olen[2][4];
+    for (int i = 0; i < 2; i++) {
+        u64 o = c->hand[seat ^ (2 * i + 1)];
+        for (int s = 0; s < 4; s++) {
+            u64 suit = o & slot_bits(s);
+            olen[i][s] = popcount64(suit);
+            ohigh[i][s] = suit ? highest_bit(suit) : -1;
+        }
+    }
+    int lead = 0, tricks = 0;
+    u64 used = 0;
+    while (tricks < c->left) {
+        int pick = -1, other = -1, threat_at = -1;
+        for (int pass = 0; pass < 2 && pick < 0; pass++) {
+            /* pass 0: a winner of the hand on lead; pass 1: low to partner's */
+            u64 wins_in = h[pass ? lead ^ 1 : lead];
+            for (int s = 0; s < 4 && pick < 0; s++) {
+                if (s == c->trump || !(h[lead] & slot_bits(s)))
+                    continue;
+                u64 cards = wins_in & slot_bits(s);
+                if (!cards)
+                    continue;
+                int threat = -1;
+                for (int i = 0; i < 2; i++)
+                    if (olen[i][s] && ohigh[i][s] > threat)
+                        threat = ohigh[i][s];
+                int top = highest_bit(cards);
+                if (top <= threat)
+                    continue;
+                threat_at = threat;
+                if (!pass) {
+                    pick = top;
+                    u64 f = h[lead ^ 1] & slot_bits(s);
+                    other = f ? lowest_bit(f) : -1;
+                } else {
+                    pick = lowest_bit(h[lead] & slot_bits(s));
+                    other = top;
+                }
+            }
+        }
+        if (pick < 0)
+            break;
+        int s = SLOT(pick);
+        int follows = other >= 0 && SLOT(other) == s;
+        if (other < 0) {
+            /* the partner is void: it throws its lowest card */
+            u64 p = h[lead ^ 1];
+            if (p) {
+                int low = -1;
+                for (int t = 0; t < 4; t++) {
+                    u64 x = p & slot_bits(t);
+                    if (x && (low < 0 || RANK(lowest_bit(x)) < RANK(low)))
+                        low = lowest_bit(x);
+                }
+                h[lead ^ 1] &= ~((u64)1 << low);
+            }
+        } else {
+            h[lead ^ 1] &= ~((u64)1 << other);
+        }
+        h[lead] &= ~((u64)1 << pick);
+        int winner = follows && other > pick ? other : pick;
+        if (threat_at >= 0 || follows)
+            used |= (u64)1 << winner;
+        if (winner != pick)
+            lead ^= 1;
+        for (int i = 0; i < 2; i++)
+            if (olen[i][s])
+                olen[i][s]--;
+        tricks++;
+    }
+    *rel = used;
+    return tricks;
+}
+
+/* The leader's quick tricks (quick_tricks_of), or, with no trump in the
+ * opponents' hands, its team's (side_tricks) when they are more. */
+static int quick_tricks(const Ctx *c, u64 *rel)
+{
+    int seat = c->leader;
+    int q = quick_tricks_of(c, seat, rel);
+    if (q >= c->left || (c->hand[seat ^ 1] | c->hand[seat ^ 3]) & c->tmask)
+        return q;
+    u64 srel;
+    int q2 = side_tricks(c, &srel);
+    if (q2 > q) {
+        q = q2;
+        *rel = srel;
+    }
+    return q;
+}
+
+/* Whether team x (0 or 1) is sure of at least one more trick, at the start
+ * of a trick; *rel: the cards that made it sure.
+ *  - With a trump left in play: when x holds the highest of them.  Nothing
+ *    takes that card's trick, and its holder never has to give it up: it
+ *    may always play it when void in the suit led, and a Little Blooper
+ *    lead (BA-33) forces only its lowest trump.
+ *  - With no trump left: when the other team is on lead and its cards that
+ *    are the highest of their suits do not carry it through every trick
+ *    left.  At no trump the other team keeps the lead only by winning with
+ *    the highest card left of the suit it leads, and in a suit it tops it
+ *    wins at most as many tricks as its longer hand there holds cards (as in
+ *    DDS's "later tricks").  The highest cards of the suits x tops (where
+ *    anyone else holds the suit) are what that depends on. */
+static int sure_trick(const Ctx *c, int x, u64 *rel)
+{
+    u64 rest = all_cards(c);
+    u64 mine = c->hand[x] | c->hand[x + 2];
+    *rel = 0;
+    if (c->trump >= 0 && (rest & c->tmask)) {
+        int top = highest_bit(rest & c->tmask);
+        *rel = (u64)1 << top;
+        return (int)(mine >> top & 1);
+    }
+    if ((c->leader & 1) == x)
+        return 0;  /* the quick tricks cover a team on lead */
+    int y = x ^ 1, sum = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 suit = rest & slot_bits(s);
+        if (!suit)
+            continue;
+        int top = highest_bit(suit);
+        if (mine >> top & 1) {
+            if (suit & ~mine & ~((u64)1 << top))
+                *rel |= (u64)1 << top;
+            else if (popcount64(suit) > 1)
+                *rel |= (u64)1 << top;
+            continue;
+        }
+        int a = popcount64(c->hand[y] & slot_bits(s)), b = popcount64(c->hand[y + 2] & slot_bits(s));
+        sum += a > b ? a : b;
+    }
+    return sum < c->left;
+}
+
 /* The candidate cards of the seat to act, one of each group of equal
  * cards, best first; returns how many. */
 #define MAXMOVES 16
 
-static int gen_moves(const Ctx *c, int seat, int *moves, int first)
+static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
 {
     u64 h = c->hand[seat];
     u64 cand;
@@ -551,7 +729,7 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
                 } else if (beats) {
                     sc = 80 - r + (top ? 10 : 0);  /* win as cheaply as we can */
                     if (pos == 1 && !top)
-                        sc = 20 - r;
+                        sc = urgent ? 60 + r : 20 - r;
                 } else {
                     sc = 40 - r;
                 }
@@ -666,6 +844,42 @@ static int play_and_search(Ctx *c, int b, int target, u64 *rel)
     return r;
 }
 
+/* Search moves (in order) until one reaches the goal of the seat to act
+ * (maxside: team 0's); *cut: that move, or -1 when none does; *rel: the
+ * cards the answer depends on.  A plain card is skipped when a card of its
+ * suit already tried and it are both below every card of the suit that the
+ * searches so far depended on: it would give the same answer (as DDS does
+ * with its "winning ranks"). */
+static int try_moves(Ctx *c, const int *moves, int n, int target, int maxside, u64 *rel,
+                     int *cut)
+{
+
+    u64 all = 0;
+    int tried[4] = {64, 64, 64, 64};  /* the lowest plain card tried per suit */
+    for (int i = 0; i < n; i++) {
+        int b = moves[i], s = SLOT(b);
+        int plain = RANK(b) < LB_BIT;
+        if (plain && tried[s] < 64) {
+            u64 r = all & slot_bits(s);
+            int low = r ? lowest_bit(r) : 64;
+            if (b < low && tried[s] < low)
+                continue;
+        }
+        u64 crel;
+        if (play_and_search(c, b, target, &crel) == maxside) {
+            *rel = crel;
+            *cut = b;
+            return maxside;
+        }
+        all |= crel;
+        if (plain && b < tried[s])
+            tried[s] = b;
+    }
+    *rel = all;
+    *cut = -1;
+    return !maxside;
+}
+
 static int node(Ctx *c, int target, u64 *rel)
 {
     c->nodes++;
@@ -685,9 +899,12 @@ static int node(Ctx *c, int target, u64 *rel)
         make_key(c, &k);
         int first = -1;
         for (int i = 0; i < 2 * WAYS; i++) {
-            const Entry *e = c->tt + (i < WAYS ? k.index2 + i : k.index + i - WAYS);
+            size_t at = i < WAYS ? k.index2 + i : k.index + i - WAYS;
+            if (c->tag[at] != k.tag)
+                continue;
+            const Entry *e = c->tt + at;
             u64 m;
-            if (e->gen != c->gen || e->lens != k.lens || e->info != k.info || !matches(e, &k, &m))
+            if (e->lens != k.lens || e->info != k.info || !matches(e, &k, &m))
                 continue;
             if (e->lower >= need) {
                 *rel = seg_cards(&k, e->seg);
@@ -706,20 +923,31 @@ static int node(Ctx *c, int target, u64 *rel)
             *rel = qrel;
             return maxside;
         }
-        int n = gen_moves(c, seat, moves, first);
-        u64 all = 0;
-        for (int i = 0; i < n; i++) {
-            u64 crel;
-            int r = play_and_search(c, moves[i], target, &crel);
-            if (r == maxside) {
-                if (r)
-                    store(c, &k, need, 0, crel, moves[i]);
-                else
-                    store(c, &k, need - 1, 1, crel, moves[i]);
-                *rel = crel;
-                return r;
+        if (need == 1 || need == c->left) {
+            /* team 0 needs one more trick and is sure of it, or needs every
+             * trick and team 1 is sure of one */
+            int x = need == 1 ? 0 : 1;
+            u64 srel;
+            if (sure_trick(c, x, &srel)) {
+                *rel = srel;
+                return need == 1;
             }
-            all |= crel;
+            if (need == 1 && need == c->left && sure_trick(c, 1, &srel)) {
+                *rel = srel;
+                return 0;
+            }
+        }
+        int n = gen_moves(c, seat, moves, first, 0);
+        u64 all;
+        int cut;
+        int r = try_moves(c, moves, n, target, maxside, &all, &cut);
+        if (cut >= 0) {
+            if (r)
+                store(c, &k, need, 0, all, cut);
+            else
+                store(c, &k, need - 1, 1, all, cut);
+            *rel = all;
+            return r;
         }
         if (maxside)
             store(c, &k, need - 1, 1, all, -1);
@@ -728,18 +956,13 @@ static int node(Ctx *c, int target, u64 *rel)
         *rel = all;
         return !maxside;
     }
-    int n = gen_moves(c, seat, moves, -1);
-    u64 all = 0;
-    for (int i = 0; i < n; i++) {
-        u64 crel;
-        if (play_and_search(c, moves[i], target, &crel) == maxside) {
-            *rel = crel;
-            return maxside;
-        }
-        all |= crel;
-    }
-    *rel = all;
-    return !maxside;
+    /* the side to act needs this trick (one trick more is enough, or it
+     * needs them all): try to win it first */
+    int k0 = target - c->ns;
+    int k = maxside ? k0 : c->left - k0 + 1;
+    int n = gen_moves(c, seat, moves, -1, k == 1 || k == c->left);
+    int cut;
+    return try_moves(c, moves, n, target, maxside, rel, &cut);
 }
 
 /* Team 0's exact tricks since the root, known to be between lo and hi,
@@ -766,6 +989,33 @@ static int exact(Ctx *c, int lo, int hi, int guess)
         }
     }
     return lo;
+}
+
+static long long last_nodes;
+
+/* Where the root's searches start: team 0's share of the tricks left by
+ * its share of the high cards (ace 4, king 3, queen 2, jack 1, a trump one
+ * more, a Blooper 6), which only sets how many searches the root makes. */
+static int first_guess(const Ctx *c)
+{
+    static const int points[15] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6};
+    int team[2] = {0, 0};
+    for (int h = 0; h < 4; h++) {
+        u64 x = c->hand[h];
+        while (x) {
+            int b = lowest_bit(x);
+            x &= x - 1;
+            team[h & 1] += points[RANK(b)] + (SLOT(b) == c->trump ? 1 : 0);
+        }
+    }
+    for (int p = 0; p < c->played; p++) {
+        int b = c->tcard[p], seat = (c->leader + p) & 3;
+        team[seat & 1] += points[RANK(b)] + (SLOT(b) == c->trump ? 1 : 0);
+    }
+    int total = team[0] + team[1];
+    if (total == 0)
+        return (c->left + 1) / 2;
+    return c->ns + (2 * c->left * team[0] + total) / (2 * total);
 }
 
 /* -- the Python boundary -------------------------------------------------- */
@@ -922,6 +1172,7 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     if (table_take(&t) < 0)
         return NULL;
     c.tt = t.e;
+    c.tag = t.tag;
     c.gen = t.gen;
     int seat = (leader + c.played) & 3;
     int team0 = !(seat & 1);
@@ -930,10 +1181,10 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     u64 legal = legal_mask(&c, seat);
     Py_BEGIN_ALLOW_THREADS
     if (!all_plays) {
-        int v = exact(&c, 0, left, (left + 1) / 2);
+        int v = exact(&c, 0, left, first_guess(&c));
         result = team0 ? v : left - v;
     } else {
-        int reps[64], repv[64], nreps = 0, guess = (left + 1) / 2;
+        int reps[64], repv[64], nreps = 0, guess = first_guess(&c);
         u64 rest = legal;
         while (rest) {
             int b = lowest_bit(rest);
@@ -983,6 +1234,7 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
         }
     }
     Py_END_ALLOW_THREADS
+    last_nodes = c.nodes;
     table_give_back(&t);
     if (!all_plays)
         return PyLong_FromLong(result);
@@ -1000,6 +1252,11 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     return out;
 }
 
+static PyObject *py_ba_last_nodes(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(args))
+{
+    return PyLong_FromLongLong(last_nodes);
+}
+
 static PyObject *py_ba_max_tricks(PyObject *Py_UNUSED(module), PyObject *args)
 {
     return ba_solve(args, 0);
@@ -1013,6 +1270,7 @@ static PyObject *py_ba_play_values(PyObject *Py_UNUSED(module), PyObject *args)
 PyMethodDef solver_methods[] = {
     {"ba_max_tricks", py_ba_max_tricks, METH_VARARGS, ba_max_tricks_doc},
     {"ba_play_values", py_ba_play_values, METH_VARARGS, ba_play_values_doc},
+    {"ba_last_nodes", py_ba_last_nodes, METH_NOARGS, "The nodes the last solve searched."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1048,5 +1306,7 @@ int solver_init(void)
 void solver_free(void)
 {
     free(spare.e);
+    free(spare.tag);
     spare.e = NULL;
+    spare.tag = NULL;
 }
