@@ -844,6 +844,43 @@ static int play_and_search(Ctx *c, int b, int target, u64 *rel)
     return r;
 }
 
+/* Whether the team of the second hand (seat) is sure to win the trick in
+ * progress, whatever the leader's partner plays: one of the two holds a card
+ * of the suit led above the card led and above every card of the suit in
+ * the third hand's, which cannot ruff; or one of them can ruff where the
+ * third hand can only follow or throw a plain card.  Not after a Blooper
+ * lead (its forced plays, BA-33).  *rel: the winning card when its rank
+ * mattered (as DDS's QuickTricksSecondHand). */
+static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
+{
+    int lead = c->tcard[0], led = SLOT(lead);
+    if (led == c->trump && RANK(lead) >= LB_BIT)
+        return 0;
+    u64 third = c->hand[(seat + 1) & 3], ours = c->hand[seat] | c->hand[seat ^ 2];
+    u64 suit = slot_bits(led);
+    if (led != c->trump && !(third & suit) && (third & c->tmask))
+        return 0;  /* the third hand may ruff */
+    u64 mine = ours & suit;
+    if (mine) {
+        int top = highest_bit(mine);
+        u64 t = third & suit;
+        if (top > lead && (!t || top > highest_bit(t))) {
+            *rel = (u64)1 << top;
+            return 1;
+        }
+    }
+    if (led != c->trump && c->trump >= 0) {
+        for (int p = 0; p < 4; p += 2) {
+            u64 h = c->hand[seat ^ p];
+            if (!(h & suit) && (h & c->tmask)) {
+                *rel = 0;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Search moves (in order) until one reaches the goal of the seat to act
  * (maxside: team 0's); *cut: that move, or -1 when none does; *rel: the
  * cards the answer depends on.  A plain card is skipped when a card of its
@@ -960,6 +997,8 @@ static int node(Ctx *c, int target, u64 *rel)
      * needs them all): try to win it first */
     int k0 = target - c->ns;
     int k = maxside ? k0 : c->left - k0 + 1;
+    if (k == 1 && c->played == 1 && wins_second_hand(c, seat, rel))
+        return maxside;
     int n = gen_moves(c, seat, moves, -1, k == 1 || k == c->left);
     int cut;
     return try_moves(c, moves, n, target, maxside, rel, &cut);
