@@ -494,24 +494,26 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
     return total < c->left ? total : c->left;
 }
 
-/* With no trump in the opponents' hands: the tricks the leader's team takes
- * in a row from now on one line of play that cannot fail whatever the
- * opponents do.  The hand on lead cashes a card higher than every card the
- * opponents may still hold in its suit (each keeps its highest card of a
- * suit until it has no other; a void opponent is no threat), its partner
- * following with its lowest card of the suit or, when void, throwing its
- * lowest card; when the hand on lead has no such card, it leads low to such
- * a card of its partner's.  Only plain suits are led.  *rel: the winning
- * cards whose ranks mattered (above an opponent's card, or above the other
- * card of the team in the trick); the other cards the team plays are any
- * below them, so a position matching on those plays the same line. */
+/* The tricks the leader's team takes in a row from now on one line of play
+ * that cannot fail whatever the opponents do.  The hand on lead cashes a
+ * card higher than every card the opponents may still hold in its suit
+ * (each keeps its highest card of a suit until it has no other; a void
+ * opponent is no threat unless it holds a trump, and then the suit is not
+ * led), its partner following with its lowest card of the suit or, when
+ * void, throwing its lowest card; when the hand on lead has no such card,
+ * it leads low to such a card of its partner's.  Only plain suits are led.
+ * *rel: the winning cards whose ranks mattered (above an opponent's card,
+ * or above the other card of the team in the trick); the other cards the
+ * team plays are any below them, so a position matching on those plays the
+ * same line. */
 static int side_tricks(const Ctx *c, u64 *rel)
 {
     int seat = c->leader;
     u64 h[2] = {c->hand[seat], c->hand[seat ^ 2]};
-    int ohigh[2][4], olen[2][4];
+    int ohigh[2][4], olen[2][4], otrump[2];
     for (int i = 0; i < 2; i++) {
         u64 o = c->hand[seat ^ (2 * i + 1)];
+        otrump[i] = (o & c->tmask) != 0;
         for (int s = 0; s < 4; s++) {
             u64 suit = o & slot_bits(s);
             olen[i][s] = popcount64(suit);
@@ -531,10 +533,14 @@ static int side_tricks(const Ctx *c, u64 *rel)
                 u64 cards = wins_in & slot_bits(s);
                 if (!cards)
                     continue;
-                int threat = -1;
-                for (int i = 0; i < 2; i++)
+                int threat = -1, ruff = 0;
+                for (int i = 0; i < 2; i++) {
                     if (olen[i][s] && ohigh[i][s] > threat)
                         threat = ohigh[i][s];
+                    ruff |= !olen[i][s] && otrump[i];
+                }
+                if (ruff)
+                    continue;
                 int top = highest_bit(cards);
                 if (top <= threat)
                     continue;
@@ -583,13 +589,12 @@ static int side_tricks(const Ctx *c, u64 *rel)
     return tricks;
 }
 
-/* The leader's quick tricks (quick_tricks_of), or, with no trump in the
- * opponents' hands, its team's (side_tricks) when they are more. */
+/* The leader's quick tricks (quick_tricks_of), or its team's (side_tricks)
+ * when they are more. */
 static int quick_tricks(const Ctx *c, u64 *rel)
 {
-    int seat = c->leader;
-    int q = quick_tricks_of(c, seat, rel);
-    if (q >= c->left || (c->hand[seat ^ 1] | c->hand[seat ^ 3]) & c->tmask)
+    int q = quick_tricks_of(c, c->leader, rel);
+    if (q >= c->left)
         return q;
     u64 srel;
     int q2 = side_tricks(c, &srel);
