@@ -68,6 +68,13 @@ def _ours(state: GameState) -> int:
     return value
 
 
+def _nodes() -> int:
+    """The nodes the C solver's last call searched (a figure that does not
+    depend on the machine's load)."""
+    from cardrules.down_and_back import _speedups
+    return int(_speedups.ba_last_nodes())
+
+
 def trump_deal(rng: random.Random, size: int, leader: int) -> GameState:
     """A deal of ``size`` cards each with a plain card turned, at the opening lead."""
     while True:
@@ -132,23 +139,26 @@ def main() -> None:
     warm = no_trump_deal(random.Random(0), size=args.cards)
     _ours(warm)  # the first calls allocate: DDS its tables, ours its table
     dds_max_tricks(warm)
-    ours, dds = [], []
+    ours, dds, nodes = [], [], []
     for number in range(args.deals):
         state = no_trump_deal(rng, size=args.cards, leader=number % 4)
         # alternate who goes first, so that a noisy moment hurts both
         if number % 2:
             dds.append(_seconds(dds_max_tricks, state))
             ours.append(_seconds(_ours, state))
+            nodes.append(_nodes())
         else:
             ours.append(_seconds(_ours, state))
+            nodes.append(_nodes())
             dds.append(_seconds(dds_max_tricks, state))
         if args.each:
-            print(f"  deal {number + 1}: ours {ours[-1] * 1e3:.1f} ms, DDS {dds[-1] * 1e3:.1f} ms",
-                  flush=True)
+            print(f"  deal {number + 1}: ours {ours[-1] * 1e3:.1f} ms ({nodes[-1]:,} nodes), "
+                  f"DDS {dds[-1] * 1e3:.1f} ms", flush=True)
     print(f"\nno trump, {args.cards} cards, opening lead, {args.deals} deals")
     print(f"  max_tricks (C)        {_summary(ours)}")
     print(f"  DDS solve_board       {_summary(dds)}")
     print(f"  ratio of the medians  {statistics.median(ours) / statistics.median(dds):.2f}")
+    print(f"  nodes searched (C)    median {statistics.median(nodes):,.0f}, worst {max(nodes):,}")
 
     print(f"\ntrumps, opening lead, {args.per_size} deals per hand size (C)")
     for size in range(1, args.max_size + 1):
@@ -157,6 +167,7 @@ def main() -> None:
         print(f"  {size:2} cards  {_summary(times)}")
 
     print("\npure Python solver, trumps, opening lead")
+    solver.max_tricks(trump_deal(random.Random(0), 2, 0), implementation="python")  # imports
     for size in range(1, 7):
         times = [_seconds(lambda s: solver.max_tricks(s, implementation="python"),
                           trump_deal(rng, size, number % 4)) for number in range(args.per_size)]

@@ -720,8 +720,18 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
                 sc = 80 - r + popcount64(pbits);  /* to partner's winner */
             else if (!obits && pbits)
                 sc = 60 - r;
-            else
+            else {
                 sc = 30 - r + len - (s == c->trump ? 10 : 0);
+                /* the second hand holds the suit's best card and the
+                 * partner, with more than one card, the best of the rest:
+                 * a lead through to the partner (as DDS weighs it) */
+                u64 lb = (lho >> (16 * s)) & 0x7FFF, rb = (rho >> (16 * s)) & 0x7FFF;
+                u64 mb = (h >> (16 * s)) & 0x7FFF;
+                int hl = lb ? highest_bit(lb) : -1, hr = rb ? highest_bit(rb) : -1;
+                int hp = pbits ? highest_bit(pbits) : -1, hm = mb ? highest_bit(mb) : -1;
+                if (hl > hr && hp > hr && hp > hm && popcount64(pbits) > 1)
+                    sc += 25;
+            }
         } else {
             int k = card_key(c, b, led);
             int beats = k > win_key;
