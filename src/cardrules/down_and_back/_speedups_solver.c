@@ -859,13 +859,14 @@ static int play_and_search(Ctx *c, int b, int target, u64 *rel)
     return r;
 }
 
-/* Whether the team of the second hand (seat) is sure to win the trick in
- * progress, whatever the leader's partner plays: one of the two holds a card
+/* How many tricks in a row the team of the second hand (seat) is sure to
+ * take from the trick in progress on (0: not this one), whatever the
+ * leader's partner plays.  It takes this one when one of the two holds a card
  * of the suit led above the card led and above every card of the suit in
  * the third hand's, which cannot ruff; or one of them can ruff where the
  * third hand can only follow or throw a plain card.  Not after a Blooper
  * lead (its forced plays, BA-33).  *rel: the winning card when its rank
- * mattered (as DDS's QuickTricksSecondHand). */
+ * mattered and the cards it cashes (as DDS's QuickTricksSecondHand). */
 static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
 {
     int lead = c->tcard[0], led = SLOT(lead);
@@ -881,7 +882,34 @@ static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
         u64 t = third & suit;
         if (top > lead && (!t || top > highest_bit(t))) {
             *rel = (u64)1 << top;
-            return 1;
+            u64 rest = all_cards(c);
+            if (c->trump >= 0 && (rest & c->tmask))
+                return 1;
+            /* with no trump left the winner goes on to cash: the next card
+             * of the suit led when it holds it too, the top card of each
+             * other suit it holds, every card of a suit nobody else holds
+             * (as DDS's QuickTricksSecondHand counts at no trump) */
+            int hh = c->hand[seat] >> top & 1 ? seat : seat ^ 2;
+            u64 h = c->hand[hh];
+            int n = 1;
+            u64 after = rest & suit & ~((u64)1 << top);
+            if (after && (h >> highest_bit(after) & 1)) {
+                *rel |= (u64)1 << highest_bit(after);
+                n++;
+            }
+            for (int x = 0; x < 4; x++) {
+                u64 hs = h & slot_bits(x);
+                if (x == led || !hs)
+                    continue;
+                u64 all_x = rest & slot_bits(x);
+                if (all_x == hs) {
+                    n += popcount64(hs);
+                } else if (h >> highest_bit(all_x) & 1) {
+                    *rel |= (u64)1 << highest_bit(all_x);
+                    n++;
+                }
+            }
+            return n;
         }
     }
     if (led != c->trump && c->trump >= 0) {
@@ -1012,7 +1040,7 @@ static int node(Ctx *c, int target, u64 *rel)
      * needs them all): try to win it first */
     int k0 = target - c->ns;
     int k = maxside ? k0 : c->left - k0 + 1;
-    if (k == 1 && c->played == 1 && wins_second_hand(c, seat, rel))
+    if (c->played == 1 && wins_second_hand(c, seat, rel) >= k)
         return maxside;
     int n = gen_moves(c, seat, moves, -1, k == 1 || k == c->left);
     int cut;
