@@ -175,3 +175,21 @@ def test_pure_python_turns_the_c_solver_off() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_failing_run_of_equal_cards_is_not_reused_where_the_cards_differ() -> None:
+    """A position once answered wrongly by the transposition table: seat 1,
+    void in hearts, may ruff the jack of hearts with the 9, 10 or queen of
+    clubs (or throw the queen of spades), trumps clubs.  After a ruff its
+    team takes every trick only through the 3 of clubs, low enough for
+    partner's 6 to win a trump trick; a stored answer from a position where
+    that hand's trumps were 9-10-Q (all equal, so one searched) claimed the
+    other team a trick.  The search now plays the lowest card of a run of
+    equal cards, so what it stores holds wherever it is found."""
+    state = positions(1001, 124, (5, 6, 7, 8))[123]
+    assert sorted(str(card) for card in state.hands[1]) == ["3C", "9C", "QC", "QS", "TC"]
+    want = minimax_values(state)
+    assert {str(play): value for play, value in want.items()} == {
+        "play 3C": 4, "play 9C": 5, "play TC": 5, "play QS": 5, "play QC": 5}
+    assert _solver_c.play_values(state) == want
+    assert solver.play_values(state, implementation="python") == want

@@ -605,12 +605,13 @@ static int quick_tricks(const Ctx *c, u64 *rel)
     return q;
 }
 
-/* Whether team x (0 or 1) is sure of at least one more trick, at the start
- * of a trick; *rel: the cards that made it sure.
- *  - With a trump left in play: when x holds the highest of them.  Nothing
- *    takes that card's trick, and its holder never has to give it up: it
- *    may always play it when void in the suit led, and a Little Blooper
- *    lead (BA-33) forces only its lowest trump.
+/* How many more tricks team x (0 or 1) is sure of, at the start of a trick;
+ * *rel: the cards that made it sure.
+ *  - With a trump left in play: as many as one of its hands holds of the
+ *    highest trumps left that x holds in an unbroken run.  Nothing but the
+ *    partner's takes such a card's trick, and its holder never has to give
+ *    it up: it may always play it when void in the suit led, and a Blooper
+ *    lead (BA-33) forces only the highest or lowest trump.
  *  - With no trump left: when the other team is on lead and its cards that
  *    are the highest of their suits do not carry it through every trick
  *    left.  At no trump the other team keeps the lead only by winning with
@@ -618,15 +619,26 @@ static int quick_tricks(const Ctx *c, u64 *rel)
  *    wins at most as many tricks as its longer hand there holds cards (as in
  *    DDS's "later tricks").  The highest cards of the suits x tops (where
  *    anyone else holds the suit) are what that depends on. */
-static int sure_trick(const Ctx *c, int x, u64 *rel)
+static int sure_tricks(const Ctx *c, int x, u64 *rel)
 {
     u64 rest = all_cards(c);
     u64 mine = c->hand[x] | c->hand[x + 2];
     *rel = 0;
     if (c->trump >= 0 && (rest & c->tmask)) {
-        int top = highest_bit(rest & c->tmask);
-        *rel = (u64)1 << top;
-        return (int)(mine >> top & 1);
+        /* the trumps team x holds from the top down: each of one hand's
+         * takes the trick it is played to (only its partner's could beat
+         * it), one card a trick */
+        u64 t = rest & c->tmask;
+        int n[2] = {0, 0};
+        while (t) {
+            int top = highest_bit(t);
+            if (!(mine >> top & 1))
+                break;
+            *rel |= (u64)1 << top;
+            n[!(c->hand[x] >> top & 1)]++;
+            t &= ~((u64)1 << top);
+        }
+        return n[0] > n[1] ? n[0] : n[1];
     }
     if ((c->leader & 1) == x)
         return 0;  /* the quick tricks cover a team on lead */
@@ -753,6 +765,23 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
                 sc = 20 - r + len * 2 - (top ? 15 : 0);
             }
         }
+        /* b stands for its run of equal cards (the hand's cards of the suit
+         * below it with no other card left between), scored as b but
+         * played as the lowest of the run: an answer that fails for every
+         * card must rest on a card of each run that a position matching on
+         * fewer cards still holds, and the lowest is in any set of top
+         * cards that holds b, and below any that does not */
+        int play = b;
+        if (r < LB_BIT) {
+            while (RANK(play) > 0) {
+                u64 below = out & slot_bits(s) & (((u64)1 << play) - 1);
+                if (!below || !(h >> highest_bit(below) & 1))
+                    break;
+                play = highest_bit(below);
+                if (play == first)
+                    sc += 1000;
+            }
+        }
         if (b == first)
             sc += 1000;
         /* insertion, best first */
@@ -762,7 +791,7 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
             score[i] = score[i - 1];
             i--;
         }
-        moves[i] = b;
+        moves[i] = play;
         score[i] = sc;
     }
     return n;
@@ -997,22 +1026,33 @@ static int node(Ctx *c, int target, u64 *rel)
             if (first < 0)
                 first = best_card(e->best, k.rest);
         }
+        /* a team with no trump left loses a trick to every trump of the
+         * other team's longer trump hand: each of them, when played, takes
+         * its trick */
+        if (c->trump >= 0) {
+            int t[4];
+            for (int h = 0; h < 4; h++)
+                t[h] = popcount64(c->hand[h] & c->tmask);
+            if (!t[0] && !t[2] && need > c->left - (t[1] > t[3] ? t[1] : t[3]))
+                return 0;
+            if (!t[1] && !t[3] && need <= (t[0] > t[2] ? t[0] : t[2]))
+                return 1;
+        }
         u64 qrel;
         int q = quick_tricks(c, &qrel);
         if (maxside ? q >= need : c->left - q < need) {
             *rel = qrel;
             return maxside;
         }
-        if (need == 1 || need == c->left) {
-            /* team 0 needs one more trick and is sure of it, or needs every
-             * trick and team 1 is sure of one */
-            int x = need == 1 ? 0 : 1;
+        {
+            /* team 0 is sure of the tricks it needs, or team 1 of enough to
+             * stop it */
             u64 srel;
-            if (sure_trick(c, x, &srel)) {
+            if (need <= sure_tricks(c, 0, &srel)) {
                 *rel = srel;
-                return need == 1;
+                return 1;
             }
-            if (need == 1 && need == c->left && sure_trick(c, 1, &srel)) {
+            if (need > c->left - sure_tricks(c, 1, &srel)) {
                 *rel = srel;
                 return 0;
             }
