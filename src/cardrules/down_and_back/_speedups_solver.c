@@ -28,7 +28,9 @@
  *    by a generation number);
  *  - cards of equal value searched once: two cards of one hand in one suit
  *    with no card of another hand (or of the trick) between them are
- *    interchangeable; the Bloopers never are (a Blooper lead forces the
+ *    interchangeable, and the lowest of such a run is the one played (see
+ *    gen_moves: what is stored then holds wherever it matches); the
+ *    Bloopers never are (a Blooper lead forces the
  *    others' trumps, BA-33); and, as DDS does, once a card of a suit has
  *    been tried and failed, a later card of that suit is skipped when both
  *    are below every card of the suit the searches so far depended on;
@@ -36,10 +38,12 @@
  *    trump in the opponents' hands, the tricks its team takes in a row on a
  *    line that cannot fail (cashing winners, crossing to the partner's), a
  *    lower bound of its team's tricks that ends many searches early;
- *  - a sure trick ("later tricks" in DDS): a team that holds the highest
- *    trump left, or, with no trump left, whose opponents on lead cannot run
- *    every trick on the suits they top, takes at least one more trick: that
- *    answers the many searches asking for one trick more or for all of them;
+ *  - sure tricks ("later tricks" in DDS): a team takes as many tricks as
+ *    one of its hands holds of its unbroken run of top trumps; with no
+ *    trump left, a team whose opponents on lead cannot run every trick on
+ *    the suits they top takes one; a team with no trump loses a trick to
+ *    each trump of the other team's longer trump hand: these answer the
+ *    many searches asking for one trick more or for all of them;
  *  - move ordering: the best card of the last search from the table first,
  *    then winners, cheap ducks and discards from the weakest suit, and a
  *    card that wins the trick first when the side to play needs this trick;
