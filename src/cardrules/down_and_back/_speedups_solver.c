@@ -609,13 +609,15 @@ static int quick_tricks(const Ctx *c, u64 *rel)
     return q;
 }
 
-/* How many more tricks team x (0 or 1) is sure of, at the start of a trick;
+/* How many more tricks team x (0 or 1) is sure of, at the start of a trick,
+ * by the first of these rules that gives want (or the best of them);
  * *rel: the cards that made it sure.
  *  - With a trump left in play: as many as one of its hands holds of the
  *    highest trumps left that x holds in an unbroken run.  Nothing but the
  *    partner's takes such a card's trick, and its holder never has to give
  *    it up: it may always play it when void in the suit led, and a Blooper
- *    lead (BA-33) forces only the highest or lowest trump.
+ *    lead (BA-33) forces only the highest or lowest trump.  Against a team
+ *    with no trump, as many as x's longer trump hand holds.
  *  - With no trump left: when the other team is on lead and its cards that
  *    are the highest of their suits do not carry it through every trick
  *    left.  At no trump the other team keeps the lead only by winning with
@@ -623,12 +625,19 @@ static int quick_tricks(const Ctx *c, u64 *rel)
  *    wins at most as many tricks as its longer hand there holds cards (as in
  *    DDS's "later tricks").  The highest cards of the suits x tops (where
  *    anyone else holds the suit) are what that depends on. */
-static int sure_tricks(const Ctx *c, int x, u64 *rel)
+static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
 {
     u64 rest = all_cards(c);
     u64 mine = c->hand[x] | c->hand[x + 2];
     *rel = 0;
     if (c->trump >= 0 && (rest & c->tmask)) {
+        /* against a team with no trump, every trump of x's longer trump
+         * hand takes the trick it is played to (suit lengths alone) */
+        if (!((c->hand[x ^ 1] | c->hand[x ^ 3]) & c->tmask)) {
+            int a = popcount64(c->hand[x] & c->tmask), b = popcount64(c->hand[x + 2] & c->tmask);
+            if ((a > b ? a : b) >= want)
+                return a > b ? a : b;
+        }
         /* the trumps team x holds from the top down: each of one hand's
          * takes the trick it is played to (only its partner's could beat
          * it), one card a trick */
@@ -1030,36 +1039,24 @@ static int node(Ctx *c, int target, u64 *rel)
             if (first < 0)
                 first = best_card(e->best, k.rest);
         }
-        /* a team with no trump left loses a trick to every trump of the
-         * other team's longer trump hand: each of them, when played, takes
-         * its trick */
-        if (c->trump >= 0) {
-            int t[4];
-            for (int h = 0; h < 4; h++)
-                t[h] = popcount64(c->hand[h] & c->tmask);
-            if (!t[0] && !t[2] && need > c->left - (t[1] > t[3] ? t[1] : t[3]))
-                return 0;
-            if (!t[1] && !t[3] && need <= (t[0] > t[2] ? t[0] : t[2]))
+        {
+            /* team 0 is sure of the tricks it needs, or team 1 of enough to
+             * stop it */
+            u64 srel;
+            if (need <= sure_tricks(c, 0, need, &srel)) {
+                *rel = srel;
                 return 1;
+            }
+            if (need > c->left - sure_tricks(c, 1, c->left - need + 1, &srel)) {
+                *rel = srel;
+                return 0;
+            }
         }
         u64 qrel;
         int q = quick_tricks(c, &qrel);
         if (maxside ? q >= need : c->left - q < need) {
             *rel = qrel;
             return maxside;
-        }
-        {
-            /* team 0 is sure of the tricks it needs, or team 1 of enough to
-             * stop it */
-            u64 srel;
-            if (need <= sure_tricks(c, 0, &srel)) {
-                *rel = srel;
-                return 1;
-            }
-            if (need > c->left - sure_tricks(c, 1, &srel)) {
-                *rel = srel;
-                return 0;
-            }
         }
         int n = gen_moves(c, seat, moves, first, 0);
         u64 all;
