@@ -756,6 +756,11 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
                 int hp = pbits ? highest_bit(pbits) : -1, hm = mb ? highest_bit(mb) : -1;
                 if (hl > hr && hp > hr && hp > hm && popcount64(pbits) > 1)
                     sc += 25;
+                /* with no trump left, a suit the opponents are short in
+                 * gives them fewer cards to choose from (DDS weighs leads
+                 * so too) */
+                if (!(all_cards(c) & c->tmask))
+                    sc -= 3 * (popcount64(lb) + popcount64(rb));
             }
         } else {
             int k = card_key(c, b, led);
