@@ -153,19 +153,19 @@ typedef struct {
 #define MIN_STORE 2
 
 #define WAYS 64
-/* 2^14 buckets of 64 entries of 48 bytes and a 4-byte tag: 52 MB, allocated
+/* 2^14 buckets of 64 entries of 48 bytes and an 8-byte tag: 56 MB, allocated
  * once and reused.  Many entries share a distribution, so the buckets are
  * wide (16 ways searched several times as many nodes on hard deals). */
 #define TT_BITS 20
 #define TT_SIZE ((size_t)1 << TT_BITS)
 
-/* Beside the entries, a tag per entry (the call's generation in the high
- * half, a hash of the distribution and flags in the low half): a look-up
- * scans the bucket's tags, a few cache lines, and reads only the entries
- * whose tag matches. */
+/* Beside the entries, a tag per entry: the call's generation (16 bits), a
+ * hash of the distribution and flags (16), the entry's segment sizes (16)
+ * and a hash of its owners of those top cards (16).  A look-up scans the
+ * bucket's tags and reads only the entries whose tag matches. */
 typedef struct {
     Entry *e;
-    uint32_t *tag;
+    u64 *tag;
     uint16_t gen;
 } Table;
 
@@ -179,7 +179,7 @@ static int table_take(Table *t)
         spare.e = NULL;
     } else {
         t->e = calloc(TT_SIZE, sizeof(Entry));
-        t->tag = calloc(TT_SIZE, sizeof(uint32_t));
+        t->tag = calloc(TT_SIZE, sizeof(u64));
         if (t->e == NULL || t->tag == NULL) {
             free(t->e);
             free(t->tag);
@@ -190,7 +190,7 @@ static int table_take(Table *t)
         t->gen = 0;
     }
     if (++t->gen == 0) {  /* wrapped: clear the old generations */
-        memset(t->tag, 0, TT_SIZE * sizeof(uint32_t));
+        memset(t->tag, 0, TT_SIZE * sizeof(u64));
         t->gen = 1;
     }
     return 0;
@@ -221,7 +221,7 @@ typedef struct {
     int tcard[4];       /* the trick's cards (bit numbers) in play order */
     int wseat[4], wkey[4]; /* who wins the trick after each card, and with what */
     Entry *tt;
-    uint32_t *tag;
+    u64 *tag;
     uint16_t gen;
     long long nodes;
 } Ctx;
@@ -317,6 +317,13 @@ static inline u64 seg_mask(const Key *k, uint16_t seg)
     return m;
 }
 
+/* A 16-bit hash of an entry's owners of its top cards (r0..r2 masked). */
+static inline u64 pattern(u64 r0, u64 r1, u64 r2)
+{
+    u64 h = r0 * 0x9E3779B97F4A7C15ULL ^ r1 * 0xC2B2AE3D27D4EB4FULL ^ r2 * 0x165667B19E3779F9ULL;
+    return h >> 48;
+}
+
 /* The absolute cards of the top seg[s] cards of each suit left. */
 static inline u64 seg_cards(const Key *k, uint16_t seg)
 {
@@ -379,21 +386,21 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         covers &= (seg >> s & 15) >= (k->tops >> s & 15);
     size_t base = covers ? k->index2 : k->index;
     Entry *b = c->tt + base;
-    uint32_t *tags = c->tag + base;
+    u64 *tags = c->tag + base;
     u64 m = seg_mask(k, seg);
     u64 r0 = k->rel[0] & m, r1 = k->rel[1] & m, r2 = k->rel[2] & m;
     Entry *e = NULL;
     int pick = -1, depth = 99;
     for (int i = 0; i < WAYS; i++) {
         Entry *x = &b[i];
-        if (tags[i] >> 16 != c->gen) {
+        if (tags[i] >> 48 != c->gen) {
             if (pick < 0 || depth >= 0) {
                 pick = i;
                 depth = -1;
             }
             continue;
         }
-        if (tags[i] == k->tag && x->lens == k->lens && x->info == k->info && x->seg == seg && x->r0 == r0
+        if (tags[i] >> 32 == k->tag && x->lens == k->lens && x->info == k->info && x->seg == seg && x->r0 == r0
                 && x->r1 == r1 && x->r2 == r2) {
             e = x;
             break;
@@ -412,7 +419,7 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         e->r1 = r1;
         e->r2 = r2;
         e->gen = c->gen;
-        tags[pick] = k->tag;
+        tags[pick] = (u64)k->tag << 32 | (u64)seg << 16 | pattern(r0, r1, r2);
         e->lower = 0;
         e->upper = (uint8_t)c->left;
         e->best = NO_BEST;
@@ -1027,10 +1034,15 @@ static int node(Ctx *c, int target, u64 *rel)
         int first = -1;
         for (int i = 0; i < 2 * WAYS; i++) {
             size_t at = i < WAYS ? k.index2 + i : k.index + i - WAYS;
-            if (c->tag[at] != k.tag)
+            u64 tg = c->tag[at];
+            if (tg >> 32 != k.tag)
+                continue;
+            /* the entry's segment sizes and a hash of its owners are in the
+             * tag: most entries of the distribution are told apart here */
+            u64 m = seg_mask(&k, (uint16_t)(tg >> 16));
+            if ((tg & 0xFFFF) != pattern(k.rel[0] & m, k.rel[1] & m, k.rel[2] & m))
                 continue;
             const Entry *e = c->tt + at;
-            u64 m;
             if (e->lens != k.lens || e->info != k.info || !matches(e, &k, &m))
                 continue;
             if (e->lower >= need) {
