@@ -72,7 +72,7 @@ def _nodes() -> int:
     """The nodes the C solver's last call searched (a figure that does not
     depend on the machine's load)."""
     from cardrules.down_and_back import _speedups
-    return int(_speedups.ba_last_nodes())
+    return _speedups.ba_last_nodes()
 
 
 def trump_deal(rng: random.Random, size: int, leader: int) -> GameState:

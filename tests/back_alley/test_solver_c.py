@@ -193,3 +193,14 @@ def test_a_failing_run_of_equal_cards_is_not_reused_where_the_cards_differ() -> 
         "play 3C": 4, "play 9C": 5, "play TC": 5, "play QS": 5, "play QC": 5}
     assert _solver_c.play_values(state) == want
     assert solver.play_values(state, implementation="python") == want
+
+
+def test_the_node_count_of_the_last_solve_is_reported() -> None:
+    """``ba_last_nodes`` (for benchmarks: a figure that does not depend on the
+    machine's load) counts the positions the last solve visited."""
+    from cardrules.down_and_back import _speedups
+    one, six = positions(3, 1, (1,))[0], positions(4, 1, (6,))[0]
+    _solver_c.max_tricks(six)
+    many = _speedups.ba_last_nodes()
+    _solver_c.max_tricks(one)
+    assert 1 <= _speedups.ba_last_nodes() < many
