@@ -60,3 +60,16 @@ def test_full_13_card_deals_agree_with_dds() -> None:
             continue
         assert solver.max_tricks(position) == dds_max_tricks(position), pbn(position)
         found += 1
+
+
+def test_a_run_of_equal_cards_reaching_into_the_cards_that_mattered() -> None:
+    """An 8-card no-trump deal once answered one trick short: a run of equal
+    cards was searched through its lowest card, the answer rested on its
+    highest, and a position matching on fewer cards (where the run's cards
+    were no longer equal) took the answer.  A failing run that reaches into
+    the cards an answer rests on now adds its lowest card to them."""
+    rng = random.Random(5)
+    for number in range(166):
+        state = no_trump_deal(rng, size=rng.randint(8, 11), leader=number % 4)
+    assert len(state.hand_indexes[0]) == 8
+    assert solver.max_tricks(state) == dds_max_tricks(state) == 4

@@ -978,6 +978,49 @@ static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
     return 0;
 }
 
+/* Every move failed: moves[] (each the lowest card of a run of equal cards,
+ * see gen_moves) stood for whole runs, equal in this position because no
+ * other hand's card lies between.  A position matching on the cards the
+ * answer depends on (rel: in each suit, the cards from the highest down to
+ * the lowest of them) must find each run's cards either all among those or
+ * all below them, else a card of the run there may not be equal to the one
+ * searched.  So a run that reaches into those cards from below them adds
+ * its lowest card (going down each suit, as each addition lowers the line).
+ * Returns the cards to add. */
+static u64 runs_cut(const Ctx *c, const int *moves, int n, u64 rel)
+{
+    int seat = (c->leader + c->played) & 3;
+    u64 h = c->hand[seat], out = all_cards(c), add = 0;
+    for (int p = 0; p < c->played; p++)
+        out |= (u64)1 << c->tcard[p];
+    for (int s = 0; s < 4; s++) {
+        u64 r = rel & out & slot_bits(s);
+        if (!r)
+            continue;
+        int line = lowest_bit(r);
+        u64 lows = 0;
+        for (int i = 0; i < n; i++)
+            if (SLOT(moves[i]) == s && RANK(moves[i]) < LB_BIT && moves[i] < line)
+                lows |= (u64)1 << moves[i];
+        while (lows) {  /* highest first */
+            int low = highest_bit(lows);
+            lows &= ~((u64)1 << low);
+            int top = low;
+            for (;;) {
+                u64 above = out & slot_bits(s) & ~((((u64)2) << top) - 1);
+                if (!above || !(h >> lowest_bit(above) & 1) || RANK(lowest_bit(above)) >= LB_BIT)
+                    break;
+                top = lowest_bit(above);
+            }
+            if (top >= line) {
+                add |= (u64)1 << low;
+                line = low;
+            }
+        }
+    }
+    return add;
+}
+
 /* Search moves (in order) until one reaches the goal of the seat to act
  * (maxside: team 0's); *cut: that move, or -1 when none does; *rel: the
  * cards the answer depends on.  A plain card is skipped when a card of its
@@ -1009,7 +1052,7 @@ static int try_moves(Ctx *c, const int *moves, int n, int target, int maxside, u
         if (plain && b < tried[s])
             tried[s] = b;
     }
-    *rel = all;
+    *rel = all | runs_cut(c, moves, n, all);
     *cut = -1;
     return !maxside;
 }
