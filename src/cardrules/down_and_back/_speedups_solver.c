@@ -28,9 +28,10 @@
  *    by a generation number);
  *  - cards of equal value searched once: two cards of one hand in one suit
  *    with no card of another hand (or of the trick) between them are
- *    interchangeable, and the lowest of such a run is the one played (see
- *    gen_moves: what is stored then holds wherever it matches); the
- *    Bloopers never are (a Blooper lead forces the
+ *    interchangeable, and the lowest of such a run is the one played; when
+ *    every card fails, a run that reaches into the cards the answer rests
+ *    on adds its lowest card to them (runs_cut), so that what is stored
+ *    holds wherever it matches; the Bloopers never are (a Blooper lead forces the
  *    others' trumps, BA-33); and, as DDS does, once a card of a suit has
  *    been tried and failed, a later card of that suit is skipped when both
  *    are below every card of the suit the searches so far depended on;
@@ -791,11 +792,9 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
             }
         }
         /* b stands for its run of equal cards (the hand's cards of the suit
-         * below it with no other card left between), scored as b but
-         * played as the lowest of the run: an answer that fails for every
-         * card must rest on a card of each run that a position matching on
-         * fewer cards still holds, and the lowest is in any set of top
-         * cards that holds b, and below any that does not */
+         * below it with no other card left between), scored as b and
+         * played as the lowest of the run (see runs_cut for what an answer
+         * that fails for every card then rests on) */
         int play = b;
         if (r < LB_BIT) {
             while (RANK(play) > 0) {
