@@ -138,14 +138,13 @@ static inline u64 compress(u64 x, u64 m)
  * the cards left (r0..r2 for seats 0 to 2, masked to those top cards; seat
  * 3 holds the rest).  The cards below them did not matter to the result.
  * best: the leader's best card (suit << 4 | rank among the suit's cards
- * left), NO_BEST for none.  gen: the call that wrote it (0: never). */
+ * left), NO_BEST for none.  Which call wrote it is in its tag (Table). */
 typedef struct {
     u64 lens;
     u64 r0, r1, r2;
     uint16_t seg;
-    uint16_t gen;
     uint8_t info, lower, upper, best;
-    uint8_t depth, pad[7];
+    uint8_t depth, pad[9];
 } Entry;
 
 #define NO_BEST 0xFFu
@@ -357,13 +356,6 @@ static inline uint16_t seg_of(const Key *k, u64 rel)
     return seg;
 }
 
-static inline int matches(const Entry *e, const Key *k, u64 *segm)
-{
-    u64 m = seg_mask(k, e->seg);
-    *segm = m;
-    return (k->rel[0] & m) == e->r0 && (k->rel[1] & m) == e->r1 && (k->rel[2] & m) == e->r2;
-}
-
 /* The card (bit number) a stored best card stands for now, or -1. */
 static inline int best_card(uint8_t best, u64 rest)
 {
@@ -419,7 +411,6 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         e->r0 = r0;
         e->r1 = r1;
         e->r2 = r2;
-        e->gen = c->gen;
         tags[pick] = (u64)k->tag << 32 | (u64)seg << 16 | pattern(r0, r1, r2);
         e->lower = 0;
         e->upper = (uint8_t)c->left;
@@ -858,6 +849,29 @@ static int last_trick(const Ctx *c, u64 *rel)
 
 static int node(Ctx *c, int target, u64 *rel);
 
+/* Who wins the trick after its card pos (played by seat), with what. */
+static inline void note_winner(Ctx *c, int pos, int seat)
+{
+    int k = card_key(c, c->tcard[pos], SLOT(c->tcard[0]));
+    if (pos == 0 || k > c->wkey[pos - 1]) {
+        c->wkey[pos] = k;
+        c->wseat[pos] = seat;
+    } else {
+        c->wkey[pos] = c->wkey[pos - 1];
+        c->wseat[pos] = c->wseat[pos - 1];
+    }
+}
+
+/* Whether the finished trick holds a trump (it breaks trump, BA-32). */
+static inline int trick_trumped(const Ctx *c)
+{
+    int trumped = 0;
+    if (c->trump >= 0)
+        for (int p = 0; p < 4; p++)
+            trumped |= SLOT(c->tcard[p]) == c->trump;
+    return trumped;
+}
+
 /* Play card b for the seat to act, search, take it back; *rel: the cards
  * whose ranks the answer depends on. */
 static int play_and_search(Ctx *c, int b, int target, u64 *rel)
@@ -866,15 +880,7 @@ static int play_and_search(Ctx *c, int b, int target, u64 *rel)
     u64 bit = (u64)1 << b;
     c->hand[seat] &= ~bit;
     c->tcard[pos] = b;
-    int led = SLOT(c->tcard[0]);
-    int k = card_key(c, b, led);
-    if (pos == 0 || k > c->wkey[pos - 1]) {
-        c->wkey[pos] = k;
-        c->wseat[pos] = seat;
-    } else {
-        c->wkey[pos] = c->wkey[pos - 1];
-        c->wseat[pos] = c->wseat[pos - 1];
-    }
+    note_winner(c, pos, seat);
     int r;
     if (pos < 3) {
         c->played = pos + 1;
@@ -883,10 +889,7 @@ static int play_and_search(Ctx *c, int b, int target, u64 *rel)
     } else {
         int save_broken = c->broken, save_leader = c->leader, save_ns = c->ns;
         int w = c->wseat[3];
-        int trumped = 0;
-        if (c->trump >= 0)
-            for (int p = 0; p < 4; p++)
-                trumped |= SLOT(c->tcard[p]) == c->trump;
+        int trumped = trick_trumped(c);
         /* the later tricks use the trick arrays: keep this one's */
         int tc[4], ws[4], wk[4];
         memcpy(tc, c->tcard, sizeof tc);
@@ -1085,8 +1088,9 @@ static int node(Ctx *c, int target, u64 *rel)
             if ((tg & 0xFFFF) != pattern(k.rel[0] & m, k.rel[1] & m, k.rel[2] & m))
                 continue;
             const Entry *e = c->tt + at;
-            if (e->lens != k.lens || e->info != k.info || !matches(e, &k, &m))
-                continue;
+            if (e->lens != k.lens || e->info != k.info || (k.rel[0] & m) != e->r0
+                    || (k.rel[1] & m) != e->r1 || (k.rel[2] & m) != e->r2)
+                continue;  /* m: the mask of the entry's seg, from its tag */
             if (e->lower >= need) {
                 *rel = seg_cards(&k, e->seg);
                 return 1;
@@ -1337,17 +1341,8 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     for (int i = 0; i < 4; i++)
         c.board[i] = board >> i & 1;
     /* the trick so far: who is winning it */
-    for (int p = 0; p < c.played; p++) {
-        int seat = (leader + p) & 3;
-        int k = card_key(&c, c.tcard[p], SLOT(c.tcard[0]));
-        if (p == 0 || k > c.wkey[p - 1]) {
-            c.wkey[p] = k;
-            c.wseat[p] = seat;
-        } else {
-            c.wkey[p] = c.wkey[p - 1];
-            c.wseat[p] = c.wseat[p - 1];
-        }
-    }
+    for (int p = 0; p < c.played; p++)
+        note_winner(&c, p, (leader + p) & 3);
     /* cards of the trick break trump for later tricks only (BA-32): the
      * search sets broken when the trick is over */
     Table t;
@@ -1383,23 +1378,13 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
                 Ctx d = c;
                 d.hand[seat] &= ~bit;
                 d.tcard[pos] = rep;
-                int k = card_key(&d, rep, SLOT(d.tcard[0]));
-                if (pos == 0 || k > d.wkey[pos - 1]) {
-                    d.wkey[pos] = k;
-                    d.wseat[pos] = seat;
-                } else {
-                    d.wkey[pos] = d.wkey[pos - 1];
-                    d.wseat[pos] = d.wseat[pos - 1];
-                }
+                note_winner(&d, pos, seat);
                 if (pos < 3) {
                     d.played = pos + 1;
                     v = exact(&d, 0, left, guess);
                 } else {
-                    int w = d.wseat[3], trumped = 0;
-                    if (d.trump >= 0)
-                        for (int p = 0; p < 4; p++)
-                            trumped |= SLOT(d.tcard[p]) == d.trump;
-                    d.broken |= trumped;
+                    int w = d.wseat[3];
+                    d.broken |= trick_trumped(&d);
                     d.leader = w;
                     d.left = left - 1;
                     d.played = 0;
