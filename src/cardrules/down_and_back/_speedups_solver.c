@@ -45,9 +45,13 @@
  *    the suits they top takes one; a team with no trump loses a trick to
  *    each trump of the other team's longer trump hand: these answer the
  *    many searches asking for one trick more or for all of them;
- *  - move ordering: the best card of the last search from the table first,
- *    then winners, cheap ducks and discards from the weakest suit, and a
- *    card that wins the trick first when the side to play needs this trick;
+ *  - move ordering: the best card of the last search from the table first;
+ *    a lead is weighed (nt_lead_weight, trump_lead_weight) by how few cards
+ *    it leaves the opponents to choose from (a void opponent may throw or
+ *    ruff with anything) and whether it wins the trick, as DDS weighs its
+ *    leads; later in a trick winners, cheap ducks and discards from the
+ *    weakest suit, and a card that wins the trick first when the side to
+ *    play needs this trick;
  *  - the root's searches start at team 0's share of the high cards.
  *
  * The search itself runs with the GIL released, on a table it owns: the
@@ -675,6 +679,166 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
 
 /* The candidate cards of the seat to act, one of each group of equal
  * cards, best first; returns how many. */
+/* The seat holding card b (-1: none). */
+static inline int holder(const Ctx *c, int b)
+{
+    for (int h = 0; h < 4; h++)
+        if (c->hand[h] >> b & 1)
+            return h;
+    return -1;
+}
+
+/* The order of a lead of b (standing for its run when seq) with no trump
+ * left, the higher the sooner: the fewer cards the opponents may choose
+ * between (a void one may throw anything), the better; a lead that wins
+ * by our top card or the partner's comes before one that gives up the
+ * lead; among those, a suit whose next card lies over the leader (at the
+ * left-hand opponent) or with us, then leads towards the partner's cards
+ * (ideas from DDS's lead weights, with our own numbers). */
+static int nt_lead_weight(const Ctx *c, int seat, int b, int seq)
+{
+    int s = SLOT(b), r = RANK(b), sh = 16 * s;
+    int lho = (seat + 1) & 3, pa = seat ^ 2, rho = (seat + 3) & 3;
+    u64 suit = (all_cards(c) >> sh) & 0x7FFF;
+    u64 lb = (c->hand[lho] >> sh) & 0x7FFF, rb = (c->hand[rho] >> sh) & 0x7FFF;
+    u64 pb = (c->hand[pa] >> sh) & 0x7FFF;
+    int nl = popcount64(lb), nr = popcount64(rb), np = popcount64(pb);
+    int top = highest_bit(suit);
+    u64 rest = suit & ~((u64)1 << top);
+    int second = rest ? highest_bit(rest) : -1;
+    rest &= second >= 0 ? ~((u64)1 << second) : ~(u64)0;
+    int third = rest ? highest_bit(rest) : -1;
+    int h1 = holder(c, sh + top);
+    int h2 = second >= 0 ? holder(c, sh + second) : -1;
+    int h3 = third >= 0 ? holder(c, sh + third) : -1;
+    int cl = 4 * (nl ? nl : c->left + 1), cr = 4 * (nr ? nr : c->left + 1);
+    int w = -((cl + cr) * 32) / 19;
+    if (!np)
+        w -= 9;
+    int rr = 14 - popcount64(suit >> (r + 1));
+    int ob = highest_bit((lb | rb) | 1);
+    int pwin = pb && (lb | rb ? highest_bit(pb) > ob : 1);
+    if (r == top || pwin) {
+        if (h2 == rho) {
+            if (nr != 1)
+                w -= 1;
+        } else if (h2 == lho) {
+            w += nl != 1 ? 22 : 16;
+        }
+        if ((h2 != lho || nl == 1) && (h2 != rho || nr == 1))
+            return w + 45 + rr;
+        return w + 18 + rr;
+    }
+    if (h1 == rho || h2 == rho) {
+        if (nr != 1)
+            w -= 10;
+    } else if (h1 == lho && h2 == pa && np != 1) {
+        w += 31;
+    }
+    if (h2 == pa && h3 == pa)
+        w += 35;
+    else if (np > 1 && ((h2 == seat && h3 == pa) || (h2 == pa && h3 == seat)))
+        w += 25;
+    if ((nl == 1 && h1 == lho) || (nr == 1 && h1 == rho))
+        return w + 28 + rr;
+    if (h1 == seat)
+        return w - 17 + rr;
+    if (!seq)
+        return w + 12 + rr;
+    if (r == second)
+        return w + 48;
+    return w + 29 - rr;
+}
+
+static inline int top_of(u64 x) { return x ? highest_bit(x) : -1; }
+
+/* The order of a lead of b (standing for its run when seq) with trumps
+ * left, the higher the sooner, on the lines of nt_lead_weight: fewer cards
+ * for the opponents to choose from, no suit an opponent may ruff, a suit
+ * the partner may ruff; a lead that wins the trick (by a top card no one
+ * can ruff, the partner's top card, or the partner's ruff) before one that
+ * gives up the lead. */
+static int trump_lead_weight(const Ctx *c, int seat, int b, int seq)
+{
+    int s = SLOT(b), r = RANK(b), sh = 16 * s, ts = 16 * c->trump;
+    int lho = (seat + 1) & 3, pa = seat ^ 2, rho = (seat + 3) & 3;
+    u64 suit = (all_cards(c) >> sh) & 0x7FFF;
+    u64 lb = (c->hand[lho] >> sh) & 0x7FFF, rb = (c->hand[rho] >> sh) & 0x7FFF;
+    u64 pb = (c->hand[pa] >> sh) & 0x7FFF, mb = (c->hand[seat] >> sh) & 0x7FFF;
+    u64 lt = (c->hand[lho] >> ts) & 0x7FFF, rt = (c->hand[rho] >> ts) & 0x7FFF;
+    u64 pt = (c->hand[pa] >> ts) & 0x7FFF, mt = (c->hand[seat] >> ts) & 0x7FFF;
+    int nl = popcount64(lb), nr = popcount64(rb), np = popcount64(pb);
+    int plain = s != c->trump;
+    int top = highest_bit(suit);
+    u64 rest = suit & ~((u64)1 << top);
+    int second = top_of(rest);
+    rest &= second >= 0 ? ~((u64)1 << second) : ~(u64)0;
+    int third = top_of(rest);
+    int h1 = holder(c, sh + top);
+    int h2 = second >= 0 ? holder(c, sh + second) : -1;
+    int h3 = third >= 0 ? holder(c, sh + third) : -1;
+    int cl = 4 * (nl ? nl : c->left + 1), cr = 4 * (nr ? nr : c->left + 1);
+    int w = -((cl + cr) * 32) / 13;
+    int lruff = plain && !lb && lt, rruff = plain && !rb && rt;
+    int pruff = plain && !pb && pt;
+    if (lruff || rruff)
+        w -= 12;
+    if (pruff && nr)
+        w += 17;
+    if (h1 == rho || h2 == rho) {
+        if (nr != 1)
+            w -= 12;
+    } else if (h1 == lho && h2 == pa && np != 1) {
+        w += 27;
+    }
+    if (plain && popcount64(mb) == 1 && mt && np > 1 && h1 == pa)
+        w += 19;  /* the partner wins and gives us a ruff */
+    int win;
+    if (!plain) {
+        win = r == top || top_of(pb) > top_of(lb | rb);
+    } else if (r == top || top_of(pb) > top_of(lb | rb)) {
+        if (r == top && pruff)
+            win = (!lruff || top_of(pt) > top_of(lt)) && (!rruff || top_of(pt) > top_of(rt));
+        else
+            win = !lruff && !rruff;
+    } else if (pruff) {
+        win = (!lruff || top_of(pt) > top_of(lt)) && (!rruff || top_of(pt) > top_of(rt));
+    } else {
+        win = 0;
+    }
+    int rr = 14 - popcount64(suit >> (r + 1));
+    if (win) {
+        if ((nl == 1 && h1 == lho) || (nr == 1 && h1 == rho))
+            return w + 35 + rr;
+        if (h1 == seat) {
+            if (h2 == pa)
+                return w + 48 + rr;
+            return r == top ? w + 31 : w - 3 + rr;
+        }
+        if (h1 == pa)
+            return w + (h2 == seat ? 42 : 28) + rr;
+        if (seq && r == second)
+            return w + 40;
+        return w + (seq ? 22 : 11) + rr;
+    }
+    if (h2 == pa && h3 == pa)
+        w += 20;
+    else if (np > 1 && ((h2 == seat && h3 == pa) || (h2 == pa && h3 == seat)))
+        w += 13;
+    if ((nl == 1 && h1 == lho) || (nr == 1 && h1 == rho))
+        return w + 2 + rr;
+    if (h1 == seat) {
+        if (h2 == pa)
+            return w + 33 + rr;
+        return r == top ? w + 38 : w - 14 + rr;
+    }
+    if (h1 == pa)
+        return w + 34 + rr;
+    if (seq && r == second)
+        return w + 35;
+    return w + 17 - r;
+}
+
 #define MAXMOVES 16
 
 static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
@@ -707,10 +871,10 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
         out |= (u64)1 << c->tcard[p];
 
     int n = 0, score[MAXMOVES * 4];
-    int partner = seat ^ 2;
     int pos = c->played;
     int win_key = pos ? c->wkey[pos - 1] : -1;
     int ours = pos && ((c->wseat[pos - 1] ^ seat) & 1) == 0;
+    int no_trump_left = !(out & c->tmask);
     u64 rest = cand;
     while (rest) {
         int b = highest_bit(rest);
@@ -729,38 +893,25 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
         u64 suit_out = (out >> (16 * s)) & 0x7FFF;
         int top = (suit_out >> (r + 1)) == 0;  /* the highest card of its suit left */
         int len = popcount64((h >> (16 * s)) & 0x7FFF);
-        int sc;
-        if (pos == 0) {
-            /* leading */
-            u64 lho = c->hand[(seat + 1) & 3], rho = c->hand[(seat + 3) & 3];
-            u64 opp = lho | rho;
-            int opp_ruff = c->trump >= 0 && s != c->trump && (opp & c->tmask)
-                && (!((lho >> (16 * s)) & 0x7FFF) || !((rho >> (16 * s)) & 0x7FFF));
-            u64 pbits = (c->hand[partner] >> (16 * s)) & 0x7FFF;
-            u64 obits = (opp >> (16 * s)) & 0x7FFF;
-            if (top && !opp_ruff)
-                sc = 100 + len * 4 + r;
-            else if (pbits && highest_bit(pbits) > (obits ? highest_bit(obits) : -1))
-                sc = 80 - r + popcount64(pbits);  /* to partner's winner */
-            else if (!obits && pbits)
-                sc = 60 - r;
-            else {
-                sc = 30 - r + len - (s == c->trump ? 10 : 0);
-                /* the second hand holds the suit's best card and the
-                 * partner, with more than one card, the best of the rest:
-                 * a lead through to the partner (as DDS weighs it) */
-                u64 lb = (lho >> (16 * s)) & 0x7FFF, rb = (rho >> (16 * s)) & 0x7FFF;
-                u64 mb = (h >> (16 * s)) & 0x7FFF;
-                int hl = lb ? highest_bit(lb) : -1, hr = rb ? highest_bit(rb) : -1;
-                int hp = pbits ? highest_bit(pbits) : -1, hm = mb ? highest_bit(mb) : -1;
-                if (hl > hr && hp > hr && hp > hm && popcount64(pbits) > 1)
-                    sc += 25;
-                /* with no trump left, a suit the opponents are short in
-                 * gives them fewer cards to choose from (DDS weighs leads
-                 * so too) */
-                if (!(all_cards(c) & c->tmask))
-                    sc -= 3 * (popcount64(lb) + popcount64(rb));
+        /* b stands for its run of equal cards (the hand's cards of the suit
+         * below it with no other card left between), scored as b and
+         * played as the lowest of the run (see runs_cut for what an answer
+         * that fails for every card then rests on) */
+        int play = b, play_first = 0;
+        if (r < LB_BIT) {
+            while (RANK(play) > 0) {
+                u64 below = out & slot_bits(s) & (((u64)1 << play) - 1);
+                if (!below || !(h >> highest_bit(below) & 1))
+                    break;
+                play = highest_bit(below);
+                play_first |= play == first;
             }
+        }
+        int sc;
+        if (pos == 0 && no_trump_left) {
+            sc = nt_lead_weight(c, seat, b, play != b);
+        } else if (pos == 0) {
+            sc = trump_lead_weight(c, seat, b, play != b);
         } else {
             int k = card_key(c, b, led);
             int beats = k > win_key;
@@ -782,21 +933,8 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
                 sc = 20 - r + len * 2 - (top ? 15 : 0);
             }
         }
-        /* b stands for its run of equal cards (the hand's cards of the suit
-         * below it with no other card left between), scored as b and
-         * played as the lowest of the run (see runs_cut for what an answer
-         * that fails for every card then rests on) */
-        int play = b;
-        if (r < LB_BIT) {
-            while (RANK(play) > 0) {
-                u64 below = out & slot_bits(s) & (((u64)1 << play) - 1);
-                if (!below || !(h >> highest_bit(below) & 1))
-                    break;
-                play = highest_bit(below);
-                if (play == first)
-                    sc += 1000;
-            }
-        }
+        if (play_first)
+            sc += 1000;
         if (b == first)
             sc += 1000;
         /* insertion, best first */
