@@ -25,7 +25,9 @@
  *    trump may be led; it keeps a lower and an upper bound on team 0's
  *    tricks from there and the leader's best card, in a table of fixed
  *    size reused from call to call (entries of older calls are told apart
- *    by a generation number);
+ *    by a generation number; a call's entries fill each bucket from its
+ *    first way, so a look-up stops at the first older one, and the bucket
+ *    is fetched from memory while the quick bounds are worked out);
  *  - cards of equal value searched once: two cards of one hand in one suit
  *    with no card of another hand (or of the trick) between them are
  *    interchangeable, and the lowest of such a run is the one played; when
@@ -49,9 +51,9 @@
  *    a lead is weighed (nt_lead_weight, trump_lead_weight) by how few cards
  *    it leaves the opponents to choose from (a void opponent may throw or
  *    ruff with anything) and whether it wins the trick, as DDS weighs its
- *    leads; later in a trick winners, cheap ducks and discards from the
- *    weakest suit, and a card that wins the trick first when the side to
- *    play needs this trick;
+ *    leads; later in a trick (follow_weight) low when the partner wins it
+ *    anyway, else the cheapest card no later hand can beat, the lowest card
+ *    when the trick is lost, discards low from long suits;
  *  - the root's searches start at team 0's share of the high cards.
  *
  * The search itself runs with the GIL released, on a table it owns: the
@@ -82,6 +84,7 @@ typedef uint64_t u64;
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
 static inline int popcount64(u64 x) { return __builtin_popcountll(x); }
 static inline int lowest_bit(u64 x) { return __builtin_ctzll(x); }
 static inline int highest_bit(u64 x) { return 63 - __builtin_clzll(x); }
@@ -102,6 +105,7 @@ static inline int lowest_bit(u64 x)
     }
     return n;
 }
+#define PREFETCH(p) ((void)(p))
 static inline int highest_bit(u64 x)
 {
     int n = 63;
@@ -391,11 +395,10 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
     for (int i = 0; i < WAYS; i++) {
         Entry *x = &b[i];
         if (tags[i] >> 48 != c->gen) {
-            if (pick < 0 || depth >= 0) {
-                pick = i;
-                depth = -1;
-            }
-            continue;
+            /* the first free way: this call's entries fill the ways in
+             * order, so none matches beyond it */
+            pick = i;
+            break;
         }
         if (tags[i] >> 32 == k->tag && x->lens == k->lens && x->info == k->info && x->seg == seg && x->r0 == r0
                 && x->r1 == r1 && x->r2 == r2) {
@@ -679,12 +682,20 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
 
 /* The candidate cards of the seat to act, one of each group of equal
  * cards, best first; returns how many. */
-/* The seat holding card b (-1: none). */
-static inline int holder(const Ctx *c, int b)
+/* Which of the seats holds bit x of a slot, given their bits of it in
+ * seat order from the leader (-1: none). */
+static inline int holder_of(int x, int seat, u64 mb, u64 lb, u64 pb, u64 rb)
 {
-    for (int h = 0; h < 4; h++)
-        if (c->hand[h] >> b & 1)
-            return h;
+    if (x < 0)
+        return -1;
+    if (mb >> x & 1)
+        return seat;
+    if (lb >> x & 1)
+        return (seat + 1) & 3;
+    if (pb >> x & 1)
+        return seat ^ 2;
+    if (rb >> x & 1)
+        return (seat + 3) & 3;
     return -1;
 }
 
@@ -701,16 +712,16 @@ static int nt_lead_weight(const Ctx *c, int seat, int b, int seq)
     int lho = (seat + 1) & 3, pa = seat ^ 2, rho = (seat + 3) & 3;
     u64 suit = (all_cards(c) >> sh) & 0x7FFF;
     u64 lb = (c->hand[lho] >> sh) & 0x7FFF, rb = (c->hand[rho] >> sh) & 0x7FFF;
-    u64 pb = (c->hand[pa] >> sh) & 0x7FFF;
+    u64 pb = (c->hand[pa] >> sh) & 0x7FFF, mb = (c->hand[seat] >> sh) & 0x7FFF;
     int nl = popcount64(lb), nr = popcount64(rb), np = popcount64(pb);
     int top = highest_bit(suit);
     u64 rest = suit & ~((u64)1 << top);
     int second = rest ? highest_bit(rest) : -1;
     rest &= second >= 0 ? ~((u64)1 << second) : ~(u64)0;
     int third = rest ? highest_bit(rest) : -1;
-    int h1 = holder(c, sh + top);
-    int h2 = second >= 0 ? holder(c, sh + second) : -1;
-    int h3 = third >= 0 ? holder(c, sh + third) : -1;
+    int h1 = holder_of(top, seat, mb, lb, pb, rb);
+    int h2 = holder_of(second, seat, mb, lb, pb, rb);
+    int h3 = holder_of(third, seat, mb, lb, pb, rb);
     int cl = 4 * (nl ? nl : c->left + 1), cr = 4 * (nr ? nr : c->left + 1);
     int w = -((cl + cr) * 32) / 19;
     if (!np)
@@ -774,9 +785,9 @@ static int trump_lead_weight(const Ctx *c, int seat, int b, int seq)
     int second = top_of(rest);
     rest &= second >= 0 ? ~((u64)1 << second) : ~(u64)0;
     int third = top_of(rest);
-    int h1 = holder(c, sh + top);
-    int h2 = second >= 0 ? holder(c, sh + second) : -1;
-    int h3 = third >= 0 ? holder(c, sh + third) : -1;
+    int h1 = holder_of(top, seat, mb, lb, pb, rb);
+    int h2 = holder_of(second, seat, mb, lb, pb, rb);
+    int h3 = holder_of(third, seat, mb, lb, pb, rb);
     int cl = 4 * (nl ? nl : c->left + 1), cr = 4 * (nr ? nr : c->left + 1);
     int w = -((cl + cr) * 32) / 13;
     int lruff = plain && !lb && lt, rruff = plain && !rb && rt;
@@ -839,9 +850,56 @@ static int trump_lead_weight(const Ctx *c, int seat, int b, int seq)
     return w + 17 - r;
 }
 
+/* The best key seat can play to the trick (led: the slot led), -1 when it
+ * can only throw a plain card. */
+static inline int best_key(const Ctx *c, int seat, int led)
+{
+    u64 f = (c->hand[seat] >> (16 * led)) & 0x7FFF;
+    if (f)
+        return (led == c->trump ? 32 : 0) + highest_bit(f);
+    if (c->trump >= 0) {
+        u64 t = (c->hand[seat] >> (16 * c->trump)) & 0x7FFF;
+        if (t)
+            return 32 + highest_bit(t);
+    }
+    return -1;
+}
+
+/* The order of card b (standing for its run when seq) in the second,
+ * third or fourth place of a trick, the higher the sooner: low when the
+ * partner wins the trick anyway, the cheapest card that surely wins it,
+ * (a card that no later hand can beat, the partner's lead aside), the
+ * lowest card when the trick is lost, and a discard from a long suit that
+ * keeps the top cards (DDS's ideas for following, with our numbers). */
+static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int partner_later)
+{
+    int pos = c->played, s = SLOT(b), r = RANK(b), sh = 16 * s;
+    int led = SLOT(c->tcard[0]);
+    int k = card_key(c, b, led), win = c->wkey[pos - 1];
+    int ours = ((c->wseat[pos - 1] ^ seat) & 1) == 0;
+    u64 suit = (all_cards(c) >> sh) & 0x7FFF;
+    int rr = 14 - popcount64(suit >> (r + 1));
+    if (k < 0) {
+        /* a discard: low from a long suit, not the suit's top card */
+        int len = popcount64((c->hand[seat] >> sh) & 0x7FFF);
+        return 2 * len - r - (suit >> (r + 1) ? 0 : 15);
+    }
+    int trumping = s == c->trump && led != c->trump;
+    if (ours && win > later)
+        return -r - (trumping ? 40 : 0);      /* the partner wins it: low */
+    if (pos == 1 && partner_later > win && partner_later > later)
+        return -r - (trumping ? 40 : 0);      /* the partner will win it */
+    if (k > win && k > later)
+        return 60 - r - (trumping ? 8 : 0);  /* a sure winner, cheapest first */
+    if (k < win)   /* beaten already */
+        return -r - (trumping ? 20 : 0);
+    /* beats the card so far but a later hand may beat it */
+    return seq ? 10 + rr : 13 - r;
+}
+
 #define MAXMOVES 16
 
-static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
+static int gen_moves(const Ctx *c, int seat, int *moves, int first)
 {
     u64 h = c->hand[seat];
     u64 cand;
@@ -872,8 +930,10 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
 
     int n = 0, score[MAXMOVES * 4];
     int pos = c->played;
-    int win_key = pos ? c->wkey[pos - 1] : -1;
-    int ours = pos && ((c->wseat[pos - 1] ^ seat) & 1) == 0;
+    /* the best keys still to come in the trick: the next hand's, the
+     * partner's after it */
+    int later = pos && pos < 3 ? best_key(c, (seat + 1) & 3, led) : -1;
+    int partner_later = pos == 1 ? best_key(c, (seat + 2) & 3, led) : -1;
     int no_trump_left = !(out & c->tmask);
     u64 rest = cand;
     while (rest) {
@@ -890,9 +950,6 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
                     continue;
             }
         }
-        u64 suit_out = (out >> (16 * s)) & 0x7FFF;
-        int top = (suit_out >> (r + 1)) == 0;  /* the highest card of its suit left */
-        int len = popcount64((h >> (16 * s)) & 0x7FFF);
         /* b stands for its run of equal cards (the hand's cards of the suit
          * below it with no other card left between), scored as b and
          * played as the lowest of the run (see runs_cut for what an answer
@@ -907,35 +964,10 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first, int urgent)
                 play_first |= play == first;
             }
         }
-        int sc;
-        if (pos == 0 && no_trump_left) {
-            sc = nt_lead_weight(c, seat, b, play != b);
-        } else if (pos == 0) {
-            sc = trump_lead_weight(c, seat, b, play != b);
-        } else {
-            int k = card_key(c, b, led);
-            int beats = k > win_key;
-            if (k >= 0) {
-                if (ours && pos == 3) {
-                    sc = 50 - r - (s == c->trump && led != c->trump ? 40 : 0);
-                } else if (ours) {
-                    /* partner winning: low */
-                    sc = 40 - r - (s == c->trump && led != c->trump ? 30 : 0);
-                } else if (beats) {
-                    sc = 80 - r + (top ? 10 : 0);  /* win as cheaply as we can */
-                    if (pos == 1 && !top)
-                        sc = urgent ? 60 + r : 20 - r;
-                } else {
-                    sc = 40 - r;
-                }
-            } else {
-                /* a discard: from a long weak suit */
-                sc = 20 - r + len * 2 - (top ? 15 : 0);
-            }
-        }
-        if (play_first)
-            sc += 1000;
-        if (b == first)
+        int sc = pos ? follow_weight(c, seat, b, play != b, later, partner_later)
+                 : no_trump_left ? nt_lead_weight(c, seat, b, play != b)
+                 : trump_lead_weight(c, seat, b, play != b);
+        if (play_first || b == first)
             sc += 1000;
         /* insertion, best first */
         int i = n++;
@@ -1214,12 +1246,39 @@ static int node(Ctx *c, int target, u64 *rel)
             return last_trick(c, rel) >= need;
         Key k;
         make_key(c, &k);
+        /* the table's first ways are read while the bounds below are worked out */
+        PREFETCH(c->tag + k.index2);
+        PREFETCH(c->tag + k.index);
+        {
+            /* team 0 is sure of the tricks it needs, or team 1 of enough to
+             * stop it */
+            u64 srel;
+            if (need <= sure_tricks(c, 0, need, &srel)) {
+                *rel = srel;
+                return 1;
+            }
+            if (need > c->left - sure_tricks(c, 1, c->left - need + 1, &srel)) {
+                *rel = srel;
+                return 0;
+            }
+        }
+        u64 qrel;
+        int q = quick_tricks(c, &qrel);
+        if (maxside ? q >= need : c->left - q < need) {
+            *rel = qrel;
+            return maxside;
+        }
         int first = -1;
         for (int i = 0; i < 2 * WAYS; i++) {
             size_t at = i < WAYS ? k.index2 + i : k.index + i - WAYS;
             u64 tg = c->tag[at];
-            if (tg >> 32 != k.tag)
+            if (tg >> 32 != k.tag) {
+                /* a bucket fills from its first way on (see store): the
+                 * first entry of an older call ends this call's entries */
+                if (tg >> 48 != c->gen)
+                    i = i < WAYS ? WAYS - 1 : 2 * WAYS;
                 continue;
+            }
             /* the entry's segment sizes and a hash of its owners are in the
              * tag: most entries of the distribution are told apart here */
             u64 m = seg_mask(&k, (uint16_t)(tg >> 16));
@@ -1240,26 +1299,7 @@ static int node(Ctx *c, int target, u64 *rel)
             if (first < 0)
                 first = best_card(e->best, k.rest);
         }
-        {
-            /* team 0 is sure of the tricks it needs, or team 1 of enough to
-             * stop it */
-            u64 srel;
-            if (need <= sure_tricks(c, 0, need, &srel)) {
-                *rel = srel;
-                return 1;
-            }
-            if (need > c->left - sure_tricks(c, 1, c->left - need + 1, &srel)) {
-                *rel = srel;
-                return 0;
-            }
-        }
-        u64 qrel;
-        int q = quick_tricks(c, &qrel);
-        if (maxside ? q >= need : c->left - q < need) {
-            *rel = qrel;
-            return maxside;
-        }
-        int n = gen_moves(c, seat, moves, first, 0);
+        int n = gen_moves(c, seat, moves, first);
         u64 all;
         int cut;
         int r = try_moves(c, moves, n, target, maxside, &all, &cut);
@@ -1278,13 +1318,12 @@ static int node(Ctx *c, int target, u64 *rel)
         *rel = all;
         return !maxside;
     }
-    /* the side to act needs this trick (one trick more is enough, or it
-     * needs them all): try to win it first */
+    /* the second hand's team is sure of the k tricks its side needs */
     int k0 = target - c->ns;
     int k = maxside ? k0 : c->left - k0 + 1;
     if (c->played == 1 && wins_second_hand(c, seat, rel) >= k)
         return maxside;
-    int n = gen_moves(c, seat, moves, -1, k == 1 || k == c->left);
+    int n = gen_moves(c, seat, moves, -1);
     int cut;
     return try_moves(c, moves, n, target, maxside, rel, &cut);
 }
