@@ -48,7 +48,7 @@
  *    each trump of the other team's longer trump hand: these answer the
  *    many searches asking for one trick more or for all of them;
  *  - move ordering: the best card of the last search from the table first;
- *    a lead is weighed (nt_lead_weight, trump_lead_weight) by how few cards
+ *    a lead is weighed (lead_weight) by how few cards
  *    it leaves the opponents to choose from (a void opponent may throw or
  *    ruff with anything) and whether it wins the trick, as DDS weighs its
  *    leads; later in a trick (follow_weight) low when the partner wins it
@@ -682,114 +682,102 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
 
 /* The candidate cards of the seat to act, one of each group of equal
  * cards, best first; returns how many. */
-/* Which of the seats holds bit x of a slot, given their bits of it in
- * seat order from the leader (-1: none). */
-static inline int holder_of(int x, int seat, u64 mb, u64 lb, u64 pb, u64 rb)
-{
-    if (x < 0)
-        return -1;
-    if (mb >> x & 1)
-        return seat;
-    if (lb >> x & 1)
-        return (seat + 1) & 3;
-    if (pb >> x & 1)
-        return seat ^ 2;
-    if (rb >> x & 1)
-        return (seat + 3) & 3;
-    return -1;
-}
-
-/* The order of a lead of b (standing for its run when seq) with no trump
- * left, the higher the sooner: the fewer cards the opponents may choose
- * between (a void one may throw anything), the better; a lead that wins
- * by our top card or the partner's comes before one that gives up the
- * lead; among those, a suit whose next card lies over the leader (at the
- * left-hand opponent) or with us, then leads towards the partner's cards
- * (ideas from DDS's lead weights, with our own numbers). */
-static int nt_lead_weight(const Ctx *c, int seat, int b, int seq)
-{
-    int s = SLOT(b), r = RANK(b), sh = 16 * s;
-    int lho = (seat + 1) & 3, pa = seat ^ 2, rho = (seat + 3) & 3;
-    u64 suit = (all_cards(c) >> sh) & 0x7FFF;
-    u64 lb = (c->hand[lho] >> sh) & 0x7FFF, rb = (c->hand[rho] >> sh) & 0x7FFF;
-    u64 pb = (c->hand[pa] >> sh) & 0x7FFF, mb = (c->hand[seat] >> sh) & 0x7FFF;
-    int nl = popcount64(lb), nr = popcount64(rb), np = popcount64(pb);
-    int top = highest_bit(suit);
-    u64 rest = suit & ~((u64)1 << top);
-    int second = rest ? highest_bit(rest) : -1;
-    rest &= second >= 0 ? ~((u64)1 << second) : ~(u64)0;
-    int third = rest ? highest_bit(rest) : -1;
-    int h1 = holder_of(top, seat, mb, lb, pb, rb);
-    int h2 = holder_of(second, seat, mb, lb, pb, rb);
-    int h3 = holder_of(third, seat, mb, lb, pb, rb);
-    int cl = 4 * (nl ? nl : c->left + 1), cr = 4 * (nr ? nr : c->left + 1);
-    int w = -((cl + cr) * 32) / 19;
-    if (!np)
-        w -= 9;
-    int rr = 14 - popcount64(suit >> (r + 1));
-    int ob = highest_bit((lb | rb) | 1);
-    int pwin = pb && (lb | rb ? highest_bit(pb) > ob : 1);
-    if (r == top || pwin) {
-        if (h2 == rho) {
-            if (nr != 1)
-                w -= 1;
-        } else if (h2 == lho) {
-            w += nl != 1 ? 22 : 16;
-        }
-        if ((h2 != lho || nl == 1) && (h2 != rho || nr == 1))
-            return w + 45 + rr;
-        return w + 18 + rr;
-    }
-    if (h1 == rho || h2 == rho) {
-        if (nr != 1)
-            w -= 10;
-    } else if (h1 == lho && h2 == pa && np != 1) {
-        w += 31;
-    }
-    if (h2 == pa && h3 == pa)
-        w += 35;
-    else if (np > 1 && ((h2 == seat && h3 == pa) || (h2 == pa && h3 == seat)))
-        w += 25;
-    if ((nl == 1 && h1 == lho) || (nr == 1 && h1 == rho))
-        return w + 28 + rr;
-    if (h1 == seat)
-        return w - 17 + rr;
-    if (!seq)
-        return w + 12 + rr;
-    if (r == second)
-        return w + 48;
-    return w + 29 - rr;
-}
-
 static inline int top_of(u64 x) { return x ? highest_bit(x) : -1; }
 
-/* The order of a lead of b (standing for its run when seq) with trumps
- * left, the higher the sooner, on the lines of nt_lead_weight: fewer cards
- * for the opponents to choose from, no suit an opponent may ruff, a suit
- * the partner may ruff; a lead that wins the trick (by a top card no one
- * can ruff, the partner's top card, or the partner's ruff) before one that
- * gives up the lead. */
-static int trump_lead_weight(const Ctx *c, int seat, int b, int seq)
+/* What the weights of a lead look at in the suit of slot s: its cards
+ * left (suit), each hand's (bits, from the leader on: the leader, the
+ * next hand, the partner, the last hand), and its three highest cards
+ * left (top, -1 for none) with the seats holding them (owner, -1). */
+typedef struct {
+    u64 suit, bits[4];
+    int top[3], owner[3];
+} LeadSuit;
+
+static void lead_suit(const Ctx *c, int seat, int s, LeadSuit *v)
 {
-    int s = SLOT(b), r = RANK(b), sh = 16 * s, ts = 16 * c->trump;
+    int sh = 16 * s;
+    v->suit = (all_cards(c) >> sh) & 0x7FFF;
+    for (int i = 0; i < 4; i++)
+        v->bits[i] = (c->hand[(seat + i) & 3] >> sh) & 0x7FFF;
+    u64 rest = v->suit;
+    for (int k = 0; k < 3; k++) {
+        v->top[k] = top_of(rest);
+        v->owner[k] = -1;
+        if (v->top[k] < 0)
+            continue;
+        rest &= ~((u64)1 << v->top[k]);
+        for (int i = 0; i < 4; i++)
+            if (v->bits[i] >> v->top[k] & 1)
+                v->owner[k] = (seat + i) & 3;
+    }
+}
+
+/* The order of a lead of b (standing for its run when seq), the higher
+ * the sooner (ideas from DDS's lead weights, with our own numbers): the
+ * fewer cards the opponents may choose between, the better (a void one may
+ * throw or ruff with anything, which counts as many cards).  With no trump
+ * left, a lead that wins by our top card or the partner's comes before one
+ * that gives up the lead; among those, a suit whose next card lies over
+ * the leader (at the left-hand opponent) or with us, then leads towards
+ * the partner's cards.  With trumps, no suit an opponent may ruff, a suit
+ * the partner may ruff, and a lead that wins the trick (by a top card no
+ * one can ruff, the partner's top card, or the partner's ruff) before one
+ * that gives up the lead. */
+static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left)
+{
+    int s = SLOT(b), r = RANK(b);
     int lho = (seat + 1) & 3, pa = seat ^ 2, rho = (seat + 3) & 3;
-    u64 suit = (all_cards(c) >> sh) & 0x7FFF;
-    u64 lb = (c->hand[lho] >> sh) & 0x7FFF, rb = (c->hand[rho] >> sh) & 0x7FFF;
-    u64 pb = (c->hand[pa] >> sh) & 0x7FFF, mb = (c->hand[seat] >> sh) & 0x7FFF;
+    LeadSuit v;
+    lead_suit(c, seat, s, &v);
+    u64 suit = v.suit, lb = v.bits[1], pb = v.bits[2], rb = v.bits[3];
+    int nl = popcount64(lb), nr = popcount64(rb), np = popcount64(pb);
+    int top = v.top[0], second = v.top[1];
+    int h1 = v.owner[0], h2 = v.owner[1], h3 = v.owner[2];
+    int crowd = 4 * (nl ? nl : c->left + 1) + 4 * (nr ? nr : c->left + 1);
+    if (no_trump_left) {
+        int w = -(crowd * 32) / 19;
+        if (!np)
+            w -= 9;
+        int rr = 14 - popcount64(suit >> (r + 1));
+        int ob = highest_bit((lb | rb) | 1);
+        int pwin = pb && (lb | rb ? highest_bit(pb) > ob : 1);
+        if (r == top || pwin) {
+            if (h2 == rho) {
+                if (nr != 1)
+                    w -= 1;
+            } else if (h2 == lho) {
+                w += nl != 1 ? 22 : 16;
+            }
+            if ((h2 != lho || nl == 1) && (h2 != rho || nr == 1))
+                return w + 45 + rr;
+            return w + 18 + rr;
+        }
+        if (h1 == rho || h2 == rho) {
+            if (nr != 1)
+                w -= 10;
+        } else if (h1 == lho && h2 == pa && np != 1) {
+            w += 31;
+        }
+        if (h2 == pa && h3 == pa)
+            w += 35;
+        else if (np > 1 && ((h2 == seat && h3 == pa) || (h2 == pa && h3 == seat)))
+            w += 25;
+        if ((nl == 1 && h1 == lho) || (nr == 1 && h1 == rho))
+            return w + 28 + rr;
+        if (h1 == seat)
+            return w - 17 + rr;
+        if (!seq)
+            return w + 12 + rr;
+        if (r == second)
+            return w + 48;
+        return w + 29 - rr;
+    }
+    int ts = 16 * c->trump;
     u64 lt = (c->hand[lho] >> ts) & 0x7FFF, rt = (c->hand[rho] >> ts) & 0x7FFF;
     u64 pt = (c->hand[pa] >> ts) & 0x7FFF, mt = (c->hand[seat] >> ts) & 0x7FFF;
-    int nl = popcount64(lb), nr = popcount64(rb), np = popcount64(pb);
+    u64 mb = v.bits[0];
     int plain = s != c->trump;
-    int top = highest_bit(suit);
-    u64 rest = suit & ~((u64)1 << top);
-    int second = top_of(rest);
-    rest &= second >= 0 ? ~((u64)1 << second) : ~(u64)0;
-    int third = top_of(rest);
-    int h1 = holder_of(top, seat, mb, lb, pb, rb);
-    int h2 = holder_of(second, seat, mb, lb, pb, rb);
-    int h3 = holder_of(third, seat, mb, lb, pb, rb);
-    int cl = 4 * (nl ? nl : c->left + 1), cr = 4 * (nr ? nr : c->left + 1);
-    int w = -((cl + cr) * 32) / 13;
+    int w = -(crowd * 32) / 13;
     int lruff = plain && !lb && lt, rruff = plain && !rb && rt;
     int pruff = plain && !pb && pt;
     if (lruff || rruff)
@@ -965,8 +953,7 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
             }
         }
         int sc = pos ? follow_weight(c, seat, b, play != b, later, partner_later)
-                 : no_trump_left ? nt_lead_weight(c, seat, b, play != b)
-                 : trump_lead_weight(c, seat, b, play != b);
+                 : lead_weight(c, seat, b, play != b, no_trump_left);
         if (play_first || b == first)
             sc += 1000;
         /* insertion, best first */
