@@ -184,8 +184,9 @@ def test_a_failing_run_of_equal_cards_is_not_reused_where_the_cards_differ() -> 
     team takes every trick only through the 3 of clubs, low enough for
     partner's 6 to win a trump trick; a stored answer from a position where
     that hand's trumps were 9-10-Q (all equal, so one searched) claimed the
-    other team a trick.  The search now plays the lowest card of a run of
-    equal cards, so what it stores holds wherever it is found."""
+    other team a trick.  A run of equal cards whose cards all fail now adds
+    its lowest card to the cards a stored answer rests on when it reaches
+    into them (``runs_cut``), so what is stored holds wherever it matches."""
     state = positions(1001, 124, (5, 6, 7, 8))[123]
     assert sorted(str(card) for card in state.hands[1]) == ["3C", "9C", "QC", "QS", "TC"]
     want = minimax_values(state)

@@ -12,13 +12,27 @@ seconds."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 
 import pytest
 
-from cardrules.back_alley import solver
+from cardrules.back_alley import GameState, solver
 from support.ba_dds import dds_max_tricks, no_trump_deal, pbn, trump_position
 
 pytest.importorskip("endplay", reason="endplay (DDS) is a test-only dependency")
+
+
+def _trump_positions(rng: random.Random, count: int,
+                     size: Callable[[], int]) -> Iterator[GameState]:
+    """``count`` trump positions after both jokers (``trump_position``), each
+    drawn from a deal of ``size()`` cards (asked again after a deal gives
+    none)."""
+    found = 0
+    while found < count:
+        state = trump_position(rng, size=size())
+        if state is not None:
+            found += 1
+            yield state
 
 
 def test_no_trump_deals_agree_with_dds() -> None:
@@ -32,16 +46,10 @@ def test_no_trump_deals_agree_with_dds() -> None:
 
 def test_trump_positions_after_the_jokers_agree_with_dds() -> None:
     rng = random.Random(19)
-    found = 0
-    while found < 60:
-        state = trump_position(rng, size=rng.randint(7, 11))
-        if state is None:
-            continue
+    for state in _trump_positions(rng, 60, lambda: rng.randint(7, 11)):
         assert state.trump is not None
         assert state.trump_played
         assert solver.max_tricks(state) == dds_max_tricks(state), (pbn(state), state.trump)
-        found += 1
-
 
 
 def test_full_13_card_deals_agree_with_dds() -> None:
@@ -53,13 +61,8 @@ def test_full_13_card_deals_agree_with_dds() -> None:
         state = no_trump_deal(rng, size=13, leader=number % 4)
         assert len(state.hand_indexes[0]) == 13
         assert solver.max_tricks(state) == dds_max_tricks(state), pbn(state)
-    found = 0
-    while found < 12:
-        position = trump_position(rng, size=13)
-        if position is None:
-            continue
+    for position in _trump_positions(rng, 12, lambda: 13):
         assert solver.max_tricks(position) == dds_max_tricks(position), pbn(position)
-        found += 1
 
 
 def test_a_run_of_equal_cards_reaching_into_the_cards_that_mattered() -> None:

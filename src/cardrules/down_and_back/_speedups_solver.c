@@ -734,13 +734,12 @@ static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left
     int top = v.top[0], second = v.top[1];
     int h1 = v.owner[0], h2 = v.owner[1], h3 = v.owner[2];
     int crowd = 4 * (nl ? nl : c->left + 1) + 4 * (nr ? nr : c->left + 1);
+    int rr = 14 - popcount64(suit >> (r + 1));  /* its rank among the cards left */
+    int pwin = top_of(pb) > top_of(lb | rb);    /* the partner tops the opponents */
     if (no_trump_left) {
         int w = -(crowd * 32) / 19;
         if (!np)
             w -= 9;
-        int rr = 14 - popcount64(suit >> (r + 1));
-        int ob = highest_bit((lb | rb) | 1);
-        int pwin = pb && (lb | rb ? highest_bit(pb) > ob : 1);
         if (r == top || pwin) {
             if (h2 == rho) {
                 if (nr != 1)
@@ -794,8 +793,8 @@ static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left
         w += 19;  /* the partner wins and gives us a ruff */
     int win;
     if (!plain) {
-        win = r == top || top_of(pb) > top_of(lb | rb);
-    } else if (r == top || top_of(pb) > top_of(lb | rb)) {
+        win = r == top || pwin;
+    } else if (r == top || pwin) {
         if (r == top && pruff)
             win = (!lruff || top_of(pt) > top_of(lt)) && (!rruff || top_of(pt) > top_of(rt));
         else
@@ -805,7 +804,6 @@ static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left
     } else {
         win = 0;
     }
-    int rr = 14 - popcount64(suit >> (r + 1));
     if (win) {
         if ((nl == 1 && h1 == lho) || (nr == 1 && h1 == rho))
             return w + 35 + rr;
@@ -866,7 +864,6 @@ static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int 
     int k = card_key(c, b, led), win = c->wkey[pos - 1];
     int ours = ((c->wseat[pos - 1] ^ seat) & 1) == 0;
     u64 suit = (all_cards(c) >> sh) & 0x7FFF;
-    int rr = 14 - popcount64(suit >> (r + 1));
     if (k < 0) {
         /* a discard: low from a long suit, not the suit's top card */
         int len = popcount64((c->hand[seat] >> sh) & 0x7FFF);
@@ -882,6 +879,7 @@ static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int 
     if (k < win)   /* beaten already */
         return -r - (trumping ? 20 : 0);
     /* beats the card so far but a later hand may beat it */
+    int rr = 14 - popcount64(suit >> (r + 1));  /* its rank among the cards left */
     return seq ? 10 + rr : 13 - r;
 }
 
