@@ -1,15 +1,15 @@
 """Build the optional C speed-ups; everything else is declared in pyproject.toml.
 
-The extension is ``optional=True``: where no C compiler is available the build
-goes on without it and cardrules uses its pure-Python evaluators.
+The extensions are ``optional=True``: where no C compiler is available the build
+goes on without them and cardrules uses its pure-Python evaluators.
 
 Two environment variables change that, for release builds:
 
 ``CARDRULES_NO_EXTENSIONS=1``
-    Leave the extension out altogether.  With no extension modules the wheel
+    Leave the extensions out altogether.  With no extension modules the wheel
     is pure Python and is tagged ``py3-none-any``.
 ``CARDRULES_REQUIRE_EXTENSIONS=1``
-    Make the extension mandatory, so that a failed compile fails the build
+    Make the extensions mandatory, so that a failed compile fails the build
     instead of quietly producing a platform wheel without the speed-ups
     (the cibuildwheel configuration in pyproject.toml sets it).
 
@@ -65,11 +65,13 @@ if NO_EXTENSIONS and REQUIRE_EXTENSIONS:
         "setup.py: CARDRULES_NO_EXTENSIONS and CARDRULES_REQUIRE_EXTENSIONS are both set"
     )
 
-# The extension's sources: the module and what its parts share
+# Each game's extension lives in that game's package, beside the Python code
+# it speeds up.  Down and Back's: the module and what its parts share
 # (_speedups_module.c, _speedups.h), the evaluators, the builders of result
-# objects, the batch kernel and the Back Alley double-dummy solver, one file
-# each.
-SPEEDUPS = "src/cardrules/down_and_back"
+# objects and the batch kernel, one file each.  Back Alley's: the
+# double-dummy solver, one file.
+DOWN_AND_BACK = "src/cardrules/down_and_back"
+DOUBLE_DUMMY = "src/cardrules/back_alley/double_dummy"
 
 ext_modules = (
     []
@@ -77,11 +79,16 @@ ext_modules = (
     else [
         Extension(
             "cardrules.down_and_back._speedups",
-            [f"{SPEEDUPS}/_speedups_{part}.c" for part in ("module", "evaluate", "build", "batch",
-                                                              "solver")],
-            depends=[f"{SPEEDUPS}/_speedups.h"],
+            [f"{DOWN_AND_BACK}/_speedups_{part}.c" for part in ("module", "evaluate", "build",
+                                                                   "batch")],
+            depends=[f"{DOWN_AND_BACK}/_speedups.h"],
             optional=not REQUIRE_EXTENSIONS,
-        )
+        ),
+        Extension(
+            "cardrules.back_alley.double_dummy._solver",
+            [f"{DOUBLE_DUMMY}/_solver.c"],
+            optional=not REQUIRE_EXTENSIONS,
+        ),
     ]
 )
 
@@ -89,5 +96,6 @@ ext_modules = (
 setup(ext_modules=ext_modules,
       cmdclass={"build_py": BuildWithCatalogs},
       exclude_package_data={"cardrules.down_and_back": ["*.c", "*.h"],
+                            "cardrules.back_alley.double_dummy": ["*.c"],
                             # the catalogs' sources: the wheel has their .mo files
                             "": ["*.po", "*.pot"]})

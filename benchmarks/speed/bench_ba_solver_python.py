@@ -32,7 +32,7 @@ from cardrules.back_alley import (
     new_game,
     sample_chance,
 )
-from cardrules.back_alley.solver import clear_cache, max_tricks
+from cardrules.back_alley.double_dummy.solver import clear_cache, max_tricks
 
 
 def opening_lead(rng: random.Random, size: int) -> GameState:

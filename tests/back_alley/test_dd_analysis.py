@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from cardrules.back_alley import RULES, ChooseDealer, Contract, new_game, parse_action
-from cardrules.back_alley.analysis import (
+from cardrules.back_alley.double_dummy import (
     DealDoubleDummy,
     DoubleDummyReport,
     double_dummy_report,

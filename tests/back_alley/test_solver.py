@@ -1,4 +1,4 @@
-"""The double-dummy solver ``cardrules.back_alley.solver`` (issue 18).
+"""The double-dummy solver ``cardrules.back_alley.double_dummy.solver`` (issue 18).
 
 Its answers are checked against the exhaustive minimax of ``support.ba_minimax``
 (the library's own ``legal_actions`` and ``apply``, every card tried) on
@@ -17,7 +17,6 @@ from cardrules.back_alley import (
     GameState,
     Phase,
     Play,
-    _solver_c,
     apply,
     legal_actions,
     max_tricks,
@@ -27,7 +26,8 @@ from cardrules.back_alley import (
     state_to_dict,
 )
 from cardrules.back_alley.actions import Board
-from cardrules.back_alley.solver import IMPLEMENTATIONS, clear_cache
+from cardrules.back_alley.double_dummy import _native as _solver_c
+from cardrules.back_alley.double_dummy.solver import IMPLEMENTATIONS, clear_cache
 from support.ba_deals import dealt, then
 from support.ba_minimax import minimax_tricks, minimax_values, random_position
 

@@ -1,5 +1,5 @@
 """The C double-dummy solver (issue 18, ``_speedups_solver.c`` through
-``cardrules.back_alley._solver_c``): equal to the exhaustive oracle on
+``cardrules.back_alley.double_dummy._native``): equal to the exhaustive oracle on
 hundreds of small positions and to the pure-Python solver on larger ones,
 its inputs checked, safe under threads, and off under CARDRULES_PURE_PYTHON."""
 
@@ -21,13 +21,13 @@ from cardrules.back_alley import (
     GameState,
     Phase,
     Shuffle,
-    _solver_c,
     apply,
     legal_actions,
     new_game,
-    solver,
 )
 from cardrules.back_alley.actions import CARDS
+from cardrules.back_alley.double_dummy import _native as _solver_c
+from cardrules.back_alley.double_dummy import solver
 from support.ba_minimax import minimax_values
 
 pytestmark = pytest.mark.skipif(not _solver_c.available(),
@@ -126,8 +126,8 @@ def test_a_joker_in_a_no_trump_deal_is_left_to_python() -> None:
 
 
 def test_the_c_function_checks_its_inputs() -> None:
-    from cardrules.down_and_back import _speedups
-    solve = _speedups.ba_max_tricks
+    from cardrules.back_alley.double_dummy import _solver
+    solve = _solver.max_tricks
     one_each = (1, 2, 4, 8)  # 2S, 3S, 4S, 5S
     assert solve(one_each, (), 0, -1, False, 0) == 0   # 5S wins: seat 3, team 1
     assert solve(one_each, (), 0, 0, True, 0) == 0
@@ -168,8 +168,8 @@ def test_threads_get_the_same_answers() -> None:
 
 
 def test_pure_python_turns_the_c_solver_off() -> None:
-    code = ("from cardrules.back_alley import _solver_c, solver, new_game; "
-            "print(_solver_c.available())")
+    code = ("from cardrules.back_alley.double_dummy import _native; "
+            "print(_native.available())")
     env = dict(os.environ, CARDRULES_PURE_PYTHON="1",
                PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -197,11 +197,11 @@ def test_a_failing_run_of_equal_cards_is_not_reused_where_the_cards_differ() -> 
 
 
 def test_the_node_count_of_the_last_solve_is_reported() -> None:
-    """``ba_last_nodes`` (for benchmarks: a figure that does not depend on the
+    """``last_nodes`` (for benchmarks: a figure that does not depend on the
     machine's load) counts the positions the last solve visited."""
-    from cardrules.down_and_back import _speedups
+    from cardrules.back_alley.double_dummy import _solver
     one, six = positions(3, 1, (1,))[0], positions(4, 1, (6,))[0]
     _solver_c.max_tricks(six)
-    many = _speedups.ba_last_nodes()
+    many = _solver.last_nodes()
     _solver_c.max_tricks(one)
-    assert 1 <= _speedups.ba_last_nodes() < many
+    assert 1 <= _solver.last_nodes() < many

@@ -63,7 +63,7 @@ the bots ``HeuristicBot`` and ``DoubleDummyBot`` (perfect-information
 Monte Carlo over the solver), the analysis ``trick_estimate``,
 ``TrickEstimate``, ``BidValue`` and ``Determinizer`` (draws many deals
 from one view), and the double-dummy solver ``max_tricks`` and
-``play_values`` (:mod:`cardrules.back_alley.solver`).  The number of deals
+``play_values`` (:mod:`cardrules.back_alley.double_dummy.solver`).  The number of deals
 follows from ``max_hand_size``, so there is no default number of rounds.
 
 >>> import cardrules.down_and_back as db
@@ -92,13 +92,13 @@ from cardrules.back_alley.actions import (
     parse_action,
 )
 from cardrules.back_alley.analysis import BidValue, TrickEstimate, trick_estimate
-from cardrules.back_alley.analysis import double_dummy_text as _double_dummy_text
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.bounds import MAX_THROW_INS as _MAX_THROW_INS
 from cardrules.back_alley.bounds import bounds as _bounds
 from cardrules.back_alley.checks import check_invariants, hidden_variant, probe_actions
 from cardrules.back_alley.determinize import Determinizer, determinize
-from cardrules.back_alley.double_dummy import DoubleDummyBot
+from cardrules.back_alley.double_dummy import DoubleDummyBot, max_tricks, play_values
+from cardrules.back_alley.double_dummy import double_dummy_text as _double_dummy_text
 from cardrules.back_alley.encoding import (
     NUM_ACTIONS,
     OBSERVATION_LAYOUT,
@@ -124,7 +124,6 @@ from cardrules.back_alley.presenter import BackAlleyTable as _Table
 from cardrules.back_alley.presenter import result_lines as _result_lines
 from cardrules.back_alley.search import SearchBot
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
-from cardrules.back_alley.solver import max_tricks, play_values
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
     Contract,

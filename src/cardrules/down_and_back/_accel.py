@@ -7,8 +7,8 @@ likewise for :func:`split_actions`, the reducer's 35 legal splits, and for
 Both give the same results and raise the same errors; the C functions handle
 the common case (a tuple, a :class:`~cardrules.Hand` or a list of
 :class:`~cardrules.Card`) and pass anything else to the Python functions.
-Set the environment variable ``CARDRULES_PURE_PYTHON=1`` before importing to
-use the Python code alone (empty or ``0`` leaves the speed-ups on).
+The environment variable ``CARDRULES_PURE_PYTHON`` turns them off (see
+:mod:`cardrules._native`).
 
 >>> ACCELERATED in (True, False)
 True
@@ -16,11 +16,11 @@ True
 
 from __future__ import annotations
 
-import os
 from array import array
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from cardrules._native import load as load_extension
 from cardrules.cards import Card
 from cardrules.down_and_back import evaluate as _python
 from cardrules.down_and_back.actions import Split
@@ -97,27 +97,19 @@ batch_strengths: BatchKernel | None = None
 #: True when the C speed-ups are in use.
 ACCELERATED = False
 
-#: True when ``CARDRULES_PURE_PYTHON`` asks for the Python code: any value but
-#: empty or ``0``, the same reading setup.py gives its build switches.
-PURE_PYTHON_REQUESTED = os.environ.get("CARDRULES_PURE_PYTHON", "").strip() not in ("", "0")
-
-if not PURE_PYTHON_REQUESTED:
-    try:
-        from cardrules.down_and_back import _speedups
-    except ImportError:  # pragma: no cover - depends on how the package was built
-        pass
-    else:
-        _speedups.setup(Card, Combo, SplitOption, Hand, Split, _c_tables, (
-            _python.evaluate4, _python.evaluate3, _python.strength4, _python.strength3,
-            _python.split_strengths, _python.best_splits, python_split_actions,
-            Hand.of_sorted))
-        evaluate4 = _speedups.evaluate4
-        evaluate3 = _speedups.evaluate3
-        strength4 = _speedups.strength4
-        strength3 = _speedups.strength3
-        split_strengths = _speedups.split_strengths
-        best_splits = _speedups.best_splits
-        split_actions = _speedups.split_actions
-        hand_of_sorted = _speedups.hand_of_sorted
-        batch_strengths = _speedups.batch_strengths
-        ACCELERATED = True
+_speedups = load_extension("cardrules.down_and_back._speedups")
+if _speedups is not None:
+    _speedups.setup(Card, Combo, SplitOption, Hand, Split, _c_tables, (
+        _python.evaluate4, _python.evaluate3, _python.strength4, _python.strength3,
+        _python.split_strengths, _python.best_splits, python_split_actions,
+        Hand.of_sorted))
+    evaluate4 = _speedups.evaluate4
+    evaluate3 = _speedups.evaluate3
+    strength4 = _speedups.strength4
+    strength3 = _speedups.strength3
+    split_strengths = _speedups.split_strengths
+    best_splits = _speedups.best_splits
+    split_actions = _speedups.split_actions
+    hand_of_sorted = _speedups.hand_of_sorted
+    batch_strengths = _speedups.batch_strengths
+    ACCELERATED = True

@@ -9,7 +9,6 @@
  *                         objects made without calling their constructors
  *   _speedups_batch.c     the batch kernel (batch_strengths), with its
  *                         AVX2 loop
- *   _speedups_solver.c    the Back Alley double-dummy solver (ba_solve)
  *
  * Everything declared here is internal to the extension: on compilers that
  * know about symbol visibility none of it is exported from the shared
@@ -84,13 +83,7 @@ PyObject *make_combo(long strength, PyObject *cards_tuple);
 PyObject *make_option(PyObject **items, int n, unsigned down, unsigned back);
 
 /* Each file's functions, added to the module by its init function. */
-extern PyMethodDef evaluate_methods[], build_methods[], batch_methods[], solver_methods[];
-
-/* _speedups_solver.c: build its tables (at import: 1 when the processor can
- * run the solver, 0 when it cannot) and free its spare transposition table
- * (when the module goes). */
-int solver_init(void);
-void solver_free(void);
+extern PyMethodDef evaluate_methods[], build_methods[], batch_methods[];
 
 /* _speedups_batch.c: prepare the batch kernel (its binomial table, the
  * processor check); returns the name of the vector loop it will use

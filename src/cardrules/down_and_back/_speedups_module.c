@@ -225,30 +225,22 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static void module_free(void *Py_UNUSED(m))
-{
-    solver_free();
-}
-
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "cardrules.down_and_back._speedups",
-    "Optional C speed-ups for the Down and Back evaluators and legal splits, and the\n"
-    "Back Alley double-dummy solver.", -1,
-    module_methods, NULL, NULL, NULL, module_free,
+    "Optional C speed-ups for the Down and Back evaluators, legal splits and batch kernel.", -1,
+    module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__speedups(void)
 {
     build_plans();
-    int solver = solver_init();
     const char *simd_name = batch_init();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
     if (PyModule_AddFunctions(m, evaluate_methods) < 0
             || PyModule_AddFunctions(m, build_methods) < 0
-            || PyModule_AddFunctions(m, batch_methods) < 0
-            || (solver && PyModule_AddFunctions(m, solver_methods) < 0)) {
+            || PyModule_AddFunctions(m, batch_methods) < 0) {
         Py_DECREF(m);
         return NULL;
     }

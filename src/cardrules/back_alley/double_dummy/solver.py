@@ -46,8 +46,8 @@ the same answers.
 
 from __future__ import annotations
 
-from cardrules.back_alley import _solver_c
 from cardrules.back_alley.actions import Board, Play
+from cardrules.back_alley.double_dummy import _native
 from cardrules.back_alley.game import legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
 from cardrules.back_alley.trick import TRUMP_CLASS
@@ -648,7 +648,7 @@ def _c_values(state: GameState, implementation: str) -> dict[Play, int] | None:
         return None
     if state.phase is not Phase.PLAY:
         _Position(state)  # raises the phase error
-    values = _solver_c.play_values(state)
+    values = _native.play_values(state)
     if values is None and implementation == "c":
         raise RuntimeError("the C double-dummy solver is not available: the speed-ups "
                            "extension was built without it (use implementation='python')")
@@ -752,7 +752,7 @@ def max_tricks(state: GameState, *, implementation: str = "auto") -> int:
     if _check_implementation(implementation):
         # The C solver answers this question with one search rather than one
         # per card; None means it is not available for this state.
-        tricks = _solver_c.max_tricks(state) if state.phase is Phase.PLAY else None
+        tricks = _native.max_tricks(state) if state.phase is Phase.PLAY else None
         if tricks is not None:
             return tricks
     values = _c_values(state, implementation)

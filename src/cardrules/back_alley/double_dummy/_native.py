@@ -1,5 +1,6 @@
-"""The bridge between :mod:`cardrules.back_alley.solver` and the C double-dummy
-solver in the speed-ups extension (``_speedups_solver.c``).
+"""The bridge between :mod:`cardrules.back_alley.double_dummy.solver` and the
+C double-dummy solver, the extension module ``_solver`` built from
+``_solver.c`` beside this file.
 
 A :class:`~cardrules.back_alley.GameState` in the play phase becomes four
 64-bit card masks (a 16-bit slot per suit, the rank as the bit, the two
@@ -10,7 +11,7 @@ the GIL released.
 
 :func:`play_values` and :func:`max_tricks` answer None when the extension
 is missing or lacks the solver, when ``CARDRULES_PURE_PYTHON`` asks for
-the Python code (see :mod:`cardrules.down_and_back._accel`), and for a
+the Python code (see :mod:`cardrules._native`), and for a
 position the card masks cannot hold: a joker in play in a deal with no
 trump suit, which no deal reaches (BA-13 takes the jokers out of it).  The
 solver then uses its pure-Python search.
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cardrules._native import load
 from cardrules.back_alley.actions import PLAYS, Board, Play
 from cardrules.back_alley.game import legal_actions
 from cardrules.back_alley.state import GameState, Phase
@@ -58,15 +60,10 @@ _play_values: Callable[..., tuple[tuple[int, int], ...]] | None = None
 def _load() -> None:
     global _loaded, _max_tricks, _play_values
     _loaded = True
-    from cardrules.down_and_back._accel import PURE_PYTHON_REQUESTED
-    if PURE_PYTHON_REQUESTED:
-        return
-    try:
-        from cardrules.down_and_back import _speedups
-    except ImportError:  # pragma: no cover - depends on how the package was built
-        return
-    _max_tricks = getattr(_speedups, "ba_max_tricks", None)
-    _play_values = getattr(_speedups, "ba_play_values", None)
+    solver = load("cardrules.back_alley.double_dummy._solver")
+    if solver is not None:
+        _max_tricks = solver.max_tricks
+        _play_values = solver.play_values
 
 
 def available() -> bool:

@@ -6,7 +6,7 @@ its seat's :class:`~cardrules.back_alley.View`
 (:class:`~cardrules.back_alley.Determinizer`: uniform among the deals the
 table allows, every void shown by a failure to follow kept, the card taken
 under BA-13 drawn among the cards its taker was dealt), solves every drawn
-deal with all hands open (:mod:`cardrules.back_alley.solver`) and chooses
+deal with all hands open (:mod:`cardrules.back_alley.double_dummy.solver`) and chooses
 the action that does best on average over the draws.
 
 What it maximises.  A deal scores each team on its own contract (BA-40 to
@@ -27,7 +27,7 @@ lets :class:`HeuristicBot` players
 make the bids still to come (its own first, by the heuristic's choice), so
 that the deal reaches its opening lead with the leader (BA-30) and the
 board exception of BA-32 as the rules give them, and solves it
-(:func:`~cardrules.back_alley.solver.max_tricks`): that gives a
+(:func:`~cardrules.back_alley.double_dummy.solver.max_tricks`): that gives a
 distribution of the team's tricks.  Each legal bid is then valued by the
 team's expected score (BA-40, BA-41) with the partner's bid as made, or,
 when the partner bids later, as the heuristic partner would answer that
@@ -49,8 +49,8 @@ far the others' bids are from those a :class:`HeuristicBot` would have
 made with the cards the deal gives them.
 
 Cost per decision: ``samples`` draws and one solve per draw
-(:func:`~cardrules.back_alley.solver.play_values` for a play,
-:func:`~cardrules.back_alley.solver.max_tricks` for a bid); a forced play,
+(:func:`~cardrules.back_alley.double_dummy.solver.play_values` for a play,
+:func:`~cardrules.back_alley.double_dummy.solver.max_tricks` for a bid); a forced play,
 or a choice between cards that win the same tricks, costs nothing.
 
 >>> from cardrules.back_alley import HeuristicBot, play_game
@@ -73,9 +73,9 @@ import attrs
 from cardrules.back_alley.actions import Bid, BidAction, Board, Pass, Play
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.double_dummy.solver import IMPLEMENTATIONS, max_tricks, play_values
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.search import distinct_plays
-from cardrules.back_alley.solver import IMPLEMENTATIONS, max_tricks, play_values
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, contract_of, score
 from cardrules.back_alley.trick import table_for
 from cardrules.back_alley.views import View, view
@@ -112,7 +112,7 @@ class DoubleDummyBot:
     :data:`~cardrules.back_alley.double_dummy.DEFAULT_INFERENCE`) how
     strongly the draws lean towards deals that fit the bids seen (0:
     uniform); ``implementation`` is passed to the solver (one of
-    :data:`cardrules.back_alley.solver.IMPLEMENTATIONS`).  See the module
+    :data:`cardrules.back_alley.double_dummy.solver.IMPLEMENTATIONS`).  See the module
     ``cardrules.back_alley.double_dummy`` for what it maximises and how it
     bids.  The bot sees only the view it is given.
 

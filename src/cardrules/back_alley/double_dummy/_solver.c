@@ -9,7 +9,7 @@
  * (the two at 0, the ace at 12); in a trump deal the trump suit's slot
  * also holds the Little Blooper at bit 13 and the Big Blooper at bit 14,
  * so that within a slot a higher bit always beats a lower one (BA-3).
- * cardrules.back_alley._solver_c makes the words from a GameState.
+ * cardrules.back_alley.double_dummy._native makes the words from a GameState.
  *
  * The search (see docs/performance.rst):
  *
@@ -59,7 +59,9 @@
  * The search itself runs with the GIL released, on a table it owns: the
  * module keeps one spare table, taken and put back with the GIL held.
  */
-#include "_speedups.h"
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1408,17 +1410,17 @@ static int representative(const Ctx *c, int seat, int b)
 }
 
 PyDoc_STRVAR(ba_max_tricks_doc,
-"ba_max_tricks($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
+"max_tricks($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
 "The Back Alley double-dummy solver: the most tricks the team of the seat to\n"
 "act takes from here (the current trick included) with best play by both\n"
-"teams.  hands: four card masks (see _speedups_solver.c); trick: the bit\n"
+"teams.  hands: four card masks (see _solver.c); trick: the bit\n"
 "numbers of the current trick's cards in play order; leader: its leader;\n"
 "trump: the trump suit 0-3 or -1; trump_played (BA-32); board: a 4-bit\n"
 "mask of the seats that claimed board.");
 
 PyDoc_STRVAR(ba_play_values_doc,
-"ba_play_values($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
-"Like ba_max_tricks, for each legal play of the seat to act: a tuple of\n"
+"play_values($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
+"Like max_tricks, for each legal play of the seat to act: a tuple of\n"
 "(bit number, tricks its team takes from here with best play after it),\n"
 "the plays in ascending bit order.");
 
@@ -1596,10 +1598,10 @@ static PyObject *py_ba_play_values(PyObject *Py_UNUSED(module), PyObject *args)
     return ba_solve(args, 1);
 }
 
-PyMethodDef solver_methods[] = {
-    {"ba_max_tricks", py_ba_max_tricks, METH_VARARGS, ba_max_tricks_doc},
-    {"ba_play_values", py_ba_play_values, METH_VARARGS, ba_play_values_doc},
-    {"ba_last_nodes", py_ba_last_nodes, METH_NOARGS, "The nodes the last solve searched."},
+static PyMethodDef solver_methods[] = {
+    {"max_tricks", py_ba_max_tricks, METH_VARARGS, ba_max_tricks_doc},
+    {"play_values", py_ba_play_values, METH_VARARGS, ba_play_values_doc},
+    {"last_nodes", py_ba_last_nodes, METH_NOARGS, "The nodes the last solve searched."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1621,7 +1623,7 @@ static void build_pext8(void)
         }
 }
 
-int solver_init(void)
+static int solver_init(void)
 {
     build_pext8();
 #ifdef SOLVER_X86
@@ -1632,10 +1634,25 @@ int solver_init(void)
 #endif
 }
 
-void solver_free(void)
+static void solver_free(void *Py_UNUSED(m))
 {
     free(spare.e);
     free(spare.tag);
     spare.e = NULL;
     spare.tag = NULL;
+}
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "cardrules.back_alley.double_dummy._solver",
+    "The Back Alley double-dummy solver in C (see cardrules.back_alley.double_dummy).", -1,
+    solver_methods, NULL, NULL, NULL, solver_free,
+};
+
+PyMODINIT_FUNC PyInit__solver(void)
+{
+    if (!solver_init()) {
+        PyErr_SetString(PyExc_ImportError, "the C double-dummy solver needs a processor with popcnt");
+        return NULL;
+    }
+    return PyModule_Create(&module);
 }
