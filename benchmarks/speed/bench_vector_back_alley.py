@@ -1,4 +1,4 @@
-"""Back Alley's batch engine (``cardrules.vector.back_alley``) beside OpenSpiel's
+"""Back Alley's batch engine (``cardrules.back_alley.vector``) beside OpenSpiel's
 C++ ``spades`` minimal loop, in one run, on one core.
 
 The unit is the *player decision*: chance (the first dealer, every shuffle,
@@ -40,7 +40,7 @@ from _timing import machine_summary
 
 from cardrules.back_alley import observation_tensor, view
 from cardrules.vector import random_actions
-from cardrules.vector.back_alley import BackAlleyVector
+from cardrules.back_alley.vector import BackAlleyVector
 
 SIZES = (1024, 4096, 16384, 65536)
 TARGET = 10.0

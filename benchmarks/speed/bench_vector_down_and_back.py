@@ -32,7 +32,7 @@ from _timing import machine_summary
 
 from cardrules.down_and_back import observation_tensor, view
 from cardrules.vector.base import random_actions
-from cardrules.vector.down_and_back import DownAndBackVector
+from cardrules.down_and_back.vector import DownAndBackVector
 
 SIZES = (1024, 4096, 16384, 65536)
 PLAYERS, ROUNDS = 4, 2

@@ -710,8 +710,8 @@ def test_vector_engine_refuses_what_it_cannot_play() -> None:
 
 
 @pytest.mark.parametrize(("game", "module", "settings", "games"), [
-    ("down-and-back", "cardrules.vector.down_and_back", {"num_players": 3, "rounds": 2}, 1500),
-    ("back-alley", "cardrules.vector.back_alley", {"max_hand_size": 2}, 1500),
+    ("down-and-back", "cardrules.down_and_back.vector", {"num_players": 3, "rounds": 2}, 1500),
+    ("back-alley", "cardrules.back_alley.vector", {"max_hand_size": 2}, 1500),
 ])
 def test_vector_engine_equals_the_reducer_in_distribution(
         game: str, module: str, settings: dict[str, int | None], games: int) -> None:
@@ -733,7 +733,7 @@ def test_the_greedy_batch_bot_equals_greedybot_in_distribution() -> None:
     # batch engine's greedy choices (equal to greedy_action at every decision,
     # tests/vector) give each seat's mean, win and tie rates within four
     # standard errors of the reducer's, over the same number of games.
-    pytest.importorskip("cardrules.vector.down_and_back")
+    pytest.importorskip("cardrules.down_and_back.vector")
     settings: dict[str, int | None] = {"num_players": 3, "rounds": 1}
     bots = ["greedy", "random", "random"]
     vector = simulate("down-and-back", games=1200, seed=8, settings=settings, bots=bots,

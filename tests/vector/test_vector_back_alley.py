@@ -31,7 +31,7 @@ from cardrules.back_alley.encoding import action_from_id, action_id, legal_actio
 from cardrules.cards import Joker
 from cardrules.errors import IllegalActionError
 from cardrules.vector import random_actions
-from cardrules.vector.back_alley import BackAlleyVector
+from cardrules.back_alley.vector import BackAlleyVector
 
 
 def _returns(state: GameState) -> np.ndarray:

@@ -3,7 +3,7 @@
 Each test plays a batch and, beside it, every game with the reducer: the
 reducer's chance actions are drawn here from each game's stream, written
 from the stream's description (:mod:`cardrules.vector.streams`, the module
-docstring of :mod:`cardrules.vector.down_and_back`), not by the engine.
+docstring of :mod:`cardrules.down_and_back.vector`), not by the engine.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.rollout import greedy_action
-from cardrules.vector.down_and_back import DownAndBackVector
+from cardrules.down_and_back.vector import DownAndBackVector
 from cardrules.vector.streams import below, game_keys, shuffle_orders, words
 
 
@@ -225,7 +225,7 @@ def test_greedy_actions_are_greedy_action_of_every_game() -> None:
     from cardrules.down_and_back import RULES as DB
     from cardrules.down_and_back.encoding import action_id
     from cardrules.down_and_back.rollout import greedy_action
-    from cardrules.vector.down_and_back import DownAndBackVector
+    from cardrules.down_and_back.vector import DownAndBackVector
 
     checked = taken = 0
     for players in (2, 3, 4, 5):

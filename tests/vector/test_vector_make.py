@@ -172,8 +172,8 @@ def test_random_vector_bot_plays_only_legal_actions_uniformly() -> None:
 
 
 @pytest.mark.parametrize(("name", "module", "settings"), [
-    ("down-and-back", "cardrules.vector.down_and_back", {"num_players": 3, "rounds": 2}),
-    ("back-alley", "cardrules.vector.back_alley", {"max_hand_size": 2}),
+    ("down-and-back", "cardrules.down_and_back.vector", {"num_players": 3, "rounds": 2}),
+    ("back-alley", "cardrules.back_alley.vector", {"max_hand_size": 2}),
 ])
 def test_make_builds_the_real_engines(name: str, module: str,
                                       settings: dict[str, int]) -> None:

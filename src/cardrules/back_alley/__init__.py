@@ -263,7 +263,7 @@ def _settings_of(state: GameState) -> Mapping[str, int | None]:
 
 def _vector(num_games: int, seed: int, settings: Mapping[str, int | None]) -> _VectorGame:
     # The batch engine needs numpy: imported only when a batch is asked for.
-    from cardrules.vector.back_alley import BackAlleyVector
+    from cardrules.back_alley.vector import BackAlleyVector
 
     size = settings.get("max_hand_size")
     return BackAlleyVector(num_games, seed=seed,

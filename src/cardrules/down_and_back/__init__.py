@@ -272,7 +272,7 @@ def _settings_of(state: GameState) -> Mapping[str, int | None]:
 
 def _vector(num_games: int, seed: int, settings: Mapping[str, int | None]) -> _VectorGame:
     # The batch engine needs numpy: imported only when a batch is asked for.
-    from cardrules.vector.down_and_back import DownAndBackVector
+    from cardrules.down_and_back.vector import DownAndBackVector
 
     num_players, ante, rounds = (settings.get(key) for key in ("num_players", "ante", "rounds"))
     if num_players is None or ante is None or rounds is None:

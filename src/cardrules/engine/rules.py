@@ -29,6 +29,7 @@ from cardrules.i18n import concat, lazy_gettext
 
 if TYPE_CHECKING:
     from cardrules.cards import Card, Joker
+    from cardrules.engine.batch import BatchEngine
     from cardrules.engine.bots import Bot
     from cardrules.engine.bounds import Bounds
     from cardrules.engine.chance import ChooseDealer, Shuffle
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
     from cardrules.engine.records import GameRecord, Seated
     from cardrules.engine.tally import Tally
     from cardrules.engine.tensors import Encoding
-    from cardrules.vector.base import VectorGame
 
 __all__ = ["ApplyFunction", "Rules", "SampleFromPile", "SettingValues", "StateLike",
            "no_invariants"]
@@ -267,11 +267,11 @@ class Rules(Generic[S, A]):
     #: The game's own simulation counts (None: only what every game counts).
     tally: type[Tally] | None = None
     #: ``vector(num_games, seed, settings)``: the game's batch engine, a
-    #: :class:`~cardrules.vector.base.VectorGame` of ``num_games`` games with
+    #: :class:`~cardrules.engine.batch.BatchEngine` of ``num_games`` games with
     #: complete ``settings`` (None: the game has none, and
     #: :func:`cardrules.vector.make` refuses it).  A game package sets it to a
     #: function that imports its engine (and numpy) only when called.
-    vector: Callable[[int, int, SettingValues], VectorGame] | None = None
+    vector: Callable[[int, int, SettingValues], BatchEngine] | None = None
     #: ``view_to_dict(view)``: a view made by :attr:`view` or :attr:`public_view`
     #: as plain JSON values, ready to send to a client (None: the engine's
     #: generic encoder, :func:`~cardrules.engine.json_out.attributes_to_json`).

@@ -1,7 +1,9 @@
 """The batch engine: thousands of games per step in numpy (``cardrules[numpy]``).
 
 :func:`make` builds a :class:`~cardrules.vector.base.VectorGame` for a game
-by name; each game's engine is exact to its reducer (see
+by name from the engine each game keeps in its own package
+(``cardrules.down_and_back.vector``, ``cardrules.back_alley.vector``); each
+is exact to its reducer (see
 :meth:`~cardrules.vector.base.VectorGame.state` and
 :meth:`~cardrules.vector.base.VectorGame.record`).  The batch bots are in
 :mod:`cardrules.vector.bots`, a Gymnasium-style wrapper in
@@ -97,4 +99,8 @@ def make(game: str | Rules[Any, Any], num_games: int, *, seed: int,
     start = rules.new_game_from_settings(settings)
     complete = dict(rules.settings_of(start))
     assert rules.vector is not None
-    return rules.vector(int(num_games), int(seed), complete)
+    engine = rules.vector(int(num_games), int(seed), complete)
+    if not isinstance(engine, VectorGame):
+        raise TypeError(f"{rules.title}'s Rules.vector made a {type(engine).__name__}, "
+                        f"not a VectorGame")
+    return engine

@@ -8,8 +8,8 @@ its own rows of numpy arrays (pgx style).  Chance happens inside
 same as :data:`cardrules.down_and_back.NUM_ACTIONS` and
 :data:`cardrules.back_alley.NUM_ACTIONS` count.
 
-Each game's engine (:mod:`cardrules.vector.down_and_back`,
-:mod:`cardrules.vector.back_alley`) subclasses this and keeps these arrays
+Each game's engine (:mod:`cardrules.down_and_back.vector`,
+:mod:`cardrules.back_alley.vector`) subclasses this and keeps these arrays
 current after every :meth:`VectorGame.step` and :meth:`VectorGame.reset`:
 
 - ``current_player`` (``num_games``,) int: the seat to decide, -1 once a

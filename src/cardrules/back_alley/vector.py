@@ -41,7 +41,15 @@ import operator
 import numpy as np
 import numpy.typing as npt
 
-from cardrules.back_alley import RULES, GameState, new_game
+from cardrules.back_alley._vector_tables import (
+    BID_BITS,
+    BITS,
+    CLASSES_FLAT,
+    LED_SETS_FLAT,
+    TRUMP_SETS,
+    TRUMPS_BY_POWER,
+    WIN_FLAT,
+)
 from cardrules.back_alley.actions import (
     BIDS,
     BOARD,
@@ -58,19 +66,11 @@ from cardrules.back_alley.encoding import (
     OBSERVATION_SIZE,
     action_from_id,
 )
-from cardrules.back_alley.game import PHASE_RULES
-from cardrules.back_alley.state import Settings
+from cardrules.back_alley.game import PHASE_RULES, new_game
+from cardrules.back_alley.state import GameState, Settings
 from cardrules.engine.records import GameRecord
+from cardrules.engine.registry import rules_for
 from cardrules.errors import IllegalActionError
-from cardrules.vector._ba_tables import (
-    BID_BITS,
-    BITS,
-    CLASSES_FLAT,
-    LED_SETS_FLAT,
-    TRUMP_SETS,
-    TRUMPS_BY_POWER,
-    WIN_FLAT,
-)
 from cardrules.vector.base import VectorGame
 from cardrules.vector.streams import below, game_keys, shuffle_orders
 
@@ -119,7 +119,9 @@ class BackAlleyVector(VectorGame):
 
     def __init__(self, num_games: int, *, seed: int, max_hand_size: int = 13) -> None:
         self.settings = Settings(max_hand_size=max_hand_size)
-        self.rules = RULES
+        # Back Alley's RULES, found by name: the package builds RULES with this
+        # engine, so the engine does not import the package's face.
+        self.rules = rules_for("back_alley")
         self.num_games = int(num_games)
         if self.num_games < 1:
             raise ValueError(f"num_games must be at least 1, not {num_games}")
@@ -623,7 +625,7 @@ class BackAlleyVector(VectorGame):
         2
         """
         self._check_index(index)
-        return RULES.record(new_game(max_hand_size=self._max), self.actions(index))
+        return self.rules.record(new_game(max_hand_size=self._max), self.actions(index))
 
     def state(self, index: int) -> GameState:
         """Game ``index`` as the reducer's state (the replay of :meth:`record`).
@@ -635,7 +637,7 @@ class BackAlleyVector(VectorGame):
         self._check_index(index)
         state = new_game(max_hand_size=self._max)
         for action in self.actions(index):
-            state = RULES.apply(state, action)
+            state = self.rules.apply(state, action)
         return state
 
     def _check_index(self, index: int) -> None:

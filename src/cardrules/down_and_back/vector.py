@@ -55,21 +55,12 @@ import numpy as np
 import numpy.typing as npt
 
 from cardrules.cards import DECK
-from cardrules.down_and_back import (
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
-    RULES,
-    ChooseDealer,
-    GameState,
-    Phase,
-    Shuffle,
-    action_from_id,
-    apply,
-    new_game,
-)
+from cardrules.down_and_back.actions import ChooseDealer, Shuffle
 from cardrules.down_and_back.batch import evaluate3_batch, evaluate4_batch, split_strengths_batch
-from cardrules.down_and_back.game import PHASE_RULES
-from cardrules.down_and_back.state import DEFAULT_ROUNDS, HAND_SIZE, TURNS
+from cardrules.down_and_back.encoding import OBSERVATION_LAYOUT, OBSERVATION_SIZE, action_from_id
+from cardrules.down_and_back.game import PHASE_RULES, apply, new_game
+from cardrules.down_and_back.state import DEFAULT_ROUNDS, HAND_SIZE, TURNS, GameState, Phase
+from cardrules.engine.registry import rules_for
 from cardrules.errors import IllegalActionError
 from cardrules.vector.base import VectorGame
 from cardrules.vector.streams import below, game_keys, shuffle_orders, words
@@ -179,7 +170,9 @@ class DownAndBackVector(VectorGame):
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise ValueError(f"num_games must be a whole number of at least 1, not "
                              f"{num_games!r}")
-        self.rules = RULES
+        # Down and Back's RULES, found by name: the package builds RULES with
+        # this engine, so the engine does not import the package's face.
+        self.rules = rules_for("down_and_back")
         self.num_games = num_games
         self.num_players = num_players
         self.num_actions = NUM_ACTIONS
@@ -715,4 +708,4 @@ class DownAndBackVector(VectorGame):
         """
         taken = self._replay(index)[1]
         start = new_game(self.num_players, ante=self.ante, rounds=self.rounds)
-        return RULES.record(start, taken)  # type: ignore[arg-type]
+        return self.rules.record(start, taken)  # type: ignore[arg-type]
