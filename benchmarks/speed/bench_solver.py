@@ -37,11 +37,9 @@ from _timing import machine_summary
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
-from cardrules.back_alley import (
-    GameState,
-    _solver_c,
-    solver,
-)
+from cardrules.back_alley import GameState
+from cardrules.back_alley.double_dummy import _native as _solver_c
+from cardrules.back_alley.double_dummy import solver
 from support.ba_dds import (  # type: ignore[import-untyped,unused-ignore]
     dds_max_tricks,
     no_trump_deal,
@@ -71,8 +69,8 @@ def _ours(state: GameState) -> int:
 def _nodes() -> int:
     """The nodes the C solver's last call searched (a figure that does not
     depend on the machine's load)."""
-    from cardrules.down_and_back import _speedups
-    return _speedups.ba_last_nodes()
+    from cardrules.back_alley.double_dummy import _solver
+    return _solver.last_nodes()
 
 
 def trump_deal(rng: random.Random, size: int, leader: int) -> GameState:

@@ -39,8 +39,8 @@ from _spades import load_spades, spiel_playout
 from _timing import machine_summary
 
 from cardrules.back_alley import observation_tensor, view
-from cardrules.vector import random_actions
 from cardrules.back_alley.vector import BackAlleyVector
+from cardrules.vector import random_actions
 
 SIZES = (1024, 4096, 16384, 65536)
 TARGET = 10.0

@@ -31,8 +31,8 @@ from _spades import load_spades
 from _timing import machine_summary
 
 from cardrules.down_and_back import observation_tensor, view
-from cardrules.vector.base import random_actions
 from cardrules.down_and_back.vector import DownAndBackVector
+from cardrules.vector.base import random_actions
 
 SIZES = (1024, 4096, 16384, 65536)
 PLAYERS, ROUNDS = 4, 2

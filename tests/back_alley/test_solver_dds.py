@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from cardrules.back_alley import GameState, solver
+from cardrules.back_alley import GameState
+from cardrules.back_alley.double_dummy import solver
 from support.ba_dds import dds_max_tricks, no_trump_deal, pbn, trump_position
 
 pytest.importorskip("endplay", reason="endplay (DDS) is a test-only dependency")

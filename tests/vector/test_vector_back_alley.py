@@ -28,10 +28,10 @@ from cardrules.back_alley import (
     view,
 )
 from cardrules.back_alley.encoding import action_from_id, action_id, legal_action_ids
+from cardrules.back_alley.vector import BackAlleyVector
 from cardrules.cards import Joker
 from cardrules.errors import IllegalActionError
 from cardrules.vector import random_actions
-from cardrules.back_alley.vector import BackAlleyVector
 
 
 def _returns(state: GameState) -> np.ndarray:
