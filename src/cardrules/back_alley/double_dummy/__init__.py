@@ -25,6 +25,7 @@ True
 from cardrules.back_alley.double_dummy.bot import (
     DEFAULT_INFERENCE,
     DEFAULT_SAMPLES,
+    POOL,
     DoubleDummyBot,
     bid_misfit,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "DEFAULT_INFERENCE",
     "DEFAULT_SAMPLES",
     "IMPLEMENTATIONS",
+    "POOL",
     "DealDoubleDummy",
     "DoubleDummyBot",
     "DoubleDummyReport",
