@@ -708,4 +708,4 @@ class DownAndBackVector(VectorGame):
         """
         taken = self._replay(index)[1]
         start = new_game(self.num_players, ante=self.ante, rounds=self.rounds)
-        return self.rules.record(start, taken)  # type: ignore[arg-type]
+        return self.rules.record(start, taken)

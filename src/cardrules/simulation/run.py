@@ -217,6 +217,7 @@ def _vector_games(rules: Rules[Any, Any], settings: Mapping[str, int | None],
     of ``VECTOR_BATCH`` by the game's batch engine with the batch bots."""
     import numpy as np
 
+    from cardrules.vector.base import VectorGame
     from cardrules.vector.bots import BOTS
 
     if start % VECTOR_BATCH:
@@ -227,6 +228,7 @@ def _vector_games(rules: Rules[Any, Any], settings: Mapping[str, int | None],
         count = min(stop, begin + VECTOR_BATCH) - begin
         chance, bot_seeds = vector_seeds(seed, begin // VECTOR_BATCH, len(bots))
         game = rules.vector(count, chance, settings)
+        assert isinstance(game, VectorGame)
         # One batch bot per bot name, for the seats of that name (seeded by
         # the first of them): a bot reads the whole batch at each step.
         seats: dict[str, list[int]] = {}
