@@ -26,8 +26,8 @@ __all__ = ["BatchEngine"]
 class BatchEngine(Protocol):
     """``num_games`` games of one kind stepped together: the four arrays
     (``current_player``, ``legal_action_mask``, ``rewards``, ``terminated``)
-    and :meth:`step`, :meth:`observation`, :meth:`reset`, :meth:`state` and
-    :meth:`record`, as :class:`cardrules.vector.VectorGame` documents them.
+    and ``step``, ``observation``, ``reset``, ``state`` and
+    ``record``, as :class:`cardrules.vector.VectorGame` documents them.
 
     >>> sorted(name for name in vars(BatchEngine) if not name.startswith("_"))
     ['observation', 'record', 'reset', 'state', 'step']

@@ -20,10 +20,10 @@ draws is done in points, not in tricks: a card that makes the contract on
 more draws is preferred to one that takes more overtricks on average.
 
 Bidding.  By default (``bid_samples=0``) the bot bids as
-:class:`HeuristicBot` does: in duplicate 6-card deals against heuristic
+:class:`~cardrules.back_alley.HeuristicBot` does: in duplicate 6-card deals against heuristic
 pairs its own double-dummy bid, described next, did worse than the
 heuristic's.  With ``bid_samples=n`` it draws ``n`` deals; in each it
-lets :class:`HeuristicBot` players
+lets :class:`~cardrules.back_alley.HeuristicBot` players
 make the bids still to come (its own first, by the heuristic's choice), so
 that the deal reaches its opening lead with the leader (BA-30) and the
 board exception of BA-32 as the rules give them, and solves it
@@ -39,13 +39,13 @@ follows from the heuristic bid: a different bid could change who leads.
 
 Every other decision (Back Alley has none besides bids and plays; dealing,
 the BA-13 exchange and throw-ins happen inside ``apply``) is left to
-:class:`HeuristicBot`.
+:class:`~cardrules.back_alley.HeuristicBot`.
 
 The draws are uniform among the deals the view allows unless
 ``inference`` is set (the default, 1.0): then four times as many deals are
 drawn and ``samples`` of them kept, each with a chance proportional to
 ``exp(-inference * misfit)``, the misfit (:func:`bid_misfit`) measuring how
-far the others' bids are from those a :class:`HeuristicBot` would have
+far the others' bids are from those a :class:`~cardrules.back_alley.HeuristicBot` would have
 made with the cards the deal gives them.
 
 Cost per decision: ``samples`` draws and one solve per draw
@@ -99,7 +99,7 @@ POOL = 4
 
 class DoubleDummyBot:
     """Plays the card with the best average double-dummy result over deals
-    drawn from its view; bids as :class:`HeuristicBot` or, with
+    drawn from its view; bids as :class:`~cardrules.back_alley.HeuristicBot` or, with
     ``bid_samples``, from the double-dummy tricks of drawn deals.
 
     ``seed`` seeds the bot's own ``random.Random`` (its draws and the seeds
@@ -107,7 +107,7 @@ class DoubleDummyBot:
     the same views.  ``samples`` (default
     :data:`~cardrules.back_alley.double_dummy.DEFAULT_SAMPLES`) is the
     number of deals drawn per play; ``bid_samples`` (default 0: the
-    :class:`HeuristicBot` bid, which measured stronger) the number drawn
+    :class:`~cardrules.back_alley.HeuristicBot` bid, which measured stronger) the number drawn
     per bid for the double-dummy bid; ``inference`` (default
     :data:`~cardrules.back_alley.double_dummy.DEFAULT_INFERENCE`) how
     strongly the draws lean towards deals that fit the bids seen (0:
@@ -156,7 +156,7 @@ class DoubleDummyBot:
         """Choose one of ``legal`` for the seat of ``view``.
 
         Without a Back Alley view it leaves the choice to
-        :class:`HeuristicBot` (which picks at random among ``legal``).
+        :class:`~cardrules.back_alley.HeuristicBot` (which picks at random among ``legal``).
 
         >>> DoubleDummyBot(seed=0).act(None, [Pass()])
         Pass()
@@ -317,7 +317,7 @@ def _level(bid: object, size: int) -> int:
 
 def bid_misfit(seen: View, drawn: GameState) -> int:
     """How far the bids of the other seats in ``seen`` are from the bids a
-    :class:`HeuristicBot` would have made with the cards ``drawn`` gives
+    :class:`~cardrules.back_alley.HeuristicBot` would have made with the cards ``drawn`` gives
     them: the sum over those seats of the distance between the two bids
     (pass 0, a number its tricks, board the hand size).
 
