@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -118,9 +117,9 @@ def leaks(record: GameRecord, received: dict[int | None, list[dict[str, Any]]]) 
     return found
 
 
-def _game(tmp_path: Path, game: str, seats: list[str], seed: int,
+def _game(database: str, game: str, seats: list[str], seed: int,
           spectators: int = 2) -> tuple[GameRecord, dict[int | None, list[dict[str, Any]]]]:
-    with served(tmp_path / f"{game}-{seed}.sqlite") as client:
+    with served(database) as client:
         table_id, tokens = new_table(client, game, seats, seed=seed)
         received = play_all(client, table_id, tokens, spectators=spectators)
         record = GameRecord.from_dict(client.get(f"/api/tables/{table_id}/record").json())
@@ -135,14 +134,14 @@ def _game(tmp_path: Path, game: str, seats: list[str], seed: int,
     ("down-and-back", ["human", "human"], 5),
 ])
 def test_no_message_holds_a_card_its_receiver_may_not_see(
-        tmp_path: Path, game: str, seats: list[str], seed: int) -> None:
-    record, received = _game(tmp_path, game, seats, seed)
+        database: str, game: str, seats: list[str], seed: int) -> None:
+    record, received = _game(database, game, seats, seed)
     assert all(messages[-1]["over"] for messages in received.values())
     assert sum(len(m) for m in received.values()) > 10
     assert leaks(record, received) == []
 
 
-def test_the_leak_check_finds_a_planted_leak(tmp_path: Path,
+def test_the_leak_check_finds_a_planted_leak(database: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     honest = LiveTable.message_for
 
@@ -154,14 +153,14 @@ def test_the_leak_check_finds_a_planted_leak(tmp_path: Path,
         return message
 
     monkeypatch.setattr(LiveTable, "message_for", leaky)
-    record, received = _game(tmp_path, "back-alley", ["human"] * 4, 6, spectators=0)
+    record, received = _game(database, "back-alley", ["human"] * 4, 6, spectators=0)
     found = leaks(record, received)
     assert found
     assert all(line.startswith("seat 0,") for line in found)
 
 
-def test_the_leak_check_finds_another_seats_private_event(tmp_path: Path) -> None:
-    record, received = _game(tmp_path, "down-and-back", ["human"] * 2, 7, spectators=0)
+def test_the_leak_check_finds_another_seats_private_event(database: str) -> None:
+    record, received = _game(database, "down-and-back", ["human"] * 2, 7, spectators=0)
     assert leaks(record, received) == []
     # seat 1 is handed seat 0's own events: what seat 0 drew from the stock shows
     planted: dict[int | None, list[dict[str, Any]]] = {

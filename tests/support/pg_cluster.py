@@ -86,7 +86,8 @@ class PostgresCluster:
     def start(self) -> None:
         """initdb and start the cluster (about two seconds)."""
         initdb, pg_ctl = find_binary("initdb"), find_binary("pg_ctl")
-        assert initdb is not None and pg_ctl is not None
+        assert initdb is not None
+        assert pg_ctl is not None
         self.folder = Path(tempfile.mkdtemp(prefix="cardrules-pg-"))
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres", "postgres")

@@ -57,6 +57,10 @@ Batch: TypeAlias = tuple[str, int, list[tuple[int | None, dict[str, Any], str]],
 QUICK_BOTS = frozenset({"random", "greedy", "heuristic"})
 
 
+class Conflict(Exception):
+    """A batch not stored: another process wrote its table at that version first."""
+
+
 class GroupWriter:
     """The one writer of accepted actions (group commit).
 
@@ -65,7 +69,10 @@ class GroupWriter:
     thread (:meth:`Store.append_many
     <cardrules.server.store.Store.append_many>`), and only after the commit
     resolves each batch's future.  When the transaction fails, every batch
-    in it fails with the same error (nothing of it was written)."""
+    in it fails with the same error (nothing of it was written).  On a
+    shared store (PostgreSQL) each table's version is checked in the
+    transaction: a batch another process got in before fails alone, with
+    :class:`Conflict`, and the others are stored."""
 
     def __init__(self, store: Store, db: Executor) -> None:
         self.store = store
@@ -109,17 +116,27 @@ class GroupWriter:
             if not group:
                 continue
             batches = [batch for batch, _ in group]
+            conflicts: list[int] = []
             try:
-                await loop.run_in_executor(self.db, self.store.append_many, batches)
+                if self.store.shared:
+                    conflicts = await loop.run_in_executor(self.db, self.store.append_checked,
+                                                           batches)
+                else:
+                    await loop.run_in_executor(self.db, self.store.append_many, batches)
             except Exception as err:   # every batch of the transaction fails with it
                 for _, done in group:
                     if not done.done():
                         done.set_exception(err)
             else:
                 self.commits += 1
-                self.batches += len(group)
-                for _, done in group:
-                    if not done.done():
+                self.batches += len(group) - len(conflicts)
+                refused = set(conflicts)
+                for index, (_, done) in enumerate(group):
+                    if done.done():
+                        continue
+                    if index in refused:
+                        done.set_exception(Conflict(batches[index][0]))
+                    else:
                         done.set_result(None)
 
 
@@ -220,6 +237,9 @@ class LiveTable:
                     self.quick.add(seat)
         self.stand_in: dict[int, Any] = {}  # the turn timer's default bots, made when needed
         self.created = stored.created
+        #: Whether this process runs the table's bots and timer: always with
+        #: one process; on a shared store only while it holds the lease.
+        self.may_drive = not shared.store.shared
 
     # -- the state ----------------------------------------------------------------
 
@@ -233,8 +253,14 @@ class LiveTable:
         return bool(self.state.is_terminal)
 
     def replay(self, stored: Sequence[Any]) -> None:
-        """Rebuild the state from the stored actions (at start-up)."""
+        """Rebuild the state from the stored actions (at start-up), or bring
+        it up to date with the ones stored since (those after its version)."""
         for item in stored:
+            if item.version <= self.version:
+                continue
+            if item.version != self.version + 1:
+                raise ValueError(f"table {self.id}: version {item.version} follows "
+                                 f"{self.version}")
             action = self.rules.action_from_dict(item.action)
             after = self.rules.apply(self.state, action, seat=item.seat)
             self._keep([(item.seat, action, after)])
@@ -260,13 +286,48 @@ class LiveTable:
 
     # -- changes ------------------------------------------------------------------
 
+    async def catch_up(self) -> bool:
+        """Apply what other processes stored since this table's version (a
+        shared store), then tell this process's clients; True when anything
+        was new."""
+        async with self.lock:
+            newer = await self._catch_up_locked()
+        if newer:
+            self._changed()
+        return newer
+
+    async def _catch_up_locked(self) -> bool:
+        before = self.version
+        loop = asyncio.get_running_loop()
+        stored = await loop.run_in_executor(self.shared.db, self.shared.store.actions,
+                                            self.id, before)
+        self.replay(stored)
+        return self.version > before
+
     async def act(self, seat: int, text_or_action: object, version: int | None,
                   made_by: str) -> None:
         """Apply an action of ``seat`` (text from a client, or an action from a
         bot or the timer), store it with the chance actions that follow, then
         tell everyone.  Raises :class:`Refused` and changes nothing when the
-        action is refused."""
+        action is refused.  On a shared store, a version newer than this
+        process knows is first looked up, and an action another process
+        stored first at that version is refused as ``stale``."""
+        try:
+            await self._act(seat, text_or_action, version, made_by)
+        except Conflict:
+            async with self.lock:
+                await self._catch_up_locked()
+            self._changed()
+            raise Refused("stale", "another move was made first at this version") from None
+
+    async def _act(self, seat: int, text_or_action: object, version: int | None,
+                   made_by: str) -> None:
         async with self.lock:
+            if version is not None and version > self.version and self.shared.store.shared \
+                    and await self._catch_up_locked():
+                self.changed.set()
+                for client in list(self.clients):
+                    client.notify()
             if self.over:
                 raise Refused("game-over", "the game is over")
             if version is not None and version != self.version:
@@ -324,7 +385,10 @@ class LiveTable:
             made: list[str] = []
             self._chances(applied, made)
             if applied:
-                await self._store(applied, made)
+                try:
+                    await self._store(applied, made)
+                except Conflict:   # another process stored them first: the same ones
+                    await self._catch_up_locked()
         self._changed()
 
     async def _store(self, applied: Sequence[tuple[int | None, object, Any]],
@@ -409,7 +473,7 @@ class LiveTable:
     # -- bots and the timer -------------------------------------------------------
 
     def start_driver(self) -> None:
-        if self.task is None and not self.over:
+        if self.task is None and not self.over and self.may_drive:
             self.task = asyncio.get_running_loop().create_task(self._drive())
 
     async def stop(self) -> None:

@@ -70,6 +70,7 @@ from cardrules.errors import CardRulesError
 from cardrules.i18n import language, normalize
 from cardrules.server import web
 from cardrules.server._live import Client, LiveTable, Refused, Shared
+from cardrules.server.cluster import Cluster
 from cardrules.server.store import Store, StoredTable, token_hash
 
 __all__ = ["create_app"]
@@ -123,8 +124,15 @@ class _Server:
     """What the application holds: the store, the live tables, the executors."""
 
     def __init__(self, database: str, *, bot_delay: float, turn_timer: float | None,
-                 think_threads: int) -> None:
+                 think_threads: int, lease_seconds: float = 3.0) -> None:
         self.database = database
+        self.lease_seconds = lease_seconds
+        #: On a shared store (PostgreSQL): this process's leases and notifications.
+        self.cluster: Cluster | None = None
+        self._dirty: dict[str, int] = {}
+        self._tokens_due: set[str] = set()
+        self._catching: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self.bot_delay = bot_delay
         self.turn_timer = turn_timer
         self.think_threads = think_threads
@@ -150,6 +158,17 @@ class _Server:
         self.store = await self.call(Store, self.database)
         self.shared = Shared(self.store, self.db, self.thinkers, bot_delay=self.bot_delay,
                              turn_timer=self.turn_timer)
+        self._dirty = {}
+        self._tokens_due = set()
+        self._catching = None
+        self._background = set()
+        if self.store.shared:
+            # Tables are loaded when this process takes their lease, or when
+            # a client asks for them; what the others store is heard of.
+            self.cluster = Cluster(self.store, self.db, ttl=self.lease_seconds,
+                                   renew=self.lease_seconds / 3)
+            await self.cluster.start(self._on_leases, self._on_message, self._on_resync)
+            return
         for stored in await self.call(self.store.tables, finished=False):
             try:
                 await self._load(stored)
@@ -159,10 +178,15 @@ class _Server:
             table.start_driver()
 
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         for table in list(self.live.values()):
             await table.stop()
         if self.shared is not None:
             await self.shared.writer.close()
+        if self.cluster is not None:
+            await self.cluster.stop()
+            self.cluster = None
         if self.store is not None:
             await self.call(self.store.close)
         self.db.shutdown(wait=True)
@@ -178,6 +202,97 @@ class _Server:
         table.tokens = {hashed: seat for seat, hashed in hashes.items()}
         self.live[stored.id] = table
         return table
+
+    # -- several processes (a shared store) -----------------------------------------
+
+    def _spawn(self, work: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _on_leases(self, gained: Any, lost: Any) -> None:
+        self._spawn(self._lease_change(list(gained), list(lost)))
+
+    async def _lease_change(self, gained: list[str], lost: list[str]) -> None:
+        for table_id in lost:
+            table = self.live.get(table_id)
+            if table is not None:
+                table.may_drive = False
+                await table.stop()
+        for table_id in gained:
+            if self.cluster is None or table_id not in self.cluster.held:
+                continue
+            try:
+                table = await self.table(table_id)
+                if table is None:
+                    continue
+                await table.catch_up()
+            except (CardRulesError, ValueError, KeyError) as err:
+                log.error("table %s cannot be replayed: %s", table_id, err)
+                continue
+            if self.cluster is not None and table_id in self.cluster.held:
+                table.may_drive = True
+                table.start_driver()
+
+    def _on_message(self, lines: Any) -> None:
+        """What another process (or this one) stored: see :mod:`cardrules.server.cluster`."""
+        for line in lines:
+            kind, _, rest = str(line).partition(" ")
+            table_id, _, version = rest.partition(" ")
+            table = self.live.get(table_id)
+            if table is None:
+                continue
+            if kind == "a":
+                wanted = int(version) if version.isdigit() else 0
+                if wanted <= table.version:
+                    continue
+                if table.clients or table.may_drive:
+                    self._catch_up(table_id, wanted)
+                elif table.task is None:
+                    # Nobody here watches it: forget it, to be read afresh when asked.
+                    del self.live[table_id]
+            elif kind == "s":
+                self._catch_up(table_id, 0, tokens=True)
+
+    def _on_resync(self) -> None:
+        for table_id in list(self.live):
+            self._catch_up(table_id, 0, tokens=True)
+            self._catch_up(table_id, 0)
+
+    def _catch_up(self, table_id: str, wanted: int, *, tokens: bool = False) -> None:
+        """Bring a table up to (at least) version ``wanted`` (0: whatever is
+        stored), with ``tokens`` its tokens too, one table after another on
+        one task."""
+        if tokens:
+            self._tokens_due.add(table_id)
+        else:
+            self._dirty[table_id] = max(self._dirty.get(table_id, wanted), wanted)
+        if self._catching is None or self._catching.done():
+            self._catching = asyncio.get_running_loop().create_task(self._catch_up_all())
+
+    async def _catch_up_all(self) -> None:
+        while self._dirty or self._tokens_due:
+            if self._tokens_due:
+                table_id, wanted = self._tokens_due.pop(), -1
+            else:
+                table_id, wanted = self._dirty.popitem()
+            table = self.live.get(table_id)
+            if table is None:
+                continue
+            try:
+                if wanted < 0:
+                    await self.refresh_tokens(table)
+                elif wanted == 0 or wanted > table.version:
+                    await table.catch_up()
+            except Exception:   # logged; the next notification tries again
+                log.exception("table %s: could not read what another process stored",
+                              table_id)
+
+    async def refresh_tokens(self, table: LiveTable) -> None:
+        """Read a table's token hashes again (a seat taken through another process)."""
+        assert self.store is not None
+        hashes = await self.call(self.store.token_hashes, table.id)
+        table.tokens = {hashed: seat for seat, hashed in hashes.items()}
 
     async def table(self, table_id: str) -> LiveTable | None:
         """A live table, loaded from the store when it is not in memory (a finished one)."""
@@ -251,6 +366,8 @@ class _Server:
         stored = await self.call(self.store.table, table_id)
         table = await self._load(stored)
         await table.run_chance()   # the first dealer and deal, before anyone connects
+        if self.cluster is not None:
+            await self.cluster.take(table_id)   # its bots run here (unless another took it)
         table.start_driver()
         return {"id": table_id, "game": _spelled(rules.name),
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens.items()]}
@@ -274,6 +391,7 @@ class _Server:
         for seat in free:
             if await self.call(self.store.take_seat, table_id, seat, hashed):
                 table.tokens[hashed] = seat
+                await self.call(self.store.notify, [f"s {table_id}"])
                 return {"id": table_id, "seat": seat, "token": token}
         raise _BadRequest("no free seat" if wanted is None else f"seat {wanted} is not free",
                           409)
@@ -292,7 +410,7 @@ class _Server:
 
     async def listing(self, finished: bool) -> list[dict[str, object]]:
         assert self.store is not None
-        if not finished:
+        if not finished and self.cluster is None:
             return [self.describe(t) for t in sorted(self.live.values(),
                                                      key=lambda t: (t.created, t.id))
                     if not t.over]
@@ -302,8 +420,8 @@ class _Server:
                  "seats": [{"seat": seat, "kind": kind, "taken": kind != "human" or taken}
                            for seat, (kind, taken) in enumerate(zip(stored.seats, stored.taken,
                                                                     strict=True))],
-                 "version": stored.version, "finished": True, "created": stored.created}
-                for stored in await self.call(self.store.tables, finished=True)]
+                 "version": stored.version, "finished": finished, "created": stored.created}
+                for stored in await self.call(self.store.tables, finished=finished)]
 
 
 def _games() -> list[dict[str, object]]:
@@ -332,7 +450,8 @@ def _error(err: _BadRequest) -> JSONResponse:
 
 
 def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
-               turn_timer: float | None = None, think_threads: int = 2) -> Starlette:
+               turn_timer: float | None = None, think_threads: int = 2,
+               lease_seconds: float = 3.0) -> Starlette:
     """The game server as an ASGI application (Starlette).
 
     ``database`` is a path (a SQLite file, made when missing) or an
@@ -343,6 +462,12 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
     database is opened, and every unfinished table replayed from it, when
     the application starts (its lifespan); serve it with any ASGI server,
     for example ``uvicorn.run(create_app(), port=8000)``.
+
+    On PostgreSQL (``postgresql://user@host/db``) any number of processes
+    may serve one database (:mod:`cardrules.server.cluster`): a table's bots
+    and timer run in the process holding its lease, renewed every third of
+    ``lease_seconds`` and taken over by another process that many seconds
+    after its holder stops renewing it.
 
     >>> app = create_app("sqlite://", bot_delay=0)
     >>> sorted({r.path for r in app.routes if r.path.startswith("/api")})[:3]
@@ -358,9 +483,11 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
         raise ValueError(f"turn_timer must be a positive number of seconds, not {turn_timer!r}")
     if not is_int(think_threads) or think_threads < 1:
         raise ValueError(f"think_threads must be 1 or more, not {think_threads!r}")
+    if not isinstance(lease_seconds, int | float) or not 0.3 <= lease_seconds <= 600:
+        raise ValueError(f"lease_seconds must be from 0.3 to 600, not {lease_seconds!r}")
     server = _Server(database, bot_delay=float(bot_delay),
                      turn_timer=None if turn_timer is None else float(turn_timer),
-                     think_threads=think_threads)
+                     think_threads=think_threads, lease_seconds=float(lease_seconds))
 
     async def list_games(request: Request) -> JSONResponse:
         return JSONResponse({"games": _games()})
@@ -407,6 +534,9 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
         seat: int | None = None
         if token is not None:
             seat = table.tokens.get(token_hash(token))
+            if seat is None and server.cluster is not None:
+                await server.refresh_tokens(table)   # a seat taken through another process
+                seat = table.tokens.get(token_hash(token))
             if seat is None:
                 await websocket.close(POLICY_VIOLATION, "unknown token")
                 return

@@ -505,6 +505,9 @@ class Store:
         """
         with self.engine.begin() as db:
             now = float(db.execute(sa.select(self.clock())).scalar_one())
+            db.execute(_LEASES.delete().where(   # the finished tables' leases are done with
+                _LEASES.c.holder == holder, _LEASES.c.table_id.in_(
+                    sa.select(_TABLES.c.id).where(_TABLES.c.finished.is_not(None)))))
             db.execute(_LEASES.update().where(_LEASES.c.holder == holder)
                        .values(expires=now + ttl))
             free = (sa.select(_TABLES.c.id)
@@ -561,6 +564,16 @@ class Store:
             if table_ids is not None:
                 query = query.where(_LEASES.c.table_id.in_(list(table_ids)))
             db.execute(query)
+
+    def count_unfinished(self) -> int:
+        """How many tables are not finished.
+
+        >>> Store("sqlite://").count_unfinished()
+        0
+        """
+        with self.engine.connect() as db:
+            return int(db.execute(sa.select(sa.func.count()).select_from(_TABLES)
+                                  .where(_TABLES.c.finished.is_(None))).scalar_one())
 
     def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
         """The stored version of each of ``table_ids`` that exists.
