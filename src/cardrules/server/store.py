@@ -248,7 +248,7 @@ class Store:
                 db.execute(_SCHEMA.insert().values(version=SCHEMA_VERSION))
         return found
 
-    def clock(self) -> sa.ColumnElement[float]:
+    def _clock(self) -> sa.ColumnElement[float]:
         """Now, in seconds since the epoch, by the database's clock on
         PostgreSQL (every host agrees) and this machine's on SQLite."""
         if self.shared:
@@ -504,7 +504,7 @@ class Store:
         (['x'], [])
         """
         with self.engine.begin() as db:
-            now = float(db.execute(sa.select(self.clock())).scalar_one())
+            now = float(db.execute(sa.select(self._clock())).scalar_one())
             db.execute(_LEASES.delete().where(   # the finished tables' leases are done with
                 _LEASES.c.holder == holder, _LEASES.c.table_id.in_(
                     sa.select(_TABLES.c.id).where(_TABLES.c.finished.is_not(None)))))
@@ -544,7 +544,7 @@ class Store:
         {'a': 1}
         """
         with self.engine.connect() as db:
-            now = float(db.execute(sa.select(self.clock())).scalar_one())
+            now = float(db.execute(sa.select(self._clock())).scalar_one())
             rows = db.execute(sa.select(_LEASES.c.holder, sa.func.count())
                               .where(_LEASES.c.expires >= now).group_by(_LEASES.c.holder))
             return {str(holder): int(count) for holder, count in rows}
