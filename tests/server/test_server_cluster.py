@@ -59,10 +59,11 @@ LEASE = "1.5"
 
 
 @contextlib.contextmanager
-def processes(url: str, count: int, folder: Path, *,
-              bot_delay: float = 0.0) -> Iterator[list[ServerProcess]]:
+def processes(url: str, count: int, folder: Path, *, bot_delay: float = 0.0,
+              turn_timer: float | None = None) -> Iterator[list[ServerProcess]]:
     """``count`` server processes on the database ``url``, stopped afterwards."""
-    servers = [ServerProcess(url, bot_delay=bot_delay, extra=("--lease-seconds", LEASE),
+    servers = [ServerProcess(url, bot_delay=bot_delay, turn_timer=turn_timer,
+                             extra=("--lease-seconds", LEASE),
                              log=folder / f"server{number}.log") for number in range(count)]
     try:
         for server in servers:
@@ -332,6 +333,44 @@ def test_a_client_moves_to_another_process_mid_game(
     assert versions[0] == 1
     assert int(arrival["version"]) > sorted(player.acknowledged)[2]
     replay_check(record, final=player.final, seat=0, sent=player.acknowledged)
+    assert tracebacks == []
+
+
+def test_the_turn_timer_runs_in_one_process_and_its_deadline_reaches_every_other(
+        postgres_cluster: PostgresCluster, tmp_path: Path) -> None:
+    url = postgres_cluster.new_database()
+
+    async def main(servers: list[ServerProcess]) -> tuple[Table, Message, Message]:
+        async with httpx.AsyncClient(base_url=servers[0].url, timeout=WAIT) as http:
+            table = await create_table(http, "down_and_back", {"num_players": 2, "rounds": 1},
+                                       ["human", "bot:greedy"])
+        # The table's lease is with the process that made it; the person is at the other.
+        connection = await Connection.open(servers[1].ws_url, table.id, table.tokens[0],
+                                           timeout=WAIT)
+        try:
+            message = connection.last
+            assert message is not None
+            while not (message.get("legal") and message.get("deadline")):
+                message = await connection.view(WAIT)
+            moved = await connection.view(WAIT)   # without acting: the timer moved for them
+            while int(moved["version"]) <= int(message["version"]):
+                moved = await connection.view(WAIT)
+        finally:
+            await connection.close()
+        return table, message, moved
+
+    with processes(url, 2, tmp_path, turn_timer=1.0) as servers:
+        table, timed, moved = asyncio.run(asyncio.wait_for(main(servers), 60))
+        tracebacks = _tracebacks(servers)
+    store = Store(url)
+    try:
+        stored = store.actions(table.id)
+    finally:
+        store.close()
+    assert timed["deadline"] > 0
+    assert int(moved["version"]) > int(timed["version"])
+    assert stored[int(timed["version"])].made_by == "timer"
+    assert stored[int(timed["version"])].seat == 0
     assert tracebacks == []
 
 

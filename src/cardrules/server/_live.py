@@ -302,7 +302,20 @@ class LiveTable:
         stored = await loop.run_in_executor(self.shared.db, self.shared.store.actions,
                                             self.id, before)
         self.replay(stored)
+        if self.version > before and self.task is None:
+            self.deadline = None   # another process's turn timer: that turn is over
         return self.version > before
+
+    def heard_deadline(self, version: int, deadline: float) -> None:
+        """The process running this table's timer set the turn at ``version``
+        to end at ``deadline``: tell this process's clients of that seat."""
+        if version != self.version or self.task is not None or self.over:
+            return
+        self.deadline = deadline
+        seat = self.state.current_player
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.notify()
 
     async def act(self, seat: int, text_or_action: object, version: int | None,
                   made_by: str) -> None:
@@ -530,6 +543,11 @@ class LiveTable:
         for client in list(self.clients):
             if client.seat == seat:
                 client.notify()
+        if self.shared.store.shared:   # the other processes' clients of this seat see it too
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(
+                    self.shared.db, self.shared.store.notify,
+                    [f"d {self.id} {version} {self.deadline!r}"])
         try:
             await asyncio.wait_for(self.changed.wait(), self.turn_timer)
         except TimeoutError:

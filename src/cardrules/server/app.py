@@ -253,6 +253,10 @@ class _Server:
                     del self.live[table_id]
             elif kind == "s":
                 self._catch_up(table_id, 0, tokens=True)
+            elif kind == "d":
+                at, _, deadline = version.partition(" ")
+                with contextlib.suppress(ValueError):
+                    table.heard_deadline(int(at), float(deadline))
 
     def _on_resync(self) -> None:
         for table_id in list(self.live):

@@ -56,7 +56,8 @@ class Cluster:
     ``on_leases(gained, lost)`` is called on the event loop with the ids of
     the tables this process started and stopped holding; ``on_message(lines)``
     with the lines of each notification (``a TABLE VERSION``: actions stored;
-    ``s TABLE``: a seat taken; ``t TABLE``: a new table); ``on_resync()``
+    ``s TABLE``: a seat taken; ``d TABLE VERSION DEADLINE``: the turn timer
+    of the seat to act at that version ends then); ``on_resync()``
     after the listening connection is (re)made.
 
     >>> Cluster.__init__.__doc__ is None
