@@ -201,6 +201,9 @@ class _Server:
         hashes = await self.call(self.store.token_hashes, stored.id)
         table.tokens = {hashed: seat for seat, hashed in hashes.items()}
         self.live[stored.id] = table
+        if self.cluster is not None:
+            # A notification that came while it was read found no table: read again.
+            await table.catch_up()
         return table
 
     # -- several processes (a shared store) -----------------------------------------
