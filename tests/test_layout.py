@@ -75,3 +75,12 @@ def test_every_file_the_pages_name_exists() -> None:
                for name in _NAMED.findall(page.read_text("utf-8"))
                if not (ROOT / name).exists()]
     assert missing == []
+
+
+def test_rule_ids_in_test_names_are_written_one_way() -> None:
+    # test_ba31_determinize_respects_voids, not ..._BA_31 or ..._ba_31
+    pattern = re.compile(r"def (test_\w+)")
+    odd = sorted(f"{path.relative_to(TESTS).as_posix()}: {name}" for path in _test_files()
+                 for name in pattern.findall(path.read_text("utf-8"))
+                 if re.search(r"(?:BA|DB)_?\d|(?:^|_)(?:ba|db)_\d", name))
+    assert odd == []
