@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from serverplay import new_table, play_all, served
 
 from cardrules.engine import GameRecord
+from support.serverplay import new_table, play_all, served
 
 
 def test_games_lists_both_games_with_their_settings_sizes_and_bots(tmp_path: Path) -> None:
