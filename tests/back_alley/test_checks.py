@@ -13,7 +13,8 @@ import pytest
 import cardrules.back_alley as ba
 from cardrules import Joker
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.checks import check_invariants, hidden_variant, known_absent
+from cardrules.back_alley.checks import check_invariants
+from cardrules.back_alley.determinize import hidden_variant, known_absent
 
 
 def states_with_inferences(count: int) -> list[ba.GameState]:
