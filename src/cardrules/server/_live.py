@@ -34,6 +34,7 @@ from typing import Any, TypeAlias
 
 import attrs
 
+from cardrules.engine.bots import is_quick
 from cardrules.engine.events import Event
 from cardrules.engine.json_out import attributes_to_json
 from cardrules.engine.presenter import tell
@@ -51,10 +52,6 @@ log = logging.getLogger("cardrules.server")
 #: One table's batch for the store: (table id, version before it, the rows
 #: (seat, action JSON, who made it), whether the game is over after it).
 Batch: TypeAlias = tuple[str, int, list[tuple[int | None, dict[str, Any], str]], bool]
-
-#: The bots cheap enough to think on the event loop (a few microseconds a
-#: move); any other bot (the search bots) thinks on the bots' thread pool.
-QUICK_BOTS = frozenset({"random", "greedy", "heuristic"})
 
 
 class GroupWriter:
@@ -212,12 +209,9 @@ class LiveTable:
         self.deadline: float | None = None   # when the human to act runs out of time
         self.task: asyncio.Task[None] | None = None
         self.bots: dict[int, Any] = {}
-        self.quick: set[int] = set()         # the bots' seats that think on the loop
         for seat, kind in enumerate(self.kinds):
             if kind.startswith("bot:"):
                 self.bots[seat] = rules.bots[kind[4:]](self.seed + seat)
-                if kind[4:] in QUICK_BOTS:
-                    self.quick.add(seat)
         self.stand_in: dict[int, Any] = {}  # the turn timer's default bots, made when needed
         self.created = stored.created
 
@@ -455,8 +449,7 @@ class LiveTable:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             async with self.shared.bot_slots:   # a person's act never waits behind every bot
-                await self._bot_move(self.bots[seat], state, version, seat, "bot",
-                                     quick=seat in self.quick)
+                await self._bot_move(self.bots[seat], state, version, seat, "bot")
             return
         if self.turn_timer is None:
             self.deadline = None
@@ -473,18 +466,18 @@ class LiveTable:
             if bot is None:
                 bot = self.rules.bots[self.rules.default_bot](self.seed + seat)
                 self.stand_in[seat] = bot
-            await self._bot_move(bot, state, version, seat, "timer",
-                                 quick=self.rules.default_bot in QUICK_BOTS)
+            await self._bot_move(bot, state, version, seat, "timer")
         finally:
             self.deadline = None
 
     async def _bot_move(self, bot: Any, state: Any, version: int, seat: int,
-                        made_by: str, *, quick: bool = False) -> None:
+                        made_by: str) -> None:
         """Ask ``bot`` for a move from its seat's view only: on the bots' thread
-        pool, or, for a ``quick`` bot, on the event loop."""
+        pool, or, for a bot that declares itself quick
+        (:func:`~cardrules.engine.bots.is_quick`), on the event loop."""
         seat_view = self.rules.view(state, seat)
         legal = self.rules.legal_actions(state)
-        if quick:
+        if is_quick(bot):
             action = bot.act(seat_view, legal)
         else:
             loop = asyncio.get_running_loop()
