@@ -38,10 +38,13 @@ SEEDS = 2 ** 62
 class BadRequest(Exception):
     """A request refused: ``status`` is the HTTP status, the message says why."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, *,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        #: Seconds the client should wait before asking again (429, 503).
+        self.retry_after = retry_after
 
 
 def spelled(name: str) -> str:

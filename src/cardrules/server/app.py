@@ -51,11 +51,14 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
+import os
 import secrets
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from sqlalchemy import exc as sa_exc
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
@@ -68,7 +71,8 @@ from cardrules.engine.rules import Rules
 from cardrules.errors import CardRulesError
 from cardrules.i18n import language, normalize
 from cardrules.server import web
-from cardrules.server._live import Client, LiveTable, Refused, Shared
+from cardrules.server._guard import Guard
+from cardrules.server._live import Client, DamagedTable, LiveTable, Refused, Shared
 from cardrules.server._requests import (
     BadRequest,
     new_table,
@@ -77,7 +81,8 @@ from cardrules.server._requests import (
     spelled,
     wanted_seat,
 )
-from cardrules.server.store import Store, StoredTable, token_hash
+from cardrules.server.limits import Limits, RateLimit
+from cardrules.server.store import DamagedRow, Store, StoredTable, sqlite_path, token_hash
 
 __all__ = ["create_app"]
 
@@ -89,9 +94,16 @@ POLICY_VIOLATION = 1008
 INTERNAL_ERROR = 1011
 #: The WebSocket close code for a table that does not exist.
 NO_SUCH_TABLE = 4404
+#: The WebSocket close code for a table whose stored actions cannot be replayed.
+DAMAGED_TABLE = 4409
 
-#: The largest request body the lobby reads (its largest body is a few hundred bytes).
-MAX_BODY = 16 * 1024
+#: What a server does with a table it cannot replay at start: refuse to start
+#: (naming the table and version), or quarantine the table and serve the rest.
+DAMAGED_CHOICES = ("refuse", "quarantine")
+
+
+class StartError(Exception):
+    """The server cannot start: the one line says why (a damaged database)."""
 
 T = TypeVar("T")
 
@@ -135,11 +147,20 @@ class _Server:
     once per start, in :meth:`open`)."""
 
     def __init__(self, database: str, *, bot_delay: float, turn_timer: float | None,
-                 think_threads: int) -> None:
+                 think_threads: int, limits: Limits, damaged: str, fresh: bool) -> None:
         self.database = database
         self.bot_delay = bot_delay
         self.turn_timer = turn_timer
         self.think_threads = think_threads
+        self.limits = limits
+        self.damaged_choice = damaged
+        self.fresh = fresh
+        #: The tables quarantined as damaged: id -> why.
+        self.damaged: dict[str, str] = {}
+        #: Why the last start failed (one line), or None.
+        self.failure: str | None = None
+        #: Making and joining tables, per client address.
+        self.table_rate = RateLimit(limits.tables_per_minute / 60.0, limits.table_burst)
         self._running: _Running | None = None
 
     @property
@@ -170,18 +191,50 @@ class _Server:
             self.running.db, functools.partial(function, *args, **kwargs))
 
     async def open(self) -> None:
-        """Start: make the pools, open the store, replay every unfinished table."""
+        """Start: make the pools, open the store, replay every unfinished table.
+
+        Raises :class:`StartError` (and logs its one line) when the database
+        is an emptied file (unless ``fresh``), is not a database, or holds a
+        table that cannot be replayed (unless damaged tables are quarantined)."""
+        self.failure = None
+        self.damaged = {}
         running = self._running = _Running(self.think_threads)
-        running.store = await self.call(Store, self.database)
-        running.shared = Shared(running.store, running.db, running.thinkers,
-                                bot_delay=self.bot_delay, turn_timer=self.turn_timer)
-        for stored in await self.call(self.store.tables, finished=False):
-            try:
-                await self._load(stored)
-            except (CardRulesError, ValueError, KeyError) as err:
-                log.error("table %s cannot be replayed: %s", stored.id, err)
+        try:
+            await self._open(running)
+        except StartError as err:
+            self.failure = str(err)
+            log.error("%s", err)
+            await self.close()
+            raise
         for table in self.live.values():
             table.start_driver()
+
+    async def _open(self, running: _Running) -> None:
+        path = sqlite_path(self.database)
+        if path is not None and not self.fresh and os.path.isfile(path) \
+                and os.path.getsize(path) == 0:
+            raise StartError(f"the database {path} is an empty file (0 bytes); start with "
+                             "--fresh to use it as a new database")
+        try:
+            running.store = await self.call(Store, self.database)
+            stored_tables = await self.call(running.store.tables, finished=False)
+        except (sa_exc.SQLAlchemyError, ValueError) as err:
+            reason = str(getattr(err, "orig", None) or err).splitlines()[0][:200]
+            raise StartError(f"the database {self.database} cannot be read: {reason}") \
+                from None
+        running.shared = Shared(running.store, running.db, running.thinkers,
+                                bot_delay=self.bot_delay, turn_timer=self.turn_timer,
+                                queue=self.limits.queue, send_timeout=self.limits.send_timeout,
+                                bots_play_unwatched=self.limits.bots_play_unwatched)
+        for stored in stored_tables:
+            try:
+                await self._load(stored)
+            except DamagedTable as err:
+                if self.damaged_choice == "refuse":
+                    raise StartError(f"{err}; start with --damaged quarantine to serve "
+                                     "the other tables") from None
+                log.error("%s: quarantined", err)
+                self.damaged[stored.id] = str(err)
 
     async def close(self) -> None:
         """Stop every table, write what is queued, close the store and the pools."""
@@ -197,19 +250,30 @@ class _Server:
         running.shutdown()
 
     async def _load(self, stored: StoredTable) -> LiveTable:
-        rules = rules_for(stored.game)
-        table = LiveTable(stored, rules, self.shared)
-        table.replay(await self.call(self.store.actions, stored.id))
+        """Replay a stored table into memory; :class:`DamagedTable` when it cannot be."""
+        try:
+            rules = rules_for(stored.game)
+            table = LiveTable(stored, rules, self.shared)
+            actions = await self.call(self.store.actions, stored.id)
+        except DamagedRow as err:
+            raise DamagedTable(stored.id, err.version, str(err)) from None
+        except (CardRulesError, ValueError, TypeError, KeyError) as err:
+            raise DamagedTable(stored.id, 0, f"{type(err).__name__}: {err}"[:300]) from None
+        table.replay(actions)
         hashes = await self.call(self.store.token_hashes, stored.id)
         table.tokens = {hashed: seat for seat, hashed in hashes.items()}
         self.live[stored.id] = table
         return table
 
     async def table(self, table_id: str) -> LiveTable | None:
-        """A live table, loaded from the store when it is not in memory (a finished one)."""
+        """A live table, loaded from the store when it is not in memory (a
+        finished one); None when there is no such table.  Raises
+        :class:`BadRequest` (409) for a damaged table."""
         found = self.live.get(table_id)
         if found is not None:
             return found
+        if table_id in self.damaged:
+            raise BadRequest(self.damaged[table_id], 409)
         async with self.running.loading:
             found = self.live.get(table_id)
             if found is not None:
@@ -217,22 +281,41 @@ class _Server:
             stored = await self.call(self.store.table, table_id)
             if stored is None:
                 return None
-            table = await self._load(stored)
+            try:
+                table = await self._load(stored)
+            except DamagedTable as err:
+                log.error("%s: quarantined", err)
+                self.damaged[table_id] = str(err)
+                raise BadRequest(str(err), 409) from None
             table.start_driver()
             return table
+
+    def check_rate(self, connection: HTTPConnection) -> None:
+        """Refuse (429) a client that makes or joins tables too often."""
+        client = connection.client.host if connection.client else "?"
+        if not self.table_rate.take(client):
+            wait = max(1, math.ceil(self.table_rate.wait(client)))
+            log.warning("%s: refused: too many tables made or joined", client)
+            raise BadRequest(f"too many tables made or joined: wait {wait} s", 429,
+                             retry_after=wait)
 
     # -- the lobby ------------------------------------------------------------
 
     async def create(self, body: object) -> dict[str, object]:
         """Make the table ``body`` asks for (checked by :func:`new_table`)."""
         wanted = new_table(body)
+        if sum(not table.over for table in self.live.values()) >= self.limits.max_tables:
+            log.warning("refused: the server holds %d open tables", self.limits.max_tables)
+            raise BadRequest(f"the server holds {self.limits.max_tables} open tables, as many "
+                             "as it may: try again when one has finished", 503)
         rules = wanted.rules
         seed = secrets.randbits(62) if wanted.seed is None else wanted.seed
         table_id = secrets.token_hex(6)
         tokens = {seat: secrets.token_urlsafe(24) for seat in wanted.humans}
         await self.call(self.store.create_table, table_id, rules.name,
                         dict(rules.settings_of(wanted.start)), seed, list(wanted.kinds),
-                        {seat: token_hash(t) for seat, t in tokens.items()})
+                        {seat: token_hash(t) for seat, t in tokens.items()},
+                        chosen_seed=wanted.chosen_seed)
         stored = await self.call(self.store.table, table_id)
         assert stored is not None
         table = await self._load(stored)
@@ -271,23 +354,38 @@ class _Server:
                        "taken": kind != "human" or seat in taken}
                       for seat, kind in enumerate(table.kinds)],
             "version": table.version, "finished": table.over,
-            "created": table.created,
+            "created": table.created, "chosen_seed": table.chosen_seed,
         }
 
     async def listing(self, finished: bool) -> list[dict[str, object]]:
         """The unfinished tables (or the finished ones) as the lobby lists them."""
         if not finished:
-            return [self.describe(t) for t in sorted(self.live.values(),
-                                                     key=lambda t: (t.created, t.id))
-                    if not t.over]
+            listed = [self.describe(t) for t in sorted(self.live.values(),
+                                                       key=lambda t: (t.created, t.id))
+                      if not t.over]
+            if self.damaged:
+                listed += [{**self._stored(stored), "damaged": self.damaged[stored.id]}
+                           for stored in await self.call(self.store.tables, finished=False)
+                           if stored.id in self.damaged]
+            return listed
         # Described from the store: a finished table is not replayed to be listed.
-        return [{"id": stored.id, "game": spelled(stored.game),
-                 "title": rules_for(stored.game).title, "settings": stored.settings,
-                 "seats": [{"seat": seat, "kind": kind, "taken": kind != "human" or taken}
-                           for seat, (kind, taken) in enumerate(zip(stored.seats, stored.taken,
-                                                                    strict=True))],
-                 "version": stored.version, "finished": True, "created": stored.created}
+        return [self._stored(stored)
                 for stored in await self.call(self.store.tables, finished=True)]
+
+    @staticmethod
+    def _stored(stored: StoredTable) -> dict[str, object]:
+        """A table as stored, as the lobby lists it."""
+        try:
+            title = rules_for(stored.game).title
+        except CardRulesError:
+            title = stored.game
+        return {"id": stored.id, "game": spelled(stored.game), "title": title,
+                "settings": stored.settings,
+                "seats": [{"seat": seat, "kind": kind, "taken": kind != "human" or taken}
+                          for seat, (kind, taken) in enumerate(zip(stored.seats, stored.taken,
+                                                                   strict=True))],
+                "version": stored.version, "finished": stored.finished is not None,
+                "created": stored.created, "chosen_seed": stored.chosen_seed}
 
 
 def _games() -> list[dict[str, object]]:
@@ -302,7 +400,18 @@ def _games() -> list[dict[str, object]]:
 
 
 def _error(err: BadRequest) -> JSONResponse:
-    return JSONResponse({"error": err.message}, status_code=err.status)
+    headers = None if err.retry_after is None else {"Retry-After": str(err.retry_after)}
+    return JSONResponse({"error": err.message}, status_code=err.status, headers=headers)
+
+
+def _refused(connection: HTTPConnection, err: BadRequest) -> JSONResponse:
+    """The answer to a refused request; a client's mistake the lobby cannot
+    expect (a body too large or not JSON, a client gone) is logged as one line."""
+    if err.status in (400, 413, 415) and "body" in err.message:
+        client = connection.client.host if connection.client else "?"
+        log.warning("%s: refused %s %s: %s", client, connection.scope.get("method", ""),
+                    connection.url.path[:80], err.message)
+    return _error(err)
 
 
 def _server(connection: HTTPConnection) -> _Server:
@@ -327,17 +436,22 @@ async def list_tables(request: Request) -> JSONResponse:
 
 async def create_table(request: Request) -> JSONResponse:
     """``POST /api/tables``."""
+    server = _server(request)
     try:
-        body = await read_json(request, MAX_BODY)
-        return JSONResponse(await _server(request).create(body), status_code=201)
+        body = await read_json(request, server.limits.max_body)
+        server.check_rate(request)
+        return JSONResponse(await server.create(body), status_code=201)
     except BadRequest as err:
-        return _error(err)
+        return _refused(request, err)
 
 
 async def one_table(request: Request) -> JSONResponse:
     """``GET /api/tables/{id}``."""
     server = _server(request)
-    table = await server.table(request.path_params["table_id"])
+    try:
+        table = await server.table(request.path_params["table_id"])
+    except BadRequest as err:
+        return _refused(request, err)
     if table is None:
         return _error(BadRequest("no such table", 404))
     return JSONResponse(server.describe(table))
@@ -345,17 +459,21 @@ async def one_table(request: Request) -> JSONResponse:
 
 async def join_table(request: Request) -> JSONResponse:
     """``POST /api/tables/{id}/join``."""
+    server = _server(request)
     try:
-        body = await read_json(request, MAX_BODY)
-        return JSONResponse(await _server(request).join(request.path_params["table_id"],
-                                                        body))
+        body = await read_json(request, server.limits.max_body)
+        server.check_rate(request)
+        return JSONResponse(await server.join(request.path_params["table_id"], body))
     except BadRequest as err:
-        return _error(err)
+        return _refused(request, err)
 
 
 async def table_record(request: Request) -> JSONResponse:
     """``GET /api/tables/{id}/record``: the record once the game is over."""
-    table = await _server(request).table(request.path_params["table_id"])
+    try:
+        table = await _server(request).table(request.path_params["table_id"])
+    except BadRequest as err:
+        return _refused(request, err)
     if table is None:
         return _error(BadRequest("no such table", 404))
     if not table.over:
@@ -366,8 +484,13 @@ async def table_record(request: Request) -> JSONResponse:
 
 async def play(websocket: WebSocket) -> None:
     """``WS /ws/tables/{id}``: play a seat (with its token) or watch."""
+    server = _server(websocket)
     await websocket.accept()
-    table = await _server(websocket).table(websocket.path_params["table_id"])
+    try:
+        table = await server.table(websocket.path_params["table_id"])
+    except BadRequest:
+        await websocket.close(DAMAGED_TABLE, "this table is damaged")
+        return
     if table is None:
         await websocket.close(NO_SUCH_TABLE, "no such table")
         return
@@ -387,23 +510,57 @@ async def play(websocket: WebSocket) -> None:
 
     # ?lang=ja|uk|en: the language of this connection's event texts and
     # refusals (anything else, or none, is English); views stay JSON.
+    limits = server.limits
     client = Client(seat, websocket.send_text, close,
-                    normalize(websocket.query_params.get("lang") or "en"))
-    table.clients.add(client)
+                    normalize(websocket.query_params.get("lang") or "en"), queue=limits.queue)
+    where = websocket.client.host if websocket.client else "?"
+    rate = RateLimit(limits.messages_per_second, limits.message_burst, keys=1)
+    table.add_client(client)
     client.notify()
-    sender = asyncio.get_running_loop().create_task(table.serve(client))
+    loop = asyncio.get_running_loop()
+    sender = loop.create_task(table.serve(client))
+    cut = loop.create_task(client.overflowed.wait())
+    reason: str | None = None
     try:
-        while True:
-            text = await websocket.receive_text()
+        while reason is None:
+            receiving = loop.create_task(websocket.receive())
+            await asyncio.wait([receiving, cut], return_when=asyncio.FIRST_COMPLETED)
+            if not receiving.done():
+                receiving.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await receiving
+                reason = "too many messages unread"
+                break
+            message = receiving.result()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not rate.take("messages"):
+                reason = "too many messages"
+                break
+            text = message.get("text")
             with language(client.language):
-                await _handle(table, client, text)
+                if text is None:
+                    client.error("bad-message", "a message is JSON text, not binary data")
+                elif len(text) > limits.max_message:
+                    client.error("bad-message",
+                                 f"a message is at most {limits.max_message} characters")
+                else:
+                    await _handle(table, client, text)
+            if client.overflowed.is_set():
+                reason = "too many messages unread"
     except WebSocketDisconnect:
         pass
     finally:
-        table.clients.discard(client)
+        table.remove_client(client)
         sender.cancel()
+        cut.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
+    if reason is not None:
+        log.warning("%s: table %s: a client is cut off: %s", where, table.id, reason)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(websocket.close(POLICY_VIOLATION, reason),
+                                   limits.send_timeout)
 
 
 @contextlib.asynccontextmanager
@@ -428,8 +585,19 @@ ROUTES: list[BaseRoute] = [
 ]
 
 
+class _App(Starlette):
+    """Starlette with :class:`~cardrules.server._guard.Guard` outside everything
+    (even Starlette's error handler), so that every answer carries its headers."""
+
+    def build_middleware_stack(self) -> Any:
+        server: _Server = self.state.cardrules
+        return Guard(super().build_middleware_stack(), server.limits, lambda: server.failure)
+
+
 def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
-               turn_timer: float | None = None, think_threads: int = 2) -> Starlette:
+               turn_timer: float | None = None, think_threads: int = 2,
+               limits: Limits | None = None, damaged: str = "refuse",
+               fresh: bool = False) -> Starlette:
     """The game server as an ASGI application (Starlette).
 
     ``database`` is a path (a SQLite file, made when missing) or an SQLAlchemy
@@ -440,6 +608,13 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
     database is opened, and every unfinished table replayed from it, when
     the application starts (its lifespan); serve it with any ASGI server,
     for example ``uvicorn.run(create_app(), port=8000)``.
+
+    ``limits`` (:class:`~cardrules.server.limits.Limits`) bounds what each
+    client may do and names the hosts and origins served.  A table that
+    cannot be replayed at start stops the start with a line naming it and
+    the version (``damaged="refuse"``) or is listed as damaged and served
+    no further (``"quarantine"``); an empty (0-byte) SQLite file is refused
+    unless ``fresh``.
 
     >>> app = create_app("sqlite://", bot_delay=0)
     >>> sorted({r.path for r in app.routes if r.path.startswith("/api")})[:3]
@@ -455,10 +630,13 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
         raise ValueError(f"turn_timer must be a positive number of seconds, not {turn_timer!r}")
     if not is_int(think_threads) or think_threads < 1:
         raise ValueError(f"think_threads must be 1 or more, not {think_threads!r}")
-    app = Starlette(routes=[*ROUTES, *web.routes()], lifespan=_lifespan)
+    if damaged not in DAMAGED_CHOICES:
+        raise ValueError(f"damaged must be 'refuse' or 'quarantine', not {damaged!r}")
+    app = _App(routes=[*ROUTES, *web.routes()], lifespan=_lifespan)
     app.state.cardrules = _Server(database, bot_delay=float(bot_delay),
                                   turn_timer=None if turn_timer is None else float(turn_timer),
-                                  think_threads=think_threads)
+                                  think_threads=think_threads, limits=limits or Limits(),
+                                  damaged=damaged, fresh=bool(fresh))
     return app
 
 
