@@ -224,8 +224,8 @@ def _deep_positions(seed: int, count: int) -> list[GameState]:
         while len(found) % 2 == 0 and deck[4 * size] in CARDS[52:]:
             rng.shuffle(deck)  # a plain card turned: its suit is trump
         if len(found) % 2 == 0:  # the jokers dealt, or one of them (BA-2, BA-33)
-            for joker in rng.sample((52, 53), rng.randrange(1, 3)):
-                at, to = deck.index(CARDS[joker]), rng.randrange(4 * size)
+            for number in rng.sample((52, 53), rng.randrange(1, 3)):
+                at, to = deck.index(CARDS[number]), rng.randrange(4 * size)
                 deck[at], deck[to] = deck[to], deck[at]
         state = apply(state, Shuffle(tuple(deck)))
         while state.phase is Phase.BID:
