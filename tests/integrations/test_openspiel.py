@@ -1102,3 +1102,47 @@ def test_wrapped_bots_play_in_openspiel_cpp_evaluate_bots_too() -> None:
     assert first == again   # BA-40: partners score alike, and the seeds fix the game
     assert first[0] == first[2]
     assert first[1] == first[3]
+
+
+# -- information states kept as the game goes ---------------------------------------
+
+def rebuilt_information_state(state: Any, seat: int) -> str:
+    """The information state written out from the whole log, as it was
+    before the adapter kept it as the game goes."""
+    core = state._core
+    lines = [f"seat {seat}"]
+    for entry in [] if core.log is None else core.log.entries():
+        text = entry.line(seat)
+        if text is not None:
+            lines.append(text)
+    lines.append(core.spec.observation_string(core.state, seat))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(("make", "seed"), [(db_game, 1), (ba_game, 2),
+                                            (lambda: ba_game(max_hand_size=4), 3)])
+def test_information_states_equal_the_ones_rebuilt_from_the_whole_log(
+        make: Any, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked now and then, at random seats, on clones and resamples, the kept
+    information states are the rebuilt ones (DB-37, BA-12: private cards stay private)."""
+    monkeypatch.setattr(openspiel, "_MARK_EVERY", 5)   # many marks in a short game
+    rng = random.Random(seed)
+    state = make().new_initial_state()
+    asked = 0
+    while not state.is_terminal():
+        if rng.random() < 0.3:
+            seat = rng.randrange(state.num_players())
+            probe = state.clone() if rng.random() < 0.5 else state
+            assert probe.information_state_string(seat) == \
+                rebuilt_information_state(probe, seat)
+            asked += 1
+            if not state.is_chance_node() and rng.random() < 0.2:
+                other = state.resample_from_infostate(
+                    seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                for s in range(state.num_players()):
+                    assert other.information_state_string(s) == \
+                        rebuilt_information_state(other, s)
+        state.apply_action(random_step(state, rng))
+    for seat in range(state.num_players()):
+        assert state.information_state_string(seat) == rebuilt_information_state(state, seat)
+    assert asked > 10

@@ -144,14 +144,19 @@ class _Entry:
 
     ``owner`` is the seat the event is private to, or None for a public event;
     ``public`` is what everyone else learns (None: nothing), ``private`` what
-    the owner learns (never None when there is an owner).
+    the owner learns (never None when there is an owner).  ``depth`` counts
+    the entries up to this one.  Every :data:`_MARK_EVERY` entries one keeps,
+    once asked, each seat's lines up to it joined (``marks``), so that an
+    information state joins at most that many new lines to a kept prefix.
     """
 
-    __slots__ = ("owner", "prev", "private", "public")
+    __slots__ = ("depth", "marks", "owner", "prev", "private", "public")
 
     def __init__(self, prev: _Entry | None, owner: int | None, public: _Parts | None,
                  private: _Parts | None) -> None:
         self.prev, self.owner, self.public, self.private = prev, owner, public, private
+        self.depth: int = 1 if prev is None else prev.depth + 1
+        self.marks: dict[int, str] | None = None
 
     def entries(self) -> list[_Entry]:
         """Every entry up to this one, oldest first."""
@@ -162,6 +167,48 @@ class _Entry:
             entry = entry.prev
         out.reverse()
         return out
+
+    def line(self, seat: int) -> str | None:
+        """What ``seat`` learnt from this event (None: nothing)."""
+        return _text(self.private if self.owner == seat else self.public)
+
+
+#: How often a log entry keeps the lines up to it (see :class:`_Entry`).
+_MARK_EVERY = 64
+
+
+def _lines_to_mark(entry: _Entry | None, seat: int) -> tuple[_Entry | None, list[str]]:
+    """The nearest marked entry at or before ``entry`` (None: the start) and
+    ``seat``'s lines after it, newest first."""
+    lines: list[str] = []
+    while entry is not None and entry.depth % _MARK_EVERY:
+        line = entry.line(seat)
+        if line is not None:
+            lines.append(line)
+        entry = entry.prev
+    return entry, lines
+
+
+def _prefix(mark: _Entry | None, seat: int) -> str:
+    """``seat``'s lines up to the marked entry ``mark``, joined (kept there)."""
+    pending: list[_Entry] = []
+    while mark is not None and (mark.marks is None or seat not in mark.marks):
+        pending.append(mark)
+        mark = mark.prev
+        while mark is not None and mark.depth % _MARK_EVERY:
+            mark = mark.prev
+    text = "" if mark is None else cast(dict[int, str], mark.marks)[seat]
+    for entry in reversed(pending):
+        _, lines = _lines_to_mark(entry.prev, seat)
+        own = entry.line(seat)
+        if own is not None:
+            lines.insert(0, own)
+        lines.reverse()
+        text = "\n".join([text, *lines] if text else lines)
+        if entry.marks is None:
+            entry.marks = {}
+        entry.marks[seat] = text
+    return text
 
 
 def _text(parts: _Parts | None) -> str | None:
@@ -529,14 +576,12 @@ class _Core:
     # -- what the players see --------------------------------------------------------
 
     def information_string(self, seat: int) -> str:
-        lines = [f"seat {seat}"]
-        if self.log is not None:
-            for entry in self.log.entries():
-                text = _text(entry.private if entry.owner == seat else entry.public)
-                if text is not None:
-                    lines.append(text)
-        lines.append(self.spec.observation_string(self.state, seat))
-        return "\n".join(lines)
+        """``seat``'s information state: its lines of the log, then its observation."""
+        mark, lines = _lines_to_mark(self.log, seat)
+        prefix = _prefix(mark, seat)
+        lines.reverse()
+        head = [f"seat {seat}", prefix] if prefix else [f"seat {seat}"]
+        return "\n".join([*head, *lines, self.spec.observation_string(self.state, seat)])
 
     def forget_others(self, seat: int) -> None:
         """Keep only ``seat``'s private events: the others' become their public part."""
