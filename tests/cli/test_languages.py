@@ -5,7 +5,7 @@ compared with golden files, one per command and language, in
 ``tests/cli/golden/``.  After a deliberate change of a text, regenerate them
 and review the difference before committing it::
 
-    CARDRULES_REGENERATE_GOLDEN=1 python -m pytest tests/cli/test_cli_languages.py
+    CARDRULES_REGENERATE_GOLDEN=1 python -m pytest tests/cli/test_languages.py
 
 (the tests that write a golden file then pass; run once more without the
 variable to check).  The machine formats (``--json``, records) must not change
