@@ -73,8 +73,10 @@ TESTS: dict[str, list[str]] = {
                             "src/cardrules/errors.py"],
     # The command line (a package since issue 14).
     **{f"cardrules/cli/{name}.py": [*_CLI, _KILLS_CLI, f"src/cardrules/cli/{name}.py"]
-       for name in ("__init__", "_common", "simulate", "play", "human", "evaluate",
-                    "replay")},
+       for name in ("__init__", "_games", "_options", "_output", "simulate", "play", "human",
+                    "evaluate", "replay")},
+    "cardrules/cli/_parser.py": [*_CLI, _KILLS_CLI, _CLIT + "test_languages.py",
+                                 "src/cardrules/cli/_parser.py"],
     "cardrules/cli/advise.py": [*_CLI, _DBT + "test_analysis.py", _KILLS_CLI,
                                 "src/cardrules/cli/advise.py"],
     "cardrules/cli/advise_back_alley.py": [*_CLI, _BAT + "test_analysis.py",

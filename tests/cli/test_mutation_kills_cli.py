@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardrules.cli import _common, main
+from cardrules.cli import _output, main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -23,10 +23,10 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_rich_tables_put_the_named_columns_on_the_left() -> None:
     """The text columns (``left``) are flush left, the numbers flush right."""
     pytest.importorskip("rich")
-    table = _common.rich_table("T", ["seat", "bot", "wins"], [["0", "greedy", "2"]],
+    table = _output.rich_table("T", ["seat", "bot", "wins"], [["0", "greedy", "2"]],
                                left=(1,))
     assert [column.justify for column in table.columns] == ["right", "left", "right"]
-    table = _common.rich_table("T", ["bot", "wins"], [["greedy", "2"]])
+    table = _output.rich_table("T", ["bot", "wins"], [["greedy", "2"]])
     assert [column.justify for column in table.columns] == ["left", "right"]
 
 
@@ -251,7 +251,7 @@ def test_a_reader_gone_before_the_flush_ends_quietly(
     """A short output sits in the buffer until the command flushes it at the
     end; a reader that went away shows there, and the status is still 0."""
     quieted: list[bool] = []
-    monkeypatch.setattr(_common, "quiet_stdout", lambda: quieted.append(True))
+    monkeypatch.setattr(_output, "quiet_stdout", lambda: quieted.append(True))
     monkeypatch.setattr(sys, "stdout", _ClosedPipe())
     assert main(["eval", "JH QH KH"]) == 0
     assert quieted == [True]

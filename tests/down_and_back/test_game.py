@@ -1097,7 +1097,7 @@ def test_db44_one_finite_default_for_new_game_play_game_and_the_command(
     assert RULES.new_game_from_settings({"num_players": 3}).rounds == DEFAULT_ROUNDS
     assert play_game([RandomBot(1), RandomBot(2)], seed=1).state.rounds == DEFAULT_ROUNDS
     assert inspect.signature(new_game).parameters["rounds"].default == DEFAULT_ROUNDS
-    assert cli._common.DEFAULT_ROUNDS == DEFAULT_ROUNDS   # the command's help text
+    assert cli._options.DEFAULT_ROUNDS == DEFAULT_ROUNDS   # the command's help text
     assert cli.main(["play", "--players", "2", "--seed", "1", "--bots", "random"]) == 0
     played = [line for line in capsys.readouterr().out.splitlines()
               if line.startswith("round ")]
