@@ -10,6 +10,7 @@ from the full state rather than from the view.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import random
 import subprocess
@@ -43,6 +44,7 @@ from cardrules.svg import (
     text_element,
 )
 from support import ROOT
+from support.ba_deals import random_game
 from support.recorded import db_recorded_games
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -582,3 +584,21 @@ def test_docs_directive_refuses_code_that_gives_no_picture(code: str, message: s
     picture_of = _directive_module()._picture_of
     with pytest.raises(ValueError, match=message):
         picture_of(code, "test")
+
+
+def test_the_back_alley_pictures_of_a_whole_game_are_pinned() -> None:
+    """A regression pin of the layout, not a rule: the table from above and
+    from each seat (BA-50) at all 76 states of a seeded game with deals of
+    1 to 3 cards, one of them with a joker turned (BA-13), hash to exactly
+    this.  A deliberate change of the pictures updates the digest; any other
+    change of it is an accident (a coordinate, a label or a card moved)."""
+    digest = hashlib.sha256()
+    states = list(random_game(6, 3))
+    assert len(states) == 76
+    assert any(isinstance(s.trump_card, Joker) for s in states)
+    for state in states:
+        digest.update(ba_pictures.state_svg(state).encode())
+        for seat in range(4):
+            digest.update(ba_pictures.view_svg(ba.view(state, seat)).encode())
+    assert digest.hexdigest() == (
+        "f82ce4e15b1e07cce9df5e108ac7e7d59587588bb94532c293b52ff440551711")
