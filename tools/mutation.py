@@ -59,10 +59,7 @@ _DB = _DBT + "test_"
 #: The Back Alley files that hold the tests written for earlier survivors.
 _BA_PINS = [_BAT + "test_bots.py", _BAT + "test_analysis.py", _BAT + "test_search.py",
             _BAT + "test_encoding.py", _BAT + "test_checks.py", _ENT + "test_pictures.py"]
-_KILLS_SIM = _INT + "test_mutation_kills_simulation.py"
-_KILLS_INTEGRATIONS = _INT + "test_mutation_kills_integrations.py"
 _KILLS_CLI = _CLIT + "test_mutation_kills_cli.py"
-_KILLS_SIM_RUN = _INT + "test_mutation_kills_sim_run.py"
 _CLI = [_CLIT + "test_commands.py", _CLIT + "test_human.py", _CLIT + "test_simulate.py"]
 TESTS: dict[str, list[str]] = {
     "cardrules/__init__.py": [_ENT + "test_hand.py", "src/cardrules/__init__.py"],
@@ -184,17 +181,16 @@ TESTS: dict[str, list[str]] = {
     "cardrules/simulation/__init__.py": [_INT + "test_simulation.py",
                                          "src/cardrules/simulation/__init__.py"],
     "cardrules/simulation/plot.py": [_CLIT + "test_simulate.py", _INT + "test_simulation.py",
-                                     _KILLS_SIM, "src/cardrules/simulation/plot.py"],
+                                     "src/cardrules/simulation/plot.py"],
     "cardrules/simulation/result.py": [_INT + "test_simulation.py",
                                        _CLIT + "test_simulate.py",
-                                       _KILLS_SIM, "src/cardrules/simulation/result.py"],
+                                       "src/cardrules/simulation/result.py"],
     "cardrules/simulation/run.py": [_INT + "test_simulation.py", _CLIT + "test_simulate.py",
-                                    _INT + "test_simulation_dask.py", _KILLS_SIM, _KILLS_SIM_RUN,
+                                    _INT + "test_simulation_dask.py",
                                     "src/cardrules/simulation/run.py"],
-    "cardrules/integrations/openspiel.py": [_INT + "test_openspiel.py", _KILLS_INTEGRATIONS,
-                                            _INT + "test_mutation_kills_openspiel.py",
+    "cardrules/integrations/openspiel.py": [_INT + "test_openspiel.py", _INT + "test_pettingzoo.py",
                                             "src/cardrules/integrations/openspiel.py"],
-    "cardrules/integrations/pettingzoo.py": [_INT + "test_pettingzoo.py", _KILLS_INTEGRATIONS,
+    "cardrules/integrations/pettingzoo.py": [_INT + "test_pettingzoo.py",
                                              "src/cardrules/integrations/pettingzoo.py"],
     "cardrules/down_and_back/analysis.py": [_DB + "analysis.py",
                                             "src/cardrules/down_and_back/analysis.py"],
@@ -220,24 +216,28 @@ TESTS: dict[str, list[str]] = {
                                    "src/cardrules/engine/events.py"],
     "cardrules/engine/presenter.py": [_CLIT + "test_human.py", _ENT + "test_toy_game.py",
                                       "src/cardrules/engine/presenter.py"],
-    "cardrules/engine/tally.py": [_INT + "test_simulation.py", _KILLS_SIM,
+    "cardrules/engine/tally.py": [_INT + "test_simulation.py",
                                   "src/cardrules/engine/tally.py"],
     "cardrules/engine/bounds.py": [_INT + "test_openspiel.py", "src/cardrules/engine/bounds.py"],
     **{f"cardrules/{game}/{name}.py": [_CLIT + "test_human.py", _INT + "test_openspiel.py",
-                                       _INT + "test_simulation.py", _KILLS_SIM,
+                                       _INT + "test_simulation.py",
                                        f"src/cardrules/{game}/{name}.py"]
        for game in ("down_and_back", "back_alley")
        for name in ("events", "presenter", "tally", "bounds")},
     "cardrules/svg.py": [_ENT + "test_pictures.py", "src/cardrules/svg.py"],
 }
-# Tests written for the survivors of a sampled run guard their modules as well.
-_KILLS_CORE = {"cardrules/__init__.py", "cardrules/_validate.py", "cardrules/cards.py",
-               "cardrules/hand.py", "cardrules/errors.py", "cardrules/svg.py"}
+# The tests written for the survivors of earlier runs sit with their subjects;
+# these files hold the ones that guard a Down and Back module or a shared one.
+_DB_PINS = [_DB + "analysis.py", _DB + "search.py", _DB + "showdown.py", _DB + "loading.py",
+            _ENT + "test_pictures.py"]
+_CORE_PINS = [_ENT + "test_pictures.py", _INT + "test_simulation.py"]
+_CORE = {"cardrules/__init__.py", "cardrules/_validate.py", "cardrules/cards.py",
+         "cardrules/hand.py", "cardrules/errors.py", "cardrules/svg.py"}
 for _module, _files in TESTS.items():
     if _module.startswith("cardrules/down_and_back/"):
-        _files.insert(-1, _DBT + "test_mutation_kills_db.py")
-    elif _module in _KILLS_CORE:
-        _files.insert(-1, _ENT + "test_mutation_kills_core.py")
+        _files[-1:-1] = [path for path in _DB_PINS if path not in _files]
+    elif _module in _CORE:
+        _files[-1:-1] = [path for path in _CORE_PINS if path not in _files]
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.txt"
 
 _COMPARE_SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
