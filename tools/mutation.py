@@ -67,7 +67,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/cards.py": [_ENT + "test_cards_hardening.py", _ENT + "test_hand.py",
                            _DBT + "test_combos.py", "src/cardrules/cards.py"],
     "cardrules/hand.py": [_ENT + "test_hand.py", "src/cardrules/hand.py"],
-    "cardrules/errors.py": [_ENT + "test_cards_hardening.py", _ENT + "test_records_hardening.py",
+    "cardrules/errors.py": [_ENT + "test_cards_hardening.py", _ENT + "test_records.py",
                             "src/cardrules/errors.py"],
     # The command line (a package since issue 14).
     **{f"cardrules/cli/{name}.py": [*_CLI, f"src/cardrules/cli/{name}.py"]
@@ -84,7 +84,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/engine/chance.py": [_ENT + "test_chance.py", _ENT + "test_readers.py",
                                    "src/cardrules/engine/chance.py"],
     "cardrules/engine/readers.py": [_ENT + "test_readers.py",
-                                    _ENT + "test_records_hardening.py",
+                                    _ENT + "test_records.py",
                                     "src/cardrules/engine/readers.py"],
     "cardrules/engine/conformance.py": [_ENT + "test_conformance.py",
                                         "src/cardrules/engine/conformance.py"],
@@ -93,7 +93,7 @@ TESTS: dict[str, list[str]] = {
                                    "src/cardrules/engine/json_out.py"],
     "cardrules/engine/play.py": [_ENT + "test_rules.py",
                                  "src/cardrules/engine/play.py"],
-    "cardrules/engine/records.py": [_ENT + "test_records.py", _ENT + "test_records_hardening.py",
+    "cardrules/engine/records.py": [_ENT + "test_records.py", _ENT + "test_records.py",
                                     _ENT + "test_contracts.py",
                                     "src/cardrules/engine/records.py"],
     "cardrules/engine/registry.py": [_ENT + "test_rules.py",
