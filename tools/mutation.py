@@ -62,12 +62,12 @@ _BA_PINS = [_BAT + "test_bots.py", _BAT + "test_analysis.py", _BAT + "test_searc
 _CLI = [_CLIT + "test_commands.py", _CLIT + "test_human.py", _CLIT + "test_simulate.py"]
 TESTS: dict[str, list[str]] = {
     "cardrules/__init__.py": [_ENT + "test_hand.py", "src/cardrules/__init__.py"],
-    "cardrules/_validate.py": [_ENT + "test_validate.py", _ENT + "test_cards_hardening.py",
+    "cardrules/_validate.py": [_ENT + "test_validate.py", _ENT + "test_cards.py",
                                "src/cardrules/_validate.py"],
-    "cardrules/cards.py": [_ENT + "test_cards_hardening.py", _ENT + "test_hand.py",
+    "cardrules/cards.py": [_ENT + "test_cards.py", _ENT + "test_hand.py",
                            _DBT + "test_combos.py", "src/cardrules/cards.py"],
     "cardrules/hand.py": [_ENT + "test_hand.py", "src/cardrules/hand.py"],
-    "cardrules/errors.py": [_ENT + "test_cards_hardening.py", _ENT + "test_records.py",
+    "cardrules/errors.py": [_ENT + "test_cards.py", _ENT + "test_records.py",
                             "src/cardrules/errors.py"],
     # The command line (a package since issue 14).
     **{f"cardrules/cli/{name}.py": [*_CLI, f"src/cardrules/cli/{name}.py"]
@@ -143,7 +143,7 @@ TESTS: dict[str, list[str]] = {
                                           _DB + "properties.py",
                                           "src/cardrules/down_and_back/checks.py"],
     "cardrules/down_and_back/evaluate.py": [_DB + "combos.py", _DBT + "test_combo_properties.py",
-                                            _ENT + "test_cards_hardening.py",
+                                            _ENT + "test_cards.py",
                                             "src/cardrules/down_and_back/evaluate.py"],
     "cardrules/down_and_back/game.py": [_DB + "game.py", _DB + "actions.py",
                                         _DB + "properties.py",
