@@ -121,7 +121,7 @@ def test_inference_chain_keeps_the_view_and_favours_explaining_deals() -> None:
     """The chain's deals give the same view, keep every shown void (the state
     replays legally) and explain the heuristic bids and plays better than
     uniform draws do."""
-    from cardrules.back_alley.determinize import Determinizer
+    from cardrules.back_alley.determinization import Determinizer
     from cardrules.back_alley.search import _Chain, _misses
 
     state = _dealt(8, 5)

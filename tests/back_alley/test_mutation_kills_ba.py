@@ -38,7 +38,7 @@ from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.analysis import _roll, trick_estimate
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.determinization import Determinizer
 from cardrules.back_alley.encoding import OBSERVATION_LAYOUT, observation_tensor
 from cardrules.back_alley.search import SearchBot, _Chain, _seat_misses
 from cardrules.back_alley.tally import BackAlleyTally

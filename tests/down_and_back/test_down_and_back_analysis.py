@@ -46,7 +46,7 @@ from cardrules.down_and_back.analysis import (
     split_odds,
 )
 from cardrules.down_and_back.checks import check_invariants
-from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.determinization import determinize
 from cardrules.hand import Hand
 
 HAND = parse_cards("8S 8H 8D QH 5C 6C 7C")

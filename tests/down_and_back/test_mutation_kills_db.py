@@ -20,7 +20,7 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.checks import check_invariants
-from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.determinization import determinize
 from support.db_deals import cards, hand_of, idle_until_split, start
 
 

@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 import cardrules.down_and_back as db
 from cardrules import DECK, Card, Joker, ParseError, Rank, Suit, parse_card, parse_cards
-from cardrules.down_and_back import evaluate as pure
-from cardrules.down_and_back.evaluate import SplitOption
+from cardrules.down_and_back import combos as pure
+from cardrules.down_and_back.combos import SplitOption
 from cardrules.errors import TOKEN_LIMIT, quote, shorten
 
 # ---------------------------------------------------------------------------

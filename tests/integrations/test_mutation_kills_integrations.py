@@ -17,7 +17,7 @@ def test_down_and_back_space_admits_an_empty_stock_and_empty_hands() -> None:
     environment = raw_env("down_and_back", num_players=5)
     agent = environment.possible_agents[0]
     box = environment.observation_space(agent)["observation"]  # type: ignore[index]
-    start = {name: (at, length) for name, at, length in db.OBSERVATION_LAYOUT}
+    start = {name: (at, length) for name, at, length in db.encoding.OBSERVATION_LAYOUT}
     for name, top in (("stock_size", 52), ("hand_sizes", 8)):
         at, length = start[name]
         assert list(box.low[at:at + length]) == [0.0] * length, name
@@ -46,7 +46,7 @@ def test_back_alley_space_bounds_every_count_and_score() -> None:
     # cards in all, each worth at most 40 points either way (a quadruple
     # board, BA-41); counts of cards and tricks at most 13; board levels at
     # most 4 (BA-23); everything else is a 0/1 flag.
-    ranges = _box_ranges(raw_env("back_alley"), ba.OBSERVATION_LAYOUT)
+    ranges = _box_ranges(raw_env("back_alley"), ba.encoding.OBSERVATION_LAYOUT)
     assert ranges.pop("deal") == {(0.0, 25.0)}
     assert ranges.pop("hand_sizes") == {(0.0, 13.0)}
     assert ranges.pop("board_levels") == {(0.0, 4.0)}
@@ -54,15 +54,15 @@ def test_back_alley_space_bounds_every_count_and_score() -> None:
     assert ranges.pop("scores") == {(-7240.0, 7240.0)}
     assert all(pairs == {(0.0, 1.0)} for pairs in ranges.values()), ranges
     # Three deals of 2, 1 and 2 cards: at most 40 * 5 points.
-    assert _box_ranges(raw_env("back_alley", max_hand_size=2), ba.OBSERVATION_LAYOUT)["scores"] == {
-        (-200.0, 200.0)}
+    short = raw_env("back_alley", max_hand_size=2)
+    assert _box_ranges(short, ba.encoding.OBSERVATION_LAYOUT)["scores"] == {(-200.0, 200.0)}
 
 
 def test_down_and_back_space_bounds_every_count_and_chip() -> None:
     # Five players, ante 2, 7 rounds: at most 5 * 2 * 7 = 70 chips in a pot,
     # a seat loses at most its antes (2 * 7) and wins at most every chip.
     ranges = _box_ranges(raw_env("down_and_back", num_players=5, ante=2, rounds=7),
-                         db.OBSERVATION_LAYOUT)
+                         db.encoding.OBSERVATION_LAYOUT)
     expected = {"round": (0.0, 7.0), "rounds": (0.0, 7.0), "ante": (0.0, 2.0),
                 "pot": (0.0, 70.0), "net": (-14.0, 70.0), "hand_sizes": (0.0, 8.0),
                 "stock_size": (0.0, 52.0), "turns": (0.0, 6.0)}

@@ -93,13 +93,13 @@ def replay(game: str, settings: dict[str, Any], seed: int,
         todo = iter(actions)
         while not state.is_terminal:
             state = db.apply(state, db.sample_chance(state, rng) if state.is_chance
-                             else db.action_from_id(state, next(todo)))
+                             else db.encoding.action_from_id(state, next(todo)))
         return state
     other: ba.GameState = ba.new_game(max_hand_size=settings["max_hand_size"])
     todo = iter(actions)
     while not other.is_terminal:
         other = ba.apply(other, ba.sample_chance(other, rng) if other.is_chance
-                         else ba.action_from_id(other, next(todo)))
+                         else ba.encoding.action_from_id(other, next(todo)))
     return other
 
 
@@ -266,8 +266,8 @@ def test_human_render_mode_prints_the_table(capsys: pytest.CaptureFixture[str]) 
 def test_metadata_and_spaces() -> None:
     for environment, name, size, actions in (
             (raw_env("down_and_back", num_players=5), "down_and_back_v0",
-             db.OBSERVATION_SIZE, 140),
-            (raw_env("back_alley"), "back_alley_v0", ba.OBSERVATION_SIZE, 68)):
+             db.encoding.OBSERVATION_SIZE, 140),
+            (raw_env("back_alley"), "back_alley_v0", ba.encoding.OBSERVATION_SIZE, 68)):
         assert environment.metadata["name"] == name
         assert environment.metadata["is_parallelizable"] is False
         assert "ansi" in environment.metadata["render_modes"]  # type: ignore[operator]

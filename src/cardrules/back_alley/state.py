@@ -52,7 +52,6 @@ __all__ = [
     "hand_size_of",
     "phase_name",
     "score",
-    "summarize",
     "team_of",
     "tricks_phrase",
 ]
@@ -826,21 +825,4 @@ def describe(state: GameState) -> str:
                  .format(first=s0, second=s1))
     if state.phase is Phase.GAME_OVER:
         lines.append(_result_line(s0, s1, True))
-    return "\n".join(lines)
-
-
-
-def summarize(state: GameState) -> str:
-    """One line per finished deal (contracts, tricks and points, BA-40 to
-    BA-42), then the scores and who leads or won (BA-43).
-
-    >>> from cardrules.back_alley import new_game
-    >>> print(summarize(new_game()))
-    scores: team 0 0, team 1 0
-    level
-    """
-    lines = [str(result) for result in state.history.results]
-    s0, s1 = state.history.scores
-    lines.append(gettext("scores: team 0 {first}, team 1 {second}").format(first=s0, second=s1))
-    lines.append(_result_line(s0, s1, state.phase is Phase.GAME_OVER))
     return "\n".join(lines)

@@ -72,7 +72,7 @@ import attrs
 
 from cardrules.back_alley.actions import Bid, BidAction, Board, Pass, Play
 from cardrules.back_alley.bots import HeuristicBot
-from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.determinization import Determinizer
 from cardrules.back_alley.double_dummy.solver import IMPLEMENTATIONS, max_tricks, play_values
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.search import distinct_plays
