@@ -164,6 +164,14 @@ def test_the_pure_python_switch_is_read_in_one_place() -> None:
     assert readers == ["src/cardrules/_native.py"]
 
 
+def test_text_width_on_a_terminal_is_measured_in_one_place() -> None:
+    # engine.presenter.width (wide characters two columns, combining ones none)
+    measured = sorted(path.relative_to(ROOT).as_posix()
+                      for path in (ROOT / "src" / "cardrules").rglob("*.py")
+                      if "east_asian_width" in path.read_text("utf-8"))
+    assert measured == ["src/cardrules/engine/presenter.py"]
+
+
 def test_the_architecture_picture_is_drawn_from_the_code() -> None:
     drawn = (ROOT / "docs" / "_static" / "architecture.svg").read_text("utf-8")
     assert drawn == GRAPH_TOOL.picture(GRAPH), "run: python tools/import_graph.py"
