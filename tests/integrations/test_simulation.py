@@ -514,6 +514,12 @@ def test_bad_arguments_are_refused(kwargs: dict[str, Any], message: str) -> None
 def test_cardrules_simulate_is_lazy_and_the_same_function() -> None:
     assert cardrules.simulate is simulate
     assert "simulate" in cardrules.__all__
+    assert "simulate" in dir(cardrules)
+    assert "TYPE_CHECKING" not in dir(cardrules)
+    import pydoc
+    page = pydoc.render_doc(cardrules, renderer=pydoc.plaintext)
+    assert "simulate(game" in page
+    assert "TYPE_CHECKING" not in page
     with pytest.raises(AttributeError, match="no attribute 'simulatte'"):
         cardrules.simulatte  # noqa: B018
     code = ("import sys, cardrules; heavy = ('concurrent.futures.process', 'rich', 'dask', "
