@@ -517,7 +517,7 @@ def test_cardrules_simulate_is_lazy_and_the_same_function() -> None:
     assert "simulate" in dir(cardrules)
     assert "TYPE_CHECKING" not in dir(cardrules)
     import pydoc
-    page = pydoc.render_doc(cardrules, renderer=pydoc.TextDoc())
+    page = pydoc.plain(pydoc.render_doc(cardrules))
     assert "simulate(game" in page
     assert "TYPE_CHECKING" not in page
     with pytest.raises(AttributeError, match="no attribute 'simulatte'"):
