@@ -3,7 +3,7 @@ alone (no game's name in the code), checks the settings as ``new_game`` does,
 and refuses a game without one; the batch bots play from the mask.
 
 The toy batch engine (``support.toy_vector``: high card, exact to
-``tests/engine/toy_game.py``) stands in for the real engines, whose own tests
+``tests/support/toy_game.py``) stands in for the real engines, whose own tests
 below run once their modules exist.
 """
 
