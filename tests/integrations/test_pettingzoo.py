@@ -602,8 +602,8 @@ def test_back_alley_space_bounds_every_count_and_score() -> None:
     assert ranges.pop("scores") == {(-7240.0, 7240.0)}
     assert all(pairs == {(0.0, 1.0)} for pairs in ranges.values()), ranges
     # Three deals of 2, 1 and 2 cards: at most 40 * 5 points.
-    assert _box_ranges(raw_env("back_alley", max_hand_size=2), ba.encoding.OBSERVATION_LAYOUT)["scores"] == {
-        (-200.0, 200.0)}
+    short = raw_env("back_alley", max_hand_size=2)
+    assert _box_ranges(short, ba.encoding.OBSERVATION_LAYOUT)["scores"] == {(-200.0, 200.0)}
 
 
 def test_down_and_back_space_bounds_every_count_and_chip() -> None:
