@@ -7,7 +7,8 @@ The rules are the two game sections of ``docs/rules.rst`` (the page that is
 the authority on the rules), in English, and in Japanese and Ukrainian from
 the page's catalogs ``docs/locales/{ja,uk}/LC_MESSAGES/rules.po`` (each
 paragraph as the translated docs show it; a paragraph without a
-translation stays English).  Inline markup is reduced to its text.  The
+translation stays English).  Inline markup is reduced to its text, and a
+paragraph that only points to another page of the documentation is left out.  The
 server serves the result as ``/rules/{game}.json`` and ``/rules/{game}``
 (:mod:`cardrules.server.rules_text`).
 """
@@ -124,7 +125,7 @@ def build() -> dict[str, dict[str, object]]:
                     assert body is not None
                     items.append({"id": rule.group(1), "title": said(first),
                                   "text": said(body)})
-                else:
+                elif ":doc:" not in first:   # a pointer to another page of the docs
                     items.append({"id": None, "title": None, "text": said(first)})
             games[game] = {"title": said(title), "sections": sections}
         out[lang] = games
