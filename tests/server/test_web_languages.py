@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from serverplay import new_table, served, url
 
 from cardrules.i18n import language, pgettext
 from cardrules.server.rules_text import game_rules
 from cardrules.server.web import STATIC, page_language, render_page
 from cardrules.server.words import MESSAGES, words
+from support.serverplay import new_table, served, url
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ["human", "bot:heuristic", "bot:heuristic", "bot:heuristic"]
