@@ -861,9 +861,9 @@ def double_dummy_table(state: GameState, *, implementation: str = "auto") -> Dou
 
 
 #: The entries of each thread's transposition table in :func:`solve_many`
-#: unless told: 2**18 entries of 56 bytes, 14.7 MB a thread (the table of a
+#: unless told: 2**19 entries of 56 bytes, 29.4 MB a thread (the table of a
 #: single :func:`max_tricks` call holds 2**20, 58.7 MB, kept for the next).
-TABLE_ENTRIES = 1 << 18
+TABLE_ENTRIES = 1 << 19
 
 #: Tables of the C solver made by :func:`solve_many`, by size, free for the
 #: next call (one thread searches with a table at a time).
@@ -934,7 +934,7 @@ def solve_many(states: Iterable[GameState], *, threads: int | None = None,
     The C solver searches with the GIL released, so the threads run at
     once: the states are cut into ``threads`` runs in order, each solved by
     one thread with a transposition table of its own of ``table_entries``
-    entries (a power of two, 64 to 2**26; 56 bytes each, so 14.7 MB a thread
+    entries (a power of two, 64 to 2**26; 56 bytes each, so 29.4 MB a thread
     by default and at most ``threads * table_entries * 56`` bytes in all),
     kept from one state to the next of its run (an entry holds for any
     position under the same trump suit and board claims).  The tables are
