@@ -37,6 +37,7 @@ def main() -> None:
             state = state_from_dict(request[1])
             bot = DoubleDummyBot(request[3], samples=request[2])
             seat = state.current_player
+            assert seat is not None
             start = time.perf_counter()
             choice = bot.act(view(state, seat), legal_actions(state))
             answer = [time.perf_counter() - start, str(choice)]

@@ -33,7 +33,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from _timing import machine_summary
@@ -81,15 +81,18 @@ class Before:
         self.proc.wait()
 
 
-def _args(state: GameState) -> tuple[object, ...]:
+_Args = tuple[tuple[int, int, int, int], tuple[int, ...], int, int, bool, int]
+
+
+def _args(state: GameState) -> _Args:
     arguments = _native._arguments(state)
     assert arguments is not None
     return arguments[1]
 
 
-def _timed(func: Callable[[], object]) -> tuple[float, object]:
+def _ours(args: _Args, every: bool) -> tuple[float, object]:
     start = time.perf_counter()
-    result = func()
+    result: object = _solver.play_values(*args) if every else _solver.max_tricks(*args)
     return time.perf_counter() - start, result
 
 
@@ -146,45 +149,30 @@ def _compare(title: str, states: Sequence[GameState], before: Before | None) -> 
     differ = 0
     for number, state in enumerate(states):
         args = _args(state)
-        rounds: list[Callable[[], None]] = []
-
-        def ours() -> None:
-            nonlocal differ
-            seconds, tricks = _timed(lambda: _solver.max_tricks(*args))
-            times["ours max_tricks"].append(seconds)
-            seconds, values = _timed(lambda: _solver.play_values(*args))
-            times["ours play_values"].append(seconds)
-            assert isinstance(values, tuple)
-            mine["max"], mine["values"] = tricks, values
-            differ += max(v for _, v in values) != tricks
-
-        def dds() -> None:
-            seconds, tricks = _dds(state, False)
-            times["DDS one optimal card"].append(seconds)
-            mine["dds"] = tricks
-            seconds, tricks = _dds(state, True)
-            times["DDS every card"].append(seconds)
-            mine["dds all"] = tricks
-
-        def old() -> None:
-            if before is None:
-                return
-            seconds, tricks = before.ask(["max_tricks", list(args)])
-            times["before max_tricks"].append(seconds)
-            seconds, values = before.ask(["play_values", list(args)])
-            times["before play_values"].append(seconds)
-            mine["before"], mine["before values"] = tricks, values
-
         mine: dict[str, object] = {}
-        rounds = [ours, dds, old]
         shift = number % 3   # who goes first changes, so a noisy moment hurts each alike
-        for run in rounds[shift:] + rounds[:shift]:
-            run()
+        for who in ("ours", "dds", "before")[shift:] + ("ours", "dds", "before")[:shift]:
+            if who == "ours":
+                seconds, mine["max"] = _ours(args, False)
+                times["ours max_tricks"].append(seconds)
+                seconds, mine["values"] = _ours(args, True)
+                times["ours play_values"].append(seconds)
+            elif who == "dds":
+                seconds, mine["dds"] = _dds(state, False)
+                times["DDS one optimal card"].append(seconds)
+                seconds, mine["dds all"] = _dds(state, True)
+                times["DDS every card"].append(seconds)
+            elif before is not None:
+                seconds, mine["before"] = before.ask(["max_tricks", list(args)])
+                times["before max_tricks"].append(seconds)
+                seconds, mine["before values"] = before.ask(["play_values", list(args)])
+                times["before play_values"].append(seconds)
+        values = mine["values"]
+        assert isinstance(values, tuple)
+        differ += max(v for _, v in values) != mine["max"]
         differ += mine["max"] != mine["dds"] or mine["dds all"] != mine["dds"]
         if before is not None:
             differ += mine["before"] != mine["max"]
-            values = mine["values"]
-            assert isinstance(values, tuple)
             differ += [list(pair) for pair in values] != mine["before values"]
     unit = statistics.median(times["DDS one optimal card"])
     print(f"\n{title}, {len(states)} positions (ratio: median / DDS one optimal card)")
@@ -214,7 +202,7 @@ def main() -> None:
     before = Before(args.before) if args.before else None
     rng = random.Random(args.seed)
     warm = no_trump_deal(random.Random(0), size=13)
-    _solver.max_tricks(*_args(warm))
+    _ours(_args(warm), False)
     _dds(warm, False)
     if before is not None:
         before.ask(["max_tricks", list(_args(warm))])
@@ -237,8 +225,8 @@ def main() -> None:
         ours_max, ours_all, old_max, old_all = [], [], [], []
         for state in deals:
             a = _args(state)
-            ours_max.append(_timed(lambda: _solver.max_tricks(*a))[0])
-            ours_all.append(_timed(lambda: _solver.play_values(*a))[0])
+            ours_max.append(_ours(a, False)[0])
+            ours_all.append(_ours(a, True)[0])
             if before is not None:
                 old_max.append(before.ask(["max_tricks", list(a)])[0])
                 old_all.append(before.ask(["play_values", list(a)])[0])
@@ -257,9 +245,11 @@ def main() -> None:
         for n in range(args.bot_deals):
             state = trump_deal(rng, 13, n % 4)
             seat = state.current_player
+            assert seat is not None
             bot = DoubleDummyBot(n, samples=16)
-            seconds, _ = _timed(lambda: bot.act(view(state, seat), legal_actions(state)))
-            ours_t.append(seconds)
+            start = time.perf_counter()
+            bot.act(view(state, seat), legal_actions(state))
+            ours_t.append(time.perf_counter() - start)
             if before is not None:
                 old_t.append(before.ask(["bot", state_to_dict(state), 16, n])[0])
         print(_line("ours", ours_t))
