@@ -10,7 +10,8 @@ report ``cardrules replay --double-dummy`` prints (``RULES.double_dummy``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import cast
 
 import attrs
 
@@ -175,11 +176,12 @@ def double_dummy_report(game: GameRecord | Iterable[GameState], *, implementatio
     True
     """
     if isinstance(game, GameRecord):
-        from cardrules.back_alley import RULES
-
-        states: Iterable[GameState] = RULES.replay(game)
+        if game.game != "back_alley":
+            raise ValueError(f"a double-dummy report is of a Back Alley game, "
+                             f"not {game.game!r}")
+        states = cast("Iterator[GameState]", game.replay())
     else:
-        states = game
+        states = iter(game)
     deals: list[DealDoubleDummy] = []
     # results, leader, dd, table
     opening: tuple[int, int, tuple[int, int], DoubleDummyTable | None] | None = None
