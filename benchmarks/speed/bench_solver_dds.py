@@ -52,7 +52,6 @@ from cardrules.back_alley.double_dummy import DoubleDummyBot, _native, _solver
 from support.ba_dds import (  # type: ignore[import-untyped,unused-ignore]
     no_trump_deal,
     pbn,
-    trump_position,
 )
 
 WORKER = Path(__file__).with_name("_solver_worker.py")
@@ -82,6 +81,26 @@ class Before:
 
 
 _Args = tuple[tuple[int, int, int, int], tuple[int, ...], int, int, bool, int]
+
+
+def trump_position(rng: random.Random) -> GameState:
+    """A 13-card deal with a plain card turned and both jokers dealt, played
+    at random (a joker whenever one may be played) until both jokers are
+    gone and a trick is over: a bridge position of 9 to 12 cards in that
+    trump suit, trump broken, which DDS can solve too."""
+    from cardrules.back_alley import Phase, apply
+
+    while True:
+        state = trump_deal(rng, 13, rng.randrange(4))
+        if not any(i >= 52 for hand in state.hand_indexes for i in hand):
+            continue
+        while state.phase is Phase.PLAY:
+            held = {i for hand in state.hand_indexes for i in hand}
+            if not state.trick_indexes and not held & {52, 53} and state.trump_played:
+                return state
+            legal = legal_actions(state)
+            jokers = [a for a in legal if getattr(a, "index", 0) >= 52]
+            state = apply(state, jokers[0] if jokers else rng.choice(legal))
 
 
 def _args(state: GameState) -> _Args:
@@ -186,6 +205,20 @@ def _compare(title: str, states: Sequence[GameState], before: Before | None) -> 
     return differ
 
 
+def _verify(rng: random.Random, count: int) -> None:
+    for kind in ("no-trump 13-card deals", "trump positions of 9 to 12 cards"):
+        differ = 0
+        for number in range(count):
+            state = (no_trump_deal(rng, size=13, leader=number % 4) if kind[0] == "n"
+                     else trump_position(rng))
+            a = _args(state)
+            tricks = _solver.max_tricks(*a)
+            values = _solver.play_values(*a)
+            _, dds = _dds(state, False)
+            differ += tricks != dds or max(v for _, v in values) != tricks
+        print(f"{kind}: {count}, {differ} differ from DDS", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", help="the Python of the tree before (its venv)")
@@ -193,14 +226,20 @@ def main() -> None:
     parser.add_argument("--per-size", type=int, default=10, help="trump deals per hand size")
     parser.add_argument("--bot-deals", type=int, default=10, help="bot opening leads timed")
     parser.add_argument("--seed", type=int, default=2028)
+    parser.add_argument("--verify", type=int, default=0, metavar="N",
+                        help="only compare answers with DDS on N no-trump deals and N trump "
+                             "positions (and play_values' best with max_tricks)")
     args = parser.parse_args()
     if not _native.available():
         raise SystemExit("the C solver is not available")
     for label, value in machine_summary(["endplay"]):
         print(f"{label:>10}: {value}")
     print(f"load average at the start: {os.getloadavg()}")
-    before = Before(args.before) if args.before else None
     rng = random.Random(args.seed)
+    if args.verify:
+        _verify(rng, args.verify)
+        return
+    before = Before(args.before) if args.before else None
     warm = no_trump_deal(random.Random(0), size=13)
     _ours(_args(warm), False)
     _dds(warm, False)
@@ -211,9 +250,7 @@ def main() -> None:
     _compare("no trump, 13 cards, opening lead", nt, before)
     trumps: list[GameState] = []
     while len(trumps) < args.deals:
-        position = trump_position(rng, size=13)
-        if position is not None:
-            trumps.append(position)
+        trumps.append(trump_position(rng))
     sizes = sorted(len(p.hand_indexes[p.current_player or 0]) for p in trumps)
     _compare(f"trump positions of 13-card deals after both jokers "
              f"({sizes[0]} to {sizes[-1]} cards, median {statistics.median(sizes)})",
