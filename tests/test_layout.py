@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -33,11 +32,13 @@ def test_every_test_file_is_in_its_area_or_about_the_whole_repository() -> None:
     assert folders == {*AREAS, "support"}
 
 
-def test_test_file_names_are_unique_and_the_area_folders_are_not_packages() -> None:
-    # The folders are plain folders (pytest's default import mode puts each
-    # test file's folder on sys.path), so two test modules may not share a name.
-    names = Counter(path.name for path in TESTS.rglob("*.py") if path.parent.name in AREAS)
-    assert [name for name, count in names.items() if count > 1] == []
+def test_test_files_are_named_for_their_subject_and_the_folders_are_not_packages() -> None:
+    # pytest imports test files by path (--import-mode=importlib), so a name
+    # need not repeat its folder: tests/down_and_back/test_game.py, not
+    # test_down_and_back_game.py.  Only test files sit in the area folders.
+    helpers = [path.relative_to(TESTS).as_posix() for path in TESTS.rglob("*.py")
+               if path.parent.name in AREAS and not path.name.startswith("test_")]
+    assert helpers == []
     assert [area for area in AREAS if (TESTS / area / "__init__.py").exists()] == []
     assert (TESTS / "support" / "__init__.py").is_file()
     assert (TESTS / "support" / "references" / "__init__.py").is_file()
@@ -74,3 +75,12 @@ def test_every_file_the_pages_name_exists() -> None:
                for name in _NAMED.findall(page.read_text("utf-8"))
                if not (ROOT / name).exists()]
     assert missing == []
+
+
+def test_rule_ids_in_test_names_are_written_one_way() -> None:
+    # test_ba31_determinize_respects_voids, not ..._BA_31 or ..._ba_31
+    pattern = re.compile(r"def (test_\w+)")
+    odd = sorted(f"{path.relative_to(TESTS).as_posix()}: {name}" for path in _test_files()
+                 for name in pattern.findall(path.read_text("utf-8"))
+                 if re.search(r"(?:BA|DB)_?\d|(?:^|_)(?:ba|db)_\d", name))
+    assert odd == []

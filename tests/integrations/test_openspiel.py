@@ -439,7 +439,7 @@ def test_too_many_chance_steps_end_a_down_and_back_game(monkeypatch: pytest.Monk
 def test_back_alley_resampling_keeps_every_void_play_has_shown() -> None:
     """resample_from_infostate draws with back_alley.determinize, so no other
     seat is ever dealt a card the play shows it cannot hold (BA-31 to BA-33)."""
-    from cardrules.back_alley.checks import known_absent
+    from cardrules.back_alley.determinize import known_absent
 
     game = ba_game()
     rng = random.Random(21)

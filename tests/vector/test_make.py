@@ -3,7 +3,7 @@ alone (no game's name in the code), checks the settings as ``new_game`` does,
 and refuses a game without one; the batch bots play from the mask.
 
 The toy batch engine (``support.toy_vector``: high card, exact to
-``tests/engine/toy_game.py``) stands in for the real engines, whose own tests
+``tests/support/toy_game.py``) stands in for the real engines, whose own tests
 below run once their modules exist.
 """
 
@@ -82,7 +82,7 @@ def test_make_refuses_a_game_without_a_batch_engine_and_unknown_games() -> None:
         make("toy", 4, seed=1)
     with pytest.raises(ValueError, match="High card has no batch engine"):
         make(toy.RULES, 4, seed=1)
-    with pytest.raises(ValueError, match="unknown game 'go fish'"):
+    with pytest.raises(ValueError, match=r"unknown game \(choose from .*\): 'go fish'"):
         make("go fish", 4, seed=1)
     with pytest.raises(ValueError, match="by its name or its Rules"):
         make(7, 4, seed=1)  # type: ignore[arg-type]

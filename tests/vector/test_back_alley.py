@@ -162,6 +162,25 @@ def test_an_illegal_action_names_the_rule_and_changes_no_game() -> None:
     assert (games.legal_action_mask == mask).all()
 
 
+def test_an_illegal_action_id_0_is_refused_as_illegal_not_as_out_of_range() -> None:
+    # Id 0 is a pass (a bid, BA-21): it is an action id, illegal once the cards
+    # are played, so the message says so; -1 and 68 are no action ids at all.
+    games = BackAlleyVector(4, seed=8, max_hand_size=3)
+    rng = np.random.default_rng(0)
+    while games.state(2).phase != Phase.PLAY:
+        games.step(random_actions(games.legal_action_mask, rng))
+    assert not games.legal_action_mask[2, 0]
+    chosen = random_actions(games.legal_action_mask, rng)
+    chosen[2] = 0
+    with pytest.raises(IllegalActionError, match=r"^BA-\d+: game 2: action id 0 is not legal: "):
+        games.step(chosen)
+    for number in (-1, 68):
+        chosen[2] = number
+        with pytest.raises(IllegalActionError,
+                           match=f"^BA-\\d+: game 2: action ids are 0 to 67, not {number}$"):
+            games.step(chosen)
+
+
 def test_observation_of_a_given_seat_and_of_finished_games() -> None:
     games = BackAlleyVector(40, seed=3, max_hand_size=1)
     rng = np.random.default_rng(1)

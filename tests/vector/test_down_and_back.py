@@ -196,6 +196,24 @@ def test_an_illegal_action_names_the_rule_and_changes_no_game() -> None:
     assert (games.legal_action_mask == mask).all()
 
 
+@pytest.mark.parametrize("seat", [-1, 3, 7, True, 1.0, "1", None])
+def test_observation_of_a_seat_that_is_not_at_the_table_is_refused(seat: object) -> None:
+    # three players: seats 0, 1 and 2; None is the player to act, not an error
+    games = DownAndBackVector(2, seed=5, num_players=3, rounds=1)
+    if seat is None:
+        assert games.observation(seat).shape == (2, games.observation(0).shape[1])
+        return
+    with pytest.raises(ValueError, match=f"seat must be a whole number from 0 to 2, not {seat!r}"):
+        games.observation(seat)  # type: ignore[arg-type]
+
+
+def test_observation_of_each_seat_at_the_table_is_its_view() -> None:
+    games = DownAndBackVector(2, seed=5, num_players=3, rounds=1)
+    for seat in (0, 1, 2, np.int64(2)):
+        row = observation_tensor(view(games.state(1), int(seat)))
+        assert (games.observation(seat)[1] == row).all()  # type: ignore[arg-type]
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="DB-44"):
         DownAndBackVector(2, seed=0, rounds=None)  # type: ignore[arg-type]

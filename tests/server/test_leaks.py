@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverplay import new_table, play_all, served
 
 from cardrules.cards import Card, Joker, parse_card
 from cardrules.engine import GameRecord
 from cardrules.errors import ParseError
 from cardrules.server._live import LiveTable
+from support.serverplay import new_table, play_all, served
 
 _WORD = re.compile(r"[^\s,;:/()\[\]]+")
 

@@ -31,8 +31,8 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.analysis import TrickEstimate, finish_deal, trick_estimate
-from cardrules.back_alley.checks import check_invariants, known_absent
-from cardrules.back_alley.determinize import Determinizer, determinize
+from cardrules.back_alley.checks import check_invariants
+from cardrules.back_alley.determinize import Determinizer, determinize, known_absent
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.cards import Card, Joker
 from cardrules.hand import Hand
@@ -136,7 +136,7 @@ def test_determinize_gives_the_same_view_and_a_legal_state(size: int, seed: int)
         assert after.phase in (Phase.SHUFFLE, Phase.GAME_OVER)
 
 
-def test_determinize_respects_voids_BA_31() -> None:
+def test_ba31_determinize_respects_voids() -> None:
     state, seat = _void_end_position()
     absent = known_absent(state)
     sampler = Determinizer(view(state, seat))
@@ -215,7 +215,7 @@ def _joker_turned_with_exchange() -> GameState:
     return apply(apply(new_game(), ChooseDealer(0)), Shuffle(tuple(order)))
 
 
-def test_determinize_after_a_joker_exchange_BA_13() -> None:
+def test_ba13_determinize_after_a_joker_exchange() -> None:
     state = _joker_turned_with_exchange()
     assert state.trump is None
     assert state.deal is not None
@@ -316,7 +316,7 @@ def test_trick_estimate_matches_the_enumerated_last_trick() -> None:
     assert abs(estimate.probabilities[already + 1] - p) <= 4.5 * sigma + 1e-9
 
 
-def test_trick_estimate_bids_and_throw_in_BA_25() -> None:
+def test_ba25_trick_estimate_bids_and_throw_in() -> None:
     """The dealer after three passes: passing throws the deal in and scores 0."""
     state = _dealt(3, 8)
     for _ in range(3):
@@ -339,7 +339,7 @@ def test_trick_estimate_bids_and_throw_in_BA_25() -> None:
     assert by_bid["bid 1"].made == pytest.approx(1.0 - estimate.probabilities[0])
 
 
-def test_trick_estimate_counts_the_partners_bid_BA_24() -> None:
+def test_ba24_trick_estimate_counts_the_partners_bid() -> None:
     """After the partner's bid 2, a bid of 1 is a team contract of 3 and a pass one of 2."""
     state = _dealt(4, 2)
     dealer = state.dealer

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from serverplay import new_table, served
 
 from cardrules.server.store import Store, database_url, token_hash
+from support.serverplay import new_table, served
 
 
 def test_a_path_is_a_sqlite_file_and_a_url_is_kept() -> None:

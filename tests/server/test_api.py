@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from serverplay import new_table, play_all, served
 
 from cardrules.engine import GameRecord
+from support.serverplay import new_table, play_all, served
 
 
 def test_games_lists_both_games_with_their_settings_sizes_and_bots(tmp_path: Path) -> None:
@@ -64,7 +64,8 @@ def test_bad_requests_are_refused_with_a_message_naming_the_mistake(tmp_path: Pa
             answer = client.post("/api/tables", json=body)
             assert answer.status_code == 400, body
             assert words in answer.json()["error"], (body, answer.json())
-        assert client.post("/api/tables", content=b"{not json").status_code == 400
+        assert client.post("/api/tables", content=b"{not json",
+                           headers={"content-type": "application/json"}).status_code == 400
         assert client.get("/api/tables").json()["tables"] == []
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverplay import new_table, play_all, served, url
 from starlette.websockets import WebSocketDisconnect
 
 from cardrules.server.store import Store
+from support.serverplay import new_table, play_all, served, url
 
 BOTS = ["human", "bot:heuristic", "bot:random", "bot:heuristic"]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverplay import new_table, served
 
 from cardrules.server._live import LiveTable
+from support.serverplay import new_table, served
 
 SLOTS = 8   # the server's default
 

@@ -13,7 +13,8 @@ import pytest
 import cardrules.back_alley as ba
 from cardrules import Joker
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.checks import check_invariants, hidden_variant, known_absent
+from cardrules.back_alley.checks import check_invariants
+from cardrules.back_alley.determinize import hidden_variant, known_absent
 
 
 def states_with_inferences(count: int) -> list[ba.GameState]:
@@ -137,7 +138,7 @@ def _every_deal_the_seat_allows(state: ba.GameState, seat: int) -> set[str]:
     return found
 
 
-def test_hidden_variant_is_exactly_uniform_on_a_last_trick_BA_50() -> None:
+def test_ba50_hidden_variant_is_exactly_uniform_on_a_last_trick() -> None:
     """Every state the seat cannot tell apart is drawn, and each as often
     (within 4.5 standard deviations): the void-aware resampler is exact."""
     for seed in range(100):
@@ -178,7 +179,7 @@ def _thrown_in_twice() -> ba.GameState:
     return state
 
 
-def test_hidden_variant_keeps_the_first_dealer_and_the_throw_ins_BA_11_BA_25() -> None:
+def test_ba11_ba25_hidden_variant_keeps_the_first_dealer_and_the_throw_ins() -> None:
     """A view shows neither the first dealer nor the throw-ins of the deal now
     due, though every seat saw them; hidden_variant copies them over, while
     determinize alone guesses the fewest throw-ins."""

@@ -369,7 +369,7 @@ def _split_with_a_seen_card(players: int) -> tuple[GameState, int, int]:
     raise AssertionError("no showdown with seen cards found")
 
 
-def test_hidden_variant_draws_an_unrevealed_split_uniformly_DB_40() -> None:
+def test_db40_hidden_variant_draws_an_unrevealed_split_uniformly() -> None:
     """A split chosen but not revealed is hidden (DB-40): in the variants a
     card seen taken (DB-37) lies in the 4-card hand 4 times in 7, whatever the
     real split was, and every variant is a state the watcher cannot tell
@@ -421,7 +421,7 @@ def test_hidden_variant_is_uniform_over_the_hidden_cards() -> None:
     assert all(abs(top_of_stock[c] / samples - p) < 5 * sd for c in pool)
 
 
-def test_hidden_variant_keeps_the_card_just_taken_from_the_pile_DB_37() -> None:
+def test_db37_hidden_variant_keeps_the_card_just_taken_from_the_pile() -> None:
     """A card taken from the discard pile is seen by everyone (DB-37), but
     another seat's view does not say that it was taken this turn nor which of
     the cards seen taken came last; hidden_variant keeps it, where
