@@ -642,14 +642,14 @@ def json_tampers(data: dict[str, Any], other: dict[str, Any], other_state: dict[
         out.append(changed(sampled=sampled))
     out.append(changed(resamples=[{"seat": 0, "at": 0, "state": {}, "picked": [],
                                    "remaining": []}] * 33))
-    for at, resample in enumerate(data["resamples"]):
-        def with_resample(at: int = at, **keys: Any) -> dict[str, Any]:
+    for index, resample in enumerate(data["resamples"]):
+        def with_resample(index: int = index, **keys: Any) -> dict[str, Any]:
             resamples = copy.deepcopy(data["resamples"])
-            resamples[at].update(keys)
+            resamples[index].update(keys)
             return changed(resamples=resamples)
         for key in resample:
             dropped = copy.deepcopy(data["resamples"])
-            del dropped[at][key]
+            del dropped[index][key]
             out.append(changed(resamples=dropped))
         out.append(with_resample(extra=1))
         out.append(with_resample(seat=99))
