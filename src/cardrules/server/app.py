@@ -301,6 +301,8 @@ class _Server:
         task.add_done_callback(running.background.discard)
 
     def _on_leases(self, gained: Sequence[str], lost: Sequence[str]) -> None:
+        if self._running is None:   # stopping
+            return
         self._spawn(self._lease_change(list(gained), list(lost)))
 
     async def _lease_change(self, gained: list[str], lost: list[str]) -> None:
@@ -332,6 +334,8 @@ class _Server:
 
     def _on_message(self, lines: Sequence[str]) -> None:
         """What a process (this one too) stored or said: see :mod:`cardrules.server.cluster`."""
+        if self._running is None:   # stopping: the listener may still speak
+            return
         for line in lines:
             kind, _, rest = str(line).partition(" ")
             table_id, _, detail = rest.partition(" ")
@@ -372,6 +376,8 @@ class _Server:
             self._spawn(self._say_watched(table.id))
 
     def _on_resync(self) -> None:
+        if self._running is None:
+            return
         for table_id in list(self.live):
             self._catch_up(table_id, 0, tokens=True)
             self._catch_up(table_id, 0)

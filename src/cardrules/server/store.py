@@ -235,7 +235,6 @@ class Store:
                 options["poolclass"] = sa.pool.StaticPool
         elif url.startswith("postgresql"):
             _needs_psycopg()
-            options["pool_pre_ping"] = True
         self.engine = sa.create_engine(url, **options)
         #: True on PostgreSQL: several processes may share this database.
         self.shared = self.engine.dialect.name == "postgresql"
