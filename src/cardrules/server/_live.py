@@ -392,14 +392,26 @@ class LiveTable:
         return newer
 
     async def _catch_up_locked(self) -> bool:
-        before = self.version
         loop = asyncio.get_running_loop()
         stored = await loop.run_in_executor(self.shared.db, self.shared.store.actions,
-                                            self.id, before)
+                                            self.id, self.version)
+        return self._take_stored(stored)
+
+    def _take_stored(self, stored: Sequence[Any]) -> bool:
+        before = self.version
         self.replay(stored)
         if self.version > before and self.task is None:
             self.deadline = None   # another process's turn timer: that turn is over
         return self.version > before
+
+    async def take_stored(self, stored: Sequence[Any]) -> bool:
+        """Apply actions read from the store (those after this table's
+        version; the others are skipped), then tell this process's clients."""
+        async with self.lock:
+            newer = self._take_stored(stored)
+        if newer:
+            self._changed()
+        return newer
 
     def heard_deadline(self, version: int, deadline: float) -> None:
         """The process running this table's timer set the turn at ``version``

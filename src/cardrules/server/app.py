@@ -395,23 +395,34 @@ class _Server:
             running.catching = asyncio.get_running_loop().create_task(self._catch_up_all())
 
     async def _catch_up_all(self) -> None:
+        """Read what is due: every table's new actions in one query a round."""
         running = self.running
         while running.dirty or running.tokens_due:
-            if running.tokens_due:
-                table_id, wanted = running.tokens_due.pop(), -1
-            else:
-                table_id, wanted = running.dirty.popitem()
-            table = self.live.get(table_id)
-            if table is None:
+            for table_id in list(running.tokens_due):
+                running.tokens_due.discard(table_id)
+                table = self.live.get(table_id)
+                if table is not None:
+                    try:
+                        await self.refresh_tokens(table)
+                    except Exception:   # logged; the next notification tries again
+                        log.exception("table %s: could not read its seats", table_id)
+            due = {table_id: table for table_id, wanted in running.dirty.items()
+                   if (table := self.live.get(table_id)) is not None
+                   and (wanted == 0 or wanted > table.version)}
+            running.dirty.clear()
+            if not due:
                 continue
             try:
-                if wanted < 0:
-                    await self.refresh_tokens(table)
-                elif wanted == 0 or wanted > table.version:
-                    await table.catch_up()
+                found = await self.call(self.store.actions_since,
+                                        {table_id: t.version for table_id, t in due.items()})
             except Exception:   # logged; the next notification tries again
-                log.exception("table %s: could not read what another process stored",
-                              table_id)
+                log.exception("could not read what other processes stored")
+                continue
+            for table_id, table in due.items():
+                try:
+                    await table.take_stored(found.get(table_id, []))
+                except DamagedTable as err:
+                    log.error("%s", err)
 
     async def refresh_tokens(self, table: LiveTable) -> None:
         """Read a table's token hashes again (a seat taken through another process)."""

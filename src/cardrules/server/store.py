@@ -395,7 +395,7 @@ class Store:
             self._after_rows(db, rows, finished)
 
     def _after_rows(self, db: sa.Connection, rows: Sequence[Mapping[str, object]],
-                    finished: Sequence[str]) -> None:
+                    finished: Sequence[str], *, set_versions: bool = True) -> None:
         """In the writing transaction: each table's new version, the finish
         times, and on PostgreSQL a notification of each table's new version
         (sent by the database when, and only if, the transaction commits)."""
@@ -403,7 +403,7 @@ class Store:
         for row in rows:
             table_id, version = str(row["table_id"]), int(str(row["version"]))
             newest[table_id] = max(newest.get(table_id, 0), version)
-        if newest:
+        if newest and set_versions:
             bind = sa.bindparam("b_id", type_=sa.String)
             db.execute(_TABLES.update().where(_TABLES.c.id == bind)
                        .values(version=sa.bindparam("b_version", type_=sa.Integer)),
@@ -459,13 +459,12 @@ class Store:
         rows: list[dict[str, object]] = []
         finished: list[str] = []
         with self.engine.begin() as db:
+            moved = self._move_versions(db, [
+                (batches[i][0], batches[i][1], batches[i][1] + len(batches[i][2]))
+                for i in order])
             for index in order:
                 table_id, version, entries, done = batches[index]
-                entries = list(entries)
-                moved = db.execute(_TABLES.update().where(
-                    _TABLES.c.id == table_id, _TABLES.c.version == version,
-                    _TABLES.c.finished.is_(None)).values(version=version + len(entries)))
-                if moved.rowcount != 1:
+                if (table_id, version) not in moved:
                     conflicts.append(index)
                     continue
                 rows += [{"table_id": table_id, "version": version + number, "seat": seat,
@@ -475,8 +474,38 @@ class Store:
                     finished.append(table_id)
             if rows:
                 db.execute(_ACTIONS.insert(), rows)
-            self._after_rows(db, rows, finished)
+            self._after_rows(db, rows, finished, set_versions=False)
         return sorted(conflicts)
+
+    def _move_versions(self, db: sa.Connection, moves: Sequence[tuple[str, int, int]]
+                       ) -> set[tuple[str, int]]:
+        """Move each table (id, from, to) on to its new version where it is
+        still at ``from`` and unfinished; the (id, from) of those moved.  On
+        PostgreSQL: the rows locked in the order of their ids, then one
+        UPDATE for them all (two round trips, however many tables)."""
+        if not moves:
+            return set()
+        if not self.shared:
+            moved = set()
+            for table_id, old, new in moves:
+                done = db.execute(_TABLES.update().where(
+                    _TABLES.c.id == table_id, _TABLES.c.version == old,
+                    _TABLES.c.finished.is_(None)).values(version=new))
+                if done.rowcount == 1:
+                    moved.add((table_id, old))
+            return moved
+        ids = sorted({table_id for table_id, _, _ in moves})
+        db.execute(sa.select(_TABLES.c.id).where(_TABLES.c.id.in_(ids))
+                   .order_by(_TABLES.c.id).with_for_update())
+        wanted = sa.values(sa.column("m_id", sa.String), sa.column("m_old", sa.Integer),
+                           sa.column("m_new", sa.Integer), name="moves").data(list(moves))
+        rows = db.execute(_TABLES.update()
+                          .where(_TABLES.c.id == wanted.c.m_id,
+                                 _TABLES.c.version == wanted.c.m_old,
+                                 _TABLES.c.finished.is_(None))
+                          .values(version=wanted.c.m_new)
+                          .returning(_TABLES.c.id, wanted.c.m_old))
+        return {(str(table_id), int(old)) for table_id, old in rows}
 
     def actions(self, table_id: str, after: int = 0) -> list[StoredAction]:
         """Every stored action of a table after version ``after``, in order.
@@ -503,6 +532,38 @@ class Store:
                 out.append(StoredAction(int(version), None if seat is None else int(seat),
                                         str(made_by), data))
             return out
+
+    def actions_since(self, versions: Mapping[str, int]) -> dict[str, list[StoredAction]]:
+        """The stored actions of several tables, each after its version in
+        ``versions``, in one query (a table with none: an empty list).
+
+        >>> store = Store("sqlite://")
+        >>> store.create_table("x", "back_alley", {}, 1, ["human"] * 4, {})
+        >>> store.append("x", 0, [(None, {"type": "dealer", "seat": 1}, "chance")],
+        ...              finished=False)
+        >>> {t: [a.version for a in found] for t, found in store.actions_since({"x": 0}).items()}
+        {'x': [1]}
+        """
+        found: dict[str, list[StoredAction]] = {table_id: [] for table_id in versions}
+        if not versions:
+            return found
+        where = sa.or_(*(sa.and_(_ACTIONS.c.table_id == table_id, _ACTIONS.c.version > after)
+                         for table_id, after in versions.items()))
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(_ACTIONS.c.table_id, _ACTIONS.c.version,
+                                        _ACTIONS.c.seat, _ACTIONS.c.made_by,
+                                        _ACTIONS.c.action)
+                              .where(where).order_by(_ACTIONS.c.table_id, _ACTIONS.c.version))
+            for table_id, version, seat, made_by, action in rows:
+                try:
+                    data = json.loads(action)
+                except (TypeError, ValueError):
+                    raise DamagedRow(int(version), "not JSON") from None
+                if not isinstance(data, dict):
+                    raise DamagedRow(int(version), "not a JSON object")
+                found[str(table_id)].append(StoredAction(
+                    int(version), None if seat is None else int(seat), str(made_by), data))
+        return found
 
     def table(self, table_id: str) -> StoredTable | None:
         """The stored table ``table_id``, or None.
