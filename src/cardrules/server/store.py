@@ -102,6 +102,18 @@ _LEASES = sa.Table(
 )
 
 
+#: PostgreSQL: lock tables' rows in the order of their ids (a writer's first step).
+_LOCK_TABLES = sa.text("SELECT id FROM game_tables WHERE id = ANY(:ids) ORDER BY id "
+                       "FOR NO KEY UPDATE")
+#: PostgreSQL: move tables on to their new versions where still at the old ones.
+_MOVE_VERSIONS = sa.text(
+    "UPDATE game_tables AS g SET version = m.new "
+    "FROM unnest(CAST(:ids AS VARCHAR[]), CAST(:olds AS INTEGER[]), "
+    "CAST(:news AS INTEGER[])) AS m(id, old, new) "
+    "WHERE g.id = m.id AND g.version = m.old AND g.finished IS NULL "
+    "RETURNING g.id, m.old")
+
+
 class SchemaError(Exception):
     """The database holds a schema this code cannot use (a newer one)."""
 
@@ -494,17 +506,12 @@ class Store:
                 if done.rowcount == 1:
                     moved.add((table_id, old))
             return moved
+        # Text with array parameters: one statement compiled once, whatever the group.
         ids = sorted({table_id for table_id, _, _ in moves})
-        db.execute(sa.select(_TABLES.c.id).where(_TABLES.c.id.in_(ids))
-                   .order_by(_TABLES.c.id).with_for_update())
-        wanted = sa.values(sa.column("m_id", sa.String), sa.column("m_old", sa.Integer),
-                           sa.column("m_new", sa.Integer), name="moves").data(list(moves))
-        rows = db.execute(_TABLES.update()
-                          .where(_TABLES.c.id == wanted.c.m_id,
-                                 _TABLES.c.version == wanted.c.m_old,
-                                 _TABLES.c.finished.is_(None))
-                          .values(version=wanted.c.m_new)
-                          .returning(_TABLES.c.id, wanted.c.m_old))
+        db.execute(_LOCK_TABLES, {"ids": ids})
+        rows = db.execute(_MOVE_VERSIONS, {"ids": [m[0] for m in moves],
+                                           "olds": [m[1] for m in moves],
+                                           "news": [m[2] for m in moves]})
         return {(str(table_id), int(old)) for table_id, old in rows}
 
     def actions(self, table_id: str, after: int = 0) -> list[StoredAction]:
