@@ -455,6 +455,15 @@ def test_the_compiled_catalog_is_read_when_it_is_newer_than_its_po(
         assert gettext("pear") == "груша"
 
 
+def test_a_compiled_catalog_as_new_as_its_po_is_read_as_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _locale(tmp_path, monkeypatch, 'msgid "pear"\nmsgstr "груша (нова)"\n',
+                     mo='msgid "pear"\nmsgstr "груша"\n')
+    os.utime(folder / "cardrules.po", (1_000_000, 1_000_000))  # the .mo's time
+    with language("uk"):
+        assert gettext("pear") == "груша"
+
+
 def test_without_babel_a_source_tree_reads_its_compiled_catalog(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _locale(tmp_path, monkeypatch, 'msgid "pear"\nmsgstr "груша (нова)"\n',
