@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from serverplay import new_table, play_all, served
 from starlette.routing import Route, WebSocketRoute
 
 import cardrules.server
 from cardrules import back_alley, down_and_back
 from cardrules.engine.bots import RandomBot, is_quick
+from support.serverplay import new_table, play_all, served
 
 A = TypeVar("A")
 
