@@ -355,7 +355,7 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert done.stdout == _version_line(False) + "\n"
     # The installed wheel reads its .mo files (it has no .po).
     code = ("import cardrules; from cardrules import i18n, Card; "
-            "print(i18n.catalog_path('uk', 'cardrules', '.po').exists()); "
+            "print((i18n.LOCALE_DIR / 'uk' / 'LC_MESSAGES' / 'cardrules.po').exists()); "
             "cardrules.i18n.set_language('uk'); print(Card.parse('AS').long_name)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, encoding="utf-8",
                           env={**env, "PYTHONIOENCODING": "utf-8"}, check=True)

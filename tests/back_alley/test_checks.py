@@ -16,7 +16,8 @@ from cardrules.back_alley import (
     new_game,
 )
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.checks import check_invariants, hidden_variant, known_absent
+from cardrules.back_alley.checks import check_invariants
+from cardrules.back_alley.determinize import hidden_variant, known_absent
 
 
 def states_with_inferences(count: int) -> list[ba.GameState]:

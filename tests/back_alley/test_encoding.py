@@ -44,7 +44,7 @@ from cardrules.back_alley import (
     view,
 )
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.checks import hidden_variant
+from cardrules.back_alley.determinize import hidden_variant
 from support import ROOT
 from support.ba_deals import dealt, random_game, then
 from support.gamecheck import documented_layout, layout_part, state_after

@@ -46,7 +46,7 @@ from cardrules.down_and_back import (
     sample_chance,
     view,
 )
-from cardrules.down_and_back.checks import hidden_variant
+from cardrules.down_and_back.determinize import hidden_variant
 from support import ROOT
 from support.gamecheck import documented_layout, layout_part, state_after
 

@@ -43,7 +43,8 @@ from cardrules.down_and_back import (
     state_to_dict,
     view,
 )
-from cardrules.down_and_back.checks import check_invariants, hidden_variant
+from cardrules.down_and_back.checks import check_invariants
+from cardrules.down_and_back.determinize import hidden_variant
 from support.db_deals import (
     cards,
     deal_round,
@@ -1198,7 +1199,7 @@ def test_rules_object_holds_the_conformance_hooks() -> None:
     assert isinstance(db.RULES, Rules)
     assert rules_for("down_and_back") is db.RULES
     assert db.RULES.check_invariants is checks.check_invariants
-    assert db.RULES.hidden_variant is checks.hidden_variant
+    assert db.RULES.hidden_variant is hidden_variant
     assert db.RULES.probe_actions is checks.probe_actions
     # the package exports the hooks as Back Alley's does (the same kinds of names in both)
     assert db.check_invariants is checks.check_invariants

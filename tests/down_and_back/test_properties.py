@@ -46,7 +46,8 @@ from cardrules.down_and_back import (
     state_to_dict,
     view,
 )
-from cardrules.down_and_back.checks import check_invariants, hidden_variant
+from cardrules.down_and_back.checks import check_invariants
+from cardrules.down_and_back.determinize import hidden_variant
 from cardrules.engine import check_game
 from support.gamecheck import cards_within, check_json, check_who_acts
 

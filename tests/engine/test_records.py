@@ -664,7 +664,7 @@ def test_settings_the_game_refuses_are_refused_on_loading(settings: str, where: 
 def test_an_unknown_game_is_named_on_line_one() -> None:
     text = "# cardrules   chess  \nnum_players 2\n"
     err = text_error(text)
-    assert err.message == "line 1: unknown game"
+    assert err.message.startswith("line 1: unknown game (choose from down-and-back, ")
     assert (err.token, err.position) == ("chess", 14)
     assert_located(err, text)
 

@@ -18,6 +18,7 @@ import cardrules.down_and_back as db
 from cardrules.engine import GameRecord, RandomBot, games, play, register, registry, rules_for
 from cardrules.engine.play import steps
 from cardrules.engine.records import Seated
+from cardrules.engine.registry import display_name, display_names
 from cardrules.errors import IllegalActionError, ParseError
 
 A = TypeVar("A")
@@ -195,11 +196,32 @@ def test_a_game_name_is_text(name: Any) -> None:
     assert (caught.value.message, caught.value.token) == ("a game name is text", repr(name))
 
 
-@pytest.mark.parametrize("name", ["go fish", "Back_Alley", "back-alley", "", "engine", "cards"])
-def test_unknown_games_are_parse_errors(name: str) -> None:
+@pytest.mark.parametrize("name", ["go fish", "back alley", "", "engine", "cards"])
+def test_unknown_games_are_parse_errors_listing_the_games(name: str) -> None:
     with pytest.raises(ParseError) as caught:
         rules_for(name)
-    assert (caught.value.message, caught.value.token) == ("unknown game", name)
+    assert caught.value.token == name
+    assert str(caught.value.message).startswith(
+        "unknown game (choose from down-and-back, back-alley")
+
+
+@pytest.mark.parametrize("name", ["Back_Alley", "back-alley", "BACK-ALLEY", " back_alley "])
+def test_a_game_name_is_read_in_any_case_with_dashes_or_underscores(name: str) -> None:
+    assert rules_for(name) is ba.RULES
+
+
+def test_rules_pass_through_and_display_names_use_dashes() -> None:
+    assert rules_for(ba.RULES) is ba.RULES
+    assert display_name("down_and_back") == display_name(db.RULES) == "down-and-back"
+    assert display_names()[:2] == ("down-and-back", "back-alley")
+
+
+def test_a_game_registered_with_capitals_is_found_by_any_spelling(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))
+    toy = register(attrs.evolve(ba.RULES, name="Toy-Alley"))
+    assert rules_for("toy_alley") is rules_for("TOY-ALLEY") is toy
+    assert "Toy-Alley" in display_names()
 
 
 def test_a_registered_game_is_found_and_listed(monkeypatch: pytest.MonkeyPatch) -> None:

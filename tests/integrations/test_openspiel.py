@@ -439,7 +439,7 @@ def test_too_many_chance_steps_end_a_down_and_back_game(monkeypatch: pytest.Monk
 def test_back_alley_resampling_keeps_every_void_play_has_shown() -> None:
     """resample_from_infostate draws with back_alley.determinize, so no other
     seat is ever dealt a card the play shows it cannot hold (BA-31 to BA-33)."""
-    from cardrules.back_alley.checks import known_absent
+    from cardrules.back_alley.determinize import known_absent
 
     game = ba_game()
     rng = random.Random(21)
@@ -1108,3 +1108,108 @@ def test_a_down_and_back_game_cut_short_at_the_chance_cap_loads_back(
     assert '"truncated":true' in json.dumps(json.loads(pickle.loads(base64.b64decode(
         text.split("\n", 2)[2][len("__dict__="):]))["_core"].to_json()), separators=(",", ":"))
     assert game.deserialize_state(text).serialize() == text
+
+
+# -- our bots as OpenSpiel bots -----------------------------------------------------
+
+@pytest.mark.parametrize(("make", "rules"), [(db_game, down_and_back.RULES),
+                                             (ba_game, back_alley.RULES)])
+def test_every_registered_bot_plays_in_openspiel_evaluate_bots(make: Any, rules: Any) -> None:
+    """Each bot of ``rules.bots`` plays whole games in OpenSpiel's own loop
+    (DB-44, BA-43: the returns are the game's)."""
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    game = make()
+    names = list(rules.bots)
+    for first in range(len(names)):
+        seats = [names[(first + s) % len(names)] for s in range(game.num_players())]
+        bots = [openspiel.bot(game, name, seed=s) for s, name in enumerate(seats)]
+        state = game.new_initial_state()
+        returns = evaluate_bots(state, bots, np.random.default_rng(first))
+        assert state.is_terminal()
+        assert returns == state.returns()
+        assert list(returns) == list(map(float, rules.returns(state.cardrules_state)))
+
+
+def test_a_wrapped_bot_chooses_what_the_bot_chooses_from_the_seat_view() -> None:
+    game = ba_game()
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(random_step(state, rng))
+    inner = back_alley.RULES.bots["search"](5)
+    core = state.cardrules_state
+    seat = core.current_player
+    expected = inner.act(back_alley.RULES.view(core, seat), back_alley.RULES.legal_actions(core))
+    assert openspiel.bot(game, "search", seed=5).step(state) == \
+        ba_encoding.action_id(expected, core)
+
+
+def test_a_wrapped_bot_refuses_unknown_names_seats_chance_and_other_games() -> None:
+    game = ba_game()
+    with pytest.raises(ValueError, match=r"no bot 'nobody'.*heuristic"):
+        openspiel.bot(game, "nobody")
+    with pytest.raises(ValueError, match="player_id must be a seat"):
+        openspiel.bot(game, "random", player_id=4)
+    with pytest.raises(ValueError, match="cardrules game"):
+        openspiel.bot(pyspiel.load_game("kuhn_poker"), "random")
+    player = openspiel.bot(game, "random", seed=1, player_id=3)
+    assert player.player_id() == 3
+    with pytest.raises(ValueError, match="no player is to act"):
+        player.step(game.new_initial_state())
+    with pytest.raises(ValueError, match="this bot plays"):
+        player.step(ba_game(max_hand_size=3).new_initial_state())
+
+
+def test_wrapped_bots_play_in_openspiel_cpp_evaluate_bots_too() -> None:
+    game = ba_game()
+    bots = [openspiel.bot(game, "heuristic", seed=s) for s in range(4)]
+    first = pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
+    again = pyspiel.evaluate_bots(game.new_initial_state(),
+                                  [openspiel.bot(game, "heuristic", seed=s) for s in range(4)], 3)
+    assert first == again   # BA-40: partners score alike, and the seeds fix the game
+    assert first[0] == first[2]
+    assert first[1] == first[3]
+
+
+# -- information states kept as the game goes ---------------------------------------
+
+def rebuilt_information_state(state: Any, seat: int) -> str:
+    """The information state written out from the whole log, as it was
+    before the adapter kept it as the game goes."""
+    core = state._core
+    lines = [f"seat {seat}"]
+    for entry in [] if core.log is None else core.log.entries():
+        text = entry.line(seat)
+        if text is not None:
+            lines.append(text)
+    lines.append(core.spec.observation_string(core.state, seat))
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(("make", "seed"), [(db_game, 1), (ba_game, 2),
+                                            (lambda: ba_game(max_hand_size=4), 3)])
+def test_information_states_equal_the_ones_rebuilt_from_the_whole_log(
+        make: Any, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked now and then, at random seats, on clones and resamples, the kept
+    information states are the rebuilt ones (DB-37, BA-12: private cards stay private)."""
+    monkeypatch.setattr(openspiel, "_MARK_EVERY", 5)   # many marks in a short game
+    rng = random.Random(seed)
+    state = make().new_initial_state()
+    asked = 0
+    while not state.is_terminal():
+        if rng.random() < 0.3:
+            seat = rng.randrange(state.num_players())
+            probe = state.clone() if rng.random() < 0.5 else state
+            assert probe.information_state_string(seat) == \
+                rebuilt_information_state(probe, seat)
+            asked += 1
+            if not state.is_chance_node() and rng.random() < 0.2:
+                other = state.resample_from_infostate(
+                    seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                for s in range(state.num_players()):
+                    assert other.information_state_string(s) == \
+                        rebuilt_information_state(other, s)
+        state.apply_action(random_step(state, rng))
+    for seat in range(state.num_players()):
+        assert state.information_state_string(seat) == rebuilt_information_state(state, seat)
+    assert asked > 10

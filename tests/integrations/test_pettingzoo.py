@@ -281,7 +281,7 @@ def test_metadata_and_spaces() -> None:
 
 
 def test_bad_settings_are_refused() -> None:
-    with pytest.raises(ValueError, match=r"unknown game 'poker': choose from .*back_alley"):
+    with pytest.raises(ValueError, match=r"unknown game \(choose from .*back-alley.*\): 'poker'"):
         raw_env("poker")
     with pytest.raises(TypeError, match="a name or a Rules object"):
         raw_env(3)  # type: ignore[call-overload]

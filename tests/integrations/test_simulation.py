@@ -480,8 +480,20 @@ def test_a_rules_object_and_bots_list_set_the_table() -> None:
     assert r.bots == ("random", "greedy")
 
 
+@pytest.mark.parametrize("name", ["Down-And-Back", "DOWN_AND_BACK", "down-and-back"])
+def test_simulate_reads_a_game_name_as_every_entry_point_does(name: str) -> None:
+    # The registry alone reads the name (any case, - or _), as for vector.make.
+    from cardrules.vector import make
+
+    played = simulate(name, games=2, seed=3, bots="random", settings={"rounds": 1}, workers=1)
+    assert played == simulate("down_and_back", games=2, seed=3, bots="random",
+                              settings={"rounds": 1}, workers=1)
+    assert played.game == "down_and_back"
+    assert make(name, 2, seed=1, rounds=1).rules is rules_for("down_and_back")
+
+
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"game": "go-fish"}, "unknown game 'go-fish'"),
+    ({"game": "go-fish"}, r"unknown game \(choose from down-and-back, .*\): 'go-fish'"),
     ({"game": "down-and-back", "games": 0}, "games must be a whole number from 1 to"),
     ({"game": "down-and-back", "games": 2.5}, "games must be a whole number"),
     ({"game": "down-and-back", "bots": "clever"}, "unknown Down and Back bot 'clever'"),

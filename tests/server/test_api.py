@@ -64,7 +64,8 @@ def test_bad_requests_are_refused_with_a_message_naming_the_mistake(tmp_path: Pa
             answer = client.post("/api/tables", json=body)
             assert answer.status_code == 400, body
             assert words in answer.json()["error"], (body, answer.json())
-        assert client.post("/api/tables", content=b"{not json").status_code == 400
+        assert client.post("/api/tables", content=b"{not json",
+                           headers={"content-type": "application/json"}).status_code == 400
         assert client.get("/api/tables").json()["tables"] == []
 
 

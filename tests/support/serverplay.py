@@ -16,6 +16,11 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from cardrules.server import create_app
+from cardrules.server.limits import Limits
+
+#: Limits that let a test make many tables at once, bot tables playing unwatched.
+RELAXED = Limits(tables_per_minute=60_000, table_burst=10_000, max_tables=10_000,
+                 bots_play_unwatched=True)
 
 #: Short games: Back Alley of 3 deals, Down and Back of one round.
 SHORT = {"back-alley": {"max_hand_size": 2}, "down-and-back": {"rounds": 1}}
@@ -23,8 +28,11 @@ SHORT = {"back-alley": {"max_hand_size": 2}, "down-and-back": {"rounds": 1}}
 
 @contextmanager
 def served(database: Path | str, **options: Any) -> Iterator[TestClient]:
-    """A TestClient of a started app (bots move at once unless told otherwise)."""
+    """A TestClient of a started app (bots move at once unless told otherwise;
+    the limits on making tables, and the pause of unwatched bot tables, lifted
+    unless ``limits`` is given)."""
     options.setdefault("bot_delay", 0)
+    options.setdefault("limits", RELAXED)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         client = TestClient(create_app(str(database), **options))

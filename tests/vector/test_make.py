@@ -82,7 +82,7 @@ def test_make_refuses_a_game_without_a_batch_engine_and_unknown_games() -> None:
         make("toy", 4, seed=1)
     with pytest.raises(ValueError, match="High card has no batch engine"):
         make(toy.RULES, 4, seed=1)
-    with pytest.raises(ValueError, match="unknown game 'go fish'"):
+    with pytest.raises(ValueError, match=r"unknown game \(choose from .*\): 'go fish'"):
         make("go fish", 4, seed=1)
     with pytest.raises(ValueError, match="by its name or its Rules"):
         make(7, 4, seed=1)  # type: ignore[arg-type]

@@ -95,8 +95,8 @@ from cardrules.back_alley.analysis import BidValue, TrickEstimate, trick_estimat
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.bounds import MAX_THROW_INS as _MAX_THROW_INS
 from cardrules.back_alley.bounds import bounds as _bounds
-from cardrules.back_alley.checks import check_invariants, hidden_variant, probe_actions
-from cardrules.back_alley.determinize import Determinizer, determinize
+from cardrules.back_alley.checks import check_invariants, probe_actions
+from cardrules.back_alley.determinize import Determinizer, determinize, hidden_variant
 from cardrules.back_alley.double_dummy import DoubleDummyBot, max_tricks, play_values
 from cardrules.back_alley.double_dummy import double_dummy_text as _double_dummy_text
 from cardrules.back_alley.encoding import (

@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from functools import cache
 from math import comb, exp
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from cardrules.back_alley.actions import Bid, Board, Pass, Play
 from cardrules.back_alley.state import (
@@ -333,6 +333,10 @@ class HeuristicBot:
     >>> str(HeuristicBot(seed=0).act(view(state, 0), legal_actions(state)))
     'bid 1'
     """
+
+    #: A move takes a fraction of a millisecond: a server asks it on its event
+    #: loop (:func:`cardrules.engine.bots.is_quick`).
+    quick: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None, *, duck_when_made: bool = False) -> None:
         self.rng = random.Random(seed)

@@ -17,7 +17,7 @@ The draw respects everything the table has shown:
   a Big (Little) Blooper with a trump holds no higher (lower) trump (BA-33);
   a seat that led a trump while BA-32 allowed that only to a hand of
   trumps holds only trumps (the inferences of
-  :func:`~cardrules.back_alley.checks.known_absent`);
+  :func:`known_absent`);
 * the card another seat took under BA-13 is one of the cards it was dealt,
   each equally likely.
 
@@ -34,7 +34,7 @@ state drawn is the one the view describes.  Two public facts are not in a
 view: the first dealer, once a deal has been played, is read off the first
 result, and the number of throw-ins of the deal in progress (BA-25) is taken
 as the fewest that bring the deal to its dealer.
-:func:`~cardrules.back_alley.checks.hidden_variant` draws with this module
+:func:`hidden_variant` draws with this module
 and copies those two facts from the state it starts from.
 
 >>> import random
@@ -56,8 +56,7 @@ from math import factorial
 
 import attrs
 
-from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.checks import known_absent
+from cardrules.back_alley.actions import CARDS, Board
 from cardrules.back_alley.state import (
     NUM_PLAYERS,
     Deal,
@@ -65,11 +64,12 @@ from cardrules.back_alley.state import (
     History,
     Phase,
 )
-from cardrules.back_alley.views import View
+from cardrules.back_alley.trick import TRUMP_CLASS
+from cardrules.back_alley.views import View, view
 from cardrules.cards import Card, Joker
 from cardrules.hand import Hand
 
-__all__ = ["Determinizer", "determinize"]
+__all__ = ["Determinizer", "determinize", "hidden_variant", "known_absent"]
 
 _BIG, _LITTLE = Joker.BIG.index, Joker.LITTLE.index
 _FACTORIALS = tuple(factorial(k) for k in range(55))
@@ -339,3 +339,81 @@ def _history(view: View) -> History:
         throw_ins = (dealer - results[-1].dealer - 1) % NUM_PLAYERS
     return History(first_dealer=first, throw_ins=throw_ins, results=results,
                    scores=view.scores)
+
+
+def known_absent(state: GameState) -> tuple[frozenset[int], ...]:
+    """Per seat, the card indexes everyone knows that seat does not hold,
+    inferred from the play of this deal (BA-31 to BA-33).
+
+    A seat that did not follow the class led (a plain suit, or trumps) holds
+    none of it; a seat that answered a Big (Little) Blooper with a trump holds
+    no higher (lower) trump; a seat that led a trump while BA-32 forbade it
+    to anyone holding a plain card holds only trumps.
+
+    >>> from cardrules.back_alley import new_game
+    >>> known_absent(new_game())
+    (frozenset(), frozenset(), frozenset(), frozenset())
+    """
+    absent: list[set[int]] = [set(), set(), set(), set()]
+    deal = state.deal
+    if deal is None or state.leader is None:
+        return tuple(frozenset(a) for a in absent)
+    classes, powers = deal.table
+    of_class = [{i for i in range(54) if classes[i] == c} for c in range(5)]
+    plain = set(range(54)) - of_class[TRUMP_CLASS]
+    trump_played = False
+    plays = [(t.leader, [card.index for card in t.cards]) for t in state.tricks]
+    plays.append((state.leader, list(state.trick_indexes)))
+    for leader, cards in plays:
+        if not cards:
+            continue
+        led = cards[0]
+        led_class = classes[led]
+        if (led_class == TRUMP_CLASS and not trump_played
+                and deal.bids[leader].__class__ is not Board):
+            absent[leader] |= plain
+        for k, index in enumerate(cards[1:], start=1):
+            seat = (leader + k) % NUM_PLAYERS
+            if classes[index] != led_class:
+                absent[seat] |= of_class[led_class]
+            elif led == _BIG:
+                absent[seat] |= {i for i in of_class[TRUMP_CLASS] if powers[i] > powers[index]}
+            elif led == _LITTLE:
+                absent[seat] |= {i for i in of_class[TRUMP_CLASS] if powers[i] < powers[index]}
+        trump_played = trump_played or any(classes[i] == TRUMP_CLASS for i in cards)
+    return tuple(frozenset(a) for a in absent)
+
+
+def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A state drawn uniformly among those ``seat`` cannot tell from ``state``.
+
+    Hidden are the other seats' hands, the card another seat took under
+    BA-13 and the undealt cards (BA-50).  The draw is
+    :func:`~cardrules.back_alley.determinize` of the seat's view, so it is
+    exactly uniform over the deals of the unseen cards that fit every
+    public fact: a void or a forced trump the play has shown is kept
+    (:func:`~cardrules.back_alley.determinize.known_absent`), and in a no-trump
+    deal no joker is in play.  The two public facts a view does not carry,
+    the first dealer and how often the deal now due was thrown in (BA-11,
+    BA-25), are copied from ``state``.  Between deals and at the end nothing
+    is hidden, and the variant equals ``state``.
+
+    >>> import random
+    >>> from cardrules.back_alley import apply, new_game, sample_chance, view
+    >>> s = new_game()
+    >>> hidden_variant(s, 0, random.Random(1)) == s   # nothing dealt yet
+    True
+    >>> rng = random.Random(3)
+    >>> for _ in range(2):   # the first dealer and the shuffle
+    ...     s = apply(s, sample_chance(s, rng))
+    >>> other = hidden_variant(s, 2, random.Random(1))
+    >>> view(other, 2) == view(s, 2), other.hands[0] == s.hands[0]
+    (True, False)
+    """
+    guess = determinize(view(state, seat), rng)
+    history, known = guess.history, state.history
+    if history.first_dealer != known.first_dealer or history.throw_ins != known.throw_ins:
+        history = attrs.evolve(history, first_dealer=known.first_dealer,
+                               throw_ins=known.throw_ins)
+        guess = attrs.evolve(guess, history=history)
+    return guess

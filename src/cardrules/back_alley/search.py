@@ -32,8 +32,7 @@ import attrs
 from cardrules.back_alley.actions import CARDS, PLAYS, Bid, Board, Pass, Play
 from cardrules.back_alley.analysis import finish_deal, rollout_bots
 from cardrules.back_alley.bots import HeuristicBot
-from cardrules.back_alley.checks import known_absent
-from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.determinize import Determinizer, known_absent
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
 from cardrules.back_alley.trick import table_for

@@ -714,7 +714,7 @@ def _turned_line(trump_card: AnyCard, joker_discard: Joker | None, exchanger: in
         line += gettext("; seat {seat} discarded {card}").format(seat=exchanger,
                                                                 card=joker_discard)
     if trump_played:
-        line += gettext("; trump played")
+        line += pgettext("summary", "; trump played")
     return line
 
 

@@ -11,11 +11,11 @@ import sys
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from cardrules.engine._words import mark, say, say_p
 from cardrules.engine.presenter import game_title, pad, width
 from cardrules.engine.records import Seated
 from cardrules.engine.registry import BUILT_IN
 from cardrules.errors import ParseError
+from cardrules.i18n import N_, gettext, pgettext
 from cardrules.simulation.run import MAX_ROUNDS
 
 if TYPE_CHECKING:
@@ -37,10 +37,10 @@ BOTS_MARK = "<the bots of every game>"
 GAMES_MARK = "<every game>"
 #: Stands in a help text for every game's default bot (``Rules.default_bot``).
 DEFAULT_BOTS_MARK = "<the default bot of every game>"
-#: Help text of the --bots option (in English: shown through ``say``; a
+#: Help text of the --bots option (in English: shown through ``gettext``; a
 #: translation keeps the mark as it is).
-BOTS_HELP = mark("a bot name for every seat, or one per seat separated by commas "
-                 "(<the bots of every game>)")
+BOTS_HELP = N_("a bot name for every seat, or one per seat separated by commas "
+               "(<the bots of every game>)")
 
 
 def game_key(name: str) -> str:
@@ -75,7 +75,7 @@ def game(name: str) -> Rules[Any, Any]:
     for found in games():  # a game registered under a name in capitals or with dashes
         if game_key(found) == key:
             return rules_for(found)
-    raise ParseError(say("unknown game (choose from {games})").format(
+    raise ParseError(gettext("unknown game (choose from {games})").format(
         games=", ".join(game_names())), token=name) from None
 
 
@@ -116,31 +116,31 @@ def default_bots() -> str:
     from cardrules.engine.registry import games, rules_for
 
     found = [rules_for(name) for name in games()]
-    return say_p("list", ", ").join(say("{bot} for {game}").format(
+    return pgettext("list", ", ").join(gettext("{bot} for {game}").format(
         bot=rules.default_bot, game=game_title(rules)) for rules in found)
 
 
 #: What each mark of a help text stands for.
-_MARKS = {BOTS_MARK: registered_bots, GAMES_MARK: lambda: say(" or ").join(game_names()),
+_MARKS = {BOTS_MARK: registered_bots, GAMES_MARK: lambda: gettext(" or ").join(game_names()),
           DEFAULT_BOTS_MARK: default_bots}
 
 #: argparse's own messages (Python's "argparse" domain, never installed) as
 #: patterns, and this domain's message for each: :meth:`Parser.error`
 #: translates them.  Anything else argparse says stays in English.
 _ARGPARSE = tuple((re.compile(pattern), message) for pattern, message in (
-    (r"argument (?P<argument>.+?): (?P<message>.*)", mark("argument {argument}: {message}")),
-    (r"invalid (?P<type>\w+) value: (?P<value>.*)", mark("invalid {type} value: {value}")),
+    (r"argument (?P<argument>.+?): (?P<message>.*)", N_("argument {argument}: {message}")),
+    (r"invalid (?P<type>\w+) value: (?P<value>.*)", N_("invalid {type} value: {value}")),
     (r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)",
-     mark("invalid choice: {value} (choose from {choices})")),
+     N_("invalid choice: {value} (choose from {choices})")),
     (r"the following arguments are required: (?P<names>.*)",
-     mark("the following arguments are required: {names}")),
-    (r"unrecognized arguments: (?P<names>.*)", mark("unrecognized arguments: {names}")),
-    (r"expected one argument", mark("expected one argument")),
-    (r"not allowed with argument (?P<name>.*)", mark("not allowed with argument {name}")),
+     N_("the following arguments are required: {names}")),
+    (r"unrecognized arguments: (?P<names>.*)", N_("unrecognized arguments: {names}")),
+    (r"expected one argument", N_("expected one argument")),
+    (r"not allowed with argument (?P<name>.*)", N_("not allowed with argument {name}")),
     (r"one of the arguments (?P<names>.*) is required",
-     mark("one of the arguments {names} is required")),
+     N_("one of the arguments {names} is required")),
     (r"ambiguous option: (?P<option>.*) could match (?P<matches>.*)",
-     mark("ambiguous option: {option} could match {matches}")),
+     N_("ambiguous option: {option} could match {matches}")),
 ))
 
 
@@ -159,7 +159,7 @@ def argparse_message(message: str) -> str:
             fields = found.groupdict()
             if "message" in fields:
                 fields["message"] = argparse_message(fields["message"])
-            return say(template).format(**fields)
+            return gettext(template).format(**fields)
     return message
 
 
@@ -177,7 +177,7 @@ class HelpFormatter(argparse.HelpFormatter):
     def add_usage(self, usage: str | None, actions: Any, groups: Any,
                   prefix: str | None = None) -> None:
         """argparse's usage line, its ``usage:`` in the current language."""
-        super().add_usage(usage, actions, groups, say("usage: ") if prefix is None else prefix)
+        super().add_usage(usage, actions, groups, gettext("usage: ") if prefix is None else prefix)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = super()._get_help_string(action)
@@ -201,57 +201,57 @@ class Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", HelpFormatter)
         add_help = kwargs.pop("add_help", True)
         super().__init__(add_help=False, **kwargs)
-        self._positionals.title = say("positional arguments")
-        self._optionals.title = say("options")
+        self._positionals.title = gettext("positional arguments")
+        self._optionals.title = gettext("options")
         if add_help:
             self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
-                              help=say("show this help message and exit"))
+                              help=gettext("show this help message and exit"))
 
     def error(self, message: str) -> NoReturn:
         """Print the usage and the error, in the current language, and exit with 2."""
         self.print_usage(sys.stderr)
-        self.exit(2, say("{prog}: error: {message}").format(
+        self.exit(2, gettext("{prog}: error: {message}").format(
             prog=self.prog, message=argparse_message(message)) + "\n")
 
 
 def add_settings_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--players``, ``--rounds`` and ``--ante`` to a subcommand."""
-    parser.add_argument("--players", type=int, help=say("Down and Back: 2 to 5 (default 4)"))
+    parser.add_argument("--players", type=int, help=gettext("Down and Back: 2 to 5 (default 4)"))
     parser.add_argument("--rounds", type=int,
-                        help=say("Down and Back: rounds to play (default {default}), "
-                                 "1 to {most}").format(default=DEFAULT_ROUNDS,
+                        help=gettext("Down and Back: rounds to play (default {default}), "
+                                     "1 to {most}").format(default=DEFAULT_ROUNDS,
                                                        most=MAX_ROUNDS))
     parser.add_argument("--ante", type=int,
-                        help=say("Down and Back: chips each round (default 1)"))
+                        help=gettext("Down and Back: chips each round (default 1)"))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         dest="settings",
-                        help=say("any setting of the game, as a whole number or 'none' "
-                                 "(repeat for several; for example --set num_players=3)"))
+                        help=gettext("any setting of the game, as a whole number or 'none' "
+                                     "(repeat for several; for example --set num_players=3)"))
 
 
 def add_hand_size_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--max-hand-size`` (Back Alley's short games) to a subcommand."""
     parser.add_argument("--max-hand-size", type=int, metavar="N",
-                        help=say("Back Alley: cards in the first and last deal, 1 to 13 "
-                                 "(default 13: the full 25 deals); a smaller N is a short "
-                                 "game of 2N-1 deals"))
+                        help=gettext("Back Alley: cards in the first and last deal, 1 to 13 "
+                                     "(default 13: the full 25 deals); a smaller N is a short "
+                                     "game of 2N-1 deals"))
 
 
 def check_record_path(path: str, option: str = "--record") -> None:
     """Refuse a path that could not be written, before any game is played."""
     if not path.strip():
-        raise ValueError(say("{option} needs a file name").format(option=option))
+        raise ValueError(gettext("{option} needs a file name").format(option=option))
     target = os.path.abspath(path)
     if os.path.isdir(target):
-        raise ValueError(say("{option} {path}: that is a folder, not a file").format(
+        raise ValueError(gettext("{option} {path}: that is a folder, not a file").format(
             option=option, path=path))
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
-        raise ValueError(say("{option} {path}: the folder {folder} does not exist").format(
+        raise ValueError(gettext("{option} {path}: the folder {folder} does not exist").format(
             option=option, path=path, folder=folder))
     if not os.access(folder, os.W_OK) or (os.path.exists(target)
                                            and not os.access(target, os.W_OK)):
-        raise ValueError(say("{option} {path}: cannot write there").format(
+        raise ValueError(gettext("{option} {path}: cannot write there").format(
             option=option, path=path))
 
 
@@ -290,7 +290,7 @@ def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, i
             continue
         if key not in rules.default_settings:
             option = {"num_players": "--players"}.get(key, "--" + key.replace("_", "-"))
-            raise ValueError(say("{game} has no setting for {option}").format(
+            raise ValueError(gettext("{game} has no setting for {option}").format(
                 game=game_title(rules), option=option))
         settings[key] = value
     for pair in getattr(args, "settings", None) or ():
@@ -298,7 +298,7 @@ def settings_of(rules: Rules[Any, Any], args: argparse.Namespace) -> dict[str, i
         settings[key] = value
     rounds = settings.get("rounds")
     if rounds is not None and not 1 <= rounds <= MAX_ROUNDS:
-        raise ValueError(say("--rounds must be from 1 to {most}, not {number}").format(
+        raise ValueError(gettext("--rounds must be from 1 to {most}, not {number}").format(
             most=f"{MAX_ROUNDS:,}", number=shown_number(rounds)))
     return settings
 
@@ -308,15 +308,15 @@ def _setting(rules: Rules[Any, Any], pair: str) -> tuple[str, int | None]:
     name, equals, text = pair.partition("=")
     name, text = name.strip(), text.strip()
     if not equals or not name or not text:
-        raise ValueError(say("--set takes NAME=VALUE, not {text}").format(text=repr(pair)))
+        raise ValueError(gettext("--set takes NAME=VALUE, not {text}").format(text=repr(pair)))
     if name not in rules.default_settings:
-        known = ", ".join(rules.default_settings) or say("none")
-        raise ValueError(say("{game} has no setting {name} (its settings: {known})").format(
+        known = ", ".join(rules.default_settings) or gettext("none")
+        raise ValueError(gettext("{game} has no setting {name} (its settings: {known})").format(
             game=game_title(rules), name=repr(name), known=known))
     if text.lower() == "none":
         return name, None
     if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 19:
-        raise ValueError(say("--set {name}: {text} is not a whole number").format(
+        raise ValueError(gettext("--set {name}: {text} is not a whole number").format(
             name=name, text=repr(text)))
     return name, int(text)
 
@@ -330,7 +330,7 @@ def shown_number(number: int) -> str:
     text = str(number)
     if len(text) <= 30:
         return text
-    return say("a number of {n} digits").format(n=len(text.lstrip("-")))
+    return gettext("a number of {n} digits").format(n=len(text.lstrip("-")))
 
 
 def bot_kinds(rules: Rules[Any, Any], spec: str, seats: int,
@@ -348,8 +348,8 @@ def bot_kinds(rules: Rules[Any, Any], spec: str, seats: int,
     if len(kinds) != seats or not all(
             kind in allowed or (seat == human and kind == "human")
             for seat, kind in enumerate(kinds)):
-        raise ValueError(say("--bots is one of {names}, or one name per seat ({seats} seats), "
-                             "separated by commas").format(names=names, seats=seats))
+        raise ValueError(gettext("--bots is one of {names}, or one name per seat ({seats} seats), "
+                                 "separated by commas").format(names=names, seats=seats))
     return kinds
 
 
@@ -390,11 +390,11 @@ def move_line(number: int, state: Any, action: object) -> str:
     '    9  seat 1   cut 20'
     """
     if isinstance(action, Seated):
-        actor, action = say("seat {number}").format(number=action.seat), action.action
+        actor, action = gettext("seat {number}").format(number=action.seat), action.action
     elif state.is_chance:
-        actor = say("chance")
+        actor = gettext("chance")
     else:
-        actor = say("seat {number}").format(number=state.current_player)
+        actor = gettext("seat {number}").format(number=state.current_player)
     return f"{number:5d}  {pad(actor, 8)} {action}"
 
 

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _common
-from cardrules.engine._words import say
 from cardrules.engine.play import steps
+from cardrules.i18n import gettext
 
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
@@ -27,22 +27,22 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
     parser = commands.add_parser(
-        "play", help=say("play a whole game (bots, or you against bots); print the outcome"))
+        "play", help=gettext("play a whole game (bots, or you against bots); print the outcome"))
     parser.add_argument("game", nargs="?", default=_common.DEFAULT_GAME,
-                        help=say("the game: {games} (default {default}; any case, - or _)")
+                        help=gettext("the game: {games} (default {default}; any case, - or _)")
                         .format(games=_common.GAMES_MARK, default=_common.DEFAULT_GAME))
     _common.add_settings_options(parser)
     _common.add_hand_size_option(parser)
-    parser.add_argument("--seed", type=int, default=0, help=say("seed for chance and the bots"))
+    parser.add_argument("--seed", type=int, default=0, help=gettext("seed for chance and the bots"))
     parser.add_argument("--human", type=int, metavar="SEAT",
-                        help=say("you play this seat (from 0), typing your moves"))
+                        help=gettext("you play this seat (from 0), typing your moves"))
     parser.add_argument("--bots", default=None,
-                        help=say("{bots}; default {default}, also around you with --human")
-                        .format(bots=say(_common.BOTS_HELP), default=_common.DEFAULT_BOTS_MARK))
+                        help=gettext("{bots}; default {default}, also around you with --human")
+                        .format(bots=gettext(_common.BOTS_HELP), default=_common.DEFAULT_BOTS_MARK))
     parser.add_argument("--record", metavar="FILE",
-                        help=say("save the game record (JSON, or text when FILE ends in .txt)"))
+                        help=gettext("save the game record (JSON, or text when FILE ends in .txt)"))
     parser.add_argument("--moves", action="store_true",
-                        help=say("list every move with its seat"))
+                        help=gettext("list every move with its seat"))
     parser.set_defaults(handler=run)
 
 
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         from cardrules.cli.human import play_human
 
         if not 0 <= args.human < seats:
-            raise ValueError(say("--human is a seat from 0 to {last}, not {number}").format(
+            raise ValueError(gettext("--human is a seat from 0 to {last}, not {number}").format(
                 last=seats - 1, number=args.human))
         bots = _common.bots_around(rules, args.bots, seats, args.seed, args.human)
         return play_human(rules, settings, args.human, bots, args.seed,
@@ -113,5 +113,5 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         assert actions is not None
         rules.record(start, actions).dump(args.record)
-        print(say("record written to {path}").format(path=args.record))
+        print(gettext("record written to {path}").format(path=args.record))
     return 0

@@ -108,8 +108,8 @@ from cardrules.down_and_back.batch import (
 from cardrules.down_and_back.bots import GreedyBot, hand_value
 from cardrules.down_and_back.bounds import bounds as _bounds
 from cardrules.down_and_back.categories import Category3, Category4
-from cardrules.down_and_back.checks import check_invariants, hidden_variant, probe_actions
-from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.checks import check_invariants, probe_actions
+from cardrules.down_and_back.determinize import determinize, hidden_variant
 from cardrules.down_and_back.encoding import (
     NUM_ACTIONS,
     OBSERVATION_LAYOUT,
@@ -296,7 +296,7 @@ RULES: _Rules[GameState, Action] = _Rules(
     action_from_dict=action_from_dict, parse_action=parse_action,
     check_settings=tuple({"num_players": n, "ante": 1 + n % 2, "rounds": 2}
                          for n in range(2, 6)),
-    probe_actions=_checks.probe_actions, hidden_variant=_checks.hidden_variant,
+    probe_actions=_checks.probe_actions, hidden_variant=hidden_variant,
     check_invariants=_checks.check_invariants,
     bots={"random": _RandomBot, "greedy": GreedyBot, "search": SearchBot}, summarize=_summarize,
     returns=_returns, return_unit="net chips", chance_pile=_chance_pile,

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 from itertools import starmap
 from operator import add
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from cardrules.cards import Card
 from cardrules.down_and_back._accel import split_strengths
@@ -148,6 +148,10 @@ class GreedyBot:
     >>> bot._discard(legal, parse_cards("8S 8H 8D QH 5C 6C 7C 2D"))
     Discard(card=Card.parse('2D'))
     """
+
+    #: A move takes a fraction of a millisecond: a server asks it on its event
+    #: loop (:func:`cardrules.engine.bots.is_quick`).
+    quick: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)

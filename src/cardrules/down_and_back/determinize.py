@@ -31,10 +31,10 @@ from cardrules.down_and_back._accel import split_actions
 from cardrules.down_and_back.actions import Split
 from cardrules.down_and_back.checks import check_counts
 from cardrules.down_and_back.state import GameState, History, Phase, Settings
-from cardrules.down_and_back.views import View
+from cardrules.down_and_back.views import View, view
 from cardrules.hand import Hand
 
-__all__ = ["determinize"]
+__all__ = ["determinize", "hidden_variant"]
 
 _EMPTY: Hand[Card] = Hand()
 
@@ -59,8 +59,7 @@ def determinize(view: View, rng: random.Random, *,
     among those matching the view, not weighted by how likely the players'
     past choices made it.  Between rounds and at the end nothing is hidden:
     the state is the one the view describes.
-    :func:`~cardrules.down_and_back.checks.hidden_variant` draws with this
-    function from a state's view.
+    :func:`hidden_variant` draws with this function from a state's view.
 
     >>> import random
     >>> from cardrules.down_and_back import new_game, view
@@ -150,3 +149,37 @@ def _counts_fit(state: GameState) -> bool:
     except ValueError:
         return False
     return True
+
+
+def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A state drawn uniformly among those ``seat`` cannot tell from ``state``.
+
+    Hidden are the order of the stock, the cards of other hands that were
+    not seen taken from the discard pile (DB-37), the card another player
+    just drew from the stock, and splits chosen but not yet revealed (all
+    hands are open once every split is, DB-40).  The draw is
+    :func:`~cardrules.down_and_back.determinize.determinize` of the seat's
+    view, so it is exactly uniform over those; an unrevealed split is any
+    split of its hand, each equally likely.  The one public fact a view does
+    not carry, which of the cards seen taken another player has just drawn
+    from the pile (DB-34, DB-37), is copied from ``state``.  Between rounds
+    and at the end nothing is hidden, and the variant equals ``state``.
+
+    >>> import random
+    >>> from cardrules.down_and_back import Cut, apply, new_game, sample_chance, view
+    >>> s = new_game(2)
+    >>> hidden_variant(s, 0, random.Random(1)) == s   # nothing dealt yet
+    True
+    >>> rng = random.Random(4)
+    >>> for _ in range(2):   # the first dealer and the shuffle
+    ...     s = apply(s, sample_chance(s, rng))
+    >>> s = apply(s, Cut(20))
+    >>> other = hidden_variant(s, 0, random.Random(1))
+    >>> view(other, 0) == view(s, 0), other.hands[1] == s.hands[1]
+    (True, False)
+    """
+    guess = determinize(view(state, seat), rng)
+    drawn = state.drawn
+    if drawn is not None and guess.drawn != drawn and any(drawn in s for s in state.seen):
+        guess = attrs.evolve(guess, drawn=drawn)
+    return guess

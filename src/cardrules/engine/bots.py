@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import ClassVar, Protocol, TypeVar
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = ["Bot", "RandomBot", "is_quick"]
 
 A = TypeVar("A")
 
@@ -43,12 +43,27 @@ class Bot(Protocol):
         """
 
 
+def is_quick(bot: object) -> bool:
+    """True when ``bot`` declares that it thinks quickly (a class attribute
+    ``quick = True``): a fraction of a millisecond a move, cheap enough for a
+    server to ask on its event loop.  Any other bot (a search) is asked on
+    worker threads.
+
+    >>> is_quick(RandomBot(0)), is_quick(object())
+    (True, False)
+    """
+    return getattr(bot, "quick", False) is True
+
+
 class RandomBot:
     """Picks a legal action uniformly at random from its own seeded generator.
 
     >>> RandomBot(seed=1).act(None, ["a", "b", "c"]) in ("a", "b", "c")
     True
     """
+
+    #: A move takes microseconds (see :func:`is_quick`).
+    quick: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)

@@ -11,7 +11,7 @@ the second person (:func:`narration`), so the person, the OpenSpiel
 information states and any later reader are told the same things.
 
 Every text a presenter writes is in the current language
-(:func:`cardrules.language`, domain ``"cardrules-cli"``); the narration's
+(:func:`cardrules.language`); the narration's
 sentences (:class:`~cardrules.engine.events.Told`) are translated whole, with
 the form said to "you" for the person's own seat (:func:`tell`), and a
 sentence the catalog lacks is told in English.
@@ -29,9 +29,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from cardrules.engine._words import mark, say, say_n, say_np, say_p
 from cardrules.engine.events import Told
-from cardrules.i18n import current_language
+from cardrules.i18n import N_, current_language, gettext, ngettext, npgettext, pgettext
 
 if TYPE_CHECKING:
     from cardrules.engine.events import Event
@@ -59,10 +58,10 @@ __all__ = [
 ]
 
 #: How a person types a card, in every game (the end of a presenter's
-#: ``notation``), in English: ``say(CARD_NOTATION)`` is the reader's language.
+#: ``notation``), in English: ``gettext(CARD_NOTATION)`` is the reader's language.
 #: Cards are typed in this notation in every language.
-CARD_NOTATION = mark("Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
-                     "(or the symbols); either case.")
+CARD_NOTATION = N_("Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
+                   "(or the symbols); either case.")
 
 
 A = TypeVar("A")
@@ -135,7 +134,7 @@ class PlainPresenter(Generic[A]):
     @property
     def notation(self) -> str:
         """Help on the notation: every move is typed as the list shows it."""
-        return say("  type a move as the list shows it (either case), or its number")
+        return gettext("  type a move as the list shows it (either case), or its number")
 
     def __init__(self, rules: Rules[Any, A], you: int) -> None:
         self.rules = rules
@@ -143,7 +142,7 @@ class PlainPresenter(Generic[A]):
 
     def intro(self, view: object) -> str:
         """The first line: the game's title and the person's seat."""
-        return say("{game}: you are seat {number}; type 'help' for help").format(
+        return gettext("{game}: you are seat {number}; type 'help' for help").format(
             game=game_title(self.rules), number=self.you)
 
     def table(self, view: object) -> list[str]:
@@ -152,7 +151,7 @@ class PlainPresenter(Generic[A]):
 
     def moves(self, view: object, legal: Sequence[A]) -> list[str]:
         """The legal actions by their ``str()``, numbered from 1."""
-        return [say("your turn: choose a move"), say("moves:"),
+        return [gettext("your turn: choose a move"), gettext("moves:"),
                 *numbered([str(a) for a in legal])]
 
     def labels(self, view: object, legal: Sequence[A]) -> dict[str, A]:
@@ -171,8 +170,8 @@ class PlainPresenter(Generic[A]):
     def outcome(self, view: object, returns: Sequence[int]) -> list[str]:
         """What the person won, in the game's unit, and whether that leads."""
         you = self.you
-        return [say("you (seat {number}) finish with {value} {unit}: {verdict}").format(
-            number=you, value=f"{returns[you]:+d}", unit=say(self.rules.return_unit),
+        return [gettext("you (seat {number}) finish with {value} {unit}: {verdict}").format(
+            number=you, value=f"{returns[you]:+d}", unit=gettext(self.rules.return_unit),
             verdict=verdict(you, returns))]
 
 
@@ -186,8 +185,8 @@ def verdict(you: int, values: Sequence[int]) -> str:
     best = max(values)
     leaders = [seat for seat, value in enumerate(values) if value == best]
     if leaders == [you]:
-        return say("you win")
-    return say("you share the lead") if you in leaders else say("you lose")
+        return gettext("you win")
+    return gettext("you share the lead") if you in leaders else gettext("you lose")
 
 
 def game_title(rules: Rules[Any, Any]) -> str:
@@ -200,7 +199,7 @@ def game_title(rules: Rules[Any, Any]) -> str:
     >>> game_title(RULES)
     'Back Alley'
     """
-    return say(rules.title)
+    return gettext(rules.title)
 
 
 def presenter_for(rules: Rules[Any, A], seat: int) -> Presenter[A]:
@@ -273,14 +272,14 @@ def _localised(sentence: Told, you: int) -> str | None:
     mine = sentence.subject == you
     if plural is not None:
         count = 0 if n is None else n
-        template = say_np("to you", message, plural, count) if mine else message
+        template = npgettext("to you", message, plural, count) if mine else message
         if template in (message, plural):
-            template = say_n(message, plural, count)
+            template = ngettext(message, plural, count)
         missing = template in (message, plural)
     else:
-        template = say_p("to you", message) if mine else message
+        template = pgettext("to you", message) if mine else message
         if template == message:
-            template = say(message)
+            template = gettext(message)
         missing = template == message
     if missing and not _FIELDS_ONLY.fullmatch(sentence.template()):
         return None
@@ -299,7 +298,7 @@ def _field(name: str, value: object, you: int) -> str:
         text = _localised(value, you)
         return second_person(str(value), you) if text is None else text
     if type(value) is tuple:  # a list of sentences (a Hand is a tuple too)
-        return say_p("list", ", ").join(_field("", item, you) for item in value)
+        return pgettext("list", ", ").join(_field("", item, you) for item in value)
     return shown(value)
 
 
@@ -323,8 +322,8 @@ def seat_noun(seat: int, you: int) -> str:
     ('you', 'seat 2')
     """
     if seat == you:
-        return say_p("seat", "you")
-    return say("seat {number}").format(number=seat)
+        return pgettext("seat", "you")
+    return gettext("seat {number}").format(number=seat)
 
 
 #: Phrases about "seat N" and how they read once ``seat N`` became ``you``.
@@ -442,7 +441,7 @@ def who(seat: int, you: int) -> str:
     >>> who(2, 2), who(1, 2)
     ('you', 'seat 1')
     """
-    return say_p("seat", "you") if seat == you else say("seat {number}").format(number=seat)
+    return pgettext("seat", "you") if seat == you else gettext("seat {number}").format(number=seat)
 
 
 def seat_label(seat: int, you: int) -> str:
@@ -452,5 +451,5 @@ def seat_label(seat: int, you: int) -> str:
     ('seat 0 (you)', 'seat 1')
     """
     if seat == you:
-        return say("seat {number} (you)").format(number=seat)
-    return say("seat {number}").format(number=seat)
+        return gettext("seat {number} (you)").format(number=seat)
+    return gettext("seat {number}").format(number=seat)

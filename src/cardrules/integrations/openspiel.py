@@ -127,7 +127,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
 
-__all__ = ["CardrulesGame", "CardrulesState", "register_game"]
+__all__ = ["CardrulesBot", "CardrulesGame", "CardrulesState", "bot", "register_game"]
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -144,14 +144,19 @@ class _Entry:
 
     ``owner`` is the seat the event is private to, or None for a public event;
     ``public`` is what everyone else learns (None: nothing), ``private`` what
-    the owner learns (never None when there is an owner).
+    the owner learns (never None when there is an owner).  ``depth`` counts
+    the entries up to this one.  Every :data:`_MARK_EVERY` entries one keeps,
+    once asked, each seat's lines up to it joined (``marks``), so that an
+    information state joins at most that many new lines to a kept prefix.
     """
 
-    __slots__ = ("owner", "prev", "private", "public")
+    __slots__ = ("depth", "marks", "owner", "prev", "private", "public")
 
     def __init__(self, prev: _Entry | None, owner: int | None, public: _Parts | None,
                  private: _Parts | None) -> None:
         self.prev, self.owner, self.public, self.private = prev, owner, public, private
+        self.depth: int = 1 if prev is None else prev.depth + 1
+        self.marks: dict[int, str] | None = None
 
     def entries(self) -> list[_Entry]:
         """Every entry up to this one, oldest first."""
@@ -162,6 +167,48 @@ class _Entry:
             entry = entry.prev
         out.reverse()
         return out
+
+    def line(self, seat: int) -> str | None:
+        """What ``seat`` learnt from this event (None: nothing)."""
+        return _text(self.private if self.owner == seat else self.public)
+
+
+#: How often a log entry keeps the lines up to it (see :class:`_Entry`).
+_MARK_EVERY = 64
+
+
+def _lines_to_mark(entry: _Entry | None, seat: int) -> tuple[_Entry | None, list[str]]:
+    """The nearest marked entry at or before ``entry`` (None: the start) and
+    ``seat``'s lines after it, newest first."""
+    lines: list[str] = []
+    while entry is not None and entry.depth % _MARK_EVERY:
+        line = entry.line(seat)
+        if line is not None:
+            lines.append(line)
+        entry = entry.prev
+    return entry, lines
+
+
+def _prefix(mark: _Entry | None, seat: int) -> str:
+    """``seat``'s lines up to the marked entry ``mark``, joined (kept there)."""
+    pending: list[_Entry] = []
+    while mark is not None and (mark.marks is None or seat not in mark.marks):
+        pending.append(mark)
+        mark = mark.prev
+        while mark is not None and mark.depth % _MARK_EVERY:
+            mark = mark.prev
+    text = "" if mark is None else cast(dict[int, str], mark.marks)[seat]
+    for entry in reversed(pending):
+        _, lines = _lines_to_mark(entry.prev, seat)
+        own = entry.line(seat)
+        if own is not None:
+            lines.insert(0, own)
+        lines.reverse()
+        text = "\n".join([text, *lines] if text else lines)
+        if entry.marks is None:
+            entry.marks = {}
+        entry.marks[seat] = text
+    return text
 
 
 def _text(parts: _Parts | None) -> str | None:
@@ -529,14 +576,12 @@ class _Core:
     # -- what the players see --------------------------------------------------------
 
     def information_string(self, seat: int) -> str:
-        lines = [f"seat {seat}"]
-        if self.log is not None:
-            for entry in self.log.entries():
-                text = _text(entry.private if entry.owner == seat else entry.public)
-                if text is not None:
-                    lines.append(text)
-        lines.append(self.spec.observation_string(self.state, seat))
-        return "\n".join(lines)
+        """``seat``'s information state: its lines of the log, then its observation."""
+        mark, lines = _lines_to_mark(self.log, seat)
+        prefix = _prefix(mark, seat)
+        lines.reverse()
+        head = [f"seat {seat}", prefix] if prefix else [f"seat {seat}"]
+        return "\n".join([*head, *lines, self.spec.observation_string(self.state, seat)])
 
     def forget_others(self, seat: int) -> None:
         """Keep only ``seat``'s private events: the others' become their public part."""
@@ -1248,6 +1293,135 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         54
         """
         return self._spec.max_chance_nodes
+
+
+class CardrulesBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of a game's registered bots (``rules.bots``) as an OpenSpiel bot;
+    made by :func:`bot`.
+
+    ``step(state)`` shows the bot the view of the seat to act and its legal
+    actions and returns the action's number.  The bot plays whichever seat
+    is to act; its seeded generator runs on from game to game
+    (``restart_at`` and ``inform_action`` change nothing).
+
+    >>> import pyspiel
+    >>> from cardrules.integrations import openspiel
+    >>> game = pyspiel.load_game("cardrules_back_alley", {"max_hand_size": 1})
+    >>> player = openspiel.bot(game, "heuristic", seed=1)
+    >>> player.player_id(), player.provides_policy()
+    (-1, False)
+    """
+
+    def __init__(self, game: CardrulesGame, name: str, seed: int | None,
+                 player_id: int | None) -> None:
+        pyspiel.Bot.__init__(self)
+        spec = game._spec
+        factories = spec.rules.bots
+        if name not in factories:
+            raise ValueError(f"{spec.rules.title} has no bot {name!r} "
+                             f"(its bots: {', '.join(factories)})")
+        if player_id is not None and not (is_int(player_id)
+                                          and 0 <= player_id < spec.num_players):
+            raise ValueError(f"player_id must be a seat, 0 to {spec.num_players - 1}, "
+                             f"not {player_id!r}")
+        self.name = name
+        self._spec = spec
+        self._player_id = -1 if player_id is None else int(player_id)
+        self._bot = factories[name](seed)
+
+    def player_id(self) -> int:
+        """The seat given to :func:`bot`, or -1 (any seat).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley")
+        >>> openspiel.bot(game, "random", seed=0, player_id=2).player_id()
+        2
+        """
+        return self._player_id
+
+    def provides_policy(self) -> bool:
+        """False: a cardrules bot gives an action, not a policy.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> openspiel.bot(pyspiel.load_game("cardrules_back_alley"), "random").provides_policy()
+        False
+        """
+        return False
+
+    def restart_at(self, state: CardrulesState) -> None:
+        """Nothing to do: the bot reads everything from the state it is asked at.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley")
+        >>> openspiel.bot(game, "random").restart_at(game.new_initial_state())
+        """
+
+    def inform_action(self, state: CardrulesState, player_id: int, action: int) -> None:
+        """Nothing to do (see :meth:`restart_at`).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley")
+        >>> openspiel.bot(game, "random").inform_action(game.new_initial_state(), -1, 0)
+        """
+
+    def step(self, state: CardrulesState) -> int:
+        """The number of the action the bot chooses for the seat to act.
+
+        A chance node or the end of the game is a :class:`ValueError`, and
+        so is a state of another game.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley", {"max_hand_size": 1})
+        >>> state = game.new_initial_state()
+        >>> while state.is_chance_node():
+        ...     state.apply_action(state.chance_outcomes()[0][0])
+        >>> openspiel.bot(game, "heuristic", seed=0).step(state) in state.legal_actions()
+        True
+        """
+        core = state._core
+        spec = core.spec
+        if spec.rules is not self._spec.rules or spec.settings != self._spec.settings:
+            raise ValueError(f"this bot plays {self._spec.name}({_params(self._spec)}), "
+                             f"not {spec.name}({_params(spec)})")
+        seat = core.player
+        if seat < 0:
+            raise ValueError("no player is to act here (a chance node or the end)")
+        rules, game_state = spec.rules, core.state
+        action = self._bot.act(rules.view(game_state, seat), rules.legal_actions(game_state))
+        assert rules.encoding is not None
+        return int(rules.encoding.action_id(action, game_state))
+
+
+def bot(game: CardrulesGame, name: str, seed: int | None = None, *,
+        player_id: int | None = None) -> CardrulesBot:
+    """The game's registered bot ``name`` (one of ``game.rules.bots``),
+    seeded with ``seed``, as a ``pyspiel.Bot`` for OpenSpiel's evaluation
+    and training loops (such as ``evaluate_bots``).
+
+    The bot sees only the view of the seat to act (``rules.view``).
+    ``player_id`` is what the bot's ``player_id()`` answers (-1 when not
+    given); the bot plays any seat it is asked for.  An unknown name is a
+    :class:`ValueError` listing the game's bots.
+
+    >>> import numpy as np, pyspiel
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> from cardrules.integrations import openspiel
+    >>> game = pyspiel.load_game("cardrules_back_alley", {"max_hand_size": 1})
+    >>> bots = [openspiel.bot(game, name, seed=seat)
+    ...         for seat, name in enumerate(["search", "random", "heuristic", "random"])]
+    >>> returns = evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
+    >>> returns[0] == returns[2] and returns[1] == returns[3]
+    True
+    """
+    if not isinstance(game, CardrulesGame):
+        raise ValueError(f"bot() needs a cardrules game loaded with pyspiel.load_game, "
+                         f"not {type(game).__name__}")
+    return CardrulesBot(game, name, seed, player_id)
 
 
 def _register_built_in() -> None:

@@ -27,6 +27,7 @@ import contextlib
 import json
 import logging
 import random
+import string
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
@@ -34,7 +35,8 @@ from typing import Any, TypeAlias
 
 import attrs
 
-from cardrules.engine.events import Event
+from cardrules.engine.bots import is_quick
+from cardrules.engine.events import Event, Told
 from cardrules.engine.json_out import attributes_to_json
 from cardrules.engine.presenter import tell
 from cardrules.engine.records import GameRecord
@@ -51,10 +53,6 @@ log = logging.getLogger("cardrules.server")
 #: One table's batch for the store: (table id, version before it, the rows
 #: (seat, action JSON, who made it), whether the game is over after it).
 Batch: TypeAlias = tuple[str, int, list[tuple[int | None, dict[str, Any], str]], bool]
-
-#: The bots cheap enough to think on the event loop (a few microseconds a
-#: move); any other bot (the search bots) thinks on the bots' thread pool.
-QUICK_BOTS = frozenset({"random", "greedy", "heuristic"})
 
 
 class GroupWriter:
@@ -129,7 +127,8 @@ class Shared:
     bot delay and the turn timer."""
 
     def __init__(self, store: Store, db: Executor, thinkers: Executor, *, bot_delay: float,
-                 turn_timer: float | None, bot_slots: int = 8) -> None:
+                 turn_timer: float | None, bot_slots: int = 8, queue: int = 32,
+                 send_timeout: float = 10.0, bots_play_unwatched: bool = False) -> None:
         self.store = store
         self.db = db
         self.thinkers = thinkers
@@ -138,6 +137,19 @@ class Shared:
         self.bot_slots = asyncio.Semaphore(bot_slots)
         self.bot_delay = bot_delay
         self.turn_timer = turn_timer
+        #: How many messages may wait for one client before it is cut off.
+        self.queue = queue
+        #: Seconds one message may take to be sent before its client is cut off.
+        self.send_timeout = send_timeout
+        #: Whether a table of bots alone plays while nobody watches it.
+        self.bots_play_unwatched = bots_play_unwatched
+        #: Seconds between a failed turn and the next try (the driver stops
+        #: after :data:`MAX_FAILURES` in a row).
+        self.retry_delay = 1.0
+
+
+#: How many failed turns in a row stop a table's driver.
+MAX_FAILURES = 5
 
 
 class Refused(Exception):
@@ -161,10 +173,12 @@ class Step:
 class Client:
     """One WebSocket client: its seat (None: a spectator), what it was last
     sent, and its outbox, drained by one sender task so that a slow client
-    holds up nobody else."""
+    holds up nobody else.  The outbox holds at most ``queue`` messages: a
+    client that lets more pile up is marked :attr:`overflowed` (and cut off)."""
 
     def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]],
-                 close: Callable[[], Awaitable[None]], language: str = "en") -> None:
+                 close: Callable[[], Awaitable[None]], language: str = "en",
+                 queue: int = 32) -> None:
         self.seat = seat
         #: The language of this client's texts (events and refusals): each
         #: client may have its own, at the same table at the same time.
@@ -172,22 +186,76 @@ class Client:
         self.send = send
         self.close = close
         self.sent_version: int | None = None   # None: nothing sent yet (full history next)
-        self.outbox: asyncio.Queue[dict[str, object] | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, object] | None] = asyncio.Queue(queue)
         self.view_due = False
+        #: Set when the outbox was full: the client reads too little, and is cut off.
+        self.overflowed = asyncio.Event()
+
+    def _put(self, item: dict[str, object] | None) -> bool:
+        try:
+            self.outbox.put_nowait(item)
+        except asyncio.QueueFull:
+            self.overflowed.set()
+            return False
+        return True
 
     def notify(self) -> None:
         """A new view is due (one queued at most: the sender builds the latest)."""
         if not self.view_due:
-            self.view_due = True
-            self.outbox.put_nowait(None)
+            self.view_due = self._put(None)
 
     def error(self, rule: str, message: str) -> None:
         """Queue an error message for this client."""
-        self.outbox.put_nowait({"type": "error", "rule": rule, "message": message})
+        self._put({"type": "error", "rule": rule, "message": message})
 
 
 def _texts(parts: Sequence[object]) -> list[object]:
-    return [p if isinstance(p, int) and not isinstance(p, bool) else str(p) for p in parts]
+    """An event's parts for a client: words as texts, numbers as numbers, and a
+    sentence (:class:`~cardrules.engine.events.Told`) in its words and values,
+    a seat as ``"seat", N`` (joined with spaces, they read as the English text)."""
+    out: list[object] = []
+    for part in parts:
+        if isinstance(part, Told):
+            out += _told(part)
+        elif isinstance(part, int) and not isinstance(part, bool):
+            out.append(part)
+        else:
+            out.append(str(part))
+    return out
+
+
+def _told(sentence: Told) -> list[object]:
+    values = sentence.values()
+    out: list[object] = []
+    for literal, field, _, _ in string.Formatter().parse(sentence.template()):
+        words = literal.strip()
+        if words:
+            out.append(words)
+        if field is None:
+            continue
+        value = values.get(field)
+        if (field == "seat" or field.endswith("_seat")) and isinstance(value, int):
+            out += ["seat", value]
+        elif isinstance(value, Told):
+            out += _told(value)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            out.append(value)
+        elif type(value) is tuple:
+            out.append(", ".join(map(str, value)))
+        else:
+            out.append(str(value))
+    return out
+
+
+class DamagedTable(Exception):
+    """A stored table that cannot be replayed: its id, the version (the
+    number of the action) at which the replay failed, and why."""
+
+    def __init__(self, table_id: str, version: int, reason: str) -> None:
+        super().__init__(f"table {table_id} is damaged at version {version}: {reason}")
+        self.table_id = table_id
+        self.version = version
+        self.reason = reason
 
 
 class LiveTable:
@@ -207,19 +275,21 @@ class LiveTable:
         self.steps: list[Step] = []          # steps[v - 1]: the step to version v
         self.tokens: dict[str, int] = {}     # token hash -> seat
         self.clients: set[Client] = set()
+        self.watched = asyncio.Event()       # set while a client is connected
+        #: A table of bots alone: it waits for a spectator unless told otherwise.
+        self.bots_only = all(kind.startswith("bot:") for kind in self.kinds)
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.deadline: float | None = None   # when the human to act runs out of time
         self.task: asyncio.Task[None] | None = None
         self.bots: dict[int, Any] = {}
-        self.quick: set[int] = set()         # the bots' seats that think on the loop
         for seat, kind in enumerate(self.kinds):
             if kind.startswith("bot:"):
                 self.bots[seat] = rules.bots[kind[4:]](self.seed + seat)
-                if kind[4:] in QUICK_BOTS:
-                    self.quick.add(seat)
         self.stand_in: dict[int, Any] = {}  # the turn timer's default bots, made when needed
         self.created = stored.created
+        #: Whether the table's creator chose its seed (and may know every hand).
+        self.chosen_seed = stored.chosen_seed
 
     # -- the state ----------------------------------------------------------------
 
@@ -233,11 +303,30 @@ class LiveTable:
         return bool(self.state.is_terminal)
 
     def replay(self, stored: Sequence[Any]) -> None:
-        """Rebuild the state from the stored actions (at start-up)."""
+        """Rebuild the state from the stored actions (at start-up); raises
+        :class:`DamagedTable` naming the first action that cannot be replayed."""
         for item in stored:
-            action = self.rules.action_from_dict(item.action)
-            after = self.rules.apply(self.state, action, seat=item.seat)
+            try:
+                if item.version != self.version + 1:
+                    raise ValueError(f"the action stored as version {item.version} "
+                                     "is out of order")
+                action = self.rules.action_from_dict(item.action)
+                after = self.rules.apply(self.state, action, seat=item.seat)
+            except (CardRulesError, ValueError, TypeError, KeyError) as err:
+                raise DamagedTable(self.id, self.version + 1,
+                                   f"{type(err).__name__}: {err}"[:300]) from None
             self._keep([(item.seat, action, after)])
+
+    def add_client(self, client: Client) -> None:
+        """A client connects: it is told of every change, and the table is watched."""
+        self.clients.add(client)
+        self.watched.set()
+
+    def remove_client(self, client: Client) -> None:
+        """A client leaves (the last one: the table is no longer watched)."""
+        self.clients.discard(client)
+        if not self.clients:
+            self.watched.clear()
 
     def _keep(self, applied: Sequence[tuple[int | None, object, Any]]) -> None:
         """Make the applied actions (seat, action, the state after it) the
@@ -386,22 +475,35 @@ class LiveTable:
             "returns": list(rules.returns(state)) if self.over else None,
             "deadline": self.deadline if seat is not None and seat == state.current_player
             else None,
+            "chosen_seed": self.chosen_seed,
         }
         client.sent_version = self.version
         return message
 
     async def serve(self, client: Client) -> None:
-        """The sender task of one client: drain its outbox in order."""
+        """The sender task of one client: drain its outbox in order.  A client
+        that takes longer than the send timeout over one message is cut off."""
         try:
             while True:
                 item = await client.outbox.get()
                 if item is None:
                     client.view_due = False
                     item = self.message_for(client)
-                await client.send(json.dumps(item))
+                text = json.dumps(item)
+                try:
+                    await asyncio.wait_for(client.send(text), self.shared.send_timeout)
+                except TimeoutError:
+                    log.warning("table %s: a client read nothing for %g s: cut off",
+                                self.id, self.shared.send_timeout)
+                    client.overflowed.set()
+                    return
+                except Exception as err:   # the client is gone
+                    log.warning("table %s: a client is gone (%s)", self.id,
+                                type(err).__name__)
+                    return
         except asyncio.CancelledError:
             raise
-        except Exception:   # the client is gone, or a message could not be built
+        except Exception:   # a message could not be built: the server's own failure
             log.exception("table %s: a client is dropped", self.id)
             with contextlib.suppress(Exception):
                 await client.close()
@@ -423,8 +525,8 @@ class LiveTable:
         """Play the bots' seats, and a human's when the turn timer runs out.
 
         A failure (the store, a bot) is logged and the turn tried again a
-        second later; after five failures in a row the table stops (it
-        resumes when the server is started again)."""
+        second later; after :data:`MAX_FAILURES` failures in a row the table
+        stops (it resumes when the server is started again)."""
         failures = 0
         while not self.over:
             try:
@@ -435,10 +537,10 @@ class LiveTable:
             except Exception:   # a broken table must not take the server down
                 failures += 1
                 log.exception("table %s: turn failed (%d in a row)", self.id, failures)
-                if failures >= 5:
+                if failures >= MAX_FAILURES:
                     log.error("table %s stopped", self.id)
                     return
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(self.shared.retry_delay)
 
     async def _turn(self) -> None:
         """Wait for, or make, the next move of the game."""
@@ -452,11 +554,12 @@ class LiveTable:
             await self.changed.wait()
             return
         if seat in self.bots:
+            if self.bots_only and not self.shared.bots_play_unwatched:
+                await self.watched.wait()   # nobody watches: the bots wait
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             async with self.shared.bot_slots:   # a person's act never waits behind every bot
-                await self._bot_move(self.bots[seat], state, version, seat, "bot",
-                                     quick=seat in self.quick)
+                await self._bot_move(self.bots[seat], state, version, seat, "bot")
             return
         if self.turn_timer is None:
             self.deadline = None
@@ -473,18 +576,18 @@ class LiveTable:
             if bot is None:
                 bot = self.rules.bots[self.rules.default_bot](self.seed + seat)
                 self.stand_in[seat] = bot
-            await self._bot_move(bot, state, version, seat, "timer",
-                                 quick=self.rules.default_bot in QUICK_BOTS)
+            await self._bot_move(bot, state, version, seat, "timer")
         finally:
             self.deadline = None
 
     async def _bot_move(self, bot: Any, state: Any, version: int, seat: int,
-                        made_by: str, *, quick: bool = False) -> None:
+                        made_by: str) -> None:
         """Ask ``bot`` for a move from its seat's view only: on the bots' thread
-        pool, or, for a ``quick`` bot, on the event loop."""
+        pool, or, for a bot that declares itself quick
+        (:func:`~cardrules.engine.bots.is_quick`), on the event loop."""
         seat_view = self.rules.view(state, seat)
         legal = self.rules.legal_actions(state)
-        if quick:
+        if is_quick(bot):
             action = bot.act(seat_view, legal)
         else:
             loop = asyncio.get_running_loop()

@@ -50,15 +50,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
+import math
+import os
 import secrets
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
+from sqlalchemy import exc as sa_exc
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -69,8 +71,18 @@ from cardrules.engine.rules import Rules
 from cardrules.errors import CardRulesError
 from cardrules.i18n import language, normalize
 from cardrules.server import web
-from cardrules.server._live import Client, LiveTable, Refused, Shared
-from cardrules.server.store import Store, StoredTable, token_hash
+from cardrules.server._guard import Guard
+from cardrules.server._live import Client, DamagedTable, LiveTable, Refused, Shared
+from cardrules.server._requests import (
+    BadRequest,
+    new_table,
+    parse_json,
+    read_json,
+    spelled,
+    wanted_seat,
+)
+from cardrules.server.limits import Limits, RateLimit
+from cardrules.server.store import DamagedRow, Store, StoredTable, sqlite_path, token_hash
 
 __all__ = ["create_app"]
 
@@ -82,27 +94,18 @@ POLICY_VIOLATION = 1008
 INTERNAL_ERROR = 1011
 #: The WebSocket close code for a table that does not exist.
 NO_SUCH_TABLE = 4404
+#: The WebSocket close code for a table whose stored actions cannot be replayed.
+DAMAGED_TABLE = 4409
+
+#: What a server does with a table it cannot replay at start: refuse to start
+#: (naming the table and version), or quarantine the table and serve the rest.
+DAMAGED_CHOICES = ("refuse", "quarantine")
 
 
-class _BadRequest(Exception):
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
+class StartError(Exception):
+    """The server cannot start: the one line says why (a damaged database)."""
 
-
-def _spelled(name: str) -> str:
-    return name.replace("_", "-")
-
-
-def _rules(name: object) -> Rules[Any, Any]:
-    if not isinstance(name, str):
-        raise _BadRequest("'game' must name a game")
-    key = name.lower().replace("-", "_") if name.isascii() else name
-    try:
-        return rules_for(key)
-    except CardRulesError:
-        known = ", ".join(_spelled(g) for g in games())
-        raise _BadRequest(f"unknown game {name!r} (known: {known})") from None
+T = TypeVar("T")
 
 
 def _table_sizes(rules: Rules[Any, Any]) -> list[int]:
@@ -119,153 +122,216 @@ def _table_sizes(rules: Rules[Any, Any]) -> list[int]:
     return sizes
 
 
+class _Running:
+    """What exists while the application runs (made at start, gone at stop):
+    the thread pools, the store, what the tables share, the live tables."""
+
+    def __init__(self, think_threads: int) -> None:
+        #: The one thread every database call runs on.
+        self.db = ThreadPoolExecutor(1, thread_name_prefix="cardrules-db")
+        #: The threads the search bots think on.
+        self.thinkers = ThreadPoolExecutor(think_threads, thread_name_prefix="cardrules-bot")
+        self.live: dict[str, LiveTable] = {}
+        self.loading = asyncio.Lock()
+        self.store: Store | None = None
+        self.shared: Shared | None = None
+
+    def shutdown(self) -> None:
+        self.db.shutdown(wait=True)
+        self.thinkers.shutdown(wait=False, cancel_futures=True)
+
+
 class _Server:
-    """What the application holds: the store, the live tables, the executors."""
+    """The application's state (``app.state.cardrules``): its options and,
+    while it runs, the store, the live tables and the thread pools (made
+    once per start, in :meth:`open`)."""
 
     def __init__(self, database: str, *, bot_delay: float, turn_timer: float | None,
-                 think_threads: int) -> None:
+                 think_threads: int, limits: Limits, damaged: str, fresh: bool) -> None:
         self.database = database
         self.bot_delay = bot_delay
         self.turn_timer = turn_timer
         self.think_threads = think_threads
-        self.store: Store | None = None
-        self.shared: Shared | None = None
-        self.live: dict[str, LiveTable] = {}
-        self.db = ThreadPoolExecutor(1, thread_name_prefix="cardrules-db")
-        self.thinkers = ThreadPoolExecutor(think_threads, thread_name_prefix="cardrules-bot")
-        self.loading = asyncio.Lock()
+        self.limits = limits
+        self.damaged_choice = damaged
+        self.fresh = fresh
+        #: The tables quarantined as damaged: id -> why.
+        self.damaged: dict[str, str] = {}
+        #: Why the last start failed (one line), or None.
+        self.failure: str | None = None
+        #: Making and joining tables, per client address.
+        self.table_rate = RateLimit(limits.tables_per_minute / 60.0, limits.table_burst)
+        self._running: _Running | None = None
 
-    async def call(self, function: Any, *args: Any, **kwargs: Any) -> Any:
+    @property
+    def running(self) -> _Running:
+        if self._running is None:
+            raise RuntimeError("the server is not started (its lifespan has not run)")
+        return self._running
+
+    @property
+    def store(self) -> Store:
+        store = self.running.store
+        assert store is not None
+        return store
+
+    @property
+    def shared(self) -> Shared:
+        shared = self.running.shared
+        assert shared is not None
+        return shared
+
+    @property
+    def live(self) -> dict[str, LiveTable]:
+        return self.running.live
+
+    async def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store method on the database thread."""
         return await asyncio.get_running_loop().run_in_executor(
-            self.db, functools.partial(function, *args, **kwargs))
+            self.running.db, functools.partial(function, *args, **kwargs))
 
     async def open(self) -> None:
-        # Made here, not in __init__: an application may be started again after a stop.
-        self.live = {}
-        self.db = ThreadPoolExecutor(1, thread_name_prefix="cardrules-db")
-        self.thinkers = ThreadPoolExecutor(self.think_threads,
-                                           thread_name_prefix="cardrules-bot")
-        self.loading = asyncio.Lock()
-        self.store = await self.call(Store, self.database)
-        self.shared = Shared(self.store, self.db, self.thinkers, bot_delay=self.bot_delay,
-                             turn_timer=self.turn_timer)
-        for stored in await self.call(self.store.tables, finished=False):
-            try:
-                await self._load(stored)
-            except (CardRulesError, ValueError, KeyError) as err:
-                log.error("table %s cannot be replayed: %s", stored.id, err)
+        """Start: make the pools, open the store, replay every unfinished table.
+
+        Raises :class:`StartError` (and logs its one line) when the database
+        is an emptied file (unless ``fresh``), is not a database, or holds a
+        table that cannot be replayed (unless damaged tables are quarantined)."""
+        self.failure = None
+        self.damaged = {}
+        running = self._running = _Running(self.think_threads)
+        try:
+            await self._open(running)
+        except StartError as err:
+            self.failure = str(err)
+            log.error("%s", err)
+            await self.close()
+            raise
         for table in self.live.values():
             table.start_driver()
 
+    async def _open(self, running: _Running) -> None:
+        path = sqlite_path(self.database)
+        if path is not None and not self.fresh and os.path.isfile(path) \
+                and os.path.getsize(path) == 0:
+            raise StartError(f"the database {path} is an empty file (0 bytes); start with "
+                             "--fresh to use it as a new database")
+        try:
+            running.store = await self.call(Store, self.database)
+            stored_tables = await self.call(running.store.tables, finished=False)
+        except (sa_exc.SQLAlchemyError, ValueError) as err:
+            reason = str(getattr(err, "orig", None) or err).splitlines()[0][:200]
+            raise StartError(f"the database {self.database} cannot be read: {reason}") \
+                from None
+        running.shared = Shared(running.store, running.db, running.thinkers,
+                                bot_delay=self.bot_delay, turn_timer=self.turn_timer,
+                                queue=self.limits.queue, send_timeout=self.limits.send_timeout,
+                                bots_play_unwatched=self.limits.bots_play_unwatched)
+        for stored in stored_tables:
+            try:
+                await self._load(stored)
+            except DamagedTable as err:
+                if self.damaged_choice == "refuse":
+                    raise StartError(f"{err}; start with --damaged quarantine to serve "
+                                     "the other tables") from None
+                log.error("%s: quarantined", err)
+                self.damaged[stored.id] = str(err)
+
     async def close(self) -> None:
-        for table in list(self.live.values()):
+        """Stop every table, write what is queued, close the store and the pools."""
+        running, self._running = self._running, None
+        if running is None:
+            return
+        for table in list(running.live.values()):
             await table.stop()
-        if self.shared is not None:
-            await self.shared.writer.close()
-        if self.store is not None:
-            await self.call(self.store.close)
-        self.db.shutdown(wait=True)
-        self.thinkers.shutdown(wait=False, cancel_futures=True)
+        if running.shared is not None:
+            await running.shared.writer.close()
+        if running.store is not None:
+            await asyncio.get_running_loop().run_in_executor(running.db, running.store.close)
+        running.shutdown()
 
     async def _load(self, stored: StoredTable) -> LiveTable:
-        assert self.store is not None
-        assert self.shared is not None
-        rules = rules_for(stored.game)
-        table = LiveTable(stored, rules, self.shared)
-        table.replay(await self.call(self.store.actions, stored.id))
+        """Replay a stored table into memory; :class:`DamagedTable` when it cannot be."""
+        try:
+            rules = rules_for(stored.game)
+            table = LiveTable(stored, rules, self.shared)
+            actions = await self.call(self.store.actions, stored.id)
+        except DamagedRow as err:
+            raise DamagedTable(stored.id, err.version, str(err)) from None
+        except (CardRulesError, ValueError, TypeError, KeyError) as err:
+            raise DamagedTable(stored.id, 0, f"{type(err).__name__}: {err}"[:300]) from None
+        table.replay(actions)
         hashes = await self.call(self.store.token_hashes, stored.id)
         table.tokens = {hashed: seat for seat, hashed in hashes.items()}
         self.live[stored.id] = table
         return table
 
     async def table(self, table_id: str) -> LiveTable | None:
-        """A live table, loaded from the store when it is not in memory (a finished one)."""
+        """A live table, loaded from the store when it is not in memory (a
+        finished one); None when there is no such table.  Raises
+        :class:`BadRequest` (409) for a damaged table."""
         found = self.live.get(table_id)
         if found is not None:
             return found
-        assert self.store is not None
-        async with self.loading:
+        if table_id in self.damaged:
+            raise BadRequest(self.damaged[table_id], 409)
+        async with self.running.loading:
             found = self.live.get(table_id)
             if found is not None:
                 return found
             stored = await self.call(self.store.table, table_id)
             if stored is None:
                 return None
-            table = await self._load(stored)
+            try:
+                table = await self._load(stored)
+            except DamagedTable as err:
+                log.error("%s: quarantined", err)
+                self.damaged[table_id] = str(err)
+                raise BadRequest(str(err), 409) from None
             table.start_driver()
             return table
+
+    def check_rate(self, connection: HTTPConnection) -> None:
+        """Refuse (429) a client that makes or joins tables too often."""
+        client = connection.client.host if connection.client else "?"
+        if not self.table_rate.take(client):
+            wait = max(1, math.ceil(self.table_rate.wait(client)))
+            log.warning("%s: refused: too many tables made or joined", client)
+            raise BadRequest(f"too many tables made or joined: wait {wait} s", 429,
+                             retry_after=wait)
 
     # -- the lobby ------------------------------------------------------------
 
     async def create(self, body: object) -> dict[str, object]:
-        assert self.store is not None
-        if not isinstance(body, Mapping):
-            raise _BadRequest("the body must be a JSON object")
-        unknown = set(body) - {"game", "settings", "seats", "seed"}
-        if unknown:
-            raise _BadRequest(f"unknown field {sorted(unknown)[0]!r} "
-                              "(known: game, settings, seats, seed)")
-        rules = _rules(body.get("game"))
-        settings = body.get("settings", {})
-        if not isinstance(settings, Mapping):
-            raise _BadRequest("'settings' must be a JSON object")
-        settings = dict(settings)
-        seats = body.get("seats")
-        if seats is not None and (not isinstance(seats, list)
-                                  or not all(isinstance(s, str) for s in seats)):
-            raise _BadRequest("'seats' must be a list of seat kinds "
-                              "(\"human\", \"open\" or \"bot:NAME\")")
-        if seats is not None and "num_players" in rules.default_settings \
-                and "num_players" not in settings:
-            settings["num_players"] = len(seats)
-        try:
-            start = rules.new_game_from_settings(settings)
-        except (CardRulesError, ValueError, TypeError) as err:
-            raise _BadRequest(str(err)) from None
-        if seats is None:
-            seats = ["human"] + [f"bot:{rules.default_bot}"] * (start.num_players - 1)
-        if len(seats) != start.num_players:
-            raise _BadRequest(f"{rules.title} is played by {start.num_players} here: "
-                              f"'seats' lists {len(seats)}")
-        kinds = []
-        for kind in seats:
-            if kind in ("human", "open"):
-                kinds.append("human")
-            elif kind.startswith("bot:") and kind[4:] in rules.bots:
-                kinds.append(kind)
-            else:
-                bots = ", ".join(f"bot:{name}" for name in rules.bots)
-                raise _BadRequest(f"unknown seat kind {kind!r} (known: human, open, {bots})")
-        seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbits(62)
-        elif not is_int(seed) or not 0 <= seed < 2 ** 62:
-            raise _BadRequest("'seed' must be a whole number from 0 to 2**62 - 1")
+        """Make the table ``body`` asks for (checked by :func:`new_table`)."""
+        wanted = new_table(body)
+        if sum(not table.over for table in self.live.values()) >= self.limits.max_tables:
+            log.warning("refused: the server holds %d open tables", self.limits.max_tables)
+            raise BadRequest(f"the server holds {self.limits.max_tables} open tables, as many "
+                             "as it may: try again when one has finished", 503)
+        rules = wanted.rules
+        seed = secrets.randbits(62) if wanted.seed is None else wanted.seed
         table_id = secrets.token_hex(6)
-        tokens = {seat: secrets.token_urlsafe(24) for seat, kind in enumerate(seats)
-                  if kind == "human"}
-        stored_settings = dict(rules.settings_of(start))
-        await self.call(self.store.create_table, table_id, rules.name, stored_settings, seed,
-                        kinds, {seat: token_hash(t) for seat, t in tokens.items()})
+        tokens = {seat: secrets.token_urlsafe(24) for seat in wanted.humans}
+        await self.call(self.store.create_table, table_id, rules.name,
+                        dict(rules.settings_of(wanted.start)), seed, list(wanted.kinds),
+                        {seat: token_hash(t) for seat, t in tokens.items()},
+                        chosen_seed=wanted.chosen_seed)
         stored = await self.call(self.store.table, table_id)
+        assert stored is not None
         table = await self._load(stored)
         await table.run_chance()   # the first dealer and deal, before anyone connects
         table.start_driver()
-        return {"id": table_id, "game": _spelled(rules.name),
+        return {"id": table_id, "game": spelled(rules.name),
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens.items()]}
 
     async def join(self, table_id: str, body: object) -> dict[str, object]:
-        assert self.store is not None
+        """Give a free human seat of the table (the one ``body`` asks for) a token."""
         table = await self.table(table_id)
         if table is None:
-            raise _BadRequest(f"no table {table_id!r}", 404)
-        wanted = body.get("seat") if isinstance(body, Mapping) else None
-        if wanted is not None and (not is_int(wanted) or not 0 <= wanted < len(table.kinds)):
-            raise _BadRequest(f"'seat' must be a seat of this table (0 to "
-                              f"{len(table.kinds) - 1})")
+            raise BadRequest(f"no table {table_id[:40]!r}", 404)
+        wanted = wanted_seat(body, len(table.kinds))
         if table.over:
-            raise _BadRequest("the game is over", 409)
+            raise BadRequest("the game is over", 409)
         taken = set(table.tokens.values())
         free = [seat for seat, kind in enumerate(table.kinds)
                 if kind == "human" and seat not in taken and wanted in (None, seat)]
@@ -275,74 +341,280 @@ class _Server:
             if await self.call(self.store.take_seat, table_id, seat, hashed):
                 table.tokens[hashed] = seat
                 return {"id": table_id, "seat": seat, "token": token}
-        raise _BadRequest("no free seat" if wanted is None else f"seat {wanted} is not free",
-                          409)
+        raise BadRequest("no free seat" if wanted is None else f"seat {wanted} is not free",
+                         409)
 
     def describe(self, table: LiveTable) -> dict[str, object]:
+        """A live table as the lobby lists it."""
         taken = set(table.tokens.values())
         return {
-            "id": table.id, "game": _spelled(table.rules.name), "title": table.rules.title,
+            "id": table.id, "game": spelled(table.rules.name), "title": table.rules.title,
             "settings": dict(table.rules.settings_of(table.start)),
             "seats": [{"seat": seat, "kind": kind,
                        "taken": kind != "human" or seat in taken}
                       for seat, kind in enumerate(table.kinds)],
             "version": table.version, "finished": table.over,
-            "created": table.created,
+            "created": table.created, "chosen_seed": table.chosen_seed,
         }
 
     async def listing(self, finished: bool) -> list[dict[str, object]]:
-        assert self.store is not None
+        """The unfinished tables (or the finished ones) as the lobby lists them."""
         if not finished:
-            return [self.describe(t) for t in sorted(self.live.values(),
-                                                     key=lambda t: (t.created, t.id))
-                    if not t.over]
+            listed = [self.describe(t) for t in sorted(self.live.values(),
+                                                       key=lambda t: (t.created, t.id))
+                      if not t.over]
+            if self.damaged:
+                listed += [{**self._stored(stored), "damaged": self.damaged[stored.id]}
+                           for stored in await self.call(self.store.tables, finished=False)
+                           if stored.id in self.damaged]
+            return listed
         # Described from the store: a finished table is not replayed to be listed.
-        return [{"id": stored.id, "game": _spelled(stored.game),
-                 "title": rules_for(stored.game).title, "settings": stored.settings,
-                 "seats": [{"seat": seat, "kind": kind, "taken": kind != "human" or taken}
-                           for seat, (kind, taken) in enumerate(zip(stored.seats, stored.taken,
-                                                                    strict=True))],
-                 "version": stored.version, "finished": True, "created": stored.created}
+        return [self._stored(stored)
                 for stored in await self.call(self.store.tables, finished=True)]
+
+    @staticmethod
+    def _stored(stored: StoredTable) -> dict[str, object]:
+        """A table as stored, as the lobby lists it."""
+        try:
+            title = rules_for(stored.game).title
+        except CardRulesError:
+            title = stored.game
+        return {"id": stored.id, "game": spelled(stored.game), "title": title,
+                "settings": stored.settings,
+                "seats": [{"seat": seat, "kind": kind, "taken": kind != "human" or taken}
+                          for seat, (kind, taken) in enumerate(zip(stored.seats, stored.taken,
+                                                                   strict=True))],
+                "version": stored.version, "finished": stored.finished is not None,
+                "created": stored.created, "chosen_seed": stored.chosen_seed}
 
 
 def _games() -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for name in games():
         rules = rules_for(name)
-        out.append({"game": _spelled(rules.name), "title": rules.title,
+        out.append({"game": spelled(rules.name), "title": rules.title,
                     "settings": dict(rules.default_settings), "players": _table_sizes(rules),
                     "bots": sorted(rules.bots), "default_bot": rules.default_bot,
                     "return_unit": rules.return_unit})
     return out
 
 
-async def _body(request: Request) -> object:
-    raw = await request.body()
-    if not raw.strip():
-        return {}
+def _error(err: BadRequest) -> JSONResponse:
+    headers = None if err.retry_after is None else {"Retry-After": str(err.retry_after)}
+    return JSONResponse({"error": err.message}, status_code=err.status, headers=headers)
+
+
+def _refused(connection: HTTPConnection, err: BadRequest) -> JSONResponse:
+    """The answer to a refused request; a client's mistake the lobby cannot
+    expect (a body too large or not JSON, a client gone) is logged as one line."""
+    if err.status in (400, 413, 415) and "body" in err.message:
+        client = connection.client.host if connection.client else "?"
+        log.warning("%s: refused %s %s: %s", client, connection.scope.get("method", ""),
+                    connection.url.path[:80], err.message)
+    return _error(err)
+
+
+def _server(connection: HTTPConnection) -> _Server:
+    """The state of the application serving ``connection``."""
+    server: _Server = connection.app.state.cardrules
+    return server
+
+
+# -- the routes: each reads the application's state ----------------------------------
+
+
+async def list_games(request: Request) -> JSONResponse:
+    """``GET /api/games``."""
+    return JSONResponse({"games": _games()})
+
+
+async def list_tables(request: Request) -> JSONResponse:
+    """``GET /api/tables`` (``?finished=1``: the finished ones)."""
+    finished = request.query_params.get("finished", "") in ("1", "true", "yes")
+    return JSONResponse({"tables": await _server(request).listing(finished)})
+
+
+async def create_table(request: Request) -> JSONResponse:
+    """``POST /api/tables``."""
+    server = _server(request)
     try:
-        return json.loads(raw)
-    except ValueError:
-        raise _BadRequest("the body is not JSON") from None
+        body = await read_json(request, server.limits.max_body)
+        server.check_rate(request)
+        return JSONResponse(await server.create(body), status_code=201)
+    except BadRequest as err:
+        return _refused(request, err)
 
 
-def _error(err: _BadRequest) -> JSONResponse:
-    return JSONResponse({"error": str(err)}, status_code=err.status)
+async def one_table(request: Request) -> JSONResponse:
+    """``GET /api/tables/{id}``."""
+    server = _server(request)
+    try:
+        table = await server.table(request.path_params["table_id"])
+    except BadRequest as err:
+        return _refused(request, err)
+    if table is None:
+        return _error(BadRequest("no such table", 404))
+    return JSONResponse(server.describe(table))
+
+
+async def join_table(request: Request) -> JSONResponse:
+    """``POST /api/tables/{id}/join``."""
+    server = _server(request)
+    try:
+        body = await read_json(request, server.limits.max_body)
+        server.check_rate(request)
+        return JSONResponse(await server.join(request.path_params["table_id"], body))
+    except BadRequest as err:
+        return _refused(request, err)
+
+
+async def table_record(request: Request) -> JSONResponse:
+    """``GET /api/tables/{id}/record``: the record once the game is over."""
+    try:
+        table = await _server(request).table(request.path_params["table_id"])
+    except BadRequest as err:
+        return _refused(request, err)
+    if table is None:
+        return _error(BadRequest("no such table", 404))
+    if not table.over:
+        return JSONResponse({"error": "the game is not over", "version": table.version},
+                            status_code=409)
+    return JSONResponse(table.record().to_dict())
+
+
+async def play(websocket: WebSocket) -> None:
+    """``WS /ws/tables/{id}``: play a seat (with its token) or watch."""
+    server = _server(websocket)
+    await websocket.accept()
+    try:
+        table = await server.table(websocket.path_params["table_id"])
+    except BadRequest:
+        await websocket.close(DAMAGED_TABLE, "this table is damaged")
+        return
+    if table is None:
+        await websocket.close(NO_SUCH_TABLE, "no such table")
+        return
+    token = websocket.query_params.get("token")
+    seat: int | None = None
+    if token is not None:
+        seat = table.tokens.get(token_hash(token))
+        if seat is None:
+            await websocket.close(POLICY_VIOLATION, "unknown token")
+            return
+    elif table.rules.public_view is None:
+        await websocket.close(POLICY_VIOLATION, "this game has no spectators' view")
+        return
+
+    async def close() -> None:
+        await websocket.close(INTERNAL_ERROR, "the server failed")
+
+    # ?lang=ja|uk|en: the language of this connection's event texts and
+    # refusals (anything else, or none, is English); views stay JSON.
+    limits = server.limits
+    client = Client(seat, websocket.send_text, close,
+                    normalize(websocket.query_params.get("lang") or "en"), queue=limits.queue)
+    where = websocket.client.host if websocket.client else "?"
+    rate = RateLimit(limits.messages_per_second, limits.message_burst, keys=1)
+    table.add_client(client)
+    client.notify()
+    loop = asyncio.get_running_loop()
+    sender = loop.create_task(table.serve(client))
+    cut = loop.create_task(client.overflowed.wait())
+    reason: str | None = None
+    try:
+        while reason is None:
+            receiving = loop.create_task(websocket.receive())
+            await asyncio.wait([receiving, cut], return_when=asyncio.FIRST_COMPLETED)
+            if not receiving.done():
+                receiving.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await receiving
+                reason = "too many messages unread"
+                break
+            message = receiving.result()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not rate.take("messages"):
+                reason = "too many messages"
+                break
+            text = message.get("text")
+            with language(client.language):
+                if text is None:
+                    client.error("bad-message", "a message is JSON text, not binary data")
+                elif len(text) > limits.max_message:
+                    client.error("bad-message",
+                                 f"a message is at most {limits.max_message} characters")
+                else:
+                    await _handle(table, client, text)
+            if client.overflowed.is_set():
+                reason = "too many messages unread"
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.remove_client(client)
+        sender.cancel()
+        cut.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+    if reason is not None:
+        log.warning("%s: table %s: a client is cut off: %s", where, table.id, reason)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(websocket.close(POLICY_VIOLATION, reason),
+                                   limits.send_timeout)
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    server: _Server = app.state.cardrules
+    await server.open()
+    try:
+        yield
+    finally:
+        await server.close()
+
+
+#: The lobby's and the table's routes (the web table's pages come from :mod:`web`).
+ROUTES: list[BaseRoute] = [
+    Route("/api/games", list_games, methods=["GET"]),
+    Route("/api/tables", list_tables, methods=["GET"]),
+    Route("/api/tables", create_table, methods=["POST"]),
+    Route("/api/tables/{table_id}", one_table, methods=["GET"]),
+    Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
+    Route("/api/tables/{table_id}/record", table_record, methods=["GET"]),
+    WebSocketRoute("/ws/tables/{table_id}", play),
+]
+
+
+class _App(Starlette):
+    """Starlette with :class:`~cardrules.server._guard.Guard` outside everything
+    (even Starlette's error handler), so that every answer carries its headers."""
+
+    def build_middleware_stack(self) -> Any:
+        server: _Server = self.state.cardrules
+        return Guard(super().build_middleware_stack(), server.limits, lambda: server.failure)
 
 
 def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
-               turn_timer: float | None = None, think_threads: int = 2) -> Starlette:
+               turn_timer: float | None = None, think_threads: int = 2,
+               limits: Limits | None = None, damaged: str = "refuse",
+               fresh: bool = False) -> Starlette:
     """The game server as an ASGI application (Starlette).
 
-    ``database`` is a path (a SQLite file, made when missing) or an
-    SQLAlchemy URL.  Bots wait ``bot_delay`` seconds before each move (0
+    ``database`` is a path (a SQLite file, made when missing) or an SQLAlchemy
+    URL.  Bots wait ``bot_delay`` seconds before each move (0
     for tests and load runs); with ``turn_timer`` a human seat that has not
     acted within that many seconds has the game's default bot move for it.
     Bots think on ``think_threads`` worker threads, off the event loop.  The
     database is opened, and every unfinished table replayed from it, when
     the application starts (its lifespan); serve it with any ASGI server,
     for example ``uvicorn.run(create_app(), port=8000)``.
+
+    ``limits`` (:class:`~cardrules.server.limits.Limits`) bounds what each
+    client may do and names the hosts and origins served.  A table that
+    cannot be replayed at start stops the start with a line naming it and
+    the version (``damaged="refuse"``) or is listed as damaged and served
+    no further (``"quarantine"``); an empty (0-byte) SQLite file is refused
+    unless ``fresh``.
 
     >>> app = create_app("sqlite://", bot_delay=0)
     >>> sorted({r.path for r in app.routes if r.path.startswith("/api")})[:3]
@@ -358,111 +630,20 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
         raise ValueError(f"turn_timer must be a positive number of seconds, not {turn_timer!r}")
     if not is_int(think_threads) or think_threads < 1:
         raise ValueError(f"think_threads must be 1 or more, not {think_threads!r}")
-    server = _Server(database, bot_delay=float(bot_delay),
-                     turn_timer=None if turn_timer is None else float(turn_timer),
-                     think_threads=think_threads)
-
-    async def list_games(request: Request) -> JSONResponse:
-        return JSONResponse({"games": _games()})
-
-    async def list_tables(request: Request) -> JSONResponse:
-        finished = request.query_params.get("finished", "") in ("1", "true", "yes")
-        return JSONResponse({"tables": await server.listing(finished)})
-
-    async def create_table(request: Request) -> JSONResponse:
-        try:
-            return JSONResponse(await server.create(await _body(request)), status_code=201)
-        except _BadRequest as err:
-            return _error(err)
-
-    async def one_table(request: Request) -> JSONResponse:
-        table = await server.table(request.path_params["table_id"])
-        if table is None:
-            return _error(_BadRequest("no such table", 404))
-        return JSONResponse(server.describe(table))
-
-    async def join_table(request: Request) -> JSONResponse:
-        try:
-            return JSONResponse(await server.join(request.path_params["table_id"],
-                                                  await _body(request)))
-        except _BadRequest as err:
-            return _error(err)
-
-    async def table_record(request: Request) -> JSONResponse:
-        table = await server.table(request.path_params["table_id"])
-        if table is None:
-            return _error(_BadRequest("no such table", 404))
-        if not table.over:
-            return JSONResponse({"error": "the game is not over", "version": table.version},
-                                status_code=409)
-        return JSONResponse(table.record().to_dict())
-
-    async def play(websocket: WebSocket) -> None:
-        await websocket.accept()
-        table = await server.table(websocket.path_params["table_id"])
-        if table is None:
-            await websocket.close(NO_SUCH_TABLE, "no such table")
-            return
-        token = websocket.query_params.get("token")
-        seat: int | None = None
-        if token is not None:
-            seat = table.tokens.get(token_hash(token))
-            if seat is None:
-                await websocket.close(POLICY_VIOLATION, "unknown token")
-                return
-        elif table.rules.public_view is None:
-            await websocket.close(POLICY_VIOLATION, "this game has no spectators' view")
-            return
-        async def close() -> None:
-            await websocket.close(INTERNAL_ERROR, "the server failed")
-
-        # ?lang=ja|uk|en: the language of this connection's event texts and
-        # refusals (anything else, or none, is English); views stay JSON.
-        client = Client(seat, websocket.send_text, close,
-                        normalize(websocket.query_params.get("lang") or "en"))
-        table.clients.add(client)
-        client.notify()
-        sender = asyncio.get_running_loop().create_task(table.serve(client))
-        try:
-            while True:
-                text = await websocket.receive_text()
-                with language(client.language):
-                    await _handle(table, client, text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            table.clients.discard(client)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await server.open()
-        try:
-            yield
-        finally:
-            await server.close()
-
-    routes: list[BaseRoute] = [
-        Route("/api/games", list_games, methods=["GET"]),
-        Route("/api/tables", list_tables, methods=["GET"]),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table_id}", one_table, methods=["GET"]),
-        Route("/api/tables/{table_id}/join", join_table, methods=["POST"]),
-        Route("/api/tables/{table_id}/record", table_record, methods=["GET"]),
-        WebSocketRoute("/ws/tables/{table_id}", play),
-        *web.routes(),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.cardrules = server
+    if damaged not in DAMAGED_CHOICES:
+        raise ValueError(f"damaged must be 'refuse' or 'quarantine', not {damaged!r}")
+    app = _App(routes=[*ROUTES, *web.routes()], lifespan=_lifespan)
+    app.state.cardrules = _Server(database, bot_delay=float(bot_delay),
+                                  turn_timer=None if turn_timer is None else float(turn_timer),
+                                  think_threads=think_threads, limits=limits or Limits(),
+                                  damaged=damaged, fresh=bool(fresh))
     return app
 
 
 async def _handle(table: LiveTable, client: Client, text: str) -> None:
     """One message from a client: ``act`` or ``sync``; anything else is refused."""
     try:
-        message = json.loads(text)
+        message = parse_json(text)
     except ValueError:
         client.error("bad-message", "a message is a JSON object")
         return
@@ -471,7 +652,7 @@ async def _handle(table: LiveTable, client: Client, text: str) -> None:
         client.sent_version = None
         client.notify()
         return
-    if kind != "act":
+    if kind != "act" or not isinstance(message, dict):
         client.error("bad-message", "a message is {\"type\": \"act\", \"version\": N, "
                                     "\"action\": TEXT} or {\"type\": \"sync\"}")
         return

@@ -33,7 +33,8 @@ from typing import Any
 import attrs
 import sqlalchemy as sa
 
-__all__ = ["Store", "StoredAction", "StoredTable", "database_url", "token_hash"]
+__all__ = ["DamagedRow", "Store", "StoredAction", "StoredTable", "database_url", "sqlite_path",
+           "token_hash"]
 
 _META = sa.MetaData()
 
@@ -45,6 +46,8 @@ _TABLES = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
+    # Whether the creator chose the seed (and so may know every hand).
+    sa.Column("chosen_seed", sa.Boolean, nullable=True),
 )
 
 _SEATS = sa.Table(
@@ -85,6 +88,31 @@ def database_url(database: str) -> str:
     return database if "://" in database else f"sqlite:///{database}"
 
 
+def sqlite_path(database: str) -> str | None:
+    """The file of a SQLite ``database`` (a path or a ``sqlite:///`` URL), or
+    None (in memory, or another database).
+
+    >>> sqlite_path("games.sqlite"), sqlite_path("sqlite://"), sqlite_path("postgresql://h/db")
+    ('games.sqlite', None, None)
+    """
+    url = sa.engine.make_url(database_url(database))
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    return str(url.database)
+
+
+class DamagedRow(ValueError):
+    """A stored action that cannot be read (not JSON): ``version`` is its version.
+
+    >>> DamagedRow(3, "not JSON").version
+    3
+    """
+
+    def __init__(self, version: int, reason: str) -> None:
+        super().__init__(f"the action stored as version {version} is {reason}")
+        self.version = version
+
+
 @attrs.frozen(slots=True)
 class StoredTable:
     """One table as stored: ``seats`` holds each seat's kind, ``taken`` which
@@ -93,8 +121,8 @@ class StoredTable:
     >>> store = Store("sqlite://")
     >>> store.create_table("t", "down_and_back", {"rounds": 1}, 3, ["human", "bot:greedy"], {})
     >>> t = store.table("t")
-    >>> t.game, t.settings, t.seats, t.taken, t.version, t.finished
-    ('down_and_back', {'rounds': 1}, ('human', 'bot:greedy'), (False, False), 0, None)
+    >>> t.game, t.settings, t.seats, t.taken, t.version, t.finished, t.chosen_seed
+    ('down_and_back', {'rounds': 1}, ('human', 'bot:greedy'), (False, False), 0, None, False)
     """
 
     id: str
@@ -106,6 +134,7 @@ class StoredTable:
     created: float
     finished: float | None
     version: int
+    chosen_seed: bool = False
 
 
 @attrs.frozen(slots=True)
@@ -151,6 +180,14 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         _META.create_all(self.engine)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """Add the columns a database made by an older version lacks."""
+        known = {column["name"] for column in sa.inspect(self.engine).get_columns("game_tables")}
+        if "chosen_seed" not in known:
+            with self.engine.begin() as db:
+                db.execute(sa.text("ALTER TABLE game_tables ADD COLUMN chosen_seed BOOLEAN"))
 
     def close(self) -> None:
         """Close every connection.
@@ -160,9 +197,11 @@ class Store:
         self.engine.dispose()
 
     def create_table(self, table_id: str, game: str, settings: Mapping[str, int | None],
-                     seed: int, seats: Sequence[str], tokens: Mapping[int, str]) -> None:
+                     seed: int, seats: Sequence[str], tokens: Mapping[int, str], *,
+                     chosen_seed: bool = False) -> None:
         """Store a new table: ``seats`` their kinds, ``tokens`` the token hash of
-        every seat taken at once (by seat).
+        every seat taken at once (by seat); ``chosen_seed`` when its creator
+        chose the seed.
 
         >>> store = Store("sqlite://")
         >>> store.create_table("x", "back_alley", {}, 1, ["human"] * 4, {2: token_hash("t")})
@@ -172,7 +211,7 @@ class Store:
         with self.engine.begin() as db:
             db.execute(_TABLES.insert().values(
                 id=table_id, game=game, settings=json.dumps(dict(settings)), seed=seed,
-                created=time.time(), finished=None))
+                created=time.time(), finished=None, chosen_seed=bool(chosen_seed)))
             db.execute(_SEATS.insert(), [
                 {"table_id": table_id, "seat": seat, "kind": kind,
                  "token_hash": tokens.get(seat)} for seat, kind in enumerate(seats)])
@@ -273,9 +312,17 @@ class Store:
                                         _ACTIONS.c.made_by, _ACTIONS.c.action)
                               .where(_ACTIONS.c.table_id == table_id)
                               .order_by(_ACTIONS.c.version))
-            return [StoredAction(int(version), None if seat is None else int(seat),
-                                 str(made_by), json.loads(action))
-                    for version, seat, made_by, action in rows]
+            out = []
+            for version, seat, made_by, action in rows:
+                try:
+                    data = json.loads(action)
+                except (TypeError, ValueError):
+                    raise DamagedRow(int(version), "not JSON") from None
+                if not isinstance(data, dict):
+                    raise DamagedRow(int(version), "not a JSON object")
+                out.append(StoredAction(int(version), None if seat is None else int(seat),
+                                        str(made_by), data))
+            return out
 
     def table(self, table_id: str) -> StoredTable | None:
         """The stored table ``table_id``, or None.
@@ -317,13 +364,20 @@ class Store:
                                   _SEATS.c.token_hash).where(_SEATS.c.table_id.in_(ids))):
                     seats[table_id].append((int(seat), str(kind), hashed is not None))
         out = []
-        for table_id, game, settings, seed, created, finished, version in rows:
+        for table_id, game, settings, seed, created, finished, chosen, version in rows:
             listed = sorted(seats[table_id])
+            try:
+                read = json.loads(settings)
+            except (TypeError, ValueError):
+                read = None
             out.append(StoredTable(
-                id=table_id, game=game, settings=json.loads(settings), seed=int(seed),
+                id=table_id, game=game,
+                settings=read if isinstance(read, dict) else {"(settings not JSON)": None},
+                seed=int(seed),
                 seats=tuple(kind for _, kind, _ in listed),
                 taken=tuple(taken for _, _, taken in listed), created=float(created),
-                finished=None if finished is None else float(finished), version=int(version)))
+                finished=None if finished is None else float(finished), version=int(version),
+                chosen_seed=bool(chosen)))
         return out
 
 

@@ -4,6 +4,7 @@ plays by it and the report on a played game.
 - :func:`max_tricks` and :func:`play_values` (``solver``): the most tricks
   the team of the seat to act takes with best play by both teams, in C
   (``_solver.c``, through ``_native``) or in Python, with the same answers;
+  :func:`double_dummy_table` the tricks of each team with each seat on lead;
 - :class:`DoubleDummyBot` (``bot``): draws deals that fit what its seat has
   seen and plays the card that does best over them;
 - :func:`double_dummy_report` (``report``): each deal of a played game
@@ -37,7 +38,9 @@ from cardrules.back_alley.double_dummy.report import (
 )
 from cardrules.back_alley.double_dummy.solver import (
     IMPLEMENTATIONS,
+    DoubleDummyTable,
     clear_cache,
+    double_dummy_table,
     max_tricks,
     play_values,
 )
@@ -50,9 +53,11 @@ __all__ = [
     "DealDoubleDummy",
     "DoubleDummyBot",
     "DoubleDummyReport",
+    "DoubleDummyTable",
     "bid_misfit",
     "clear_cache",
     "double_dummy_report",
+    "double_dummy_table",
     "double_dummy_text",
     "max_tricks",
     "play_values",

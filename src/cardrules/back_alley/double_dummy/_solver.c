@@ -172,37 +172,57 @@ typedef struct {
 /* Beside the entries, a tag per entry: the call's generation (16 bits), a
  * hash of the distribution and flags (16), the entry's segment sizes (16)
  * and a hash of its owners of those top cards (16).  A look-up scans the
- * bucket's tags and reads only the entries whose tag matches. */
+ * bucket's tags and reads only the entries whose tag matches.  size: the
+ * entries (a power of two, at least WAYS); 56 bytes each with their tags.
+ * trump, board: what the last call that used it searched under (entries
+ * are true only under the same trump suit and board claims). */
 typedef struct {
     Entry *e;
     u64 *tag;
+    size_t size;
     uint16_t gen;
+    int trump, board;
 } Table;
 
 /* The spare table, taken and given back with the GIL held. */
 static Table spare;
+
+static int table_alloc(Table *t, size_t size)
+{
+    t->e = calloc(size, sizeof(Entry));
+    t->tag = calloc(size, sizeof(u64));
+    if (t->e == NULL || t->tag == NULL) {
+        free(t->e);
+        free(t->tag);
+        t->e = NULL;
+        t->tag = NULL;
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->size = size;
+    t->gen = 0;
+    t->trump = t->board = -2;
+    return 0;
+}
+
+/* A new generation: the entries of earlier calls count as empty. */
+static void table_new_generation(Table *t)
+{
+    if (++t->gen == 0) {  /* wrapped: clear the old generations */
+        memset(t->tag, 0, t->size * sizeof(u64));
+        t->gen = 1;
+    }
+}
 
 static int table_take(Table *t)
 {
     if (spare.e != NULL) {
         *t = spare;
         spare.e = NULL;
-    } else {
-        t->e = calloc(TT_SIZE, sizeof(Entry));
-        t->tag = calloc(TT_SIZE, sizeof(u64));
-        if (t->e == NULL || t->tag == NULL) {
-            free(t->e);
-            free(t->tag);
-            t->e = NULL;
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->gen = 0;
+    } else if (table_alloc(t, TT_SIZE) < 0) {
+        return -1;
     }
-    if (++t->gen == 0) {  /* wrapped: clear the old generations */
-        memset(t->tag, 0, TT_SIZE * sizeof(u64));
-        t->gen = 1;
-    }
+    table_new_generation(t);
     return 0;
 }
 
@@ -232,6 +252,7 @@ typedef struct {
     int wseat[4], wkey[4]; /* who wins the trick after each card, and with what */
     Entry *tt;
     u64 *tag;
+    size_t ttmask;      /* the table's entries less one */
     uint16_t gen;
     long long nodes;
 } Ctx;
@@ -300,7 +321,7 @@ static void make_key(const Ctx *c, Key *k)
     h *= 0x165667B19E3779F9ULL;
     u64 h1 = h ^ (h >> 32);
     k->tag = (uint32_t)c->gen << 16 | (uint32_t)(h >> 48);
-    k->index = (size_t)(h1 & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
+    k->index = (size_t)(h1 & c->ttmask) & ~(size_t)(WAYS - 1);
     uint16_t tops = 0;
     for (int s = 0; s < 4; s++)
         if (k->count[s])
@@ -312,7 +333,7 @@ static void make_key(const Ctx *c, Key *k)
     h2 = (h2 ^ (h2 >> 29)) + (k->rel[2] & m) * 0xE7037ED1A0B428DBULL;
     h2 *= 0x165667B19E3779F9ULL;
     h2 ^= h2 >> 32;
-    k->index2 = (size_t)(h2 & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
+    k->index2 = (size_t)(h2 & c->ttmask) & ~(size_t)(WAYS - 1);
 }
 
 /* The relative-rank mask of the top seg[s] cards of each suit. */
@@ -1410,16 +1431,19 @@ static int representative(const Ctx *c, int seat, int b)
 }
 
 PyDoc_STRVAR(ba_max_tricks_doc,
-"max_tricks($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
+"max_tricks($module, hands, trick, leader, trump, trump_played, board,\n"
+"           table=None, keep=False, /)\n--\n\n"
 "The Back Alley double-dummy solver: the most tricks the team of the seat to\n"
 "act takes from here (the current trick included) with best play by both\n"
 "teams.  hands: four card masks (see _solver.c); trick: the bit\n"
 "numbers of the current trick's cards in play order; leader: its leader;\n"
 "trump: the trump suit 0-3 or -1; trump_played (BA-32); board: a 4-bit\n"
-"mask of the seats that claimed board.");
+"mask of the seats that claimed board; table: a Table to search with (else\n"
+"the module's own); keep: keep the table's entries of earlier calls.");
 
 PyDoc_STRVAR(ba_play_values_doc,
-"play_values($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
+"play_values($module, hands, trick, leader, trump, trump_played, board,\n"
+"            table=None, keep=False, /)\n--\n\n"
 "Like max_tricks, for each legal play of the seat to act: a tuple of\n"
 "(bit number, tricks its team takes from here with best play after it),\n"
 "the plays in ascending bit order.");
@@ -1482,13 +1506,24 @@ static int check_hands(Ctx *c, PyObject *hands, PyObject *trick, int leader, int
     return 0;
 }
 
+/* A table a caller owns (Table in Python): one per thread that solves at
+ * once, kept from call to call; busy while a search runs on it. */
+typedef struct {
+    PyObject_HEAD
+    Table t;
+    int busy;
+} TableObject;
+
+static PyTypeObject TableType;
+
 static PyObject *ba_solve(PyObject *args, int all_plays)
 {
-    PyObject *hands, *trick;
-    int leader, trump, trump_played, board;
-    if (!PyArg_ParseTuple(args, all_plays ? "O!O!iipi:ba_play_values" : "O!O!iipi:ba_max_tricks",
+    PyObject *hands, *trick, *tobj = Py_None;
+    int leader, trump, trump_played, board, keep = 0;
+    if (!PyArg_ParseTuple(args, all_plays ? "O!O!iipi|Op:ba_play_values"
+                                          : "O!O!iipi|Op:ba_max_tricks",
                           &PyTuple_Type, &hands, &PyTuple_Type, &trick, &leader, &trump,
-                          &trump_played, &board))
+                          &trump_played, &board, &tobj, &keep))
         return NULL;
     Ctx c;
     memset(&c, 0, sizeof c);
@@ -1497,6 +1532,19 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     if (board < 0 || board > 15) {
         PyErr_SetString(PyExc_ValueError, "board must be a mask of seats, 0 to 15");
         return NULL;
+    }
+    TableObject *owner = NULL;
+    if (tobj != Py_None) {
+        if (!PyObject_TypeCheck(tobj, &TableType)) {
+            PyErr_SetString(PyExc_TypeError, "table must be a Table or None");
+            return NULL;
+        }
+        owner = (TableObject *)tobj;
+        if (owner->busy) {
+            PyErr_SetString(PyExc_RuntimeError, "the table is in use by another search "
+                                                "(one table per thread)");
+            return NULL;
+        }
     }
     c.trump = trump;
     c.tmask = trump >= 0 ? slot_bits(trump) : 0;
@@ -1510,10 +1558,22 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     /* cards of the trick break trump for later tricks only (BA-32): the
      * search sets broken when the trick is over */
     Table t;
-    if (table_take(&t) < 0)
+    if (owner != NULL) {
+        /* the entries of earlier calls hold for this one when it searches
+         * under the same trump suit and board claims: kept when asked */
+        owner->busy = 1;
+        Py_INCREF(owner);
+        t = owner->t;
+        if (!keep || t.trump != trump || t.board != board)
+            table_new_generation(&t);
+        t.trump = trump;
+        t.board = board;
+    } else if (table_take(&t) < 0) {
         return NULL;
+    }
     c.tt = t.e;
     c.tag = t.tag;
+    c.ttmask = t.size - 1;
     c.gen = t.gen;
     int seat = (leader + c.played) & 3;
     int team0 = !(seat & 1);
@@ -1566,7 +1626,13 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     }
     Py_END_ALLOW_THREADS
     last_nodes = c.nodes;
-    table_give_back(&t);
+    if (owner != NULL) {
+        owner->t = t;
+        owner->busy = 0;
+        Py_DECREF(owner);
+    } else {
+        table_give_back(&t);
+    }
     if (!all_plays)
         return PyLong_FromLong(result);
     PyObject *out = PyTuple_New(nmoves);
@@ -1582,6 +1648,74 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     }
     return out;
 }
+
+
+/* -- Table: a transposition table for one thread ------------------------- */
+
+static int table_init(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kw[] = {"entries", NULL};
+    Py_ssize_t entries = (Py_ssize_t)TT_SIZE;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|n:Table", kw, &entries))
+        return -1;
+    if (entries < WAYS || entries > ((Py_ssize_t)1 << 26) || (entries & (entries - 1))) {
+        PyErr_SetString(PyExc_ValueError, "entries must be a power of two from 64 to 2**26");
+        return -1;
+    }
+    TableObject *t = (TableObject *)self;
+    if (t->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the table is in use by another search");
+        return -1;
+    }
+    free(t->t.e);
+    free(t->t.tag);
+    t->t.e = NULL;
+    t->t.tag = NULL;
+    return table_alloc(&t->t, (size_t)entries);
+}
+
+static void table_dealloc(PyObject *self)
+{
+    TableObject *t = (TableObject *)self;
+    free(t->t.e);
+    free(t->t.tag);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *table_entries(PyObject *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSize_t(((TableObject *)self)->t.size);
+}
+
+static PyObject *table_nbytes(PyObject *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSize_t(((TableObject *)self)->t.size * (sizeof(Entry) + sizeof(u64)));
+}
+
+static PyGetSetDef table_getset[] = {
+    {"entries", table_entries, NULL, "The entries the table holds.", NULL},
+    {"nbytes", table_nbytes, NULL, "The memory the table takes, in bytes.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyDoc_STRVAR(table_doc,
+"Table(entries=1048576)\n--\n\n"
+"A transposition table for the searches of one thread at a time: entries\n"
+"(a power of two, 64 to 2**26) of 56 bytes each, allocated once.  Pass it\n"
+"to max_tricks or play_values; with keep true a call keeps what earlier\n"
+"calls under the same trump suit and board claims stored.");
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "cardrules.back_alley.double_dummy._solver.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = table_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = table_init,
+    .tp_dealloc = table_dealloc,
+    .tp_getset = table_getset,
+};
 
 static PyObject *py_ba_last_nodes(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(args))
 {
@@ -1654,5 +1788,16 @@ PyMODINIT_FUNC PyInit__solver(void)
         PyErr_SetString(PyExc_ImportError, "the C double-dummy solver needs a processor with popcnt");
         return NULL;
     }
-    return PyModule_Create(&module);
+    if (PyType_Ready(&TableType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&TableType);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
+        Py_DECREF(&TableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

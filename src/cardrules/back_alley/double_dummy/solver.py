@@ -46,13 +46,16 @@ the same answers.
 
 from __future__ import annotations
 
+import attrs
+
 from cardrules.back_alley.actions import Board, Play
 from cardrules.back_alley.double_dummy import _native
 from cardrules.back_alley.game import legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
 from cardrules.back_alley.trick import TRUMP_CLASS
 
-__all__ = ["IMPLEMENTATIONS", "clear_cache", "max_tricks", "play_values"]
+__all__ = ["IMPLEMENTATIONS", "DoubleDummyTable", "clear_cache", "double_dummy_table",
+           "max_tricks", "play_values"]
 
 #: The values ``implementation`` may take.
 IMPLEMENTATIONS = ("auto", "c", "python")
@@ -761,3 +764,91 @@ def max_tricks(state: GameState, *, implementation: str = "auto") -> int:
     position = _Position(state)
     return position.ours(position.team0(-1))
 
+
+
+@attrs.frozen(slots=True)
+class DoubleDummyTable:
+    """A deal's double-dummy table, Back Alley's analogue of bridge's: for
+    each seat on lead at the start of the play, the tricks each seat's team
+    takes in the whole deal, every hand open and both teams at their best.
+
+    ``tricks[leader][seat]`` is the tricks of ``seat``'s team (BA-1: seats 0
+    and 2 against 1 and 3) when ``leader`` leads the first trick; in each
+    row the two teams' tricks add up to the hand size.  The trump suit, the turned card and the
+    board claims (which let a seat lead trump before it is broken, BA-32) are
+    those of the deal; only the leader changes.
+
+    >>> table = DoubleDummyTable(tricks=((2, 0, 2, 0), (1, 1, 1, 1), (2, 0, 2, 0), (1, 1, 1, 1)))
+    >>> table.team_tricks(1)
+    (1, 1)
+    >>> print(table)
+    leader  team 0  team 1
+    seat 0       2       0
+    seat 1       1       1
+    seat 2       2       0
+    seat 3       1       1
+    """
+
+    tricks: tuple[tuple[int, ...], ...]
+
+    def team_tricks(self, leader: int) -> tuple[int, int]:
+        """Team 0's and team 1's tricks when ``leader`` leads.
+
+        >>> DoubleDummyTable(((3, 1, 3, 1),) * 4).team_tricks(0)
+        (3, 1)
+        """
+        row = self.tricks[leader]
+        return row[0], row[1]
+
+    def __str__(self) -> str:
+        from cardrules.i18n import gettext
+
+        head = gettext("leader  team 0  team 1")
+        rows = [gettext("seat {seat}").format(seat=leader).ljust(6)
+                + f"  {row[0]:6}  {row[1]:6}" for leader, row in enumerate(self.tricks)]
+        return "\n".join([head, *rows])
+
+
+def double_dummy_table(state: GameState, *, implementation: str = "auto") -> DoubleDummyTable:
+    """The double-dummy table of the deal of ``state`` (see
+    :class:`DoubleDummyTable`): four solves, one per seat on lead, of the
+    position at the start of the play (BA-30 names who really leads; the
+    table asks what each seat's team would take if another did).
+
+    ``state`` must be in the play phase before the first card (the opening
+    lead), else a :class:`ValueError`.  The rules of play are those of
+    :func:`max_tricks` (BA-31 to BA-34, the no-trump deals of BA-13); a
+    seat that claimed board may lead trump from the first trick (BA-32).
+
+    >>> from cardrules import parse_cards
+    >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, parse_action
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> dealt = parse_cards("AC AD 2C 3C KC KD 2D 3D 9H")  # hearts trump, none held
+    >>> order = dealt + tuple(c for c in CARDS if c not in dealt)
+    >>> state = apply(apply(new_game(max_hand_size=2), ChooseDealer(3)), Shuffle(order))
+    >>> for bid in ("bid 1", "pass", "pass", "pass"):
+    ...     state = apply(state, parse_action(bid))
+    >>> [str(hand) for hand in state.hands]
+    ['AC KC', 'AD KD', '2D 2C', '3D 3C']
+    >>> print(double_dummy_table(state))  # the leader's side cashes its aces and kings
+    leader  team 0  team 1
+    seat 0       2       0
+    seat 1       0       2
+    seat 2       2       0
+    seat 3       0       2
+    >>> double_dummy_table(state).tricks[3]  # seat 3 leads: each seat's team
+    (0, 2, 0, 2)
+    """
+    if state.phase is not Phase.PLAY or state.tricks or state.trick_indexes:
+        raise ValueError("a double-dummy table needs a deal at its opening lead (the play "
+                         "phase before the first card)")
+    deal = state.deal
+    assert deal is not None
+    rows = []
+    for leader in range(NUM_PLAYERS):
+        opening = attrs.evolve(state, leader=leader, current_player=leader)
+        ours = max_tricks(opening, implementation=implementation)
+        theirs = deal.hand_size - ours
+        team = (ours, theirs) if leader % 2 == 0 else (theirs, ours)
+        rows.append((team[0], team[1], team[0], team[1]))
+    return DoubleDummyTable(tuple(rows))
