@@ -76,7 +76,7 @@ _NAMED = re.compile(r"\b(?:benchmarks|tests|tools|examples)/[\w/.-]*\w\.(?:py|md
 
 def test_every_file_the_pages_name_exists() -> None:
     pages = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", TESTS / "README.md",
-             *sorted((ROOT / "docs").glob("*.rst")),
+             *sorted((ROOT / "docs").glob("*.rst")), *sorted((ROOT / "docs" / "api").glob("*.rst")),
              *sorted((ROOT / "benchmarks").rglob("*.py")), *sorted(TESTS.rglob("*.py"))]
     missing = [f"{page.relative_to(ROOT)}: {name}" for page in pages
                for name in _NAMED.findall(page.read_text("utf-8"))
