@@ -504,6 +504,17 @@ def test_html_checker_finds_every_kind_of_error_box() -> None:
     assert "(line 2)" in findings[0]  # the contents element is on the page's line 2
 
 
+def test_html_checker_refuses_a_page_over_400_kb(tmp_path: Path) -> None:
+    # The API reference was once one 2.8 MB page; now each part is its own page.
+    checker = _load_html_checker()
+    body = "<p>" + "x" * 399_000 + "</p>"
+    (tmp_path / "short.html").write_text(f"<html><body>{body}</body></html>", "utf-8")
+    assert checker.check_directory(tmp_path) == {}
+    (tmp_path / "long.html").write_text(f"<html><body>{body}{body}</body></html>", "utf-8")
+    assert checker.check_directory(tmp_path) == {
+        "long.html": ["798 kB of HTML, over 400 kB (split the page)"]}
+
+
 def test_html_checker_names_the_pages_and_sets_the_status(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     checker = _load_html_checker()
