@@ -37,7 +37,7 @@ from cardrules.back_alley import (
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.analysis import TrickEstimate, _roll, finish_deal, trick_estimate
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.determinize import Determinizer, determinize, known_absent
+from cardrules.back_alley.determinization import Determinizer, determinize, known_absent
 from cardrules.back_alley.tally import BackAlleyTally
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.cards import Card, Joker

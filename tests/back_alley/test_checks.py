@@ -17,7 +17,7 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.determinize import hidden_variant, known_absent
+from cardrules.back_alley.determinization import hidden_variant, known_absent
 
 
 def states_with_inferences(count: int) -> list[ba.GameState]:
@@ -186,7 +186,7 @@ def test_ba11_ba25_hidden_variant_keeps_the_first_dealer_and_the_throw_ins() -> 
     """A view shows neither the first dealer nor the throw-ins of the deal now
     due, though every seat saw them; hidden_variant copies them over, while
     determinize alone guesses the fewest throw-ins."""
-    from cardrules.back_alley.determinize import determinize
+    from cardrules.back_alley.determinization import determinize
 
     state = _thrown_in_twice()
     rng = random.Random(2)

@@ -19,9 +19,6 @@ from hypothesis import strategies as st
 
 from cardrules import IllegalActionError, Joker, parse_card
 from cardrules.back_alley import (
-    NUM_ACTIONS,
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
     RULES,
     Bid,
     Board,
@@ -31,20 +28,25 @@ from cardrules.back_alley import (
     Phase,
     Play,
     Shuffle,
-    action_from_id,
-    action_id,
     apply,
     encoding,
-    legal_action_ids,
     legal_actions,
     new_game,
-    observation_string,
-    observation_tensor,
     sample_chance,
     view,
 )
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.determinize import hidden_variant
+from cardrules.back_alley.determinization import hidden_variant
+from cardrules.back_alley.encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    action_from_id,
+    action_id,
+    legal_action_ids,
+    observation_string,
+    observation_tensor,
+)
 from support import ROOT
 from support.ba_deals import dealt, random_game, then
 from support.gamecheck import documented_layout, layout_part, state_after
@@ -317,7 +319,7 @@ def test_the_documented_layouts_match_the_code() -> None:
     layout = [(name, length) for name, _, length in OBSERVATION_LAYOUT]
     assert documented_layout(encoding.__doc__ or "") == layout
     page = (DOCS / "integrations.rst").read_text("utf-8")
-    start = page.index("Back Alley (:data:`cardrules.back_alley.OBSERVATION_SIZE`")
+    start = page.index("Back Alley (:data:`cardrules.back_alley.encoding.OBSERVATION_SIZE`")
     section = page[start:page.index("\nPettingZoo\n---", start)]
     assert documented_layout(section) == layout
 

@@ -24,7 +24,7 @@ from cardrules.back_alley import (
     view,
 )
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.determinization import Determinizer
 from cardrules.back_alley.search import _Chain, _seat_misses
 from cardrules.engine import Bot, rules_for
 from support.ba_deals import dealt, joker_turned_with_exchange, then
@@ -130,7 +130,7 @@ def test_inference_chain_keeps_the_view_and_favours_explaining_deals() -> None:
     """The chain's deals give the same view, keep every shown void (the state
     replays legally) and explain the heuristic bids and plays better than
     uniform draws do."""
-    from cardrules.back_alley.determinize import Determinizer
+    from cardrules.back_alley.determinization import Determinizer
     from cardrules.back_alley.search import _Chain, _misses
 
     state = _dealt(8, 5)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from cardrules.cli import _common, main
+from cardrules.cli import _games, _options, _output, main
 from cardrules.engine import GameRecord
 from support import ROOT
 
@@ -227,7 +227,7 @@ def test_seat_s_gets_the_strong_default_bot_seeded_with_seed_plus_s(
     first game is not played by random bots), each seeded seed + seat."""
     from cardrules.engine import play
 
-    rules = _common.game(game)
+    rules = _games.game(game)
     path = tmp_path / "g.json"
     status, out, _ = run(capsys, "play", game, "--seed", "5", "--record", str(path))
     assert status == 0
@@ -348,7 +348,7 @@ def _stopping_bots(monkeypatch: pytest.MonkeyPatch, raw: io.BytesIO, after: int,
                    seen: list[str]) -> None:
     """Make play's bots stop the game at their ``after``-th move, noting what had
     reached ``raw`` (the bytes under standard output) by then."""
-    made = _common.bots
+    made = _games.bots
     count = [0]
 
     class Watch:
@@ -365,7 +365,7 @@ def _stopping_bots(monkeypatch: pytest.MonkeyPatch, raw: io.BytesIO, after: int,
     def bots(*args: Any) -> list[Watch]:
         return [Watch(bot) for bot in made(*args)]
 
-    monkeypatch.setattr(_common, "bots", bots)
+    monkeypatch.setattr(_games, "bots", bots)
 
 
 @pytest.mark.parametrize("moves", [False, True])
@@ -401,7 +401,7 @@ def test_streamed_play_prints_what_it_printed_before(
     replay lists them, then the summary (the same game as engine.play)."""
     from cardrules.engine import play
 
-    rules = _common.game(args[0] if not args[0].startswith("-") else "down-and-back")
+    rules = _games.game(args[0] if not args[0].startswith("-") else "down-and-back")
     status, out, err = run(capsys, "play", *args)
     assert (status, err) == (0, "")
     seats = rules.new_game_from_settings(_settings(rules, args)).num_players
@@ -449,7 +449,7 @@ def test_the_largest_rounds_allowed_is_accepted() -> None:
     from cardrules.down_and_back import RULES
 
     given = Namespace(players=None, rounds=MAX_ROUNDS, ante=None)
-    assert _common.settings_of(RULES, given) == {"rounds": MAX_ROUNDS}
+    assert _options.settings_of(RULES, given) == {"rounds": MAX_ROUNDS}
 
 
 @pytest.mark.parametrize("command", ["play", "simulate"])
@@ -653,10 +653,10 @@ def test_play_help_names_every_game_and_its_default_bot_from_the_registry(
 def test_game_names_put_the_built_in_games_first() -> None:
     from cardrules.engine.registry import BUILT_IN, games
 
-    names = _common.game_names()
+    names = _games.game_names()
     assert names[:len(BUILT_IN)] == tuple(n.replace("_", "-") for n in BUILT_IN)
     assert sorted(names) == sorted(n.replace("_", "-") for n in games())
-    assert _common.GAME_NAMES == ("down-and-back", "back-alley")
+    assert _games.GAME_NAMES == ("down-and-back", "back-alley")
 
 
 def test_a_game_registered_under_capitals_is_found_in_any_spelling(
@@ -670,10 +670,10 @@ def test_a_game_registered_under_capitals_is_found_in_any_spelling(
     monkeypatch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))
     copy = registry.register(attrs.evolve(RULES, name="Copy-Of_DB"))
     for spelled in ("copy-of-db", "COPY_OF_DB", "Copy-Of_DB", "copy_of-DB"):
-        assert _common.game(spelled) is copy
-    assert "Copy-Of-DB" in _common.game_names()
+        assert _games.game(spelled) is copy
+    assert "Copy-Of-DB" in _games.game_names()
     with pytest.raises(Exception, match=r"choose from down-and-back, back-alley, .*Copy-Of-DB"):
-        _common.game("copy of db")
+        _games.game("copy of db")
 
 
 def test_any_setting_is_given_with_set_for_play_and_simulate(
@@ -813,7 +813,7 @@ def test_a_reader_gone_before_the_flush_ends_quietly(
     """A short output sits in the buffer until the command flushes it at the
     end; a reader that went away shows there, and the status is still 0."""
     quieted: list[bool] = []
-    monkeypatch.setattr(_common, "quiet_stdout", lambda: quieted.append(True))
+    monkeypatch.setattr(_output, "quiet_stdout", lambda: quieted.append(True))
     monkeypatch.setattr(sys, "stdout", _ClosedPipe())
     assert main(["eval", "JH QH KH"]) == 0
     assert quieted == [True]

@@ -554,7 +554,8 @@ from support import ROOT  # noqa: E402
 _CLI = ROOT / "src" / "cardrules" / "cli"
 
 
-@pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_common.py"])
+@pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_games.py", "_options.py",
+                                    "_output.py", "_parser.py"])
 def test_the_play_replay_and_human_commands_know_no_game(module: str) -> None:
     """Issue 15: these modules are written once over Rules: no import of a game
     package, no game's registry name in their code (docstrings, the doctests, aside;
@@ -785,12 +786,12 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
 
 
 def test_the_default_game_and_bots_come_from_the_registry() -> None:
-    from cardrules.cli import _common
+    from cardrules.cli import _games
     from cardrules.engine.registry import BUILT_IN, rules_for
 
-    assert BUILT_IN[0].replace("_", "-") == _common.DEFAULT_GAME
+    assert BUILT_IN[0].replace("_", "-") == _games.DEFAULT_GAME
     rules = rules_for("back_alley")
-    bots = _common.bots_around(rules, None, 4, 10, 1)
+    bots = _games.bots_around(rules, None, 4, 10, 1)
     assert sorted(bots) == [0, 2, 3]
     assert [type(bot).__name__ for bot in bots.values()] == ["HeuristicBot"] * 3
     assert rules.default_bot == "heuristic"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cardrules.back_alley.tally import BackAlleyTally
-from cardrules.cli import _common, main
+from cardrules.cli import _output, main
 from cardrules.down_and_back.tally import DownAndBackTally
 from cardrules.simulation import SimulationResult, simulate
 
@@ -375,10 +375,10 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_rich_tables_put_the_named_columns_on_the_left() -> None:
     """The text columns (``left``) are flush left, the numbers flush right."""
     pytest.importorskip("rich")
-    table = _common.rich_table("T", ["seat", "bot", "wins"], [["0", "greedy", "2"]],
+    table = _output.rich_table("T", ["seat", "bot", "wins"], [["0", "greedy", "2"]],
                                left=(1,))
     assert [column.justify for column in table.columns] == ["right", "left", "right"]
-    table = _common.rich_table("T", ["bot", "wins"], [["greedy", "2"]])
+    table = _output.rich_table("T", ["bot", "wins"], [["greedy", "2"]])
     assert [column.justify for column in table.columns] == ["left", "right"]
 
 

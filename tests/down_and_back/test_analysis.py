@@ -47,7 +47,7 @@ from cardrules.down_and_back.analysis import (
     split_odds,
 )
 from cardrules.down_and_back.checks import check_invariants
-from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.determinization import determinize
 from cardrules.hand import Hand
 from support.db_deals import paused_showdown, start
 

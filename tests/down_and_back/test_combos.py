@@ -25,8 +25,8 @@ from cardrules.down_and_back import (
     evaluate4,
     splits,
 )
-from cardrules.down_and_back import evaluate as pure
-from cardrules.down_and_back.evaluate import SplitOption
+from cardrules.down_and_back import combos as pure
+from cardrules.down_and_back.combos import SplitOption
 from support.ordering import EQUAL, LESS, OPS, comparisons
 
 
@@ -847,8 +847,8 @@ def test_accelerated_says_whether_the_c_functions_are_in_use() -> None:
     import os
 
     import cardrules.down_and_back as db
-    from cardrules.down_and_back import evaluate
-    in_use = db.evaluate4 is not evaluate.evaluate4
+    from cardrules.down_and_back import combos
+    in_use = db.evaluate4 is not combos.evaluate4
     assert db.ACCELERATED is in_use
     if os.environ.get("CARDRULES_PURE_PYTHON", "").strip() not in ("", "0"):
         assert not db.ACCELERATED
@@ -929,17 +929,17 @@ def test_each_python_evaluator_loads_the_tables_on_its_first_call(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every pure-Python evaluator reads the tables through the one loader, so
     any of them can be the first evaluation of a program (DB-10 to DB-25)."""
-    from cardrules.down_and_back import evaluate
+    from cardrules.down_and_back import combos
     from cardrules.down_and_back.tables import load
 
-    function: Callable[[Sequence[Card]], object] = getattr(evaluate, name)
+    function: Callable[[Sequence[Card]], object] = getattr(combos, name)
     cards = {"evaluate4": 4, "strength4": 4, "evaluate3": 3, "strength3": 3}.get(name, 7)
     hand = parse_cards("8S 8H 8D QH 5C 6C 7C")[:cards]
     expected = function(hand)
-    monkeypatch.setattr(evaluate, "_loaded", None)   # as in a fresh interpreter
+    monkeypatch.setattr(combos, "_loaded", None)   # as in a fresh interpreter
     assert function(hand) == expected
-    assert evaluate._loaded is not None
-    assert evaluate._loaded[0] is load()[0]   # the shipped tables, read once
+    assert combos._loaded is not None
+    assert combos._loaded[0] is load()[0]   # the shipped tables, read once
 
 
 # -- combos and splits compare only with their own kind; the evaluators refuse text --------

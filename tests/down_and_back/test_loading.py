@@ -1462,7 +1462,7 @@ def test_db37_a_determinized_state_loads_when_the_mover_took_from_the_pile() -> 
     # determinize() used to make the card another seat drew mid-turn one of
     # its unseen cards (a draw from the stock) even where the pile and the
     # cards seen show the draw was from the pile: states the loader refuses.
-    from cardrules.down_and_back.determinize import determinize
+    from cardrules.down_and_back.determinization import determinize
 
     rng = random.Random(5)
     tried = 0

@@ -31,7 +31,7 @@ from cardrules.down_and_back import (
 )
 from cardrules.down_and_back.analysis import greedy_split
 from cardrules.down_and_back.bots import greedy_measure
-from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.determinization import determinize
 from cardrules.down_and_back.rollout import greedy_action, legal_options, play_out
 from cardrules.down_and_back.search import _strengthen
 from cardrules.engine import Bot

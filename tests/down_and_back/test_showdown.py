@@ -27,7 +27,6 @@ from cardrules.down_and_back import (
     Stage,
     TieBreakDraw,
     apply,
-    legal_action_ids,
     legal_actions,
     new_game,
     sample_chance,
@@ -36,6 +35,7 @@ from cardrules.down_and_back import (
 )
 from cardrules.down_and_back import encoding as db_encoding
 from cardrules.down_and_back.checks import check_invariants
+from cardrules.down_and_back.encoding import legal_action_ids
 from cardrules.down_and_back.showdown import (
     SHARE,
     best_seats,

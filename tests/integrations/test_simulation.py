@@ -524,6 +524,12 @@ def test_simulate_is_imported_on_first_use_and_other_names_are_refused() -> None
 def test_cardrules_simulate_is_lazy_and_the_same_function() -> None:
     assert cardrules.simulate is simulate
     assert "simulate" in cardrules.__all__
+    assert "simulate" in dir(cardrules)
+    assert "TYPE_CHECKING" not in dir(cardrules)
+    import pydoc
+    page = pydoc.plain(pydoc.render_doc(cardrules))
+    assert "simulate(game" in page
+    assert "TYPE_CHECKING" not in page
     with pytest.raises(AttributeError, match="no attribute 'simulatte'"):
         cardrules.simulatte  # noqa: B018
     code = ("import sys, cardrules; heavy = ('concurrent.futures.process', 'rich', 'dask', "
