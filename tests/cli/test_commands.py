@@ -223,7 +223,7 @@ def test_record_path_that_cannot_be_written_is_refused_before_playing(
                                             ("down-and-back", "greedy")])
 def test_seat_s_gets_the_strong_default_bot_seeded_with_seed_plus_s(
         game: str, kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Without --bots, play seats each game's strongest fast bot (issue 14: a newcomer's
+    """Without --bots, play seats each game's strongest fast bot (a newcomer's
     first game is not played by random bots), each seeded seed + seat."""
     from cardrules.engine import play
 
@@ -325,7 +325,7 @@ def test_back_alley_short_game_and_the_option_down_and_back_refuses(
         2, "", "cardrules: Down and Back has no setting for --max-hand-size\n")
 
 
-# -- issue 14: the first ten minutes ------------------------------------------------------
+# -- the first ten minutes ------------------------------------------------------
 
 #: The most rounds ``play --rounds`` takes, as docs/cli.rst gives it.
 MAX_ROUNDS = 10_000
@@ -593,7 +593,7 @@ def test_advise_back_alley_shows_the_jokers_as_the_top_trumps(
     ["simulate", "--games", "3", "--rotate", "--bots", "greedy,random", "--players", "2"],
 ])
 def test_a_refusal_is_exactly_one_line_on_standard_error(args: list[str]) -> None:
-    """Issue 14 saw a stray blank line on standard error before one-line refusals: as a
+    """An older version printed a stray blank line on standard error before one-line refusals: as a
     real process (what the interpreter writes at exit included), a refusal is status 2,
     nothing on standard output and exactly one line, ``cardrules: ...``, on standard
     error."""
@@ -633,7 +633,7 @@ def test_replay_names_the_seat_of_a_split_made_out_of_turn(
     assert line.split()[:4] == [str(len(entries) + 1), "seat", str(other), "split"]
 
 
-# -- issue 15: the commands over the registry -------------------------------------------
+# -- the commands over the registry -------------------------------------------
 
 def test_play_help_names_every_game_and_its_default_bot_from_the_registry(
         capsys: pytest.CaptureFixture[str]) -> None:
