@@ -37,6 +37,13 @@ def test_test_files_are_named_for_their_subject_and_the_folders_are_not_packages
     # pytest imports test files by path (--import-mode=importlib), so a name
     # need not repeat its folder: tests/down_and_back/test_game.py, not
     # test_down_and_back_game.py.  Only test files sit in the area folders.
+    repeating = [path.relative_to(TESTS).as_posix() for path in TESTS.rglob("test_*.py")
+                 if path.parent.name in AREAS and path.stem.startswith(f"test_{path.parent.name}_")]
+    assert repeating == []
+    # Tests are grouped by subject, not by how they came to be written.
+    by_history = [path.relative_to(TESTS).as_posix() for path in TESTS.rglob("test_*.py")
+                  if re.search(r"mutation_kills|_hardening|_evolve", path.stem)]
+    assert by_history == []
     helpers = [path.relative_to(TESTS).as_posix() for path in TESTS.rglob("*.py")
                if path.parent.name in AREAS and not path.name.startswith("test_")]
     assert helpers == []
