@@ -127,6 +127,24 @@ def test_a_game_package_imports_no_other_game_nor_the_command_or_the_server(game
     assert found == []
 
 
+def test_no_shared_part_imports_a_game_as_it_loads() -> None:
+    found = sorted(f"{module} -> {target}" for module, targets in GRAPH.items()
+                   if _part(module) in GRAPH_TOOL.SHARED
+                   for target, kind in targets.items()
+                   if _part(target) in GAMES and kind == "eager")
+    assert found == []
+
+
+def test_no_module_hides_an_import_of_cardrules_from_the_graph() -> None:
+    # importlib.import_module("cardrules.x") is an import the graph cannot see;
+    # only the registry finds packages by a computed name.
+    hidden = re.compile(r"import_module\(\s*[\"']cardrules")
+    found = sorted(path.relative_to(ROOT).as_posix()
+                   for path in (ROOT / "src" / "cardrules").rglob("*.py")
+                   if hidden.search(path.read_text("utf-8")))
+    assert found == []
+
+
 def test_no_circle_joins_two_parts() -> None:
     # Between modules, lazy imports included ...
     joined = [group for group in GRAPH_TOOL.circles(GRAPH, eager_only=False)
