@@ -190,6 +190,31 @@ def test_the_pure_python_switch_is_read_in_one_place() -> None:
     assert readers == ["src/cardrules/_native.py"]
 
 
+def test_no_module_is_named_like_a_name_its_package_exports() -> None:
+    # `from cardrules.engine import play` is the function and `determinize` of a
+    # game is the function: neither package has a module of that name, so a
+    # reader never meets a module where a function was meant.
+    import pkgutil
+
+    import cardrules
+
+    clashes = []
+    for found in pkgutil.walk_packages(cardrules.__path__, "cardrules."):
+        if not found.ispkg:
+            continue
+        try:
+            package = importlib.import_module(found.name)
+        except ImportError:   # an optional extra not installed
+            continue
+        exported = set(getattr(package, "__all__", ()))
+        clashes += [f"{found.name}.{sub.name}" for sub in pkgutil.iter_modules(package.__path__)
+                    if sub.name in exported]
+    assert clashes == []
+    from cardrules import down_and_back
+
+    assert not hasattr(down_and_back, "evaluate")   # evaluate3 and evaluate4 are the functions
+
+
 def test_text_width_on_a_terminal_is_measured_in_one_place() -> None:
     # engine.presenter.width (wide characters two columns, combining ones none)
     measured = sorted(path.relative_to(ROOT).as_posix()

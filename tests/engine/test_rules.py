@@ -16,9 +16,9 @@ import pytest
 import cardrules.back_alley as ba
 import cardrules.down_and_back as db
 from cardrules.engine import GameRecord, RandomBot, games, play, register, registry, rules_for
-from cardrules.engine.play import steps
 from cardrules.engine.records import Seated
 from cardrules.engine.registry import display_name, display_names
+from cardrules.engine.selfplay import steps
 from cardrules.errors import IllegalActionError, ParseError
 
 A = TypeVar("A")

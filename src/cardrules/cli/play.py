@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _games, _options, _output, _parser
-from cardrules.engine.play import steps
 from cardrules.engine.registry import rules_for
+from cardrules.engine.selfplay import steps
 from cardrules.i18n import gettext
 
 if TYPE_CHECKING:
