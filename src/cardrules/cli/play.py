@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _games, _options, _output, _parser
-from cardrules.engine.play import steps
+from cardrules.engine.registry import rules_for
+from cardrules.engine.selfplay import steps
 from cardrules.i18n import gettext
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Setting
 
 def run(args: argparse.Namespace) -> int:
     """Play the game the options describe, printing it as it goes."""
-    rules = _games.game(args.game)
+    rules = rules_for(args.game)
     if args.record is not None:
         _options.check_record_path(args.record)
     settings = _options.settings_of(rules, args)
