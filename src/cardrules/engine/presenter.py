@@ -441,14 +441,16 @@ def width(text: str) -> int:
                2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def pad(text: str, columns: int) -> str:
+def pad(text: str, columns: int, *, right: bool = False) -> str:
     """``text`` padded with spaces to ``columns`` terminal columns (see
-    :func:`width`), for tables that line up in every language.
+    :func:`width`), for tables that line up in every language; with
+    ``right``, the spaces go before the text (right-aligned).
 
-    >>> pad("席1", 5) + "|"
-    '席1  |'
+    >>> pad("席1", 5) + "|", pad("席1", 5, right=True) + "|"
+    ('席1  |', '  席1|')
     """
-    return text + " " * max(0, columns - width(text))
+    room = " " * max(0, columns - width(text))
+    return room + text if right else text + room
 
 
 def who(seat: int, you: int) -> str:
