@@ -9,7 +9,7 @@ const SETTINGS = {
   num_players: {label: N("Players"), hint: N("How many seats the table has.")},
   max_hand_size: {label: N("Largest hand"), hint: N("From 1 to 13 cards: the deals grow to this many cards each, then shrink back to one.")},
   ante: {label: N("Ante"), hint: N("The chips each player puts in the pot every round (1 or more).")},
-  rounds: {label: N("Rounds"), hint: N("How many rounds are played; leave it empty to play on with no limit.")},
+  rounds: {label: N("Rounds"), optional: true, hint: N("How many rounds are played; leave it empty to play on with no limit.")},
 };
 
 function normaliseGames(data) {
@@ -50,7 +50,9 @@ function drawSettings() {
   for (const [name, value] of Object.entries(game.settings)) {
     const attrs = {type: "number", id: `setting-${name}`, name: name, "data-setting": name,
                    min: 1, step: 1, inputmode: "numeric", value: value === null ? "" : String(value),
-                   "aria-describedby": `hint-${name}`};
+                   "aria-describedby": `hint-${name}`,
+                   // A box may be left empty only where the setting says so (rounds).
+                   required: value !== null && !(SETTINGS[name] && SETTINGS[name].optional)};
     if (name === "num_players" && game.players.length) {
       attrs.min = Math.min(...game.players);
       attrs.max = Math.max(...game.players);
