@@ -186,8 +186,10 @@ def test_play_help_states_the_games_own_defaults(capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize(("args", "last_part"), [
-    (["play", "--players", "2", "--rounds", "1", "--bots", "greedy,random"], "\nnet: "),
-    (["play", "back-alley", "--bots", "heuristic,random,random,heuristic"], "\nscores: team 0 "),
+    (["play", "--players", "2", "--rounds", "1", "--bots", "greedy,random", "--seed", "1"],
+     "\nnet: "),
+    (["play", "back-alley", "--bots", "heuristic,random,random,heuristic", "--seed", "1"],
+     "\nscores: team 0 "),
 ])
 def test_bots_per_seat_may_use_every_kind(args: list[str], last_part: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
@@ -475,7 +477,7 @@ def test_game_names_ignore_case_and_dashes(name: str,
     """``DOWN-AND-BACK`` was refused while ``down_and_back`` was accepted."""
     key = name.lower().replace("-", "_")
     size = ["--rounds", "1"] if key == "down_and_back" else ["--max-hand-size", "1"]
-    status, _, err = run(capsys, "play", name, *size, "--record", os.devnull)
+    status, _, err = run(capsys, "play", name, *size, "--seed", "1", "--record", os.devnull)
     assert (status, err) == (0, "")
     hand = ("8S 8H 8D QH 5C 6C 7C", "--trials", "50") if key == "down_and_back" else (
         "AS", "--trump", "2S", "--trials", "5")
@@ -521,11 +523,11 @@ def test_a_closed_stdout_ends_every_command_quietly_with_status_0(tmp_path: Path
     assert main(["play", "--rounds", "300", "--players", "5", "--seed", "1", "--bots",
                  "random", "--record", str(record)]) == 0
     commands = [
-        ["play", "--rounds", str(MAX_ROUNDS), "--moves", "--bots", "random"],  # long
+        ["play", "--rounds", str(MAX_ROUNDS), "--moves", "--bots", "random", "--seed", "1"],
         ["replay", str(record)],                                                     # long
         ["eval", "8S 8H 8D QH 5C 6C 7C"],                                            # short
         ["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", "20", "--all"],
-        ["play", "back-alley", "--max-hand-size", "1"],
+        ["play", "back-alley", "--max-hand-size", "1", "--seed", "1"],
     ]
     for args in commands:
         assert _closed_early(args) == (0, b""), args
