@@ -36,6 +36,8 @@ from cardrules.integrations import openspiel, openspiel_saved  # noqa: E402
 DOWN_AND_BACK = "cardrules_down_and_back"
 BACK_ALLEY = "cardrules_back_alley"
 DB_SHORT = {"num_players": 3, "rounds": 2}
+#: The adapter's own parameters and their defaults (every game has them).
+ADAPTER_DEFAULTS = {"sampled_chance": 0, "seed": 0}
 BA_SHORT = {"max_hand_size": 2}
 
 
@@ -379,7 +381,9 @@ def test_serialization_round_trips() -> None:
 
 # -- search ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("make", [lambda: db_game(num_players=2, rounds=1), lambda: ba_game()])
+@pytest.mark.parametrize("make", [lambda: db_game(num_players=2, rounds=1), lambda: ba_game(),
+                                  lambda: ba_game(sampled_chance=1),
+                                  lambda: db_game(num_players=2, rounds=1, sampled_chance=1)])
 def test_ismcts_plays_whole_games(make: Any) -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -953,7 +957,7 @@ def test_a_game_known_only_by_its_rules_passes_openspiel_checks() -> None:
     assert openspiel.register_game(MINI) == "cardrules_os_minimal"
     assert openspiel.register_game(MINI) == "cardrules_os_minimal"   # again: nothing changes
     game = mini_game(stake=3)
-    assert game.get_parameters() == {"stake": 3}
+    assert game.get_parameters() == {"stake": 3, **ADAPTER_DEFAULTS}
     assert (game.num_players(), game.max_chance_outcomes(), game.num_distinct_actions()) == \
         (2, 13, 2)   # 4S is card index 12
     assert (game.min_utility(), game.max_utility(), game.max_game_length(),
@@ -1133,9 +1137,7 @@ def rebuilt_information_state(state: Any, seat: int) -> str:
     core = state._core
     lines = [f"seat {seat}"]
     for entry in [] if core.log is None else core.log.entries():
-        text = entry.line(seat)
-        if text is not None:
-            lines.append(text)
+        lines.extend(entry.lines(seat))
     lines.append(core.spec.observation_string(core.state, seat))
     return "\n".join(lines)
 
@@ -1167,3 +1169,99 @@ def test_information_states_equal_the_ones_rebuilt_from_the_whole_log(
     for seat in range(state.num_players()):
         assert state.information_state_string(seat) == rebuilt_information_state(state, seat)
     assert asked > 10
+
+
+# -- sampled chance: a whole shuffle in one step ----------------------------------------
+
+@pytest.mark.parametrize("make", [lambda: db_game(sampled_chance=1),
+                                  lambda: ba_game(sampled_chance=1),
+                                  lambda: ba_game(max_hand_size=4, sampled_chance=1, seed=7)])
+def test_sampled_chance_passes_random_sim_test(make: Any) -> None:
+    """OpenSpiel's own test (its serialization of the game needs a C++ random
+    state a Python game cannot give, so states are checked by ours below)."""
+    game = make()
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(("make", "rules"),
+                         [(lambda: db_game(sampled_chance=1), down_and_back.RULES),
+                          (lambda: ba_game(sampled_chance=1), back_alley.RULES)])
+def test_a_sampled_shuffle_is_one_chance_step_of_the_whole_pile(make: Any, rules: Any) -> None:
+    """DB-32, DB-36, BA-12: each shuffle is one chance step with the one
+    outcome 0; the state draws an order of the whole pile itself."""
+    game = make()
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    shuffles = 0
+    while not state.is_terminal():
+        if state.is_chance_node() and state.cardrules_state.phase.value != "choose_dealer":
+            assert state.chance_outcomes() == [(0, 1.0)]
+            assert state.legal_actions() == [0]
+            assert state.action_to_string(-1, 0) == "sampled shuffle"
+            with pytest.raises(ValueError, match="one outcome 0"):
+                state.clone().apply_action(1)
+            pile = sorted(card.index for card in rules.chance_pile(state.cardrules_state))
+            state.apply_action(0)
+            order = state._core.sampled[-1][1]
+            assert sorted(order) == pile
+            assert state._core.sampled[-1][0] == len(state.history()) - 1
+            shuffles += 1
+        else:
+            state.apply_action(random_step(state, rng))
+    decisions = sum(1 for step in state.full_history() if step.player >= 0)
+    assert len(state.history()) == decisions + 1 + shuffles
+    assert shuffles >= 2
+
+
+def test_sampled_shuffles_follow_the_game_seed() -> None:
+    """The game draws its shuffles from random.Random(seed): two games loaded
+    with the same seed deal alike, another seed deals otherwise (BA-12)."""
+    def first_hand(seed: int) -> Any:
+        game = pyspiel.load_game(BACK_ALLEY, {"max_hand_size": 5, "sampled_chance": 1,
+                                              "seed": seed})
+        state = game.new_initial_state()
+        state.apply_action(0)
+        state.apply_action(0)
+        return state.cardrules_state.hand_indexes
+    assert first_hand(11) == first_hand(11)
+    assert first_hand(11) != first_hand(12)
+
+
+def test_sampled_states_round_trip_with_their_shuffles() -> None:
+    """A sampled state saves the orders its history cannot rebuild; a
+    tampered or missing order is refused; pickle and deepcopy work too."""
+    rng = random.Random(6)
+    for game in (db_game(sampled_chance=1), ba_game(sampled_chance=1)):
+        state = advance(game.new_initial_state(), rng, 40)
+        sample = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        for original in (state, advance(sample.clone(), rng, 5)):
+            for loaded in (game.deserialize_state(original.serialize()),
+                           pickle.loads(pickle.dumps(original)), copy.deepcopy(original)):
+                assert loaded.cardrules_state == original.cardrules_state
+                assert loaded.history() == original.history()
+                for seat in range(game.num_players()):
+                    assert loaded.information_state_string(seat) == \
+                        original.information_state_string(seat)
+        history, moves, data = split_serialized(state.serialize())
+        assert data["sampled"]
+        at, order = data["sampled"][0]
+        for sampled in ([], [[at, order[::-1][1:]]], [[at + 1, order]],
+                        [[at, [*order[1:], order[0] ^ 1]]], [*data["sampled"], [at, order]]):
+            with pytest.raises(ParseError):
+                game.deserialize_state(join_serialized(history, moves,
+                                                       {**data, "sampled": sampled}))
+
+
+def test_both_chance_modes_cut_a_game_short_at_the_same_point() -> None:
+    """BA-25: with max_throw_ins=0 the second deal thrown in ends the game, in
+    both modes (the chance steps are counted card by card in both)."""
+    for mode in (0, 1):
+        game = ba_game(max_hand_size=1, max_throw_ins=0, sampled_chance=mode)
+        state = game.new_initial_state()
+        rng = random.Random(1)
+        while not state.is_terminal():
+            state.apply_action(random_step(state, rng) if state.is_chance_node()
+                               else ba_encoding.action_id(back_alley.Pass()))
+        assert state.cardrules_state.history.throw_ins == 1
+        assert not state.cardrules_state.is_terminal
