@@ -588,8 +588,13 @@ class _Core:
         self.state = after
         self.log = _Entry(self.log, (spec.events, before, action, after))
         self.legal = None
-        self.enter()
-        self.update_player()
+        if after.is_chance:
+            self.enter()
+            self.update_player()
+        elif after.is_terminal:
+            self.player = _TERMINAL
+        else:
+            self.player = after.current_player
 
     # -- what the players see --------------------------------------------------------
 
