@@ -37,7 +37,7 @@ DOWN_AND_BACK = "cardrules_down_and_back"
 BACK_ALLEY = "cardrules_back_alley"
 DB_SHORT = {"num_players": 3, "rounds": 2}
 #: The adapter's own parameters and their defaults (every game has them).
-ADAPTER_DEFAULTS = {"sampled_chance": 0, "seed": 0}
+ADAPTER_DEFAULTS = {"returns": 0, "sampled_chance": 0, "seed": 0}
 BA_SHORT = {"max_hand_size": 2}
 
 
@@ -1265,3 +1265,66 @@ def test_both_chance_modes_cut_a_game_short_at_the_same_point() -> None:
                                else ba_encoding.action_id(back_alley.Pass()))
         assert state.cardrules_state.history.throw_ins == 1
         assert not state.cardrules_state.is_terminal
+
+
+# -- returns a search can use ------------------------------------------------------------
+
+@pytest.mark.parametrize("make", [lambda **p: db_game(**p), lambda **p: ba_game(**p)])
+@pytest.mark.parametrize("mode", [1, 2])
+def test_zero_sum_returns_pass_random_sim_test(make: Any, mode: int) -> None:
+    game = make(returns=mode)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    sampled = make(returns=mode, sampled_chance=1)
+    assert sampled.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    pyspiel.random_sim_test(sampled, num_sims=2, serialize=False, verbose=False)
+
+
+def test_zero_sum_returns_are_each_return_minus_the_table_mean() -> None:
+    """Back Alley (BA-40 to BA-43): half the margin between the teams;
+    Down and Back (DB-43, DB-44): net chips with an unwon pot shared back
+    among the seats that paid it in equal antes; normalised within the
+    declared bounds."""
+    setups: list[tuple[Any, dict[str, int], Any]] = [
+        (ba_game, {"max_hand_size": 3}, back_alley.RULES),
+        (db_game, {"num_players": 3, "rounds": 2}, down_and_back.RULES)]
+    for make, params, rules in setups:
+        games = [make(**params, returns=mode) for mode in (0, 1, 2)]
+        for seed in range(6):
+            states = [advance(game.new_initial_state(), random.Random(seed), 10 ** 6)
+                      for game in games]
+            raw = rules.returns(states[0].cardrules_state)
+            n = len(raw)
+            assert states[0].returns() == list(map(float, raw))
+            margins = states[1].returns()
+            assert sum(margins) == pytest.approx(0.0)
+            if rules is back_alley.RULES:
+                assert margins[0] == margins[2] == pytest.approx((raw[0] - raw[1]) / 2)
+            else:
+                pot = states[0].cardrules_state.pot
+                assert margins == pytest.approx([net + pot / n for net in raw])
+            spread = games[1].max_utility()
+            assert games[1].min_utility() == -spread
+            assert all(abs(m) <= spread for m in margins)
+            assert states[2].returns() == pytest.approx([m / spread for m in margins])
+            assert (games[2].min_utility(), games[2].max_utility()) == (-1.0, 1.0)
+            rewards = [0.0] * n
+            state = games[1].new_initial_state()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply_action(random_step(state, rng))
+                if not state.is_chance_node():
+                    rewards = [a + b for a, b in zip(rewards, state.rewards(), strict=True)]
+            assert rewards == pytest.approx(state.returns())
+
+
+def test_zero_sum_bounds_follow_from_the_game_bounds() -> None:
+    """(n - 1) / n of the game's spread of returns: Down and Back's is every
+    other seat's antes (DB-30); Back Alley's 40 points a card each way (BA-41)."""
+    db = db_game(num_players=4, ante=2, rounds=5, returns=1)
+    assert (db.min_utility(), db.max_utility()) == (-30.0, 30.0)
+    ba = ba_game(max_hand_size=2, returns=1)
+    assert (ba.min_utility(), ba.max_utility()) == (-300.0, 300.0)   # deals of 2, 1, 2
+    with pytest.raises(ValueError, match="'returns' is 0 to 2"):
+        ba_game(returns=3)

@@ -192,6 +192,7 @@ _GAMES: dict[str, _Registered] = {}
 #: defaults and allowed values (see :doc:`/integrations`).
 _OPTIONS: dict[str, tuple[int, range]] = {
     "sampled_chance": (0, range(2)),
+    "returns": (0, range(3)),
     "seed": (0, range(-2 ** 31, 2 ** 31)),
 }
 
@@ -215,7 +216,7 @@ def register_game(rules: _AnyRules) -> str:
     >>> openspiel.register_game(RULES)
     'cardrules_down_and_back'
     >>> pyspiel.load_game("cardrules_down_and_back").get_parameters()
-    {'ante': 1, 'num_players': 4, 'rounds': 10, 'sampled_chance': 0, 'seed': 0}
+    {'ante': 1, 'num_players': 4, 'returns': 0, 'rounds': 10, 'sampled_chance': 0, 'seed': 0}
     """
     name = "cardrules_" + rules.name
     known = _GAMES.get(name)
@@ -324,11 +325,13 @@ class _Spec:
         "observation_tensor",
         "params",
         "pile",
+        "returns_mode",
         "returns_of",
         "rules",
         "sample_chance",
         "sampled",
         "settings",
+        "spread",
     )
 
     def __init__(self, entry: _Registered, settings: dict[str, int]) -> None:
@@ -364,25 +367,46 @@ class _Spec:
         self.observation_tensor: Callable[[Any, int], npt.NDArray[np.float32]] = \
             encoding.observation_tensor
         self.observation_size: int = encoding.observation_size
+        #: 0: the game's returns; 1: each minus the table's mean (zero-sum);
+        #: 2: that divided by its bound (zero-sum, within -1 and 1).
+        self.returns_mode: int = self.params["returns"]
+        low, high = float(bounds.min_return), float(bounds.max_return)
+        #: What a zero-sum return can reach: a seat's return minus the mean is
+        #: (n - 1) / n times its return minus the others' mean.
+        self.spread = (self.num_players - 1) / self.num_players * (high - low) or 1.0
+        utility_sum: float | None = None
+        if self.returns_mode == 1:
+            low, high, utility_sum = -self.spread, self.spread, 0.0
+        elif self.returns_mode == 2:
+            low, high, utility_sum = -1.0, 1.0, 0.0
         self.game_info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions,
             max_chance_outcomes=max(entry.max_chance_outcomes, self.num_players),
-            num_players=self.num_players, min_utility=float(bounds.min_return),
-            max_utility=float(bounds.max_return), utility_sum=None, max_game_length=max_length)
+            num_players=self.num_players, min_utility=low, max_utility=high,
+            utility_sum=utility_sum, max_game_length=max_length)
 
     def returns(self, state: Any) -> tuple[float, ...]:
-        return tuple(map(float, self.returns_of(state)))
+        """The returns OpenSpiel is given (see ``returns_mode``)."""
+        raw = self.returns_of(state)
+        if not self.returns_mode:
+            return tuple(map(float, raw))
+        mean = sum(raw) / len(raw)
+        scale = self.spread if self.returns_mode == 2 else 1.0
+        return tuple((value - mean) / scale for value in raw)
 
     def game_type(self, registered: pyspiel.GameType) -> pyspiel.GameType:
         """The game's OpenSpiel type with these parameters."""
-        if not self.sampled:
+        if not self.sampled and not self.returns_mode:
             return registered
         fields = {name: getattr(registered, name) for name in (
             "short_name", "long_name", "dynamics", "information", "utility", "reward_model",
             "max_num_players", "min_num_players", "provides_information_state_string",
             "provides_information_state_tensor", "provides_observation_string",
             "provides_observation_tensor", "parameter_specification")}
-        fields["chance_mode"] = pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        fields["chance_mode"] = (pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC if self.sampled
+                                 else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC)
+        if self.returns_mode:
+            fields["utility"] = pyspiel.GameType.Utility.ZERO_SUM
         return pyspiel.GameType(**fields)
 
 
