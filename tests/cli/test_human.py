@@ -554,7 +554,8 @@ from support import ROOT  # noqa: E402
 _CLI = ROOT / "src" / "cardrules" / "cli"
 
 
-@pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_common.py"])
+@pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_games.py", "_options.py",
+                                    "_output.py", "_parser.py"])
 def test_the_play_replay_and_human_commands_know_no_game(module: str) -> None:
     """Issue 15: these modules are written once over Rules: no import of a game
     package, no game's registry name in their code (docstrings, the doctests, aside;
@@ -785,12 +786,98 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
 
 
 def test_the_default_game_and_bots_come_from_the_registry() -> None:
-    from cardrules.cli import _common
+    from cardrules.cli import _games
     from cardrules.engine.registry import BUILT_IN, rules_for
 
-    assert BUILT_IN[0].replace("_", "-") == _common.DEFAULT_GAME
+    assert BUILT_IN[0].replace("_", "-") == _games.DEFAULT_GAME
     rules = rules_for("back_alley")
-    bots = _common.bots_around(rules, None, 4, 10, 1)
+    bots = _games.bots_around(rules, None, 4, 10, 1)
     assert sorted(bots) == [0, 2, 3]
     assert [type(bot).__name__ for bot in bots.values()] == ["HeuristicBot"] * 3
     assert rules.default_bot == "heuristic"
+
+
+# -- echoed answers, play_printing and the trick on the table ------------------------------
+
+
+class _Terminal(io.StringIO):
+    """Typed answers on a terminal (which shows them as they are typed)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_answers_are_echoed_only_when_they_do_not_come_from_a_terminal(
+        terminal: bool, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal shows what the person types, so the answer is printed again
+    only for piped input (a transcript then reads like the session)."""
+    from cardrules.cli import human
+
+    stdin = _Terminal("quit\n") if terminal else io.StringIO("quit\n")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert human._read("move> ") == "quit"
+    out = capsys.readouterr().out
+    assert out == ("move> " if terminal else "move> quit\n")
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_play_printing_refuses_a_bot_list_that_does_not_fit_the_table(
+        count: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """One bot per seat (Down and Back is for 2 to 5 players, one per seat): too few or
+    too many is refused before any move, not played with some bots left idle."""
+    from cardrules.cli.play import play_printing
+    from cardrules.down_and_back import RULES
+    from cardrules.engine import RandomBot
+
+    bots = [RandomBot(seat) for seat in range(count)]
+    with pytest.raises(ValueError, match=f"Down and Back needs 2 bots here, not {count}"):
+        play_printing(RULES, bots, {"num_players": 2, "rounds": 1}, seed=1)
+    assert capsys.readouterr().out == ""
+
+
+def test_play_printing_keeps_the_actions_only_when_asked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``keep`` (off by default) returns the actions played, which replay the game."""
+    from cardrules.cli.play import play_printing
+    from cardrules.down_and_back import RULES
+    from cardrules.engine import RandomBot
+
+    bots = [RandomBot(0), RandomBot(1)]
+    _, end, actions = play_printing(RULES, bots, {"rounds": 1}, seed=4)
+    assert actions is None
+    again = play_printing(RULES, [RandomBot(0), RandomBot(1)], {"rounds": 1}, seed=4,
+                          keep=True)
+    assert again[2] is not None
+    assert list(RULES.record(again[0], again[2]).replay())[-1] == end
+    capsys.readouterr()
+
+
+def test_the_back_alley_table_names_who_played_each_card_of_the_trick() -> None:
+    """The trick on the table lists its cards from the leader clockwise
+    (BA-1: seats 0..3 clockwise), wrapping from seat 3 to seat 0."""
+    import random
+
+    from cardrules.back_alley import RULES, view
+    from cardrules.back_alley.presenter import BackAlleyTable
+
+    rng = random.Random(5)
+    state = RULES.new_game_from_settings({"max_hand_size": 3})
+    seen = 0
+    while not state.is_terminal and seen < 3:
+        if state.is_chance:
+            state = RULES.apply(state, RULES.sample_chance(state, rng))
+            continue
+        seat = state.current_player
+        state = RULES.apply(state, rng.choice(RULES.legal_actions(state)), seat=seat)
+        seen_by_0 = view(state, 0)
+        if seen_by_0.leader is not None and seen_by_0.leader >= 2 and len(seen_by_0.trick) == 3:
+            who = [(seen_by_0.leader + k) % 4 for k in range(3)]
+            assert 0 in who
+            expected = ", ".join(f"{'you' if s == 0 else f'seat {s}'} {card}"
+                                 for s, card in zip(who, seen_by_0.trick, strict=True))
+            lines = BackAlleyTable(0).table(seen_by_0)
+            assert f"trick: {expected} (led by seat {seen_by_0.leader})" in lines
+            seen += 1
+    assert seen == 3

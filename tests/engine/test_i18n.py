@@ -386,16 +386,16 @@ def _locale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, po: str, *,
         (folder / "cardrules.mo").write_bytes(out.getvalue())
         os.utime(folder / "cardrules.mo", (1_000_000, 1_000_000))
     (folder / "cardrules.po").write_text(_HEADER + po, encoding="utf-8")
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
-    i18n.clear_cache()
+    monkeypatch.setattr(i18n, "_LOCALE_DIR", tmp_path)
+    i18n._clear_cache()
     return folder
 
 
 @pytest.fixture(autouse=True)
 def _fresh_catalogs() -> Iterator[None]:
-    i18n.clear_cache()
+    i18n._clear_cache()
     yield
-    i18n.clear_cache()
+    i18n._clear_cache()
 
 
 def test_a_lazy_texts_repr_is_its_english_text_in_every_language() -> None:
@@ -465,7 +465,7 @@ def test_without_babel_a_source_tree_reads_its_compiled_catalog(
 
 def test_no_catalog_at_all_gives_english(tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(i18n, "_LOCALE_DIR", tmp_path)
     with language("uk"):
         assert gettext("spades") == "spades"
         assert ngettext("{n} card", "{n} cards", 2) == "{n} cards"

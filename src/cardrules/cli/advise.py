@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from cardrules.cli import _common
-from cardrules.cli._common import GAME_NAMES, print_table
+from cardrules.cli import _games
+from cardrules.cli._games import GAME_NAMES
+from cardrules.cli._output import print_table
 from cardrules.i18n import gettext, language, ngettext
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def check_trials(rules_name: str, trials: int | None) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the advice for the game named on the command line (any case,
     ``-`` or ``_``)."""
-    rules = _common.game(args.game)
+    rules = _games.game(args.game)
     if rules.name not in MAX_TRIALS:
         from cardrules.engine.presenter import game_title
 

@@ -32,7 +32,7 @@ from cardrules.back_alley.presenter import hand_text
 from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settings
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, parse_card, parse_cards
-from cardrules.cli._common import print_table
+from cardrules.cli._output import print_table
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
 from cardrules.i18n import gettext, ngettext, pgettext

@@ -48,7 +48,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardrules.cli import _common
+from cardrules.cli import _options
 from cardrules.engine.play import steps
 from cardrules.engine.presenter import (
     Presenter,
@@ -292,7 +292,7 @@ def _save(rules: Rules[Any, Any], start: Any, actions: Sequence[Any], path: str)
         return
     path = os.path.expanduser(path)
     try:
-        _common.check_record_path(path, "save")
+        _options.check_record_path(path, "save")
         rules.record(start, actions).dump(path)
     except (CardRulesError, ValueError, OSError) as err:
         print(gettext("cannot save: {error}").format(error=err))

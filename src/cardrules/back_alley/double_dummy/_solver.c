@@ -64,6 +64,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 typedef uint64_t u64;
 
@@ -187,15 +190,52 @@ typedef struct {
 /* The spare table, taken and given back with the GIL held. */
 static Table spare;
 
+/* Zeroed memory for a table.  On Linux it is mapped with huge pages
+ * asked for: a look-up lands anywhere in tens of megabytes, and with 4 kB
+ * pages most of them also miss the TLB (measured: the table's reads were
+ * most of the search's stalls). */
+static void *big_zeroed(size_t bytes)
+{
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+#else
+    return calloc(1, bytes);
+#endif
+}
+
+static void big_free(void *p, size_t bytes)
+{
+    if (p == NULL)
+        return;
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    munmap(p, bytes);
+#else
+    (void)bytes;
+    free(p);
+#endif
+}
+
+static void table_free(Table *t)
+{
+    big_free(t->e, t->size * sizeof(Entry));
+    big_free(t->tag, t->size * sizeof(u64));
+    t->e = NULL;
+    t->tag = NULL;
+}
+
 static int table_alloc(Table *t, size_t size)
 {
-    t->e = calloc(size, sizeof(Entry));
-    t->tag = calloc(size, sizeof(u64));
+    t->size = size;
+    t->e = big_zeroed(size * sizeof(Entry));
+    t->tag = big_zeroed(size * sizeof(u64));
     if (t->e == NULL || t->tag == NULL) {
-        free(t->e);
-        free(t->tag);
-        t->e = NULL;
-        t->tag = NULL;
+        table_free(t);
         PyErr_NoMemory();
         return -1;
     }
@@ -231,8 +271,7 @@ static void table_give_back(Table *t)
     if (spare.e == NULL) {
         spare = *t;
     } else {
-        free(t->e);
-        free(t->tag);
+        table_free(t);
     }
     t->e = NULL;
 }
@@ -1585,41 +1624,50 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
         int v = exact(&c, 0, left, first_guess(&c));
         result = team0 ? v : left - v;
     } else {
-        int reps[64], repv[64], nreps = 0, guess = first_guess(&c);
+        /* Every card's value in one pass under one table: the cards (one
+         * of each run of equal cards) in the order the search tries them,
+         * the likely best first; each searched with its first probe at the
+         * best value found so far ("does this card do as well?"), so that
+         * a card as good as the best costs two probes and one a trick
+         * worse two, and each probe finds in the table what the searches
+         * of the cards before it stored. */
+        int order[MAXMOVES * 4], reps[64], repv[64];
+        int nreps = gen_moves(&c, seat, order, -1), best = -1, guess = first_guess(&c);
+        for (int i = 0; i < nreps; i++) {
+            int b = order[i], pos = c.played, v;
+            Ctx d = c;
+            d.nodes = 0;
+            d.hand[seat] &= ~((u64)1 << b);
+            d.tcard[pos] = b;
+            note_winner(&d, pos, seat);
+            if (pos < 3) {
+                d.played = pos + 1;
+                v = exact(&d, 0, left, guess);
+            } else {
+                /* team 0's tricks from here: this trick's and the later ones */
+                int w = d.wseat[3];
+                d.broken |= trick_trumped(&d);
+                d.leader = w;
+                d.left = left - 1;
+                d.played = 0;
+                d.ns = !(w & 1);
+                v = d.left ? exact(&d, d.ns, d.ns + d.left, guess) : d.ns;
+            }
+            c.nodes += d.nodes;
+            reps[i] = representative(&c, seat, b);
+            repv[i] = v;
+            if (best < 0 || (team0 ? v > best : v < best))
+                best = v;
+            guess = best;
+        }
         u64 rest = legal;
         while (rest) {
-            int b = lowest_bit(rest);
+            int b = lowest_bit(rest), v = -1;
             rest &= rest - 1;
-            int rep = representative(&c, seat, b), v = -1;
+            int rep = representative(&c, seat, b);
             for (int i = 0; i < nreps; i++)
                 if (reps[i] == rep)
                     v = repv[i];
-            if (v < 0) {
-                /* play rep and solve what follows; team 0's tricks from here
-                 * are those of the rest of this trick and the later ones */
-                int pos = c.played;
-                u64 bit = (u64)1 << rep;
-                Ctx d = c;
-                d.hand[seat] &= ~bit;
-                d.tcard[pos] = rep;
-                note_winner(&d, pos, seat);
-                if (pos < 3) {
-                    d.played = pos + 1;
-                    v = exact(&d, 0, left, guess);
-                } else {
-                    int w = d.wseat[3];
-                    d.broken |= trick_trumped(&d);
-                    d.leader = w;
-                    d.left = left - 1;
-                    d.played = 0;
-                    d.ns = !(w & 1);
-                    v = d.left ? exact(&d, d.ns, d.ns + d.left, guess) : d.ns;
-                }
-                c.nodes += d.nodes;
-                guess = v;
-                reps[nreps] = rep;
-                repv[nreps++] = v;
-            }
             moves[nmoves] = b;
             values[nmoves++] = team0 ? v : left - v;
         }
@@ -1667,18 +1715,13 @@ static int table_init(PyObject *self, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_RuntimeError, "the table is in use by another search");
         return -1;
     }
-    free(t->t.e);
-    free(t->t.tag);
-    t->t.e = NULL;
-    t->t.tag = NULL;
+    table_free(&t->t);
     return table_alloc(&t->t, (size_t)entries);
 }
 
 static void table_dealloc(PyObject *self)
 {
-    TableObject *t = (TableObject *)self;
-    free(t->t.e);
-    free(t->t.tag);
+    table_free(&((TableObject *)self)->t);
     Py_TYPE(self)->tp_free(self);
 }
 
@@ -1770,10 +1813,7 @@ static int solver_init(void)
 
 static void solver_free(void *Py_UNUSED(m))
 {
-    free(spare.e);
-    free(spare.tag);
-    spare.e = NULL;
-    spare.tag = NULL;
+    table_free(&spare);
 }
 
 static struct PyModuleDef module = {
