@@ -37,7 +37,7 @@ DOWN_AND_BACK = "cardrules_down_and_back"
 BACK_ALLEY = "cardrules_back_alley"
 DB_SHORT = {"num_players": 3, "rounds": 2}
 #: The adapter's own parameters and their defaults (every game has them).
-ADAPTER_DEFAULTS = {"returns": 0, "sampled_chance": 0, "seed": 0}
+ADAPTER_DEFAULTS = {"fixed_deals": 0, "returns": 0, "sampled_chance": 0, "seed": 0}
 BA_SHORT = {"max_hand_size": 2}
 
 
@@ -1378,3 +1378,85 @@ def test_a_down_and_back_game_cut_short_at_the_chance_cap_loads_back(
     loaded = game.deserialize_state(text)
     assert loaded.serialize() == text
     assert loaded.is_terminal()
+
+
+# -- fixed deals, for duplicate play --------------------------------------------------------
+
+def pass_all(state: Any) -> int:
+    """Everyone passes: the deal is thrown in (BA-25)."""
+    return int(ba_encoding.action_id(back_alley.Pass()))
+
+
+def bid_first(state: Any) -> int:
+    """The first bidder bids 1, so no deal is thrown in (BA-20, BA-21)."""
+    ids = state.legal_actions()
+    return int(ids[1] if state.cardrules_state.phase.value == "bid" else ids[0])
+
+
+def dealt_hands(make: Any, player: Any, seed: int) -> list[tuple[int, int, Any]]:
+    """(deal number, throw-ins of this deal so far, the hands dealt) of each deal."""
+    state = make(fixed_deals=1, seed=seed).new_initial_state()
+    out = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert len(outcomes) == 1
+            assert outcomes[0][1] == 1.0
+            state.apply_action(outcomes[0][0])
+            inner = state.cardrules_state
+            if not state.is_chance_node() and inner.phase.value == "bid":
+                out.append((len(inner.history.results), inner.history.throw_ins,
+                            inner.hand_indexes))
+        else:
+            state.apply_action(player(state))
+    return out
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_fixed_deals_give_both_games_of_a_pair_the_same_cards(mode: int) -> None:
+    """BA-12, BA-25: deal by deal the same hands whatever the play; a deal
+    thrown in is dealt again the same way in every game that throws it in."""
+    def make(**p: int) -> Any:
+        return ba_game(max_hand_size=3, max_throw_ins=1, sampled_chance=mode, **p)
+    calm = dealt_hands(make, bid_first, 5)
+    passing = dealt_hands(make, pass_all, 5)
+    assert [deal for deal, _, _ in calm] == [0, 1, 2, 3, 4]
+    # The first deal, thrown in, then dealt again (and thrown in for good).
+    assert passing[0][0] == calm[0][0]
+    assert passing[0][2] == calm[0][2]
+    assert passing[1][:2] == (0, 1)
+    assert passing[1][2] != calm[1][2]
+    def pass_once(state: Any) -> int:
+        history = state.cardrules_state.history
+        if not history.results and history.throw_ins == 0:
+            return pass_all(state)
+        return bid_first(state)
+    once = dealt_hands(make, pass_once, 5)
+    assert once[:2] == passing[:2]            # the same deal thrown in, dealt again alike
+    # Later deals are the same hands, each at the same place from the dealer,
+    # who has moved one seat on for the deal thrown in (BA-25).
+    assert [hands[1:] + hands[:1] for _, _, hands in once[2:]] == \
+        [hands for _, _, hands in calm[1:]]
+    other = dealt_hands(make, bid_first, 6)
+    assert other[0][2] != calm[0][2]
+
+
+def test_fixed_deals_are_the_same_in_both_chance_modes_and_refuse_other_outcomes() -> None:
+    hands = [dealt_hands(lambda mode=mode, **p: db_game(sampled_chance=mode, **p),
+                         lambda state: random_step(state, random.Random(len(state.history()))),
+                         9) for mode in (0, 1)]
+    assert hands[0] == hands[1]
+    state = db_game(fixed_deals=1, seed=9).new_initial_state()
+    (outcome, _), = state.chance_outcomes()
+    with pytest.raises(ValueError, match="the deals are fixed"):
+        state.apply_action((outcome + 1) % 3)
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_fixed_deals_pass_random_sim_test(mode: int) -> None:
+    for game in (db_game(fixed_deals=1, seed=3, sampled_chance=mode),
+                 ba_game(fixed_deals=1, seed=3, sampled_chance=mode, returns=2)):
+        pyspiel.random_sim_test(game, num_sims=3, serialize=mode == 0, verbose=False)
+        state = advance(game.new_initial_state(), random.Random(1), 60)
+        loaded = game.deserialize_state(state.serialize())
+        assert loaded.cardrules_state == state.cardrules_state

@@ -36,6 +36,7 @@ except ImportError as _error:  # pragma: no cover - depends on the installation
 from cardrules._validate import is_int
 from cardrules.cards import Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
+from cardrules.engine.deals import fixed_chance, next_key
 from cardrules.engine.registry import BUILT_IN, rules_for
 from cardrules.engine.rules import Rules, StateLike
 from cardrules.errors import IllegalActionError, ParseError
@@ -193,6 +194,7 @@ _GAMES: dict[str, _Registered] = {}
 _OPTIONS: dict[str, tuple[int, range]] = {
     "sampled_chance": (0, range(2)),
     "returns": (0, range(3)),
+    "fixed_deals": (0, range(2)),
     "seed": (0, range(-2 ** 31, 2 ** 31)),
 }
 
@@ -215,8 +217,8 @@ def register_game(rules: _AnyRules) -> str:
     >>> from cardrules.down_and_back import RULES
     >>> openspiel.register_game(RULES)
     'cardrules_down_and_back'
-    >>> pyspiel.load_game("cardrules_down_and_back").get_parameters()
-    {'ante': 1, 'num_players': 4, 'returns': 0, 'rounds': 10, 'sampled_chance': 0, 'seed': 0}
+    >>> sorted(pyspiel.load_game("cardrules_down_and_back").get_parameters())
+    ['ante', 'fixed_deals', 'num_players', 'returns', 'rounds', 'sampled_chance', 'seed']
     """
     name = "cardrules_" + rules.name
     known = _GAMES.get(name)
@@ -315,6 +317,7 @@ class _Spec:
         "apply",
         "cards",
         "events",
+        "fixed",
         "game_info",
         "initial",
         "max_chance_nodes",
@@ -346,6 +349,8 @@ class _Spec:
         settings = {key: value for key, value in settings.items() if key not in _OPTIONS}
         self.settings = settings
         self.sampled: bool = self.params["sampled_chance"] == 1
+        #: Every chance action fixed from ``seed`` deal by deal (cardrules.engine.deals).
+        self.fixed: bool = self.params["fixed_deals"] == 1
         self.sample_chance: Callable[[Any, random.Random], Any] = rules.sample_chance
         self.initial: StateLike = rules.new_game_from_settings(
             {key: settings[key] for key in rules.default_settings})   # checks the settings
@@ -433,9 +438,9 @@ class _Core:
     (:class:`~cardrules.integrations.openspiel_saved.Saved`).
     """
 
-    __slots__ = ("base", "base_state", "chance_steps", "legal", "log", "picked", "player",
-                 "remaining", "resamples", "rng", "sampled", "spec", "state", "truncated",
-                 "whole")
+    __slots__ = ("base", "base_state", "chance_steps", "deal_key", "fixed", "legal", "log",
+                 "picked", "player", "remaining", "resamples", "rng", "sampled", "spec", "state",
+                 "truncated", "whole")
 
     spec: _Spec
     state: Any
@@ -464,6 +469,10 @@ class _Core:
     whole: bool
     #: The game's own draws (sampled shuffles): one stream per loaded game.
     rng: random.Random
+    #: Fixed deals: the key of the chance point now due (cardrules.engine.deals),
+    #: and its fixed outcome (the dealer's seat, or the shuffle's order).
+    deal_key: tuple[int, int] | None
+    fixed: tuple[int, ...] | None
 
     def update_player(self) -> None:
         state = self.state
@@ -500,6 +509,11 @@ class _Core:
         if self.chance_steps + cost > spec.max_chance_nodes:
             self.truncated = True
             return
+        if spec.fixed:
+            self.deal_key = next_key(state, self.deal_key)
+            action = fixed_chance(spec.rules, state, spec.params["seed"], self.deal_key)
+            self.fixed = ((action.seat,) if isinstance(action, ChooseDealer)
+                          else tuple(card.index for card in action.order))
         if pile is None:
             return
         if spec.sampled and len(pile) > 1:
@@ -521,13 +535,19 @@ class _Core:
         state = self.state
         if not state.is_chance:
             raise ValueError("not a chance node")
+        fixed = self.fixed
         if self.whole:
             if number != 0:
                 raise ValueError(f"chance outcome {number}: a sampled shuffle has the one "
                                  f"outcome 0")
-            shuffle = self.spec.sample_chance(state, self.rng)
-            self.apply_sampled(0, tuple(card.index for card in shuffle.order), move)
+            if fixed is None:
+                fixed = tuple(card.index
+                              for card in self.spec.sample_chance(state, self.rng).order)
+            self.apply_sampled(0, fixed, move)
             return
+        if fixed is not None and number != self.fixed_outcome():
+            raise ValueError(f"chance outcome {number}: the deals are fixed (fixed_deals=1), "
+                             f"the outcome here is {self.fixed_outcome()}")
         if not self.remaining:  # the choice of a dealer
             if not 0 <= number < state.num_players:
                 raise ValueError(f"chance outcome {number}: the dealer is a seat, 0 to "
@@ -556,15 +576,29 @@ class _Core:
         assert pile is not None
         if sorted(order) != sorted(card.index for card in pile):
             raise ValueError("the sampled shuffle is not an order of the pile")
+        if self.fixed is not None and tuple(order) != self.fixed:
+            raise ValueError("the sampled shuffle is not the fixed deal")
         self.whole = False
         self.chance_steps += len(order) - 1
         self.sampled = (*self.sampled, (move, order))
         cards = self.spec.cards
         self.step(Shuffle(tuple(cards[i] for i in order)))
 
+    def fixed_outcome(self) -> int:
+        """The one outcome of this chance step when the deals are fixed: the
+        dealer, or the first card of the fixed order not picked yet."""
+        fixed = self.fixed
+        assert fixed is not None
+        if not self.remaining:
+            return fixed[0]
+        left = set(self.remaining)
+        return next(card for card in fixed if card in left)
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.whole:
             return [(0, 1.0)]
+        if self.fixed is not None:
+            return [(self.fixed_outcome(), 1.0)]
         remaining = self.remaining
         if remaining:
             chance = 1.0 / len(remaining)
@@ -667,6 +701,7 @@ def _new_core(spec: _Spec, rng: random.Random) -> _Core:
     core.truncated = False
     core.resamples = core.sampled = ()
     core.legal, core.whole = None, False
+    core.deal_key = core.fixed = None
     core.enter()   # a game may start with a shuffle
     core.update_player()
     return core
