@@ -108,3 +108,19 @@ class FixedDeals:
         """
         self._key = next_key(state, self._key)
         return fixed_chance(self.rules, state, self.seed, self._key)
+
+    def sample_chance(self, state: Any, rng: random.Random) -> Any:
+        """:meth:`__call__` in the shape of ``Rules.sample_chance`` (``rng`` is
+        not used), so that ``attrs.evolve(rules, sample_chance=deals.sample_chance)``
+        plays a game with these deals.
+
+        >>> import attrs
+        >>> from cardrules.back_alley import RULES
+        >>> from cardrules.engine import RandomBot
+        >>> games = [attrs.evolve(RULES, sample_chance=FixedDeals(RULES, 3).sample_chance)
+        ...          .play([RandomBot(s + k) for s in range(4)], {"max_hand_size": 1}).record
+        ...          for k in (0, 10)]
+        >>> games[0].actions[:2] == games[1].actions[:2]   # the same dealer and first shuffle
+        True
+        """
+        return self(state)
