@@ -127,6 +127,24 @@ def test_a_game_package_imports_no_other_game_nor_the_command_or_the_server(game
     assert found == []
 
 
+def test_no_shared_part_imports_a_game_as_it_loads() -> None:
+    found = sorted(f"{module} -> {target}" for module, targets in GRAPH.items()
+                   if _part(module) in GRAPH_TOOL.SHARED
+                   for target, kind in targets.items()
+                   if _part(target) in GAMES and kind == "eager")
+    assert found == []
+
+
+def test_no_module_hides_an_import_of_cardrules_from_the_graph() -> None:
+    # importlib.import_module("cardrules.x") is an import the graph cannot see;
+    # only the registry finds packages by a computed name.
+    hidden = re.compile(r"import_module\(\s*[\"']cardrules")
+    found = sorted(path.relative_to(ROOT).as_posix()
+                   for path in (ROOT / "src" / "cardrules").rglob("*.py")
+                   if hidden.search(path.read_text("utf-8")))
+    assert found == []
+
+
 def test_no_circle_joins_two_parts() -> None:
     # Between modules, lazy imports included ...
     joined = [group for group in GRAPH_TOOL.circles(GRAPH, eager_only=False)
@@ -170,6 +188,31 @@ def test_the_pure_python_switch_is_read_in_one_place() -> None:
                      if re.search(r"environ\S*\(?\s*[\"']CARDRULES_PURE_PYTHON",
                                   path.read_text("utf-8")))
     assert readers == ["src/cardrules/_native.py"]
+
+
+def test_no_module_is_named_like_a_name_its_package_exports() -> None:
+    # `from cardrules.engine import play` is the function and `determinize` of a
+    # game is the function: neither package has a module of that name, so a
+    # reader never meets a module where a function was meant.
+    import pkgutil
+
+    import cardrules
+
+    clashes = []
+    for found in pkgutil.walk_packages(cardrules.__path__, "cardrules."):
+        if not found.ispkg:
+            continue
+        try:
+            package = importlib.import_module(found.name)
+        except ImportError:   # an optional extra not installed
+            continue
+        exported = set(getattr(package, "__all__", ()))
+        clashes += [f"{found.name}.{sub.name}" for sub in pkgutil.iter_modules(package.__path__)
+                    if sub.name in exported]
+    assert clashes == []
+    from cardrules import down_and_back
+
+    assert not hasattr(down_and_back, "evaluate")   # evaluate3 and evaluate4 are the functions
 
 
 def test_text_width_on_a_terminal_is_measured_in_one_place() -> None:

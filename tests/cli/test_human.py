@@ -73,7 +73,10 @@ def test_typing_1_plays_the_game_to_the_end_like_replaying_its_record(
     # Every prompt was answered, and each answer was one of the person's moves.
     states = list(record.rules.replay(record))
     mine = [s for s in states[:-1] if not s.is_chance and s.current_player == seat]
-    assert prompts(out) == ["1"] * len(mine)
+    # A split chosen by its number is shown, then made when the number is typed again.
+    splits = [s for s in mine if str(record.rules.legal_actions(s)[0]).startswith("split ")]
+    assert out.count("again (or y) to make it") == len(splits)
+    assert prompts(out) == ["1"] * (len(mine) + len(splits))
     assert out.count("\nmoves:\n") == len(mine)
 
 
@@ -730,7 +733,7 @@ def test_a_game_registered_in_process_plays_with_the_plain_presenter(
         in lines
     assert "no move numbered 99: choose 1 to 3" in lines
     assert "  type a move as the list shows it (either case), or its number" in lines
-    assert any(re.fullmatch(r"you are dealt \S\S \S\S", line) for line in lines)
+    assert any(re.fullmatch(r"you are dealt \S\S( \|)? \S\S", line) for line in lines)
     assert any(re.fullmatch(r"seat [123] plays \S\S", line) for line in lines)
     assert re.search(r"^you \(seat 0\) finish with [+-]\d+ team points: you "
                      r"(win|lose|share the lead)$", out, flags=re.MULTILINE)
