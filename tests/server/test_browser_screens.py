@@ -139,6 +139,11 @@ def test_a_refusal_links_its_rule_to_the_rules_page_in_the_same_language(
     browser.sit_down(driver, base, "down-and-back", {"num_players": 2, "rounds": 1},
                      ["human", "bot:greedy"], "uk")
     browser.wait_for_turn(driver)
+    # The rule ids the log cites are links to the rules too.
+    cited = driver.find_elements(By.CSS_SELECTOR, "#log a.rule-link")
+    assert cited
+    assert all(f"/rules/down-and-back?lang=uk#{a.text}" in str(a.get_attribute("href"))
+               for a in cited)
     legal = browser.legal(driver)
     wrong = "cut 99" if legal[0].startswith("cut") else "discard " + (
         "AS" if "discard AS" not in legal else "2S")
