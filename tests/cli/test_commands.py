@@ -16,6 +16,7 @@ import pytest
 
 from cardrules.cli import _games, _options, _output, main
 from cardrules.engine import GameRecord
+from cardrules.engine.registry import display_names, rules_for
 from support import ROOT
 
 
@@ -225,11 +226,11 @@ def test_record_path_that_cannot_be_written_is_refused_before_playing(
                                             ("down-and-back", "greedy")])
 def test_seat_s_gets_the_strong_default_bot_seeded_with_seed_plus_s(
         game: str, kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Without --bots, play seats each game's strongest fast bot (issue 14: a newcomer's
+    """Without --bots, play seats each game's strongest fast bot (a newcomer's
     first game is not played by random bots), each seeded seed + seat."""
     from cardrules.engine import play
 
-    rules = _games.game(game)
+    rules = rules_for(game)
     path = tmp_path / "g.json"
     status, out, _ = run(capsys, "play", game, "--seed", "5", "--record", str(path))
     assert status == 0
@@ -327,7 +328,7 @@ def test_back_alley_short_game_and_the_option_down_and_back_refuses(
         2, "", "cardrules: Down and Back has no setting for --max-hand-size\n")
 
 
-# -- issue 14: the first ten minutes ------------------------------------------------------
+# -- the first ten minutes ------------------------------------------------------
 
 #: The most rounds ``play --rounds`` takes, as docs/cli.rst gives it.
 MAX_ROUNDS = 10_000
@@ -403,7 +404,7 @@ def test_streamed_play_prints_what_it_printed_before(
     replay lists them, then the summary (the same game as engine.play)."""
     from cardrules.engine import play
 
-    rules = _games.game(args[0] if not args[0].startswith("-") else "down-and-back")
+    rules = rules_for(args[0] if not args[0].startswith("-") else "down-and-back")
     status, out, err = run(capsys, "play", *args)
     assert (status, err) == (0, "")
     seats = rules.new_game_from_settings(_settings(rules, args)).num_players
@@ -595,7 +596,7 @@ def test_advise_back_alley_shows_the_jokers_as_the_top_trumps(
     ["simulate", "--games", "3", "--rotate", "--bots", "greedy,random", "--players", "2"],
 ])
 def test_a_refusal_is_exactly_one_line_on_standard_error(args: list[str]) -> None:
-    """Issue 14 saw a stray blank line on standard error before one-line refusals: as a
+    """An older version printed a stray blank line on standard error before one-line refusals: as a
     real process (what the interpreter writes at exit included), a refusal is status 2,
     nothing on standard output and exactly one line, ``cardrules: ...``, on standard
     error."""
@@ -635,7 +636,7 @@ def test_replay_names_the_seat_of_a_split_made_out_of_turn(
     assert line.split()[:4] == [str(len(entries) + 1), "seat", str(other), "split"]
 
 
-# -- issue 15: the commands over the registry -------------------------------------------
+# -- the commands over the registry -------------------------------------------
 
 def test_play_help_names_every_game_and_its_default_bot_from_the_registry(
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -655,7 +656,7 @@ def test_play_help_names_every_game_and_its_default_bot_from_the_registry(
 def test_game_names_put_the_built_in_games_first() -> None:
     from cardrules.engine.registry import BUILT_IN, games
 
-    names = _games.game_names()
+    names = display_names()
     assert names[:len(BUILT_IN)] == tuple(n.replace("_", "-") for n in BUILT_IN)
     assert sorted(names) == sorted(n.replace("_", "-") for n in games())
     assert _games.GAME_NAMES == ("down-and-back", "back-alley")
@@ -672,10 +673,10 @@ def test_a_game_registered_under_capitals_is_found_in_any_spelling(
     monkeypatch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))
     copy = registry.register(attrs.evolve(RULES, name="Copy-Of_DB"))
     for spelled in ("copy-of-db", "COPY_OF_DB", "Copy-Of_DB", "copy_of-DB"):
-        assert _games.game(spelled) is copy
-    assert "Copy-Of-DB" in _games.game_names()
+        assert rules_for(spelled) is copy
+    assert "Copy-Of-DB" in display_names()
     with pytest.raises(Exception, match=r"choose from down-and-back, back-alley, .*Copy-Of-DB"):
-        _games.game("copy of db")
+        rules_for("copy of db")
 
 
 def test_any_setting_is_given_with_set_for_play_and_simulate(
@@ -704,21 +705,15 @@ def test_any_setting_is_given_with_set_for_play_and_simulate(
 # -- advise: its optional half, its table and its arguments --------------------------------
 
 
-def test_advise_without_its_back_alley_half_still_serves_down_and_back(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Back Alley half of ``advise`` is optional: when that module itself
-    is missing the command goes on without it, but a module it needs that is
-    missing is a real error and is not hidden."""
-    from cardrules.cli import advise
-
-    monkeypatch.delitem(sys.modules, "cardrules.cli.advise_back_alley", raising=False)
-    monkeypatch.setitem(sys.modules, "cardrules.cli.advise_back_alley", None)
-    assert advise._back_alley() is None
-    monkeypatch.delitem(sys.modules, "cardrules.cli.advise_back_alley")
-    monkeypatch.setitem(sys.modules, "cardrules.back_alley.analysis", None)
-    with pytest.raises(ModuleNotFoundError) as caught:
-        advise._back_alley()
-    assert caught.value.name == "cardrules.back_alley.analysis"
+def test_the_command_loads_no_game_as_it_starts() -> None:
+    """Both halves of ``advise`` are always there (no "not available" branch),
+    and neither loads a game before a game is asked for."""
+    code = ("import sys, cardrules.cli, cardrules.cli.advise_back_alley; "
+            "print(sorted(m for m in sys.modules if m.startswith(('cardrules.back_alley', "
+            "'cardrules.down_and_back'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_the_advise_table_puts_the_hands_left_and_the_odds_right(

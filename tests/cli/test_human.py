@@ -325,7 +325,7 @@ def test_a_piped_game_end_to_end(tmp_path: Path) -> None:
                      proc.stdout, flags=re.MULTILINE)
 
 
-# -- issue 14: moves typed as listed, refusals to "you" -----------------------------------
+# -- moves typed as listed, refusals to "you" -----------------------------------
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -382,7 +382,7 @@ def _games() -> st.SearchStrategy[tuple[Rules[Any, Any], dict[str, int], int]]:
 @given(_games())
 def test_every_listed_move_typed_back_as_listed_is_that_move(
         game: tuple[Rules[Any, Any], dict[str, int], int]) -> None:
-    """Issue 14: splits were listed as ``9S 9C QH QC / 8D JH KD`` but typing that was
+    """Splits were once listed as ``9S 9C QH QC / 8D JH KD`` but typing that was
     refused.  In random positions of both games, the text of every move as the move
     list shows it (numbered entries, each cut of the cut range, the best splits' hint
     lines and their move part) is accepted as typed, also in lower case, and is the
@@ -543,7 +543,7 @@ def test_back_alley_hands_show_trump_first_with_the_jokers_on_top(seed: int,
             assert ranks == sorted(ranks, key=_TRUMP_POWER.index)
 
 
-# -- issue 15: one command over Rules ----------------------------------------------------
+# -- one command over Rules ----------------------------------------------------
 
 import ast  # noqa: E402
 import enum  # noqa: E402
@@ -560,7 +560,7 @@ _CLI = ROOT / "src" / "cardrules" / "cli"
 @pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_games.py", "_options.py",
                                     "_output.py", "_parser.py"])
 def test_the_play_replay_and_human_commands_know_no_game(module: str) -> None:
-    """Issue 15: these modules are written once over Rules: no import of a game
+    """These modules are written once over Rules: no import of a game
     package, no game's registry name in their code (docstrings, the doctests, aside;
     the options' help may name the games that take them) and no comparison with a
     game's ``name``."""

@@ -50,7 +50,6 @@ from typing import TYPE_CHECKING, Any
 
 from cardrules.cards import parse_card
 from cardrules.cli import _options
-from cardrules.engine.play import steps
 from cardrules.engine.presenter import (
     Presenter,
     listed_key,
@@ -58,6 +57,7 @@ from cardrules.engine.presenter import (
     presenter_for,
     second_person,
 )
+from cardrules.engine.selfplay import steps
 from cardrules.errors import CardRulesError, IllegalActionError, ParseError
 from cardrules.i18n import N_, current_language, gettext, ngettext, pgettext
 
@@ -114,7 +114,7 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
     """Play a game of ``rules`` with a person at seat ``you`` and ``bots`` in
     the other seats; return the exit status (0, also when the person leaves).
 
-    The game is the engine's loop (:func:`cardrules.engine.play.steps`, so
+    The game is the engine's loop (:func:`cardrules.engine.selfplay.steps`, so
     chance comes from ``random.Random(seed)`` as in
     :func:`cardrules.engine.play`) with the person as the bot of their seat;
     each bot sees its own view only.  Answers are read with ``read(prompt)``

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _games, _options, _output, _parser
-from cardrules.engine.play import steps
+from cardrules.engine.registry import rules_for
+from cardrules.engine.selfplay import steps
 from cardrules.i18n import gettext
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     ``--seed`` the game is a fresh one: its seed is drawn and printed (on
     standard error, so the game's own account is unchanged) with the option
     that plays it again."""
-    rules = _games.game(args.game)
+    rules = rules_for(args.game)
     if args.record is not None:
         _options.check_record_path(args.record)
     settings = _options.settings_of(rules, args)
