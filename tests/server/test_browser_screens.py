@@ -4,8 +4,9 @@ browser and the server are run, and when the test is skipped).
 
 At 1300x900 and 390x844 CSS pixels, in each language: nothing scrolls
 sideways, a Japanese or Ukrainian page shows no English word of the
-interface (card codes, rule ids and the language names aside), and on your
-turn your hand and every legal move are on the first screen.  A short game
+interface (card codes, rule ids and the language names aside), on your
+turn your hand and every legal move are on the first screen, and every
+card and button has a name a screen reader can say.  A short game
 of each is played to the end by the keyboard alone (Tab, Space, Enter and
 digits), and the final scores shown are the record's.
 """
@@ -100,6 +101,7 @@ def test_on_your_turn_the_hand_and_the_moves_are_on_the_first_screen(
             break
         assert browser.sideways_overflow(driver) == 0
         assert browser.outside_first_screen(driver, MINE) == []
+        assert browser.unnamed_controls(driver) == []
         if lang != "en":
             assert browser.english_words(driver) == []
         before = browser.page_state(driver)["version"]
