@@ -37,7 +37,7 @@ POT = LOCALE / f"{DOMAIN}.pot"
 KEYWORDS: dict[str, object] = {
     "_": None, "gettext": None, "pgettext": ((1, "c"), 2), "ngettext": (1, 2),
     "npgettext": ((1, "c"), 2, 3), "N_": None, "NP_": ((1, "c"), 2),
-    "lazy_gettext": None, "lazy_pgettext": ((1, "c"), 2), "lazy_ngettext": (1, 2),
+    "lazy_gettext": None, "lazy_ngettext": (1, 2),
 }
 #: The builders of narration sentences (cardrules.engine.events), also as imported
 #: under a private name.

@@ -50,11 +50,9 @@ from typing import Final
 
 __all__ = [
     "LANGUAGES",
-    "LOCALE_DIR",
     "NP_",
     "N_",
     "LazyText",
-    "clear_cache",
     "concat",
     "current_language",
     "from_environment",
@@ -62,12 +60,10 @@ __all__ = [
     "language",
     "lazy_gettext",
     "lazy_ngettext",
-    "lazy_pgettext",
     "ngettext",
     "normalize",
     "npgettext",
     "pgettext",
-    "render",
     "set_language",
 ]
 
@@ -77,7 +73,7 @@ LANGUAGES: Final = ("en", "ja", "uk")
 _DOMAIN: Final = "cardrules"
 
 #: The folder of the message catalogs: ``<lang>/LC_MESSAGES/cardrules.mo`` (and ``.po``).
-LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+_LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("cardrules_language",
                                                                default="en")
@@ -201,7 +197,7 @@ def _compiled(po: Path, lang: str) -> bytes | None:
 def _load(lang: str) -> _gettext.NullTranslations:
     if lang == "en":
         return _gettext.NullTranslations()
-    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    folder = _LOCALE_DIR / lang / "LC_MESSAGES"
     po, mo = folder / f"{_DOMAIN}.po", folder / f"{_DOMAIN}.mo"
     data = None
     # A source tree with an edited translation: the .po is newer than the .mo.
@@ -225,11 +221,8 @@ def _catalog() -> _gettext.NullTranslations:
     return found
 
 
-def clear_cache() -> None:
-    """Forget the catalogs read so far (after editing a ``.po`` file in a running program).
-
-    >>> clear_cache()
-    """
+def _clear_cache() -> None:
+    """Forget the catalogs read so far (tests that read other catalogs)."""
     with _lock:
         _catalogs.clear()
 
@@ -296,7 +289,7 @@ def NP_(context: str, message: str) -> str:
 class LazyText:
     """A message translated when it is shown, in the language active at that moment.
 
-    Built by :func:`lazy_gettext`, :func:`lazy_pgettext` and :func:`lazy_ngettext`;
+    Built by :func:`lazy_gettext` and :func:`lazy_ngettext`;
     ``str()`` (or a format field) renders it, filling its ``{name}`` fields,
     which may be lazy texts themselves.  :attr:`english` is the English text.
 
@@ -390,16 +383,6 @@ def lazy_gettext(message: str, /, **fields: object) -> LazyText:
     return LazyText(message, fields=fields)
 
 
-def lazy_pgettext(context: str, message: str, /, **fields: object) -> LazyText:
-    """A :class:`LazyText` for ``message`` in ``context``.
-
-    >>> with language("uk"):
-    ...     str(lazy_pgettext("bid", "board"))
-    'борд'
-    """
-    return LazyText(message, context=context, fields=fields)
-
-
 def lazy_ngettext(singular: str, plural: str, n: int, /, **fields: object) -> LazyText:
     """A :class:`LazyText` whose form follows ``n`` (also given to the text as ``{n}``).
 
@@ -421,13 +404,3 @@ def concat(*parts: object) -> LazyText:
     """
     return LazyText("".join(f"{{p{i}}}" for i in range(len(parts))), translated=False,
                     fields={f"p{i}": part for i, part in enumerate(parts)})
-
-
-def render(text: object) -> str:
-    """``str(text)``: a plain string as it is, a :class:`LazyText` in the current language.
-
-    >>> render("x"), render(lazy_gettext("hearts"))
-    ('x', 'hearts')
-    """
-    return str(text)
-

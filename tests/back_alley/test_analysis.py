@@ -1,4 +1,4 @@
-"""Back Alley determinization and trick estimates (issue 10).
+"""Back Alley determinization and trick estimates.
 
 The consistency oracle is the rules themselves: a card may lie in a seat's
 hand when :func:`check_invariants` accepts the state with that hand, which
@@ -8,13 +8,17 @@ replays every play of the deal under BA-31 to BA-33.
 from __future__ import annotations
 
 import json
+import math
 import random
+import statistics
 from collections import Counter
+from collections.abc import Sequence
 from itertools import permutations
 
 import attrs
 import pytest
 
+from cardrules import parse_card
 from cardrules.back_alley import (
     RULES,
     Bid,
@@ -27,16 +31,20 @@ from cardrules.back_alley import (
     apply,
     legal_actions,
     new_game,
+    sample_chance,
     view,
 )
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.analysis import TrickEstimate, finish_deal, trick_estimate
+from cardrules.back_alley.analysis import TrickEstimate, _roll, finish_deal, trick_estimate
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.determinize import Determinizer, determinize, known_absent
+from cardrules.back_alley.determinization import Determinizer, determinize, known_absent
+from cardrules.back_alley.tally import BackAlleyTally
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.cards import Card, Joker
 from cardrules.hand import Hand
+from support.ba_deals import dealt, joker_turned_with_exchange, random_game, then
 from support.ba_deals import opening as _dealt
+from support.ba_deals import opening as _opening
 
 
 def _step(state: GameState, bots: list[HeuristicBot]) -> GameState:
@@ -414,3 +422,173 @@ def test_advise_back_alley_refuses_bad_input(argv: list[str], message: str,
     err = capsys.readouterr().err
     assert message in err
     assert err.count("\n") == 1
+
+
+# -- the estimate's rollouts and determinisation (BA-13, BA-25) ----------------------------
+
+
+@pytest.mark.parametrize("samples", [1, 2, 5, 9])
+def test_trick_estimate_gives_the_mean_and_standard_error_of_its_rollouts(samples: int) -> None:
+    # The rollouts' team tricks are recovered from the distribution; the mean
+    # and the standard error of the mean (sample deviation / sqrt(n), 0 for
+    # one rollout) must be theirs.
+    estimate = trick_estimate(view(_opening(4, 4), 0), samples=samples, seed=4)
+    tricks = [t for t, p in enumerate(estimate.probabilities)
+              for _ in range(round(p * samples))]
+    assert len(tricks) == samples
+    assert estimate.mean == pytest.approx(statistics.fmean(tricks))
+    expected = statistics.stdev(tricks) / math.sqrt(samples) if samples > 1 else 0.0
+    assert estimate.stderr == pytest.approx(expected)
+    if samples == 2:
+        assert sorted(tricks) == [2, 4]
+        assert estimate.stderr == pytest.approx(1.0)
+
+
+def test_ba13_the_card_taken_is_drawn_among_the_exchangers_cards_played_or_held() -> None:
+    # Seat 1 led and seat 2, the exchanger, followed: the card seat 2 took
+    # may be any card it was dealt, the one it just played included, but
+    # never seat 1's card in the same trick (BA-13, BA-50).
+    state = then(joker_turned_with_exchange(), "bid 1", "pass", "pass", "pass")
+    while not (state.leader == 1 and len(state.trick) == 2):
+        state = apply(state, legal_actions(state)[0])
+    assert state.deal is not None
+    assert state.deal.exchanger == 2
+    assert state.current_player == 3
+    led, followed = state.trick
+    for seat in (0, 3):
+        sampler = Determinizer(view(state, seat))
+        rng = random.Random(seat)
+        taken = set()
+        for _ in range(150):
+            guess = sampler.sample(rng)
+            assert guess.deal is not None
+            card = guess.deal.taken
+            assert card is not None
+            played = [c for t in guess.tricks for k, c in enumerate(t.cards)
+                      if (t.leader + k) % 4 == 2]
+            assert card in guess.hands[2] or card in played or card == followed
+            taken.add(card)
+        assert led not in taken
+        assert followed in taken
+
+
+def test_a_view_no_deal_fits_is_refused() -> None:
+    # A tampered view: seats 1 to 3 are shown out of hearts in the first trick
+    # (the 3H of seat 1 replaced by a diamond), so the twelve hearts seat 0
+    # cannot see have nowhere to go but the one undealt card.
+    state = then(dealt(["2H AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S",
+                        "3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 2D",
+                        "3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD BB",
+                        "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC LB"], "2C"),
+                 "bid 1", "pass", "pass", "pass",
+                 "play 2H", "play 3H", "play 3D", "play 3C")
+    seen = view(state, 0)
+    first = seen.tricks[0]
+    tampered = attrs.evolve(first, cards=(first.cards[0], parse_card("4D"), *first.cards[2:]))
+    bad = attrs.evolve(seen, tricks=(tampered,))
+    Determinizer(seen)   # the true view is fine
+    with pytest.raises(ValueError, match="no deal of the unseen cards fits this view"):
+        Determinizer(bad)
+
+
+def test_determinize_keeps_the_history_when_no_deal_was_thrown_in() -> None:
+    # After the first deal, with no throw-in (BA-25), the fewest throw-ins that
+    # bring the deal to its dealer are none: a drawn state has the true history.
+    rng = random.Random(2)
+    state = _opening(3, 2)
+    while len(state.results) < 1 or state.phase is not Phase.PLAY:
+        state = apply(state, sample_chance(state, rng) if state.current_player is None
+                      else rng.choice(legal_actions(state)))
+    assert state.history.throw_ins == 0
+    for seat in range(4):
+        guess = Determinizer(view(state, seat)).sample(random.Random(seat))
+        assert guess.history == state.history
+
+
+class _Passer:
+    """Passes whenever it may, else plays its first legal action."""
+
+    def act(self, seen: object, legal: Sequence[object]) -> object:
+        return next((a for a in legal if isinstance(a, Pass)), legal[0])
+
+
+def test_ba25_a_rollout_all_four_pass_in_is_bid_by_the_seat_itself() -> None:
+    # When all four pass (BA-25) the rollout is not thrown away: the seat
+    # asked about bids the lowest other bid (1) at its own turn, the others
+    # keep their passes.
+    state = _opening(3, 2)
+    seat = state.current_player
+    assert seat is not None
+    outcome = _roll(state, seat, [_Passer()] * 4)  # type: ignore[list-item]
+    assert outcome.thrown_in
+    assert not hasattr(outcome, "__dict__")   # a slotted record, one per rollout
+    assert [str(b) for b in outcome.bids] == ["bid 1" if s == seat else "pass" for s in range(4)]
+
+
+def test_values_of_the_analysis_and_the_tallies_are_slotted() -> None:
+    # The result values are small frozen records kept by the thousand: they
+    # carry no per-instance dictionary.
+    estimate = trick_estimate(view(_opening(2, 1), 0), samples=2, seed=1)
+    tally = BackAlleyTally(0, 0, ()).contract("3")
+    for value in (estimate, *estimate.bids, tally):
+        assert not hasattr(value, "__dict__"), type(value).__name__
+
+
+def test_determinize_keeps_the_history_at_every_deal_of_a_game() -> None:
+    # Deals of 1 to 3 cards: the dealer goes round the table (BA-11); at the
+    # first play of each deal without a throw-in, drawn states keep the history.
+    checked = 0
+    for state in random_game(6, 3):
+        first_play = state.phase is Phase.PLAY and not state.tricks and not state.trick
+        if first_play and state.history.throw_ins == 0 and state.results:
+            seat = state.current_player
+            assert seat is not None
+            guess = Determinizer(view(state, seat)).sample(random.Random(checked))
+            assert guess.history == state.history
+            checked += 1
+    assert checked >= 3
+
+
+class _ScriptedPicks(random.Random):
+    """A generator whose first ``randrange`` returns ``first`` and later ones 0;
+    ``shuffle`` keeps the order."""
+
+    def __init__(self, first: int) -> None:
+        super().__init__(0)
+        self.first: int | None = first
+
+    def randrange(self, *args: object, **kwargs: object) -> int:
+        first, self.first = self.first, None
+        return 0 if first is None else first
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        return None
+
+
+def test_determinize_gives_each_place_of_a_constrained_card_its_share_of_the_deals() -> None:
+    # The first card that a shown void constrains is placed by one uniform
+    # pick among all the deals the view allows: the first picks leave it
+    # undealt, the next ones give it to the first seat allowed, then to the
+    # next, each range as long as the number of deals with the card there.
+    # Checked at the edges of each range.
+    state = next(s for s in random_game(6, 3)
+                 if s.phase is Phase.PLAY and Determinizer(view(s, s.current_player or 0))
+                 ._constrained)
+    seat = state.current_player
+    assert seat is not None
+    sampler = Determinizer(view(state, seat))
+    card, allowed = sampler._constrained[0]
+    following = sampler._tables[1]
+    needs = [view(state, seat).hand_sizes[s] for s in sampler._others]
+    at = sum(n * stride for n, stride in zip(needs, sampler._strides, strict=True))
+    places: list[tuple[int | None, int]] = [(None, following[at])]
+    places += [(k, following[at - sampler._strides[k]]) for k in allowed if needs[k]]
+    assert sum(size for _, size in places) == sampler._tables[0][at]
+    low = 0
+    for place, size in places:
+        for pick in (low, low + size - 1):
+            guess = sampler.sample(_ScriptedPicks(pick))
+            holders = [k for k, s in enumerate(sampler._others) if CARDS[card] in guess.hands[s]]
+            holder = None if CARDS[card] in guess.undealt else holders[0]
+            assert holder == place, (pick, place)
+        low += size

@@ -12,9 +12,12 @@ import pytest
 
 import cardrules.back_alley as ba
 from cardrules import Joker
+from cardrules.back_alley import (
+    new_game,
+)
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.determinize import hidden_variant, known_absent
+from cardrules.back_alley.determinization import hidden_variant, known_absent
 
 
 def states_with_inferences(count: int) -> list[ba.GameState]:
@@ -183,7 +186,7 @@ def test_ba11_ba25_hidden_variant_keeps_the_first_dealer_and_the_throw_ins() -> 
     """A view shows neither the first dealer nor the throw-ins of the deal now
     due, though every seat saw them; hidden_variant copies them over, while
     determinize alone guesses the fewest throw-ins."""
-    from cardrules.back_alley.determinize import determinize
+    from cardrules.back_alley.determinization import determinize
 
     state = _thrown_in_twice()
     rng = random.Random(2)
@@ -214,3 +217,12 @@ def test_hidden_variant_between_deals_and_at_the_end_is_the_state() -> None:
         state = ba.apply(state, ba.sample_chance(state, rng) if state.is_chance
                          else rng.choice(ba.legal_actions(state)))
     assert phases == {ba.Phase.CHOOSE_DEALER, ba.Phase.SHUFFLE, ba.Phase.GAME_OVER}
+
+
+def test_a_state_before_the_first_dealer_with_a_throw_in_is_refused() -> None:
+    # Before the first dealer is chosen (BA-11) no deal was played or thrown in.
+    start = new_game()
+    check_invariants(start)
+    for history in (attrs.evolve(start.history, throw_ins=1),):
+        with pytest.raises(ValueError, match="no deal before the first dealer"):
+            check_invariants(attrs.evolve(start, history=history))

@@ -19,9 +19,6 @@ from hypothesis import strategies as st
 
 from cardrules import IllegalActionError, Joker, parse_card
 from cardrules.back_alley import (
-    NUM_ACTIONS,
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
     RULES,
     Bid,
     Board,
@@ -31,21 +28,27 @@ from cardrules.back_alley import (
     Phase,
     Play,
     Shuffle,
-    action_from_id,
-    action_id,
     apply,
     encoding,
-    legal_action_ids,
     legal_actions,
     new_game,
-    observation_string,
-    observation_tensor,
     sample_chance,
     view,
 )
 from cardrules.back_alley.actions import CARDS
-from cardrules.back_alley.determinize import hidden_variant
+from cardrules.back_alley.determinization import hidden_variant
+from cardrules.back_alley.encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    action_from_id,
+    action_id,
+    legal_action_ids,
+    observation_string,
+    observation_tensor,
+)
 from support import ROOT
+from support.ba_deals import dealt, random_game, then
 from support.gamecheck import documented_layout, layout_part, state_after
 
 DOCS = ROOT / "docs"
@@ -316,6 +319,60 @@ def test_the_documented_layouts_match_the_code() -> None:
     layout = [(name, length) for name, _, length in OBSERVATION_LAYOUT]
     assert documented_layout(encoding.__doc__ or "") == layout
     page = (DOCS / "integrations.rst").read_text("utf-8")
-    start = page.index("Back Alley (:data:`cardrules.back_alley.OBSERVATION_SIZE`")
+    start = page.index("Back Alley (:data:`cardrules.back_alley.encoding.OBSERVATION_SIZE`")
     section = page[start:page.index("\nPettingZoo\n---", start)]
     assert documented_layout(section) == layout
+
+
+# -- one-hot blocks and bid slots ----------------------------------------------------------
+
+
+def test_observation_one_hot_blocks_hold_a_single_one_or_nothing() -> None:
+    # Every one-hot block of the observation (see the layout in the module
+    # docstring) holds zeros and at most one 1, exactly one where the view
+    # has the fact; card planes hold zeros and ones.  Checked at every state
+    # of a seeded game, from every seat.
+    start = {name: (at, length) for name, at, length in OBSERVATION_LAYOUT}
+
+    def block(tensor: object, name: str) -> list[float]:
+        at, length = start[name]
+        return [float(x) for x in tensor[at:at + length]]  # type: ignore[index]
+
+    for state in random_game(6, 3):
+        for seat in range(4):
+            seen = view(state, seat)
+            tensor = observation_tensor(seen)
+            facts = {"phase": True, "dealer": seen.dealer is not None,
+                     "current_player": seen.current_player is not None,
+                     "trump_card": seen.trump_card is not None,
+                     "trump_suit": seen.trump_card is not None,
+                     "exchanger": seen.exchanger is not None,
+                     "leader": seen.leader is not None and bool(seen.trick)}
+            for name, present in facts.items():
+                values = block(tensor, name)
+                assert set(values) <= {0.0, 1.0}, name
+                if name != "leader":
+                    assert sum(values) == present, name
+                else:
+                    assert sum(values) <= 1
+            bids = block(tensor, "bids")
+            assert set(bids) <= {0.0, 1.0}
+            assert [sum(bids[k:k + 15]) for k in range(0, 60, 15)] == [1.0] * 4
+            for plane in ("hand", "taken", "trick", "played"):
+                assert set(block(tensor, plane)) <= {0.0, 1.0}, plane
+
+
+def test_observation_bids_use_one_slot_per_kind_of_bid() -> None:
+    # Per position (0 the viewer, then clockwise), 15 slots: 0 no bid yet, 1
+    # a pass, 2 to 13 bids 1 to 12, 14 a board (BA-21).
+    state = then(dealt(["2H 3H 4H", "5H 6H 7H", "8H 9H TH", "JH QH KH"], "2S"),
+                 "pass", "bid 1", "bid 2")
+    start = {name: at for name, at, _ in OBSERVATION_LAYOUT}["bids"]
+    for seat in range(4):
+        tensor = observation_tensor(view(state, seat))
+        bids = [float(x) for x in tensor[start:start + 60]]
+        ones = [k for k, x in enumerate(bids) if x]
+        slots = {0: 1, 1: 2, 2: 3, 3: 0}    # seat: slot of its bid
+        assert ones == sorted(15 * ((s - seat) % 4) + slot for s, slot in slots.items())
+    tensor = observation_tensor(view(then(state, "board"), 0))
+    assert tensor[start + 45 + 14] == 1.0

@@ -53,7 +53,7 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.checks import check_invariants
-from cardrules.back_alley.determinize import hidden_variant, known_absent
+from cardrules.back_alley.determinization import hidden_variant, known_absent
 from support.gamecheck import cards_within, check_json, check_who_acts, choose
 from support.references.back_alley import RefGame
 

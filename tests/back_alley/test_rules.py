@@ -220,6 +220,21 @@ def test_state_text_is_a_table_by_seat() -> None:
         "scores: team 0 (seats 0, 2) 0, team 1 (seats 1, 3) 0"]
 
 
+def test_state_text_columns_line_up_with_combining_characters(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A column name with a combining accent takes one column less than its
+    # length: the table is measured by the engine's one text-width helper.
+    import cardrules.back_alley.state as state_module
+    from cardrules.engine.presenter import width
+
+    names = {"seat": "se\u0301at", "team": "te\u0301am"}
+    monkeypatch.setattr(state_module, "pgettext",
+                        lambda context, message: names.get(message, message))
+    lines = str(ba.apply(bidding_state(0), ba.Board())).splitlines()
+    assert lines[2].startswith("se\u0301at te\u0301am bid    won hand")
+    assert width(lines[2].split(" hand")[0]) == len(lines[3].split(" AC")[0])
+
+
 def test_a_play_takes_its_card_only() -> None:
     make: Any = ba.Play   # checked at run time: the card index is derived
     with pytest.raises(TypeError):

@@ -1,4 +1,4 @@
-"""The C double-dummy solver (issue 18, ``_speedups_solver.c`` through
+"""The C double-dummy solver (its C search through
 ``cardrules.back_alley.double_dummy._native``): equal to the exhaustive oracle on
 hundreds of small positions and to the pure-Python solver on larger ones,
 its inputs checked, safe under threads, and off under CARDRULES_PURE_PYTHON."""
@@ -263,7 +263,7 @@ def _drawn_alike(seed: int, count: int) -> list[GameState]:
     from one view do (the same trump, bids and cards played): the states
     solve_many keeps one table across."""
     from cardrules.back_alley import view
-    from cardrules.back_alley.determinize import Determinizer
+    from cardrules.back_alley.determinization import Determinizer
 
     rng = random.Random(seed)
     state = _deep_positions(seed, 1)[0]

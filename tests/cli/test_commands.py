@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from cardrules.cli import _common, main
+from cardrules.cli import _games, _options, _output, main
 from cardrules.engine import GameRecord
+from cardrules.engine.registry import display_names, rules_for
 from support import ROOT
 
 
@@ -185,8 +186,10 @@ def test_play_help_states_the_games_own_defaults(capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize(("args", "last_part"), [
-    (["play", "--players", "2", "--rounds", "1", "--bots", "greedy,random"], "\nnet: "),
-    (["play", "back-alley", "--bots", "heuristic,random,random,heuristic"], "\nscores: team 0 "),
+    (["play", "--players", "2", "--rounds", "1", "--bots", "greedy,random", "--seed", "1"],
+     "\nnet: "),
+    (["play", "back-alley", "--bots", "heuristic,random,random,heuristic", "--seed", "1"],
+     "\nscores: team 0 "),
 ])
 def test_bots_per_seat_may_use_every_kind(args: list[str], last_part: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
@@ -223,11 +226,11 @@ def test_record_path_that_cannot_be_written_is_refused_before_playing(
                                             ("down-and-back", "greedy")])
 def test_seat_s_gets_the_strong_default_bot_seeded_with_seed_plus_s(
         game: str, kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Without --bots, play seats each game's strongest fast bot (issue 14: a newcomer's
+    """Without --bots, play seats each game's strongest fast bot (a newcomer's
     first game is not played by random bots), each seeded seed + seat."""
     from cardrules.engine import play
 
-    rules = _common.game(game)
+    rules = rules_for(game)
     path = tmp_path / "g.json"
     status, out, _ = run(capsys, "play", game, "--seed", "5", "--record", str(path))
     assert status == 0
@@ -325,7 +328,7 @@ def test_back_alley_short_game_and_the_option_down_and_back_refuses(
         2, "", "cardrules: Down and Back has no setting for --max-hand-size\n")
 
 
-# -- issue 14: the first ten minutes ------------------------------------------------------
+# -- the first ten minutes ------------------------------------------------------
 
 #: The most rounds ``play --rounds`` takes, as docs/cli.rst gives it.
 MAX_ROUNDS = 10_000
@@ -348,7 +351,7 @@ def _stopping_bots(monkeypatch: pytest.MonkeyPatch, raw: io.BytesIO, after: int,
                    seen: list[str]) -> None:
     """Make play's bots stop the game at their ``after``-th move, noting what had
     reached ``raw`` (the bytes under standard output) by then."""
-    made = _common.bots
+    made = _games.bots
     count = [0]
 
     class Watch:
@@ -365,7 +368,7 @@ def _stopping_bots(monkeypatch: pytest.MonkeyPatch, raw: io.BytesIO, after: int,
     def bots(*args: Any) -> list[Watch]:
         return [Watch(bot) for bot in made(*args)]
 
-    monkeypatch.setattr(_common, "bots", bots)
+    monkeypatch.setattr(_games, "bots", bots)
 
 
 @pytest.mark.parametrize("moves", [False, True])
@@ -401,7 +404,7 @@ def test_streamed_play_prints_what_it_printed_before(
     replay lists them, then the summary (the same game as engine.play)."""
     from cardrules.engine import play
 
-    rules = _common.game(args[0] if not args[0].startswith("-") else "down-and-back")
+    rules = rules_for(args[0] if not args[0].startswith("-") else "down-and-back")
     status, out, err = run(capsys, "play", *args)
     assert (status, err) == (0, "")
     seats = rules.new_game_from_settings(_settings(rules, args)).num_players
@@ -449,7 +452,7 @@ def test_the_largest_rounds_allowed_is_accepted() -> None:
     from cardrules.down_and_back import RULES
 
     given = Namespace(players=None, rounds=MAX_ROUNDS, ante=None)
-    assert _common.settings_of(RULES, given) == {"rounds": MAX_ROUNDS}
+    assert _options.settings_of(RULES, given) == {"rounds": MAX_ROUNDS}
 
 
 @pytest.mark.parametrize("command", ["play", "simulate"])
@@ -474,7 +477,7 @@ def test_game_names_ignore_case_and_dashes(name: str,
     """``DOWN-AND-BACK`` was refused while ``down_and_back`` was accepted."""
     key = name.lower().replace("-", "_")
     size = ["--rounds", "1"] if key == "down_and_back" else ["--max-hand-size", "1"]
-    status, _, err = run(capsys, "play", name, *size, "--record", os.devnull)
+    status, _, err = run(capsys, "play", name, *size, "--seed", "1", "--record", os.devnull)
     assert (status, err) == (0, "")
     hand = ("8S 8H 8D QH 5C 6C 7C", "--trials", "50") if key == "down_and_back" else (
         "AS", "--trump", "2S", "--trials", "5")
@@ -520,11 +523,11 @@ def test_a_closed_stdout_ends_every_command_quietly_with_status_0(tmp_path: Path
     assert main(["play", "--rounds", "300", "--players", "5", "--seed", "1", "--bots",
                  "random", "--record", str(record)]) == 0
     commands = [
-        ["play", "--rounds", str(MAX_ROUNDS), "--moves", "--bots", "random"],  # long
+        ["play", "--rounds", str(MAX_ROUNDS), "--moves", "--bots", "random", "--seed", "1"],
         ["replay", str(record)],                                                     # long
         ["eval", "8S 8H 8D QH 5C 6C 7C"],                                            # short
         ["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", "20", "--all"],
-        ["play", "back-alley", "--max-hand-size", "1"],
+        ["play", "back-alley", "--max-hand-size", "1", "--seed", "1"],
     ]
     for args in commands:
         assert _closed_early(args) == (0, b""), args
@@ -593,7 +596,7 @@ def test_advise_back_alley_shows_the_jokers_as_the_top_trumps(
     ["simulate", "--games", "3", "--rotate", "--bots", "greedy,random", "--players", "2"],
 ])
 def test_a_refusal_is_exactly_one_line_on_standard_error(args: list[str]) -> None:
-    """Issue 14 saw a stray blank line on standard error before one-line refusals: as a
+    """An older version printed a stray blank line on standard error before one-line refusals: as a
     real process (what the interpreter writes at exit included), a refusal is status 2,
     nothing on standard output and exactly one line, ``cardrules: ...``, on standard
     error."""
@@ -633,7 +636,7 @@ def test_replay_names_the_seat_of_a_split_made_out_of_turn(
     assert line.split()[:4] == [str(len(entries) + 1), "seat", str(other), "split"]
 
 
-# -- issue 15: the commands over the registry -------------------------------------------
+# -- the commands over the registry -------------------------------------------
 
 def test_play_help_names_every_game_and_its_default_bot_from_the_registry(
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -653,10 +656,10 @@ def test_play_help_names_every_game_and_its_default_bot_from_the_registry(
 def test_game_names_put_the_built_in_games_first() -> None:
     from cardrules.engine.registry import BUILT_IN, games
 
-    names = _common.game_names()
+    names = display_names()
     assert names[:len(BUILT_IN)] == tuple(n.replace("_", "-") for n in BUILT_IN)
     assert sorted(names) == sorted(n.replace("_", "-") for n in games())
-    assert _common.GAME_NAMES == ("down-and-back", "back-alley")
+    assert _games.GAME_NAMES == ("down-and-back", "back-alley")
 
 
 def test_a_game_registered_under_capitals_is_found_in_any_spelling(
@@ -670,10 +673,10 @@ def test_a_game_registered_under_capitals_is_found_in_any_spelling(
     monkeypatch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))
     copy = registry.register(attrs.evolve(RULES, name="Copy-Of_DB"))
     for spelled in ("copy-of-db", "COPY_OF_DB", "Copy-Of_DB", "copy_of-DB"):
-        assert _common.game(spelled) is copy
-    assert "Copy-Of-DB" in _common.game_names()
+        assert rules_for(spelled) is copy
+    assert "Copy-Of-DB" in display_names()
     with pytest.raises(Exception, match=r"choose from down-and-back, back-alley, .*Copy-Of-DB"):
-        _common.game("copy of db")
+        rules_for("copy of db")
 
 
 def test_any_setting_is_given_with_set_for_play_and_simulate(
@@ -697,3 +700,117 @@ def test_any_setting_is_given_with_set_for_play_and_simulate(
     status, _, err = run(capsys, "play", "down-and-back", "--set", "rounds=99999999")
     assert status == 2
     assert "--rounds must be from 1 to 10,000" in err
+
+
+# -- advise: its optional half, its table and its arguments --------------------------------
+
+
+def test_the_command_loads_no_game_as_it_starts() -> None:
+    """Both halves of ``advise`` are always there (no "not available" branch),
+    and neither loads a game before a game is asked for."""
+    code = ("import sys, cardrules.cli, cardrules.cli.advise_back_alley; "
+            "print(sorted(m for m in sys.modules if m.startswith(('cardrules.back_alley', "
+            "'cardrules.down_and_back'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_the_advise_table_puts_the_hands_left_and_the_odds_right(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The two hand columns are text, flush left; the three odds columns are
+    numbers, flush right under their headers (as every table of the command)."""
+    status, out, _ = run(capsys, "advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C",
+                         "--trials", "200", "--seed", "1")
+    assert status == 0
+    header, first = out.splitlines()[1:3]
+    assert first.startswith("1  prial of eights (8S 8H 8D QH)  bouncer, seven high")
+    assert header.index("back hand") == first.index("bouncer")
+    for name in ("down wins", "back wins", "pot (both)"):
+        end = header.index(name) + len(name)
+        assert first[end - 1] != " "     # a right-justified number ends where its header does
+        assert first[end:end + 2] in ("  ", "")
+
+
+def test_advise_json_with_a_single_undominated_split(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand whose best split beats every other one (here with most of the
+    deck known dead, so every deal is listed) gives one split, and its JSON
+    still says how many deals were weighed and that the odds are exact."""
+    dead = ("KS KH KD KC QS QH QD QC JS JH JD JC TS TH TD TC 9S 9H 9D 9C "
+            "8S 8H 8D 8C 7S 7D 7C 6S 6D 6C 5S")
+    status, out, _ = run(capsys, "advise", "down-and-back", "AS 2S 3S 4S 5H 6H 7H",
+                         "--opponents", "1", "--dead", dead, "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert len(data["splits"]) == 1
+    assert (data["trials"], data["exact"]) == (3432, True)
+
+
+def test_advise_back_alley_takes_one_rollout_but_not_none(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``--trials`` is at least 1: one rollout is a (rough) answer, zero is refused."""
+    args = ("advise", "back-alley", "AS KS QS", "--trump", "2H", "--seed", "1", "--json")
+    status, out, _ = run(capsys, *args, "--trials", "1")
+    assert status == 0
+    assert json.loads(out)["samples"] == 1
+    status, out, err = run(capsys, *args, "--trials", "0")
+    assert (status, out) == (2, "")
+    assert err == "cardrules: --trials must be at least 1, not 0\n"
+
+
+def test_at_most_three_bids_come_before_yours() -> None:
+    """BA-20: four players bid once each, so at most three bids come before
+    the seat asking for advice; four are refused, naming the limit."""
+    from cardrules.cli.advise_back_alley import parse_bids
+
+    assert len(parse_bids("pass 1 board", 5)) == 3
+    with pytest.raises(ValueError, match=r"^at most 3 bids come before yours, not 4$"):
+        parse_bids("pass 1 board 2", 5)
+
+
+def test_a_bid_is_a_number_from_1_to_the_hand_size_less_one() -> None:
+    """BA-21: with 5 cards the number bids are 1 to 4; 0 and 5 are refused."""
+    from cardrules.back_alley.actions import Bid
+    from cardrules.cli.advise_back_alley import parse_bids
+    from cardrules.errors import ParseError
+
+    assert parse_bids("1", 5) == (Bid(1),)
+    assert parse_bids("bid 4", 5) == (Bid(4),)
+    for word in ("0", "5"):
+        with pytest.raises(ParseError, match="1 to 4 with 5 cards"):
+            parse_bids(word, 5)
+
+
+# -- no command, no standard output, a reader gone -----------------------------------------
+
+
+def test_a_command_must_be_named(capsys: pytest.CaptureFixture[str]) -> None:
+    """``cardrules`` alone is a usage error (status 2), not a crash."""
+    with pytest.raises(SystemExit) as stopped:
+        main([])
+    assert stopped.value.code == 2
+    assert "the following arguments are required: command" in capsys.readouterr().err
+
+
+def test_a_command_runs_without_any_standard_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no standard output at all (``sys.stdout`` is None, as under
+    pythonw) a command still runs and returns its status."""
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["eval", "JH QH KH"]) == 0
+
+
+class _ClosedPipe(io.StringIO):
+    def flush(self) -> None:
+        raise BrokenPipeError
+
+
+def test_a_reader_gone_before_the_flush_ends_quietly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A short output sits in the buffer until the command flushes it at the
+    end; a reader that went away shows there, and the status is still 0."""
+    quieted: list[bool] = []
+    monkeypatch.setattr(_output, "quiet_stdout", lambda: quieted.append(True))
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert main(["eval", "JH QH KH"]) == 0
+    assert quieted == [True]

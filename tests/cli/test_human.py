@@ -73,7 +73,10 @@ def test_typing_1_plays_the_game_to_the_end_like_replaying_its_record(
     # Every prompt was answered, and each answer was one of the person's moves.
     states = list(record.rules.replay(record))
     mine = [s for s in states[:-1] if not s.is_chance and s.current_player == seat]
-    assert prompts(out) == ["1"] * len(mine)
+    # A split chosen by its number is shown, then made when the number is typed again.
+    splits = [s for s in mine if str(record.rules.legal_actions(s)[0]).startswith("split ")]
+    assert out.count("again (or y) to make it") == len(splits)
+    assert prompts(out) == ["1"] * (len(mine) + len(splits))
     assert out.count("\nmoves:\n") == len(mine)
 
 
@@ -322,7 +325,7 @@ def test_a_piped_game_end_to_end(tmp_path: Path) -> None:
                      proc.stdout, flags=re.MULTILINE)
 
 
-# -- issue 14: moves typed as listed, refusals to "you" -----------------------------------
+# -- moves typed as listed, refusals to "you" -----------------------------------
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -379,7 +382,7 @@ def _games() -> st.SearchStrategy[tuple[Rules[Any, Any], dict[str, int], int]]:
 @given(_games())
 def test_every_listed_move_typed_back_as_listed_is_that_move(
         game: tuple[Rules[Any, Any], dict[str, int], int]) -> None:
-    """Issue 14: splits were listed as ``9S 9C QH QC / 8D JH KD`` but typing that was
+    """Splits were once listed as ``9S 9C QH QC / 8D JH KD`` but typing that was
     refused.  In random positions of both games, the text of every move as the move
     list shows it (numbered entries, each cut of the cut range, the best splits' hint
     lines and their move part) is accepted as typed, also in lower case, and is the
@@ -540,7 +543,7 @@ def test_back_alley_hands_show_trump_first_with_the_jokers_on_top(seed: int,
             assert ranks == sorted(ranks, key=_TRUMP_POWER.index)
 
 
-# -- issue 15: one command over Rules ----------------------------------------------------
+# -- one command over Rules ----------------------------------------------------
 
 import ast  # noqa: E402
 import enum  # noqa: E402
@@ -554,9 +557,10 @@ from support import ROOT  # noqa: E402
 _CLI = ROOT / "src" / "cardrules" / "cli"
 
 
-@pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_common.py"])
+@pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_games.py", "_options.py",
+                                    "_output.py", "_parser.py"])
 def test_the_play_replay_and_human_commands_know_no_game(module: str) -> None:
-    """Issue 15: these modules are written once over Rules: no import of a game
+    """These modules are written once over Rules: no import of a game
     package, no game's registry name in their code (docstrings, the doctests, aside;
     the options' help may name the games that take them) and no comparison with a
     game's ``name``."""
@@ -729,7 +733,7 @@ def test_a_game_registered_in_process_plays_with_the_plain_presenter(
         in lines
     assert "no move numbered 99: choose 1 to 3" in lines
     assert "  type a move as the list shows it (either case), or its number" in lines
-    assert any(re.fullmatch(r"you are dealt \S\S \S\S", line) for line in lines)
+    assert any(re.fullmatch(r"you are dealt \S\S( \|)? \S\S", line) for line in lines)
     assert any(re.fullmatch(r"seat [123] plays \S\S", line) for line in lines)
     assert re.search(r"^you \(seat 0\) finish with [+-]\d+ team points: you "
                      r"(win|lose|share the lead)$", out, flags=re.MULTILINE)
@@ -785,12 +789,98 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
 
 
 def test_the_default_game_and_bots_come_from_the_registry() -> None:
-    from cardrules.cli import _common
+    from cardrules.cli import _games
     from cardrules.engine.registry import BUILT_IN, rules_for
 
-    assert BUILT_IN[0].replace("_", "-") == _common.DEFAULT_GAME
+    assert BUILT_IN[0].replace("_", "-") == _games.DEFAULT_GAME
     rules = rules_for("back_alley")
-    bots = _common.bots_around(rules, None, 4, 10, 1)
+    bots = _games.bots_around(rules, None, 4, 10, 1)
     assert sorted(bots) == [0, 2, 3]
     assert [type(bot).__name__ for bot in bots.values()] == ["HeuristicBot"] * 3
     assert rules.default_bot == "heuristic"
+
+
+# -- echoed answers, play_printing and the trick on the table ------------------------------
+
+
+class _Terminal(io.StringIO):
+    """Typed answers on a terminal (which shows them as they are typed)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_answers_are_echoed_only_when_they_do_not_come_from_a_terminal(
+        terminal: bool, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terminal shows what the person types, so the answer is printed again
+    only for piped input (a transcript then reads like the session)."""
+    from cardrules.cli import human
+
+    stdin = _Terminal("quit\n") if terminal else io.StringIO("quit\n")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert human._read("move> ") == "quit"
+    out = capsys.readouterr().out
+    assert out == ("move> " if terminal else "move> quit\n")
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_play_printing_refuses_a_bot_list_that_does_not_fit_the_table(
+        count: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """One bot per seat (Down and Back is for 2 to 5 players, one per seat): too few or
+    too many is refused before any move, not played with some bots left idle."""
+    from cardrules.cli.play import play_printing
+    from cardrules.down_and_back import RULES
+    from cardrules.engine import RandomBot
+
+    bots = [RandomBot(seat) for seat in range(count)]
+    with pytest.raises(ValueError, match=f"Down and Back needs 2 bots here, not {count}"):
+        play_printing(RULES, bots, {"num_players": 2, "rounds": 1}, seed=1)
+    assert capsys.readouterr().out == ""
+
+
+def test_play_printing_keeps_the_actions_only_when_asked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``keep`` (off by default) returns the actions played, which replay the game."""
+    from cardrules.cli.play import play_printing
+    from cardrules.down_and_back import RULES
+    from cardrules.engine import RandomBot
+
+    bots = [RandomBot(0), RandomBot(1)]
+    _, end, actions = play_printing(RULES, bots, {"rounds": 1}, seed=4)
+    assert actions is None
+    again = play_printing(RULES, [RandomBot(0), RandomBot(1)], {"rounds": 1}, seed=4,
+                          keep=True)
+    assert again[2] is not None
+    assert list(RULES.record(again[0], again[2]).replay())[-1] == end
+    capsys.readouterr()
+
+
+def test_the_back_alley_table_names_who_played_each_card_of_the_trick() -> None:
+    """The trick on the table lists its cards from the leader clockwise
+    (BA-1: seats 0..3 clockwise), wrapping from seat 3 to seat 0."""
+    import random
+
+    from cardrules.back_alley import RULES, view
+    from cardrules.back_alley.presenter import BackAlleyTable
+
+    rng = random.Random(5)
+    state = RULES.new_game_from_settings({"max_hand_size": 3})
+    seen = 0
+    while not state.is_terminal and seen < 3:
+        if state.is_chance:
+            state = RULES.apply(state, RULES.sample_chance(state, rng))
+            continue
+        seat = state.current_player
+        state = RULES.apply(state, rng.choice(RULES.legal_actions(state)), seat=seat)
+        seen_by_0 = view(state, 0)
+        if seen_by_0.leader is not None and seen_by_0.leader >= 2 and len(seen_by_0.trick) == 3:
+            who = [(seen_by_0.leader + k) % 4 for k in range(3)]
+            assert 0 in who
+            expected = ", ".join(f"{'you' if s == 0 else f'seat {s}'} {card}"
+                                 for s, card in zip(who, seen_by_0.trick, strict=True))
+            lines = BackAlleyTable(0).table(seen_by_0)
+            assert f"trick: {expected} (led by seat {seen_by_0.leader})" in lines
+            seen += 1
+    assert seen == 3

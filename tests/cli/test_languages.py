@@ -159,6 +159,105 @@ def test_help_and_argparse_words_are_translated(lang: str, capsys: pytest.Captur
     assert "options:" not in out
 
 
+@pytest.mark.parametrize(("lang", "lines"), [
+    ("en", ["cardrules eval: error: the following arguments are required: cards",
+            "cardrules: error: unrecognized arguments: --bogus",
+            "cardrules play: error: argument --human: expected one argument",
+            "cardrules play: error: argument --seed: invalid int value: 'x'",
+            "cardrules simulate: error: argument --engine: invalid choice: 'x' "
+            "(choose from 'reducer', 'vector')"]),
+    ("ja", ["cardrules eval: エラー: 次の引数が必要です: cards",
+            "cardrules: エラー: 認識できない引数: --bogus",
+            "cardrules play: エラー: 引数 --human: 引数が1つ必要です",
+            "cardrules play: エラー: 引数 --seed: int の値として正しくありません: 'x'",
+            "cardrules simulate: エラー: 引数 --engine: 無効な選択: 'x'"
+            "（'reducer', 'vector' から選んでください）"]),
+    ("uk", ["cardrules eval: помилка: потрібні такі аргументи: cards",
+            "cardrules: помилка: нерозпізнані аргументи: --bogus",
+            "cardrules play: помилка: аргумент --human: очікується один аргумент",
+            "cardrules play: помилка: аргумент --seed: неприпустиме значення int: 'x'",
+            "cardrules simulate: помилка: аргумент --engine: неприпустимий вибір: 'x' "
+            "(виберіть із 'reducer', 'vector')"]),
+])
+def test_argparse_refusals_come_in_the_language(lang: str, lines: list[str],
+                                                capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing argument, an unknown option, a missing value, a bad number and
+    a bad choice: argparse's own messages, translated under argparse's ids."""
+    shown = []
+    for args in (["eval"], ["play", "--bogus"], ["play", "--human"], ["play", "--seed", "x"],
+                 ["simulate", "--engine", "x"]):
+        with pytest.raises(SystemExit) as done:
+            run(capsys, monkeypatch, "--lang", lang, *args)
+        assert done.value.code == 2
+        shown.append(capsys.readouterr().err.splitlines()[-1])
+    assert shown == lines
+
+
+@pytest.mark.parametrize(("lang", "headings"), [
+    ("en", ["usage: cardrules eval", "positional arguments:", "options:",
+            "-h, --help   show this help message and exit"]),
+    ("ja", ["使い方: cardrules eval", "位置引数:", "オプション:",
+            "-h, --help   このヘルプを表示して終了する"]),
+    ("uk", ["використання: cardrules eval", "позиційні аргументи:", "параметри:",
+            "-h, --help   показати цю довідку й вийти"]),
+])
+def test_help_headings_come_in_the_language(lang: str, headings: list[str],
+                                            capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(SystemExit) as done:
+        run(capsys, monkeypatch, "--lang", lang, "eval", "--help")
+    assert done.value.code == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert lines[0].startswith(headings[0])
+    assert [line for line in lines if line in headings[1:]] == headings[1:]
+
+
+def test_argparse_is_as_python_ships_it_outside_the_commands_parser(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+    import gettext
+
+    from cardrules import language
+
+    with pytest.raises(SystemExit):
+        run(capsys, monkeypatch, "--lang", "uk", "eval")
+    assert vars(argparse)["_"] is gettext.gettext
+    assert vars(argparse)["ngettext"] is gettext.ngettext
+    with language("uk"):
+        assert argparse.ArgumentParser(prog="x").format_usage() == "usage: x [-h]\n"
+
+
+def test_each_translated_argparse_message_is_one_argparse_asks_for() -> None:
+    """If CPython rewords a message, this fails (the message would come out
+    in English), rather than a translation silently going unused."""
+    import argparse
+
+    from babel.messages.extract import extract_python
+
+    from cardrules.cli._parser import ARGPARSE_MESSAGES
+
+    with open(argparse.__file__, "rb") as source:
+        asked = {message for _, _, message, _ in extract_python(
+            source, {"_": None, "ngettext": (1, 2)}, [], {}) if isinstance(message, str)}
+    assert set(ARGPARSE_MESSAGES) - asked == set()
+
+
+def test_the_argparse_translations_keep_argparses_placeholders() -> None:
+    from babel.messages.pofile import read_po
+
+    field = re.compile(r"%(?:\([a-z_]+\))?[sr]")
+    for lang in ("ja", "uk"):
+        with (LOCALE / lang / "LC_MESSAGES" / "cardrules.po").open("rb") as source:
+            catalog = read_po(source, locale=lang)
+        found = [m for m in catalog if m.context == "argparse"]
+        assert len(found) == 14
+        for message in found:
+            text, english = str(message.string), str(message.id)
+            assert sorted(field.findall(text)) == sorted(field.findall(english))
+            assert text.endswith("\n") == english.endswith("\n")
+
+
 # -- choosing the language --------------------------------------------------------------
 
 @pytest.mark.parametrize(("environ", "argv", "lang"), [

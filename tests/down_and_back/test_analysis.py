@@ -17,6 +17,7 @@ from itertools import combinations, pairwise
 
 import pytest
 
+from cardrules import parse_card
 from cardrules.cards import DECK, Card, parse_cards
 from cardrules.down_and_back import (
     RULES,
@@ -46,8 +47,9 @@ from cardrules.down_and_back.analysis import (
     split_odds,
 )
 from cardrules.down_and_back.checks import check_invariants
-from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.determinization import determinize
 from cardrules.hand import Hand
+from support.db_deals import paused_showdown, start
 
 HAND = parse_cards("8S 8H 8D QH 5C 6C 7C")
 # Leaves 14 unseen cards: 3,432 possible opponent hands.
@@ -560,9 +562,8 @@ def test_cli_advise_json_all_and_exact(capsys: pytest.CaptureFixture[str]) -> No
     assert "every one of 3432 deals listed (exact)" in capsys.readouterr().out
 
 
-def test_cli_advise_refusals(capsys: pytest.CaptureFixture[str],
-                             monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardrules.cli import advise, main
+def test_cli_advise_refusals(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
 
     assert main(["advise", "down-and-back", "8S", "8H", "8D"]) == 2
     assert "7 cards, not 3" in capsys.readouterr().err
@@ -570,6 +571,60 @@ def test_cli_advise_refusals(capsys: pytest.CaptureFixture[str],
     assert "1 to 4 opponents" in capsys.readouterr().err
     assert main(["advise", "back-alley", "AS", "KS", "--opponents", "2"]) == 2
     assert "--opponents: Down and Back options" in capsys.readouterr().err
-    monkeypatch.setattr(advise, "_back_alley", lambda: None)
-    assert main(["advise", "back-alley", "AS", "KS"]) == 2
-    assert "not available yet" in capsys.readouterr().err
+
+
+# -- found by mutation runs: sampling, odds and advice -------------------------------------
+
+
+def test_db40_determinize_a_paused_showdown_gives_the_state_back() -> None:
+    # Once every split is revealed (DB-40) and the stock is empty, nothing is
+    # hidden: every seat's determinization is the state itself.
+    state = paused_showdown()
+    assert state.showdown is not None
+    assert state.showdown.drawn[0].card == parse_card("8C")
+    for seat in range(5):
+        guess = determinize(view(state, seat), random.Random(seat))
+        check_invariants(guess)
+        assert guess == state
+
+
+def test_split_odds_samples_exactly_the_trials_asked_for() -> None:
+    # Each sampled deal gives every opponent seven cards, split by the
+    # opponents' policy (DB-40): two opponents over 50 deals make 100 splits,
+    # on the plain path and on the numpy path alike.
+    from cardrules.down_and_back.analysis import greedy_split, split_odds
+
+    for vectorized in (False, True):
+        if vectorized:
+            pytest.importorskip("numpy")
+        calls: list[Hand[Card]] = []
+
+        def policy(hand: Hand[Card], calls: list[Hand[Card]] = calls) -> Split:
+            calls.append(hand)
+            return greedy_split(hand)
+
+        odds = split_odds("8S 8H 8D QH 5C 6C 7C", 2, trials=50, seed=4,
+                          opponent_split=policy, vectorized=vectorized)
+        assert len(calls) == 100
+        assert all(len(hand) == 7 for hand in calls)
+        assert {o.trials for o in odds} == {50}
+        assert not any(o.exact for o in odds)
+
+
+def test_numpy_is_found_when_installed() -> None:
+    # The vectorised path is the default exactly when numpy can be imported.
+    pytest.importorskip("numpy")
+    from cardrules.down_and_back import analysis
+
+    assert analysis._have_numpy() is True
+
+
+def test_discard_advice_defaults_to_200_rollouts() -> None:
+    from cardrules.down_and_back.analysis import discard_advice
+
+    state = start(2, 0, {}, rounds=1)
+    seat = state.current_player
+    assert seat is not None
+    advice = discard_advice(view(state, seat), seed=3)
+    assert {a.rollouts for a in advice} == {200}
+    assert len(advice) == 2

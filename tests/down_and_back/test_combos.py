@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import cardrules.down_and_back as db
 from cardrules import DECK, Card, Hand, Joker, Rank, Suit, parse_card, parse_cards
 from cardrules.down_and_back import (
     Category3,
@@ -24,6 +25,9 @@ from cardrules.down_and_back import (
     evaluate4,
     splits,
 )
+from cardrules.down_and_back import combos as pure
+from cardrules.down_and_back.combos import SplitOption
+from support.ordering import EQUAL, LESS, OPS, comparisons
 
 
 def down(text: str) -> Combo:
@@ -843,8 +847,8 @@ def test_accelerated_says_whether_the_c_functions_are_in_use() -> None:
     import os
 
     import cardrules.down_and_back as db
-    from cardrules.down_and_back import evaluate
-    in_use = db.evaluate4 is not evaluate.evaluate4
+    from cardrules.down_and_back import combos
+    in_use = db.evaluate4 is not combos.evaluate4
     assert db.ACCELERATED is in_use
     if os.environ.get("CARDRULES_PURE_PYTHON", "").strip() not in ("", "0"):
         assert not db.ACCELERATED
@@ -925,14 +929,103 @@ def test_each_python_evaluator_loads_the_tables_on_its_first_call(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every pure-Python evaluator reads the tables through the one loader, so
     any of them can be the first evaluation of a program (DB-10 to DB-25)."""
-    from cardrules.down_and_back import evaluate
+    from cardrules.down_and_back import combos
     from cardrules.down_and_back.tables import load
 
-    function: Callable[[Sequence[Card]], object] = getattr(evaluate, name)
+    function: Callable[[Sequence[Card]], object] = getattr(combos, name)
     cards = {"evaluate4": 4, "strength4": 4, "evaluate3": 3, "strength3": 3}.get(name, 7)
     hand = parse_cards("8S 8H 8D QH 5C 6C 7C")[:cards]
     expected = function(hand)
-    monkeypatch.setattr(evaluate, "_loaded", None)   # as in a fresh interpreter
+    monkeypatch.setattr(combos, "_loaded", None)   # as in a fresh interpreter
     assert function(hand) == expected
-    assert evaluate._loaded is not None
-    assert evaluate._loaded[0] is load()[0]   # the shipped tables, read once
+    assert combos._loaded is not None
+    assert combos._loaded[0] is load()[0]   # the shipped tables, read once
+
+
+# -- combos and splits compare only with their own kind; the evaluators refuse text --------
+
+
+@pytest.mark.parametrize("other", [0, 5, None])
+def test_combos_are_not_numbers(other: object) -> None:
+    combo = db.evaluate4(parse_cards("8S 8H 8D QH"))
+    assert operator.eq(combo, other) is False
+    assert operator.ne(combo, other) is True
+    assert operator.eq(combo, combo.strength) is False
+    for name in ("<", "<=", ">", ">="):
+        with pytest.raises(TypeError, match="cannot compare Combo with"):
+            OPS[name](combo, other)
+
+
+def test_combo_order_against_itself() -> None:
+    combo = db.evaluate3(parse_cards("5C 6C 7C"))
+    assert comparisons(combo, combo) == EQUAL
+    assert comparisons(combo, db.evaluate3(parse_cards("5D 6D 7D"))) == EQUAL
+    assert comparisons(combo, db.evaluate3(parse_cards("6C 7C 8C"))) == LESS
+
+
+def _option(down: str, back: str) -> SplitOption:
+    return SplitOption(db.evaluate4(parse_cards(down)), db.evaluate3(parse_cards(back)))
+
+
+def dominance(a: SplitOption, b: SplitOption) -> tuple[bool, bool]:
+    """(a dominates b, b dominates a)."""
+    return a.dominates(b), b.dominates(a)
+
+
+def test_split_dominance_with_one_hand_equal() -> None:
+    # Same down strength (suits do not count, DB-1), a stronger back: dominates.
+    weak = _option("8S 8H 8D QH", "2C 5D 9S")
+    strong = _option("8S 8H 8C QD", "5C 6C 7C")
+    assert weak.down == strong.down
+    assert strong.back > weak.back
+    assert dominance(strong, weak) == (True, False)
+    # Same back, a stronger down: dominates.
+    low = _option("2S 5H 9D JC", "5C 6C 7C")
+    high = _option("8S 8H 8D QH", "5D 6D 7D")
+    assert low.back == high.back
+    assert high.down > low.down
+    assert dominance(high, low) == (True, False)
+    # Equal in both hands: neither dominates.
+    twin = _option("8S 8H 8D QC", "2D 5S 9C")
+    assert (twin.down, twin.back) == (weak.down, weak.back)
+    assert dominance(twin, weak) == (False, False)
+    # Stronger down but weaker back: neither dominates.
+    assert weak.down > low.down
+    assert weak.back < low.back
+    assert dominance(weak, low) == (False, False)
+
+
+Evaluator = Callable[[Any], object]
+
+
+EVALUATORS: list[tuple[str, Evaluator, str]] = [
+    ("evaluate4", db.evaluate4, "AS 2S 3S 4S"),
+    ("evaluate3", db.evaluate3, "AS 2S 3S"),
+    ("strength4", db.strength4, "AS2S"),
+    ("strength3", db.strength3, "ASK"),
+    ("split_strengths", db.split_strengths, "AS2S3S4S5S6S7S"),
+    ("best_splits", db.best_splits, "AS 2S 3S 4S 5S 6S 7S"),
+    ("pure evaluate4", pure.evaluate4, "AS 2S 3S 4S"),
+    ("pure evaluate3", pure.evaluate3, "AS 2S 3S"),
+    ("pure strength4", pure.strength4, "ASKS"),
+    ("pure strength3", pure.strength3, "ASK"),
+    ("pure split_strengths", pure.split_strengths, "AS2S3S4"),
+    ("pure best_splits", pure.best_splits, "AS2S3S4"),
+    ("pure splits", pure.splits, "AS2S3S4"),
+]
+
+
+@pytest.mark.parametrize(("name", "function", "text"), EVALUATORS,
+                         ids=[name for name, _, _ in EVALUATORS])
+def test_evaluators_refuse_a_string(name: str, function: Evaluator, text: str) -> None:
+    with pytest.raises(TypeError, match=r"expected a sequence of .*cards, not str"):
+        function(text)
+    with pytest.raises(TypeError, match="not bytes"):
+        function(text.encode())
+
+
+@pytest.mark.parametrize(("name", "function", "text"), EVALUATORS,
+                         ids=[name for name, _, _ in EVALUATORS])
+def test_evaluators_refuse_a_number(name: str, function: Evaluator, text: str) -> None:
+    with pytest.raises(TypeError, match="not int"):
+        function(5)

@@ -20,9 +20,6 @@ from hypothesis import strategies as st
 
 from cardrules import DECK, Hand, IllegalActionError, parse_card, parse_cards
 from cardrules.down_and_back import (
-    NUM_ACTIONS,
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
     RULES,
     Action,
     ChooseDealer,
@@ -34,19 +31,24 @@ from cardrules.down_and_back import (
     Phase,
     Shuffle,
     Split,
-    action_from_id,
-    action_id,
     apply,
     encoding,
-    legal_action_ids,
     legal_actions,
     new_game,
-    observation_string,
-    observation_tensor,
     sample_chance,
     view,
 )
-from cardrules.down_and_back.determinize import hidden_variant
+from cardrules.down_and_back.determinization import hidden_variant
+from cardrules.down_and_back.encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_SIZE,
+    action_from_id,
+    action_id,
+    legal_action_ids,
+    observation_string,
+    observation_tensor,
+)
 from support import ROOT
 from support.gamecheck import documented_layout, layout_part, state_after
 
@@ -340,6 +342,7 @@ def test_the_documented_layouts_match_the_code() -> None:
     layout = [(name, length) for name, _, length in OBSERVATION_LAYOUT]
     assert documented_layout(encoding.__doc__ or "") == layout
     page = (DOCS / "integrations.rst").read_text("utf-8")
-    start = page.index("Down and Back (:data:`cardrules.down_and_back.OBSERVATION_SIZE`")
-    section = page[start:page.index("Back Alley (:data:`cardrules.back_alley.OBSERVATION_SIZE`")]
+    start = page.index("Down and Back (:data:`cardrules.down_and_back.encoding.OBSERVATION_SIZE`")
+    end = page.index("Back Alley (:data:`cardrules.back_alley.encoding.OBSERVATION_SIZE`")
+    section = page[start:end]
     assert documented_layout(section) == layout

@@ -15,8 +15,10 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import attrs
 import pytest
 
+import cardrules.down_and_back as db
 from cardrules import DECK, Card, Hand, IllegalActionError, parse_card
 from cardrules.down_and_back import (
     Action,
@@ -42,7 +44,7 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.checks import check_invariants
-from cardrules.down_and_back.determinize import hidden_variant
+from cardrules.down_and_back.determinization import hidden_variant
 from support.db_deals import (
     cards,
     deal_round,
@@ -54,6 +56,7 @@ from support.db_deals import (
     showdown_round,
     start,
 )
+from support.gamecheck import attrs_within, states_of
 from support.recorded import db_recorded_games
 
 
@@ -933,7 +936,7 @@ def test_db37_cards_seen_taken_are_a_hand_in_canonical_order() -> None:
 
 
 def test_db40_a_split_without_a_seat_is_the_current_players() -> None:
-    # Issue 14: without seat= an action is the player to act's, so apply agrees
+    # Without seat= an action is the player to act's, so apply agrees
     # with legal_actions; another seat still to split must be named (DB-40).
     state = at_split()
     assert state.current_player == 1
@@ -1097,7 +1100,7 @@ def test_db44_one_finite_default_for_new_game_play_game_and_the_command(
     assert RULES.new_game_from_settings({"num_players": 3}).rounds == DEFAULT_ROUNDS
     assert play_game([RandomBot(1), RandomBot(2)], seed=1).state.rounds == DEFAULT_ROUNDS
     assert inspect.signature(new_game).parameters["rounds"].default == DEFAULT_ROUNDS
-    assert cli._common.DEFAULT_ROUNDS == DEFAULT_ROUNDS   # the command's help text
+    assert cli._options.DEFAULT_ROUNDS == DEFAULT_ROUNDS   # the command's help text
     assert cli.main(["play", "--players", "2", "--seed", "1", "--bots", "random"]) == 0
     played = [line for line in capsys.readouterr().out.splitlines()
               if line.startswith("round ")]
@@ -1198,10 +1201,10 @@ def test_rules_object_holds_the_conformance_hooks() -> None:
     assert db.RULES.check_invariants is checks.check_invariants
     assert db.RULES.hidden_variant is hidden_variant
     assert db.RULES.probe_actions is checks.probe_actions
-    # the package exports the hooks as Back Alley's does (the same kinds of names in both)
-    assert db.check_invariants is checks.check_invariants
+    # what RULES carries is reached through RULES only, in both games
     for name in ("record", "replay", "new_game_from_settings", "NAME", "CHECK_SETTINGS",
-                 "RandomBot", "GameRecord"):
+                 "RandomBot", "GameRecord", "check_invariants", "hidden_variant",
+                 "probe_actions", "returns", "chance_pile", "NUM_ACTIONS", "action_id"):
         assert not hasattr(db, name), name
 
 
@@ -1426,3 +1429,51 @@ def test_db35_turns_count_the_turns_each_seat_has_finished(num_players: int) -> 
             state = apply(state, rng.choice(legal_actions(state)))
             finished[seat] += 1
         assert state.turns == (6,) * num_players    # DB-35
+
+
+# == attrs.evolve on the records ===========================================================
+# ``attrs.evolve`` on Down and Back's records: every init argument
+# is an attribute of the same name holding what the argument takes, so passing a
+# record's own values back gives the record back; a name that only reads
+# through to the settings or the books (``num_players``, ``pot``, ``turns``, ...)
+# is not an argument and is refused with a TypeError naming it.
+
+def _states() -> Iterator[GameState]:
+    """Every state of short random games of two and three players: each phase,
+    tie-breaks when they come, and the end."""
+    for seed, players in ((0, 2), (1, 3), (2, 3)):
+        yield from states_of(db.RULES, {"num_players": players, "rounds": 2}, seed)
+
+
+def test_every_init_argument_round_trips_through_evolve() -> None:
+    kinds: set[type] = set()
+    for state in _states():
+        for record in (*attrs_within(state), *attrs_within(view(state, 0))):
+            kinds.add(type(record))
+            fields = attrs.fields(type(record))
+            for field in fields:
+                if field.init:
+                    assert field.alias == field.name, (type(record).__name__, field.name)
+                    again = attrs.evolve(record, **{field.name: getattr(record, field.name)})
+                    assert again == record, (type(record).__name__, field.name)
+        again = attrs.evolve(state, **{f.name: getattr(state, f.name)
+                                       for f in attrs.fields(GameState)})
+        assert legal_actions(again) == legal_actions(state)
+    assert {GameState, db.Settings, db.History, db.RoundResult, db.Split, db.View} <= kinds
+
+
+@pytest.mark.parametrize("name", ["num_players", "ante", "rounds", "round", "dealer", "pot",
+                                  "net", "results", "turns"])
+def test_a_name_read_through_to_the_books_is_refused_by_evolve(name: str) -> None:
+    state = db.apply(db.new_game(3), db.ChooseDealer(1))
+    with pytest.raises(TypeError, match=rf"unexpected keyword argument '{name}'"):
+        attrs.evolve(state, **{name: getattr(state, name)})
+
+
+def test_the_reducers_state_builder_lists_the_fields_in_their_order() -> None:
+    """The reducer's keyword-only builder passes its arguments to GameState by
+    position: its parameters must be the fields, in the same order."""
+    from cardrules.down_and_back.game import _new_state
+
+    assert list(inspect.signature(_new_state).parameters) == \
+        [field.name for field in attrs.fields(GameState)]

@@ -37,6 +37,7 @@ from cardrules.down_and_back import (
     DrawStock,
     GameState,
     Phase,
+    RoundResult,
     Shuffle,
     Split,
     View,
@@ -53,7 +54,12 @@ from cardrules.down_and_back._accel import strength3, strength4
 from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.serialize import FORMAT, STATE_KEYS, VIEW_FORMAT
 from cardrules.engine.json_out import attributes_to_json, to_json
-from support.db_deals import hand_of, idle_until_split, showdown_round, start
+from support.db_deals import (
+    hand_of,
+    idle_until_split,
+    showdown_round,
+    start,
+)
 from support.gamecheck import SpyOnEntries
 
 # ---------------------------------------------------------------------------
@@ -1456,7 +1462,7 @@ def test_db37_a_determinized_state_loads_when_the_mover_took_from_the_pile() -> 
     # determinize() used to make the card another seat drew mid-turn one of
     # its unseen cards (a draw from the stock) even where the pile and the
     # cards seen show the draw was from the pile: states the loader refuses.
-    from cardrules.down_and_back.determinize import determinize
+    from cardrules.down_and_back.determinization import determinize
 
     rng = random.Random(5)
     tried = 0
@@ -1473,3 +1479,51 @@ def test_db37_a_determinized_state_loads_when_the_mover_took_from_the_pile() -> 
                 assert view(guess, seat) == view(state, seat)
                 tried += 1
     assert tried > 50
+
+
+# -- check_invariants on the results of rounds (DB-31, DB-40) ------------------------------
+
+
+def _three_rounds() -> GameState:
+    from cardrules.down_and_back import GreedyBot, play_game
+
+    state = play_game([GreedyBot(seed=s) for s in range(3)], rounds=3, seed=5).state
+    assert len(state.results) == 3
+    check_invariants(state)
+    return state
+
+
+def _with_result(state: GameState, k: int, result: RoundResult) -> GameState:
+    import attrs
+
+    results = (*state.results[:k], result, *state.results[k + 1:])
+    return attrs.evolve(state, history=attrs.evolve(state.history, results=results))
+
+
+def test_db31_invariants_refuse_a_result_with_the_wrong_dealer_or_round() -> None:
+    # Round k + 1 is dealt by the seat left of round k's dealer (DB-31); a
+    # result naming another dealer, or another round number, is refused on
+    # its own, the other field being right.
+    import attrs
+
+    state = _three_rounds()
+    second = state.results[1]
+    for bad in (attrs.evolve(second, dealer=(second.dealer + 1) % 3),
+                attrs.evolve(second, round=3)):
+        with pytest.raises(ValueError, match="the deal passes to the left each round"):
+            check_invariants(_with_result(state, 1, bad))
+
+
+def test_db40_invariants_refuse_result_splits_of_the_wrong_sizes() -> None:
+    # Every split of a result is a 4-card down and a 3-card back (DB-40): one
+    # seat's back of four and another's of two are refused, though the
+    # downs are right and the cards are still 7 per player, all different.
+    import attrs
+
+    state = _three_rounds()
+    first = state.results[0]
+    a, b = first.splits[0], first.splits[1]
+    moved = b.back[0]
+    splits = (Split(a.down, (*a.back, moved)), Split(b.down, b.back[1:]), *first.splits[2:])
+    with pytest.raises(ValueError, match="the splits of a result"):
+        check_invariants(_with_result(state, 0, attrs.evolve(first, splits=splits)))

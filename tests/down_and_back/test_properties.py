@@ -47,7 +47,7 @@ from cardrules.down_and_back import (
     view,
 )
 from cardrules.down_and_back.checks import check_invariants
-from cardrules.down_and_back.determinize import hidden_variant
+from cardrules.down_and_back.determinization import hidden_variant
 from cardrules.engine import check_game
 from support.gamecheck import cards_within, check_json, check_who_acts
 

@@ -31,10 +31,11 @@ from cardrules.down_and_back import (
 )
 from cardrules.down_and_back.analysis import greedy_split
 from cardrules.down_and_back.bots import greedy_measure
-from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.determinization import determinize
 from cardrules.down_and_back.rollout import greedy_action, legal_options, play_out
 from cardrules.down_and_back.search import _strengthen
 from cardrules.engine import Bot
+from support.db_deals import cards, start
 
 
 def _until(phase: Phase, *, players: int, seed: int, turn: int = 0) -> GameState:
@@ -222,3 +223,45 @@ def test_the_memo_of_the_greedy_measure_gives_the_measure() -> None:
         assert greedy_measure(list(reversed(seven))) == fresh   # the same cards, any order
         # GreedyBot's float weights are exactly the whole-number sums / 4096.
         assert hand_value(seven)[0] * 4096 == fresh
+
+
+# -- pot shares and rollouts ---------------------------------------------------------------
+
+
+def test_pot_share_of_a_hand_counts_whole_and_shared_pots() -> None:
+    # Against a table of opponents' best hands (best down, how many hold it,
+    # best back, how many hold it), a hand's pot share is the largest over its
+    # undominated splits of the down share times the back share (DB-41, DB-43),
+    # a tie splitting a showdown evenly; a hand that loses everything has none.
+    from cardrules.down_and_back import strength3, strength4
+    from cardrules.down_and_back.search import _pot_share
+    from cardrules.down_and_back.showdown import SHARE as _SHARE
+
+    strong = tuple(sorted(c.index for c in cards("KS KH KD KC QS QH QD")))
+    weak = tuple(sorted(c.index for c in cards("2S 3H 5D 7C 9S JH 4D")))
+    kings, queens = strength4(cards("KS KH KD KC")), strength3(cards("QS QH QD"))
+    low_d, low_b = strength4(cards("2C 3D 4H 6S")), strength3(cards("2D 3S 5C"))
+    beaten = (low_d, 1, low_b, 2)
+    tied_down = (kings, 1, low_b, 1)
+    assert _pot_share(strong, [beaten], {}) == _SHARE * _SHARE
+    assert _pot_share(strong, [tied_down], {}) == _SHARE // 2 * _SHARE
+    assert _pot_share(strong, [beaten, tied_down], {}) == _SHARE * _SHARE * 3 // 2
+    assert _pot_share(weak, [(kings, 1, queens, 1)], {}) == 0
+    cache: dict[tuple[int, ...], int] = {}
+    assert _pot_share(strong, [beaten], cache) == cache[strong] == _SHARE * _SHARE
+
+
+def test_play_out_makes_each_seats_bot_from_bot_seed_plus_seat() -> None:
+    from cardrules.down_and_back import GreedyBot
+    from cardrules.down_and_back.rollout import play_out
+
+    seeds: list[int | None] = []
+
+    def factory(seed: int | None) -> GreedyBot:
+        seeds.append(seed)
+        return GreedyBot(seed=seed)
+
+    state = start(3, 0, {}, rounds=1)
+    result = play_out(state, DrawStock(), random.Random(2), bot=factory, bot_seed=5)
+    assert seeds == [5, 6, 7]
+    assert result.round == 1

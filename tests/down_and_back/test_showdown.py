@@ -27,7 +27,6 @@ from cardrules.down_and_back import (
     Stage,
     TieBreakDraw,
     apply,
-    legal_action_ids,
     legal_actions,
     new_game,
     sample_chance,
@@ -35,6 +34,8 @@ from cardrules.down_and_back import (
     strength4,
 )
 from cardrules.down_and_back import encoding as db_encoding
+from cardrules.down_and_back.checks import check_invariants
+from cardrules.down_and_back.encoding import legal_action_ids
 from cardrules.down_and_back.showdown import (
     SHARE,
     best_seats,
@@ -47,6 +48,7 @@ from cardrules.down_and_back.showdown import (
     stage_strengths,
 )
 from support import ROOT
+from support.db_deals import cards, paused_twice
 
 PACKAGE = ROOT / "src" / "cardrules" / "down_and_back"
 
@@ -218,3 +220,12 @@ def test_legal_action_ids_are_the_numbers_of_the_legal_actions_in_every_phase() 
             else:
                 state = apply(state, rng.choice(legal_actions(state)))
     assert len(seen) == 7   # every phase but the end
+
+
+# -- a tie-break that pauses twice (DB-36, DB-42) ------------------------------------------
+
+
+def test_db36_a_tie_break_can_pause_twice_and_each_card_stays_single() -> None:
+    state = paused_twice()
+    assert state.discard == cards("AS 8C 8S 2S 2H 3S 3H 4S 4H 5S 5H 6S 6H 7S 7H")
+    check_invariants(state)

@@ -31,11 +31,13 @@ from cardrules.engine.bounds import Bounds  # noqa: E402
 from cardrules.engine.events import Event  # noqa: E402
 from cardrules.engine.tensors import Encoding  # noqa: E402
 from cardrules.errors import IllegalActionError, ParseError  # noqa: E402
-from cardrules.integrations import openspiel  # noqa: E402
+from cardrules.integrations import openspiel, openspiel_saved  # noqa: E402
 
 DOWN_AND_BACK = "cardrules_down_and_back"
 BACK_ALLEY = "cardrules_back_alley"
 DB_SHORT = {"num_players": 3, "rounds": 2}
+#: The adapter's own parameters and their defaults (every game has them).
+ADAPTER_DEFAULTS = {"fixed_deals": 0, "returns": 0, "sampled_chance": 0, "seed": 0}
 BA_SHORT = {"max_hand_size": 2}
 
 
@@ -379,7 +381,9 @@ def test_serialization_round_trips() -> None:
 
 # -- search ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("make", [lambda: db_game(num_players=2, rounds=1), lambda: ba_game()])
+@pytest.mark.parametrize("make", [lambda: db_game(num_players=2, rounds=1), lambda: ba_game(),
+                                  lambda: ba_game(sampled_chance=1),
+                                  lambda: db_game(num_players=2, rounds=1, sampled_chance=1)])
 def test_ismcts_plays_whole_games(make: Any) -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -439,7 +443,7 @@ def test_too_many_chance_steps_end_a_down_and_back_game(monkeypatch: pytest.Monk
 def test_back_alley_resampling_keeps_every_void_play_has_shown() -> None:
     """resample_from_infostate draws with back_alley.determinize, so no other
     seat is ever dealt a card the play shows it cannot hold (BA-31 to BA-33)."""
-    from cardrules.back_alley.determinize import known_absent
+    from cardrules.back_alley.determinization import known_absent
 
     game = ba_game()
     rng = random.Random(21)
@@ -552,8 +556,9 @@ def test_a_resample_keeps_the_history_of_the_state_it_was_drawn_from() -> None:
     loaded = game.deserialize_state(sample.serialize())
     assert loaded.cardrules_state == sample.cardrules_state
     history, moves, data = split_serialized(sample.serialize())
-    with pytest.raises(ParseError, match="history does not lead"):
-        game.deserialize_state(join_serialized(history, moves, {**data, "resampled": None}))
+    assert [r["seat"] for r in data["resamples"]] == [0]
+    plain = game.deserialize_state(join_serialized(history, moves, {**data, "resamples": []}))
+    assert plain.cardrules_state == state.cardrules_state
 
 
 # -- deserializing untrusted text ------------------------------------------------------
@@ -565,13 +570,13 @@ class _Raw:
         self.text = text
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return openspiel._core_from_json, (self.text,)
+        return openspiel_saved.saved_from_json, (self.text,)
 
 
 def split_serialized(text: str) -> tuple[str, str, dict[str, Any]]:
     history, moves, data = text.split("\n", 2)
-    core = pickle.loads(base64.b64decode(data[len("__dict__="):]))["_core"]
-    return history[len("history="):], moves[len("move_number="):], json.loads(core.to_json())
+    saved = pickle.loads(base64.b64decode(data[len("__dict__="):]))["_core"]
+    return history[len("history="):], moves[len("move_number="):], json.loads(saved.to_json())
 
 
 def join_serialized(history: str, moves: str, data: object) -> str:
@@ -607,9 +612,9 @@ def sample_states(seed: int) -> list[tuple[Any, Any]]:
     return out
 
 
-def json_tampers(data: dict[str, Any], other: dict[str, Any], resampled: bool
+def json_tampers(data: dict[str, Any], other: dict[str, Any], other_state: dict[str, Any]
                  ) -> list[dict[str, Any]]:
-    """Changed copies of a core's JSON that must all be refused."""
+    """Changed copies of a saved state's JSON that must all be refused."""
     out: list[dict[str, Any]] = []
 
     def changed(**keys: Any) -> dict[str, Any]:
@@ -618,85 +623,72 @@ def json_tampers(data: dict[str, Any], other: dict[str, Any], resampled: bool
         return new
 
     for key in data:
-        if key != "resampled" or resampled:   # written before 0.1, "resampled" may be left out
-            out.append({k: v for k, v in data.items() if k != key})      # a key dropped
-        wrongs: tuple[object, ...] = (None, True, "x", 1.5, [], {}, [[]], -1, 10 ** 30)
-        for wrong in wrongs:   # a wrong type, or a list that is not a card list
-            if wrong != data[key] and (type(wrong) is not type(data[key])
-                                       or key in ("picked", "remaining", "base")):
+        out.append({k: v for k, v in data.items() if k != key})      # a key dropped
+        wrongs: tuple[object, ...] = (None, True, "x", 1.5, {}, [[]], -1, 10 ** 30)
+        for wrong in wrongs:   # a wrong type
+            if type(wrong) is not type(data[key]):
                 out.append(changed(**{key: wrong}))
     out.append(changed(extra=1))
+    # What earlier versions saved, the whole state and its log, is no key now.
+    out.append(changed(log=[[None, "seat 0 wins", None]] * 10))
+    out.append(changed(state={}))
     for key in data["settings"]:
         out.append(changed(settings={k: v for k, v in data["settings"].items() if k != key}))
         out.append(changed(settings={**data["settings"], key: data["settings"][key] + 1}))
         out.append(changed(settings={**data["settings"], key: True}))
     out.append(changed(settings={**data["settings"], "extra": 1}))
-    for key in data["state"]:
-        out.append(changed(state={k: v for k, v in data["state"].items() if k != key}))
-    # The other game's core, as it is and under this game's name and settings.
-    out.append(copy.deepcopy(other))
-    out.append({**copy.deepcopy(other), "game": data["game"], "settings": data["settings"]})
-    out.append(changed(state=copy.deepcopy(other["state"])))
+    out.append(copy.deepcopy(other))      # the other game's, as it is
     out.append(changed(game="cardrules_other"))
-    for bad in ([99], ["AS"], [True], [-1], [0, 0], list(range(60)), [1.0]):
-        out.append(changed(picked=bad))
-        out.append(changed(remaining=bad))
-    for flag in (1, 0, "true", None):
-        out.append(changed(truncated=flag))
-    out.append(changed(truncated=not data["truncated"]))
-    out.append(changed(chance_steps=data["chance_steps"] + 10 ** 6))
-    out.append(changed(chance_steps=float(data["chance_steps"])))
-    out.append(changed(base=data["base"][:-1]))
-    out.append(changed(base=["1"] * len(data["base"])))
-    out.append(changed(base=[True] * len(data["base"])))
-    out.append(changed(log=[["x", None, None]]))
-    out.append(changed(log=[[None, None, None]]))
-    out.append(changed(log=[[None, "a"]]))
-    out.append(changed(log=[[0, "a", 5]]))
-    out.append(changed(log=[[9, "a", "b"]]))
-    out.append(changed(log=["seat 0"]))
-    out.append(changed(log=data["log"][:-1]))
-    out.append(changed(log=[*data["log"], [None, "seat 0 wins", None]]))
-    out.append(changed(base=[v + 1 for v in data["base"]]))
-    if data["picked"]:
-        out.append(changed(picked=data["picked"][::-1]))
-    origin = data["resampled"]
-    if origin is not None:   # where a resampled state was drawn from is checked too
-        for key in origin:
-            out.append(changed(resampled={k: v for k, v in origin.items() if k != key}))
-        out.append(changed(resampled={**origin, "seat": (origin["seat"] + 1) % 2}))
-        out.append(changed(resampled={**origin, "at": origin["at"] + 1}))
-        out.append(changed(resampled={**origin, "at": origin["at"] - 1}))
-        out.append(changed(resampled={**origin, "at": 10 ** 6}))
-        out.append(changed(resampled={**origin, "start": origin["source"]}))
-        out.append(changed(resampled={**origin, "source": origin["start"]}))
-        out.append(changed(resampled={**origin, "start": {**origin["start"], "log": []}}))
-        out.append(changed(resampled={**origin, "start": {**origin["start"],
-                                                          "resampled": origin}}))
-        out.append(changed(resampled={**origin, "extra": 1}))
-        out.append(changed(resampled=True))
-        out.append(changed(resampled=None))
+    out.append(changed(game=other["game"], settings=other["settings"]))
+    # Sampled shuffles where the game deals card by card, or of the wrong shape.
+    for sampled in ([[0, [1, 2]]], [[0]], [[-1, []]], [[0, [1, 1]]], [[0, [99]]],
+                    [[10 ** 6, []]], [["0", []]], [[0, "AS"]]):
+        out.append(changed(sampled=sampled))
+    out.append(changed(resamples=[{"seat": 0, "at": 0, "state": {}, "picked": [],
+                                   "remaining": []}] * 33))
+    for index, resample in enumerate(data["resamples"]):
+        def with_resample(index: int = index, **keys: Any) -> dict[str, Any]:
+            resamples = copy.deepcopy(data["resamples"])
+            resamples[index].update(keys)
+            return changed(resamples=resamples)
+        for key in resample:
+            dropped = copy.deepcopy(data["resamples"])
+            del dropped[index][key]
+            out.append(changed(resamples=dropped))
+        out.append(with_resample(extra=1))
+        out.append(with_resample(seat=99))
+        out.append(with_resample(seat=-1))
+        out.append(with_resample(at=10 ** 6))
+        out.append(with_resample(at=-1))
+        out.append(with_resample(at=True))
+        out.append(with_resample(state=other_state))
+        out.append(with_resample(state={k: v for k, v in resample["state"].items()
+                                        if k != "phase"}))
+        out.append(with_resample(state="x"))
+        for bad in ([99], ["AS"], [True], [-1], [0, 0], list(range(70)), [1.0]):
+            out.append(with_resample(picked=bad))
+            out.append(with_resample(remaining=bad))
+        if resample["picked"]:
+            out.append(with_resample(picked=resample["picked"][1:]))
+            out.append(with_resample(remaining=resample["remaining"][::-1]))
+    if len(data["resamples"]) > 1:
+        out.append(changed(resamples=data["resamples"][::-1]))
     return out
 
 
 def history_tampers(history: str, moves: str) -> list[tuple[str, str]]:
-    """Changed history= and move_number= lines that must all be refused."""
+    """Changed history= and move_number= lines that must all be refused
+    (another legal history is another game, and loads)."""
     pairs = history.split(",") if history else []
     out = [(history, str(int(moves) + 1)), (history, "-1"), (history, "x"), (history, ""),
            (history + ",", moves), (history + ",x:1", moves), ("1:2:3", moves),
            (history + ",9:0", str(int(moves) + 1)), (history + ",-1:99999999999", moves),
-           ("-1:0," * 3 + history, str(int(moves) + 3)), (history, " " + moves)]
+           ("-1:0," * 3 + history, str(int(moves) + 3)), (history, " " + moves),
+           ("-1:7," + history, str(int(moves) + 1)), ("0:0," + history, str(int(moves) + 1))]
     if pairs:
-        out.append((",".join(pairs[:-1]), str(int(moves) - 1)))          # one step forgotten
         out.append((",".join(pairs[:-1]), moves))
-        player, action = pairs[-1].split(":")
-        out.append((",".join([*pairs[:-1], f"{player}:{int(action) + 1}"]), moves))
-        out.append((",".join([*pairs[:-1], f"{(int(player) + 2) % 3 - 1}:{action}"]), moves))
-        out.append((",".join([*pairs[:-1], pairs[-1] + "0"]), moves))
-        if len(pairs) > 2:
-            swapped = [pairs[1], pairs[0], *pairs[2:]]
-            if swapped != pairs:
-                out.append((",".join(swapped), moves))
+        out.append((",".join([*pairs[:-1], pairs[-1] + "0000"]), moves))
+        out.append((",".join([*pairs, "-1:200"]), str(int(moves) + 1)))
     return out
 
 
@@ -712,7 +704,9 @@ def raw_tampers(text: str) -> list[object]:
         return "__dict__=" + base64.b64encode(pickle.dumps(obj)).decode()
 
     core = pickle.loads(base64.b64decode(data[len("__dict__="):]))["_core"]
-    return [None, 5, b"history=", "", text.replace("\n", " "), history, f"{history}\n{moves}",
+    old_format = json.dumps({"game": "cardrules_back_alley", "settings": {}, "log": []})
+    return [f"{history}\n{moves}\n{payload({'_core': _Raw(old_format)})}",
+            None, 5, b"history=", "", text.replace("\n", " "), history, f"{history}\n{moves}",
             f"{moves}\n{history}\n{data}", f"{history}\n{moves}\n__dict__=!!!",
             f"{history}\n{moves}\n__dict__=" + base64.b64encode(b"garbage").decode(),
             f"{history}\n{moves}\n{payload({'_core': Evil()})}",
@@ -729,22 +723,24 @@ def raw_tampers(text: str) -> list[object]:
 def test_tampered_serialized_states_are_all_parse_errors(capsys: pytest.CaptureFixture[str]
                                                          ) -> None:
     """deserialize_state reads untrusted text: a dropped key, a wrong type, the
-    other game's core, other settings, a non-card in the shuffle, a truncated
-    that is not a bool, a forged history or a foreign pickle is a ParseError,
-    never another exception, and nothing is unpickled but the adapter's JSON."""
+    other game's data, other settings, a resample that does not fit the
+    history (DB-37, BA-12: it must give its seat the same information), an
+    illegal history or a foreign pickle is a ParseError, never another
+    exception, and nothing is unpickled but the adapter's JSON."""
     samples = sample_states(31)
-    cores = {game.get_type().short_name: split_serialized(state.serialize())[2]
+    saved = {game.get_type().short_name: split_serialized(state.serialize())[2]
              for game, state in samples}
+    states = {game.get_type().short_name: state.cardrules_state for game, state in samples}
     tried = 0
     for game, state in samples:
         history, moves, data = split_serialized(state.serialize())
         assert game.deserialize_state(join_serialized(history, moves, data)).serialize() \
             == state.serialize()
-        other = cores[BACK_ALLEY if data["game"] == DOWN_AND_BACK
-                      else DOWN_AND_BACK]
-        texts: list[object] = [join_serialized(history, moves, tampered)
-                               for tampered in json_tampers(data, other,
-                                                            data["resampled"] is not None)]
+        name = BACK_ALLEY if data["game"] == DOWN_AND_BACK else DOWN_AND_BACK
+        rules = back_alley.RULES if name == BACK_ALLEY else down_and_back.RULES
+        texts: list[object] = [
+            join_serialized(history, moves, tampered)
+            for tampered in json_tampers(data, saved[name], rules.state_to_dict(states[name]))]
         texts += [join_serialized(h, m, data) for h, m in history_tampers(history, moves)]
         texts += raw_tampers(state.serialize())
         for at, text in enumerate(texts):
@@ -754,30 +750,59 @@ def test_tampered_serialized_states_are_all_parse_errors(capsys: pytest.CaptureF
                 tried += 1
             else:
                 pytest.fail(f"tamper {at} of {data['game']} accepted: {text!r:.200}")
-    assert tried > 1500
+    assert tried > 1000
     assert "unpickled!" not in capsys.readouterr().out
 
 
-def test_a_tampered_core_is_refused_by_openspiel_own_readers_too() -> None:
+def test_a_tampered_saved_state_is_refused_by_openspiel_own_readers_too() -> None:
     """pickle and pyspiel.deserialize_game_and_state unpickle by design (never
     give them untrusted bytes), but the adapter's JSON they reach is still
     checked against the game and the history."""
     for game, state in sample_states(32)[::2]:
         history, moves, data = split_serialized(state.serialize())
-        forged = [f"{int(history.split(',')[0].split(':')[1]) ^ 1}"]
-        bad_history = ",".join([f"-1:{forged[0]}", *history.split(",")[1:]])
-        for text in (join_serialized(history, moves, {**data, "truncated": 1}),
+        bad_history = ",".join(["-1:9", *history.split(",")[1:]])   # no seat 9 (DB-31, BA-11)
+        for text in (join_serialized(history, moves, {**data, "truncated": True}),
                      join_serialized(bad_history, moves, data)):
             whole = pyspiel.serialize_game_and_state(game, state)
             whole = whole[:whole.index("[State]\n") + len("[State]\n")] + text
             with pytest.raises(ParseError):
                 pyspiel.deserialize_game_and_state(whole)
-        # The other game's core in this game's state (DB-31, BA-11).
         other = sample_states(33)[9 if data["game"] == DOWN_AND_BACK else 1]
         _, _, other_data = split_serialized(other[1].serialize())
         with pytest.raises(ParseError, match="not of"):
             game.new_initial_state()._core = pickle.loads(pickle.dumps(_Raw(json.dumps(
                 other_data))))
+
+
+def test_a_saved_state_holds_only_what_its_history_cannot_rebuild() -> None:
+    """A state never resampled saves its game and settings only; a resampled
+    one adds the cards drawn (BA-12, DB-33: no history leads to them)."""
+    rng = random.Random(4)
+    game = ba_game()
+    state = advance(game.new_initial_state(), rng, 70)
+    _, _, data = split_serialized(state.serialize())
+    assert data == {"game": BACK_ALLEY, "settings": game.get_parameters(),
+                    "resamples": [], "sampled": []}
+    sample = state.resample_from_infostate(2, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    _, _, data = split_serialized(sample.serialize())
+    assert [(r["seat"], r["at"]) for r in data["resamples"]] == [(2, len(state.history()))]
+    assert back_alley.RULES.state_from_dict(data["resamples"][0]["state"]) == \
+        sample.cardrules_state
+
+
+def test_an_oversized_saved_state_is_refused_before_it_is_read() -> None:
+    """A history longer than the game can be, or a __dict__= line longer than
+    any saved state of the game, is refused by its length alone."""
+    game = ba_game()
+    state = game.new_initial_state()
+    _, moves, data = state.serialize().split("\n", 2)
+    with pytest.raises(ParseError, match="history= is longer than"):
+        game.deserialize_state("history=" + "-1:0," * 10 ** 6 + f"\n{moves}\n{data}")
+    log = [[None, "seat 0 bids 1", None]] * 10 ** 6
+    huge = join_serialized("", "0", {"game": BACK_ALLEY, "settings": game.get_parameters(),
+                                     "resamples": [], "sampled": [], "log": log})
+    with pytest.raises(ParseError, match="longer than any saved state"):
+        game.deserialize_state(huge)
 
 
 def test_serialized_states_load_back_at_every_kind_of_node() -> None:
@@ -932,7 +957,7 @@ def test_a_game_known_only_by_its_rules_passes_openspiel_checks() -> None:
     assert openspiel.register_game(MINI) == "cardrules_os_minimal"
     assert openspiel.register_game(MINI) == "cardrules_os_minimal"   # again: nothing changes
     game = mini_game(stake=3)
-    assert game.get_parameters() == {"stake": 3}
+    assert game.get_parameters() == {"stake": 3, **ADAPTER_DEFAULTS}
     assert (game.num_players(), game.max_chance_outcomes(), game.num_distinct_actions()) == \
         (2, 13, 2)   # 4S is card index 12
     assert (game.min_utility(), game.max_utility(), game.max_game_length(),
@@ -1112,9 +1137,7 @@ def rebuilt_information_state(state: Any, seat: int) -> str:
     core = state._core
     lines = [f"seat {seat}"]
     for entry in [] if core.log is None else core.log.entries():
-        text = entry.line(seat)
-        if text is not None:
-            lines.append(text)
+        lines.extend(entry.lines(seat))
     lines.append(core.spec.observation_string(core.state, seat))
     return "\n".join(lines)
 
@@ -1146,3 +1169,294 @@ def test_information_states_equal_the_ones_rebuilt_from_the_whole_log(
     for seat in range(state.num_players()):
         assert state.information_state_string(seat) == rebuilt_information_state(state, seat)
     assert asked > 10
+
+
+# -- sampled chance: a whole shuffle in one step ----------------------------------------
+
+@pytest.mark.parametrize("make", [lambda: db_game(sampled_chance=1),
+                                  lambda: ba_game(sampled_chance=1),
+                                  lambda: ba_game(max_hand_size=4, sampled_chance=1, seed=7)])
+def test_sampled_chance_passes_random_sim_test(make: Any) -> None:
+    """OpenSpiel's own test (its serialization of the game needs a C++ random
+    state a Python game cannot give, so states are checked by ours below)."""
+    game = make()
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(("make", "rules"),
+                         [(lambda: db_game(sampled_chance=1), down_and_back.RULES),
+                          (lambda: ba_game(sampled_chance=1), back_alley.RULES)])
+def test_a_sampled_shuffle_is_one_chance_step_of_the_whole_pile(make: Any, rules: Any) -> None:
+    """DB-32, DB-36, BA-12: each shuffle is one chance step with the one
+    outcome 0; the state draws an order of the whole pile itself."""
+    game = make()
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    shuffles = 0
+    while not state.is_terminal():
+        if state.is_chance_node() and state.cardrules_state.phase.value != "choose_dealer":
+            assert state.chance_outcomes() == [(0, 1.0)]
+            assert state.legal_actions() == [0]
+            assert state.action_to_string(-1, 0) == "sampled shuffle"
+            with pytest.raises(ValueError, match="one outcome 0"):
+                state.clone().apply_action(1)
+            pile = sorted(card.index for card in rules.chance_pile(state.cardrules_state))
+            state.apply_action(0)
+            order = state._core.sampled[-1][1]
+            assert sorted(order) == pile
+            assert state._core.sampled[-1][0] == len(state.history()) - 1
+            shuffles += 1
+        else:
+            state.apply_action(random_step(state, rng))
+    decisions = sum(1 for step in state.full_history() if step.player >= 0)
+    assert len(state.history()) == decisions + 1 + shuffles
+    assert shuffles >= 2
+
+
+def test_sampled_shuffles_follow_the_game_seed() -> None:
+    """The game draws its shuffles from random.Random(seed): two games loaded
+    with the same seed deal alike, another seed deals otherwise (BA-12)."""
+    def first_hand(seed: int) -> Any:
+        game = pyspiel.load_game(BACK_ALLEY, {"max_hand_size": 5, "sampled_chance": 1,
+                                              "seed": seed})
+        state = game.new_initial_state()
+        state.apply_action(0)
+        state.apply_action(0)
+        return state.cardrules_state.hand_indexes
+    assert first_hand(11) == first_hand(11)
+    assert first_hand(11) != first_hand(12)
+
+
+def test_sampled_states_round_trip_with_their_shuffles() -> None:
+    """A sampled state saves the orders its history cannot rebuild; a
+    tampered or missing order is refused; pickle and deepcopy work too."""
+    rng = random.Random(6)
+    for game in (db_game(sampled_chance=1), ba_game(sampled_chance=1)):
+        state = advance(game.new_initial_state(), rng, 40)
+        sample = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        for original in (state, advance(sample.clone(), rng, 5)):
+            for loaded in (game.deserialize_state(original.serialize()),
+                           pickle.loads(pickle.dumps(original)), copy.deepcopy(original)):
+                assert loaded.cardrules_state == original.cardrules_state
+                assert loaded.history() == original.history()
+                for seat in range(game.num_players()):
+                    assert loaded.information_state_string(seat) == \
+                        original.information_state_string(seat)
+        history, moves, data = split_serialized(state.serialize())
+        assert data["sampled"]
+        at, order = data["sampled"][0]
+        for sampled in ([], [[at, order[::-1][1:]]], [[at + 1, order]],
+                        [[at, [*order[1:], order[0] ^ 1]]], [*data["sampled"], [at, order]]):
+            with pytest.raises(ParseError):
+                game.deserialize_state(join_serialized(history, moves,
+                                                       {**data, "sampled": sampled}))
+
+
+def test_both_chance_modes_cut_a_game_short_at_the_same_point() -> None:
+    """BA-25: with max_throw_ins=0 the second deal thrown in ends the game, in
+    both modes (the chance steps are counted card by card in both)."""
+    for mode in (0, 1):
+        game = ba_game(max_hand_size=1, max_throw_ins=0, sampled_chance=mode)
+        state = game.new_initial_state()
+        rng = random.Random(1)
+        while not state.is_terminal():
+            state.apply_action(random_step(state, rng) if state.is_chance_node()
+                               else ba_encoding.action_id(back_alley.Pass()))
+        assert state.cardrules_state.history.throw_ins == 1
+        assert not state.cardrules_state.is_terminal
+
+
+# -- returns a search can use ------------------------------------------------------------
+
+@pytest.mark.parametrize("make", [lambda **p: db_game(**p), lambda **p: ba_game(**p)])
+@pytest.mark.parametrize("mode", [1, 2])
+def test_zero_sum_returns_pass_random_sim_test(make: Any, mode: int) -> None:
+    game = make(returns=mode)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    sampled = make(returns=mode, sampled_chance=1)
+    assert sampled.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    pyspiel.random_sim_test(sampled, num_sims=2, serialize=False, verbose=False)
+
+
+def test_zero_sum_returns_are_each_return_minus_the_table_mean() -> None:
+    """Back Alley (BA-40 to BA-43): half the margin between the teams;
+    Down and Back (DB-43, DB-44): net chips with an unwon pot shared back
+    among the seats that paid it in equal antes; normalised within the
+    declared bounds."""
+    setups: list[tuple[Any, dict[str, int], Any]] = [
+        (ba_game, {"max_hand_size": 3}, back_alley.RULES),
+        (db_game, {"num_players": 3, "rounds": 2}, down_and_back.RULES)]
+    for make, params, rules in setups:
+        games = [make(**params, returns=mode) for mode in (0, 1, 2)]
+        for seed in range(6):
+            states = [advance(game.new_initial_state(), random.Random(seed), 10 ** 6)
+                      for game in games]
+            raw = rules.returns(states[0].cardrules_state)
+            n = len(raw)
+            assert states[0].returns() == list(map(float, raw))
+            margins = states[1].returns()
+            assert sum(margins) == pytest.approx(0.0)
+            if rules is back_alley.RULES:
+                assert margins[0] == margins[2] == pytest.approx((raw[0] - raw[1]) / 2)
+            else:
+                pot = states[0].cardrules_state.pot
+                assert margins == pytest.approx([net + pot / n for net in raw])
+            spread = games[1].max_utility()
+            assert games[1].min_utility() == -spread
+            assert all(abs(m) <= spread for m in margins)
+            assert states[2].returns() == pytest.approx([m / spread for m in margins])
+            assert (games[2].min_utility(), games[2].max_utility()) == (-1.0, 1.0)
+            rewards = [0.0] * n
+            state = games[1].new_initial_state()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply_action(random_step(state, rng))
+                if not state.is_chance_node():
+                    rewards = [a + b for a, b in zip(rewards, state.rewards(), strict=True)]
+            assert rewards == pytest.approx(state.returns())
+
+
+def test_zero_sum_bounds_follow_from_the_game_bounds() -> None:
+    """(n - 1) / n of the game's spread of returns: Down and Back's is every
+    other seat's antes (DB-30); Back Alley's 40 points a card each way (BA-41)."""
+    db = db_game(num_players=4, ante=2, rounds=5, returns=1)
+    assert (db.min_utility(), db.max_utility()) == (-30.0, 30.0)
+    ba = ba_game(max_hand_size=2, returns=1)
+    assert (ba.min_utility(), ba.max_utility()) == (-300.0, 300.0)   # deals of 2, 1, 2
+    with pytest.raises(ValueError, match="'returns' is 0 to 2"):
+        ba_game(returns=3)
+
+
+def test_a_resampled_shuffle_in_progress_must_be_of_the_pile_being_shuffled() -> None:
+    """Resampled mid-shuffle (DB-30: the whole deck is shuffled), the cards
+    picked and the cards left must be that pile: one card both picked and
+    left (and so one card of the pile in neither) is refused, though each
+    list alone is a valid, ordered list of cards of the right length."""
+    game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 2, "rounds": 1})
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(4):   # the first dealer, then three cards of the shuffle
+        outcomes = state.chance_outcomes()
+        state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+    state = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    history, moves, data = state.serialize().split("\n", 2)
+    saved = pickle.loads(base64.b64decode(data[len("__dict__="):]))["_core"]
+    fields = json.loads(saved.to_json())
+    resample = fields["resamples"][0]
+    assert len(resample["picked"]) == 3
+    assert len(resample["picked"]) + len(resample["remaining"]) == 52
+
+    def text(fields: dict[str, Any]) -> str:
+        payload = base64.b64encode(pickle.dumps({"_core": _Raw(json.dumps(fields))})).decode()
+        return f"{history}\n{moves}\n__dict__={payload}"
+
+    assert game.deserialize_state(text(fields)).serialize() == state.serialize()
+    twice = {**resample, "remaining": sorted([*resample["remaining"][1:],
+                                              resample["picked"][0]])}
+    with pytest.raises(ParseError, match="the shuffle in progress of a resample is not of"):
+        game.deserialize_state(text({**fields, "resamples": [twice]}))
+
+
+def test_a_down_and_back_game_cut_short_at_the_chance_cap_loads_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Down and Back game has no throw-ins; it is cut short only when a
+    shuffle would pass the cap on chance steps (the adapter's bound for
+    OpenSpiel, DB-36/DB-42 reshuffles).  Such a state says it is truncated and
+    reads back as itself.  (The cap is lowered here so that the first shuffle
+    already passes it; in real games only long runs of tie-break reshuffles
+    do.)"""
+    game = pyspiel.load_game("cardrules_down_and_back", {"num_players": 2, "rounds": 1})
+    state = game.new_initial_state()
+    spec = state._core.spec
+    monkeypatch.setattr(spec, "max_chance_nodes", 10)
+    state.apply_action(state.chance_outcomes()[0][0])     # the first dealer; then a shuffle
+    assert state.is_terminal()
+    text = state.serialize()
+    loaded = game.deserialize_state(text)
+    assert loaded.serialize() == text
+    assert loaded.is_terminal()
+
+
+# -- fixed deals, for duplicate play --------------------------------------------------------
+
+def pass_all(state: Any) -> int:
+    """Everyone passes: the deal is thrown in (BA-25)."""
+    return int(ba_encoding.action_id(back_alley.Pass()))
+
+
+def bid_first(state: Any) -> int:
+    """The first bidder bids 1, so no deal is thrown in (BA-20, BA-21)."""
+    ids = state.legal_actions()
+    return int(ids[1] if state.cardrules_state.phase.value == "bid" else ids[0])
+
+
+def dealt_hands(make: Any, player: Any, seed: int) -> list[tuple[int, int, Any]]:
+    """(deal number, throw-ins of this deal so far, the hands dealt) of each deal."""
+    state = make(fixed_deals=1, seed=seed).new_initial_state()
+    out = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert len(outcomes) == 1
+            assert outcomes[0][1] == 1.0
+            state.apply_action(outcomes[0][0])
+            inner = state.cardrules_state
+            if not state.is_chance_node() and inner.phase.value == "bid":
+                out.append((len(inner.history.results), inner.history.throw_ins,
+                            inner.hand_indexes))
+        else:
+            state.apply_action(player(state))
+    return out
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_fixed_deals_give_both_games_of_a_pair_the_same_cards(mode: int) -> None:
+    """BA-12, BA-25: deal by deal the same hands whatever the play; a deal
+    thrown in is dealt again the same way in every game that throws it in."""
+    def make(**p: int) -> Any:
+        return ba_game(max_hand_size=3, max_throw_ins=1, sampled_chance=mode, **p)
+    calm = dealt_hands(make, bid_first, 5)
+    passing = dealt_hands(make, pass_all, 5)
+    assert [deal for deal, _, _ in calm] == [0, 1, 2, 3, 4]
+    # The first deal, thrown in, then dealt again (and thrown in for good).
+    assert passing[0][0] == calm[0][0]
+    assert passing[0][2] == calm[0][2]
+    assert passing[1][:2] == (0, 1)
+    assert passing[1][2] != calm[1][2]
+    def pass_once(state: Any) -> int:
+        history = state.cardrules_state.history
+        if not history.results and history.throw_ins == 0:
+            return pass_all(state)
+        return bid_first(state)
+    once = dealt_hands(make, pass_once, 5)
+    assert once[:2] == passing[:2]            # the same deal thrown in, dealt again alike
+    # Later deals are the same hands, each at the same place from the dealer,
+    # who has moved one seat on for the deal thrown in (BA-25).
+    assert [hands[1:] + hands[:1] for _, _, hands in once[2:]] == \
+        [hands for _, _, hands in calm[1:]]
+    other = dealt_hands(make, bid_first, 6)
+    assert other[0][2] != calm[0][2]
+
+
+def test_fixed_deals_are_the_same_in_both_chance_modes_and_refuse_other_outcomes() -> None:
+    hands = [dealt_hands(lambda mode=mode, **p: db_game(sampled_chance=mode, **p),
+                         lambda state: random_step(state, random.Random(len(state.history()))),
+                         9) for mode in (0, 1)]
+    assert hands[0] == hands[1]
+    state = db_game(fixed_deals=1, seed=9).new_initial_state()
+    (outcome, _), = state.chance_outcomes()
+    with pytest.raises(ValueError, match="the deals are fixed"):
+        state.apply_action((outcome + 1) % 3)
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_fixed_deals_pass_random_sim_test(mode: int) -> None:
+    for game in (db_game(fixed_deals=1, seed=3, sampled_chance=mode),
+                 ba_game(fixed_deals=1, seed=3, sampled_chance=mode, returns=2)):
+        pyspiel.random_sim_test(game, num_sims=3, serialize=mode == 0, verbose=False)
+        state = advance(game.new_initial_state(), random.Random(1), 60)
+        loaded = game.deserialize_state(state.serialize())
+        assert loaded.cardrules_state == state.cardrules_state

@@ -25,6 +25,7 @@ import pytest
 
 from cardrules.cards import Card, Joker, parse_card
 from cardrules.engine import GameRecord
+from cardrules.engine.presenter import tell
 from cardrules.errors import ParseError
 from cardrules.server._live import LiveTable
 from support.serverplay import new_table, play_all, served
@@ -108,8 +109,11 @@ def leaks(record: GameRecord, received: dict[int | None, list[dict[str, Any]]]) 
                 found += [f"{where}: {card} hidden at version {k}"
                           for card in set(cards_in(event)) & hidden_from(
                               rules.name, states[k], seat) - allowed]
-            expected = [" ".join(map(str, parts)) for k in sorted({e["version"] for e in
-                                                                    message["events"]})
+            # Told to the viewer: "you", and in Back Alley "your partner".
+            names = {(seat + 2) % 4: "your partner"} if seat is not None \
+                and rules.name == "back_alley" else None
+            expected = [tell(parts, -1 if seat is None else seat, names)
+                        for k in sorted({e["version"] for e in message["events"]})
                         for e in steps[k - 1]
                         if (parts := e.public if seat is None else e.seen_by(seat))
                         is not None]

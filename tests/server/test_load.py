@@ -23,6 +23,8 @@ for _needed in ("uvicorn", "httpx", "websockets"):   # the server extra brings t
 from support.server_load import LoadSettings, run_load  # noqa: E402
 from support.server_process import ServerProcess  # noqa: E402
 
+pytestmark = pytest.mark.slow   # 30 seconds of load: python -m pytest -m "not slow" skips it
+
 
 def test_200_bot_tables_and_50_clients_for_30_seconds(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,10 +24,14 @@ from cardrules.back_alley import (
     apply,
     legal_actions,
     new_game,
-    observation_tensor,
     view,
 )
-from cardrules.back_alley.encoding import action_from_id, action_id, legal_action_ids
+from cardrules.back_alley.encoding import (
+    action_from_id,
+    action_id,
+    legal_action_ids,
+    observation_tensor,
+)
 from cardrules.back_alley.vector import BackAlleyVector
 from cardrules.cards import Joker
 from cardrules.errors import IllegalActionError

@@ -18,16 +18,18 @@ from cardrules.down_and_back import (
     GameState,
     Phase,
     Shuffle,
-    action_from_id,
-    action_id,
     apply,
-    legal_action_ids,
     new_game,
-    observation_tensor,
-    returns,
     view,
 )
+from cardrules.down_and_back.encoding import (
+    action_from_id,
+    action_id,
+    legal_action_ids,
+    observation_tensor,
+)
 from cardrules.down_and_back.rollout import greedy_action
+from cardrules.down_and_back.state import returns
 from cardrules.down_and_back.vector import DownAndBackVector
 from cardrules.vector.streams import below, game_keys, shuffle_orders, words
 

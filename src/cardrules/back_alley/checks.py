@@ -5,7 +5,7 @@ raises :class:`ValueError` for any state the rules could not have produced
 (a card missing or repeated, bids out of order, a play that breaks BA-31 to
 BA-33, a trick given to the wrong seat, scores that do not follow from the
 results).  :func:`probe_actions` feeds :func:`cardrules.engine.check_game`,
-with ``hidden_variant`` from :mod:`cardrules.back_alley.determinize`.
+with ``hidden_variant`` from :mod:`cardrules.back_alley.determinization`.
 
 >>> from cardrules.back_alley import new_game
 >>> check_invariants(new_game())   # passes silently

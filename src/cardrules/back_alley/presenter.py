@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 from cardrules.back_alley.actions import Action, parse_action
 from cardrules.back_alley.events import _suit_name
-from cardrules.back_alley.state import GameState, Phase, bid_name, contract_of
+from cardrules.back_alley.state import Phase, bid_name, contract_of
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, Suit
@@ -32,7 +32,7 @@ from cardrules.engine.presenter import (
 )
 from cardrules.i18n import N_, gettext, ngettext, pgettext
 
-__all__ = ["BackAlleyTable", "by_suit", "hand_text", "result_lines"]
+__all__ = ["BackAlleyTable", "by_suit", "hand_text"]
 
 
 def by_suit(cards: Iterable[Card | Joker], trump: Suit | None) -> list[list[Card | Joker]]:
@@ -63,18 +63,6 @@ def hand_text(cards: Iterable[Card | Joker], trump: Suit | None) -> str:
     'BB AS KS 2S | 3H'
     """
     return " | ".join(" ".join(map(str, suit)) for suit in by_suit(cards, trump)) or "-"
-
-
-def result_lines(before: GameState, after: GameState) -> tuple[str, ...]:
-    """The line of each deal the step from ``before`` to ``after`` finished
-    (``Rules.result_lines``): the summary's next lines, as they happen
-    (BA-40 to BA-42).
-
-    >>> from cardrules.back_alley import new_game
-    >>> result_lines(new_game(), new_game())
-    ()
-    """
-    return tuple(map(str, after.results[len(before.results):]))
 
 
 #: The game's title and its unit, for the catalog (shown through ``gettext``).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardrules.cli import _common
+from cardrules.cli import _output
 from cardrules.engine.presenter import game_title
 from cardrules.engine.records import GameRecord
 from cardrules.i18n import gettext, ngettext
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
                          .format(game=game_title(rules)))
     *_, final = rules.replay(record)  # refuses a bad record before anything is printed
     if not args.summary:
-        _common.print_moves(rules, record)
+        _output.print_moves(rules, record)
     print(rules.summarize(final))
     if args.double_dummy and rules.double_dummy is not None:
         print(rules.double_dummy(rules.replay(record)))

@@ -17,9 +17,9 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cardrules.cli import _common
+from cardrules.cli import _games, _options, _output, _parser
 from cardrules.engine.presenter import game_title
-from cardrules.engine.registry import BUILT_IN, games
+from cardrules.engine.registry import display_names, rules_for
 from cardrules.engine.tally import Table
 from cardrules.i18n import N_, gettext, ngettext
 from cardrules.simulation.run import ENGINES, MAX_GAMES, MAX_WORKERS
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
 #: What to install for the progress bar and the drawn tables (shown through ``gettext``).
 RICH_HINT = N_('cardrules: for a progress bar and drawn tables: pip install "cardrules[cli]"')
-#: The game simulated when none is named: the first built-in one.
-DEFAULT_GAME = BUILT_IN[0].replace("_", "-")
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,10 +36,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser = commands.add_parser(
         "simulate",
         help=gettext("let bots play many games; print wins, means and game statistics"))
-    names = gettext(" or ").join(name.replace("_", "-") for name in games())
-    parser.add_argument("game", nargs="?", default=DEFAULT_GAME,
+    names = gettext(" or ").join(display_names())
+    parser.add_argument("game", nargs="?", default=_games.DEFAULT_GAME,
                         help=gettext("the game: {games} (default {default})").format(
-                            games=names, default=DEFAULT_GAME))
+                            games=names, default=_games.DEFAULT_GAME))
     parser.add_argument("--games", type=int, default=100, metavar="N",
                         help=gettext("the number of games, 1 to {most} (default 100)").format(
                             most=f"{MAX_GAMES:,}"))
@@ -50,7 +48,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                                      "(default 0)"))
     parser.add_argument("--bots", default="random",
                         help=gettext("{bots}; default random").format(
-                            bots=gettext(_common.BOTS_HELP)))
+                            bots=gettext(_parser.BOTS_HELP)))
     parser.add_argument("--rotate", action="store_true",
                         help=gettext("play duplicate: every deal once in each seating of the bots, "
                                      "so the margins compare bots on the same cards (GAMES must "
@@ -63,8 +61,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--workers", type=int, metavar="W",
                         help=gettext("worker processes, 1 to {most} (default: one per core; "
                                      "1 plays here)").format(most=MAX_WORKERS))
-    _common.add_settings_options(parser)
-    _common.add_hand_size_option(parser)
+    _options.add_settings_options(parser)
+    _options.add_hand_size_option(parser)
     parser.add_argument("--json", metavar="FILE",
                         help=gettext("save the result as JSON (- prints it instead of the "
                                      "tables)"))
@@ -78,10 +76,10 @@ def _check(args: argparse.Namespace) -> None:
     """Refuse bad options before any game is played."""
     if not 1 <= args.games <= MAX_GAMES:
         raise ValueError(gettext("--games must be from 1 to {most}, not {number}").format(
-            most=f"{MAX_GAMES:,}", number=_common.shown_number(args.games)))
+            most=f"{MAX_GAMES:,}", number=_options.shown_number(args.games)))
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         raise ValueError(gettext("--workers must be from 1 to {most}, not {number}").format(
-            most=MAX_WORKERS, number=_common.shown_number(args.workers)))
+            most=MAX_WORKERS, number=_options.shown_number(args.workers)))
     if args.plot is not None:
         from cardrules.simulation.plot import chart_format
 
@@ -90,20 +88,20 @@ def _check(args: argparse.Namespace) -> None:
         except ImportError:
             raise ValueError(gettext('--plot needs matplotlib: pip install "cardrules[plot]"')
                              ) from None
-        _common.check_record_path(args.plot, "--plot")
+        _options.check_record_path(args.plot, "--plot")
         try:
             chart_format(args.plot)
         except ValueError:
             raise ValueError(gettext("--plot {path}: the name must end in .png, .svg or .pdf "
                                      "(the format of the charts)").format(path=args.plot)) from None
     if args.json is not None and args.json != "-":
-        _common.check_record_path(args.json, "--json")
+        _options.check_record_path(args.json, "--json")
 
 
 def _settings(args: argparse.Namespace) -> dict[str, int | None]:
     """The settings of the options, as ``play`` reads them (``--bots`` does not
     set the number of players: a list of names must have one per seat)."""
-    return _common.settings_of(_common.game(args.game), args)
+    return _options.settings_of(rules_for(args.game), args)
 
 
 def _rich() -> Any:
@@ -118,11 +116,11 @@ def run(args: argparse.Namespace) -> int:
     """Simulate the games the options describe; print or save the result."""
     from cardrules.simulation import simulate
 
-    rules = _common.game(args.game)
+    rules = rules_for(args.game)
     _check(args)
     settings = _settings(args)
     seats = len(rules.returns(rules.new_game_from_settings(settings)))
-    kinds = _common.bot_kinds(rules, args.bots, seats)
+    kinds = _games.bot_kinds(rules, args.bots, seats)
     rich = _rich()
     if rich is None:
         print(gettext(RICH_HINT), file=sys.stderr)
@@ -233,10 +231,10 @@ def print_tables(result: SimulationResult, rich: Any = None) -> None:
     """Print the summary tables, drawn by rich when ``rich`` is the module."""
     found = [(t.title, t.headers, t.rows, range(t.names)) for t in tables(result)]
     if rich is None:
-        print("\n\n".join(_common.plain_table(*table) for table in found))
+        print("\n\n".join(_output.plain_table(*table) for table in found))
         return
     from rich.console import Console
 
     console = Console()
     for table in found:
-        console.print(_common.rich_table(*table))
+        console.print(_output.rich_table(*table))

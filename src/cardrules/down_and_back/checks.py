@@ -4,7 +4,7 @@
 raises :class:`ValueError` for any state the reducer could not have produced
 (a card missing or repeated, sizes that do not fit the phase, money not
 conserved).  :func:`probe_actions` feeds :func:`cardrules.engine.check_game`,
-with ``hidden_variant`` from :mod:`cardrules.down_and_back.determinize`.
+with ``hidden_variant`` from :mod:`cardrules.down_and_back.determinization`.
 
 >>> from cardrules.down_and_back import new_game
 >>> check_invariants(new_game(4))   # passes silently

@@ -235,13 +235,14 @@ def narration(events: Iterable[Event], seat: int) -> list[str]:
     return lines
 
 
-def tell(parts: Sequence[object], seat: int) -> str:
+def tell(parts: Sequence[object], seat: int, names: Mapping[int, str] | None = None) -> str:
     """One event's part (words, values and :class:`~cardrules.engine.events.Told`
     sentences) as the person at ``seat`` reads it, in the current language:
     in English the parts joined with spaces in the second person
     (:func:`second_person`); in another language each sentence's translation,
     the one said to "you" when it is about ``seat``.  A sentence the catalog
-    lacks is told in English.
+    lacks is told in English.  ``names`` gives other seats a name of their
+    own (such as "your partner"), used for ``seat N`` wherever it stands.
 
     >>> from cardrules import language
     >>> from cardrules.engine.events import told
@@ -253,19 +254,27 @@ def tell(parts: Sequence[object], seat: int) -> str:
     >>> with language("uk"):
     ...     tell([told("{seat} discards {card}", seat=2, card="7H")], 1)
     'місце 2 скидає 7H'
+    >>> tell([told("{seat} discards {card}", seat=2, card="7H")], 0, {2: "your partner"})
+    'your partner discards 7H'
     """
+    named = dict(names or {})
+    named.pop(seat, None)
     if current_language() != "en" and all(isinstance(part, Told) for part in parts):
-        found = [_localised(part, seat) for part in parts if isinstance(part, Told)]
+        found = [_localised(part, seat, named) for part in parts if isinstance(part, Told)]
         if all(text is not None for text in found):
             return " ".join(text for text in found if text is not None)
-    return second_person(" ".join(map(str, parts)), seat)
+    text = second_person(" ".join(map(str, parts)), seat)
+    for other, name in named.items():
+        text = re.sub(rf"\bseat {other}\b", name.replace("\\", "\\\\"), text)
+    return text
 
 
 #: A message with nothing to translate but its fields (``{result}``).
 _FIELDS_ONLY = re.compile(r"(\{[^{}]*\}|[\s\W\d])*")
 
 
-def _localised(sentence: Told, you: int) -> str | None:
+def _localised(sentence: Told, you: int,
+               names: Mapping[int, str] | None = None) -> str | None:
     """``sentence`` in the current language for the person at seat ``you``, or
     None when the catalog lacks it."""
     message, plural, n = sentence.message, sentence.plural, sentence.n
@@ -283,22 +292,25 @@ def _localised(sentence: Told, you: int) -> str | None:
         missing = template == message
     if missing and not _FIELDS_ONLY.fullmatch(sentence.template()):
         return None
-    values = {name: _field(name, value, you) for name, value in sentence.fields}
+    values = {name: _field(name, value, you, names) for name, value in sentence.fields}
     try:
         return template.format_map(values)
     except (KeyError, IndexError, ValueError):  # a broken translation: English instead
         return None
 
 
-def _field(name: str, value: object, you: int) -> str:
+def _field(name: str, value: object, you: int,
+           names: Mapping[int, str] | None = None) -> str:
     """A field of a :class:`Told` sentence in the current language."""
     if (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
+        if names and value != you and value in names:
+            return names[value]
         return seat_noun(value, you)
     if isinstance(value, Told):
-        text = _localised(value, you)
+        text = _localised(value, you, names)
         return second_person(str(value), you) if text is None else text
     if type(value) is tuple:  # a list of sentences (a Hand is a tuple too)
-        return pgettext("list", ", ").join(_field("", item, you) for item in value)
+        return pgettext("list", ", ").join(_field("", item, you, names) for item in value)
     return shown(value)
 
 
@@ -326,9 +338,11 @@ def seat_noun(seat: int, you: int) -> str:
     return gettext("seat {number}").format(number=seat)
 
 
-#: Phrases about "seat N" and how they read once ``seat N`` became ``you``.
-_SECOND_PERSON = ((" does not ", " do not "), (" has ", " have "), (" is ", " are "),
-                  (" holds ", " hold "), (" its ", " your "))
+#: Phrases about "seat N" and how they read once ``seat N`` became ``you``: a
+#: second verb of the same subject ("... and holds") and its possessive; a verb
+#: of another subject later in the clause ("before any card is played") stays.
+_SECOND_PERSON = ((" and does not ", " and do not "), (" and has ", " and have "),
+                  (" and is ", " and are "), (" and holds ", " and hold "), (" its ", " your "))
 #: Verbs whose second person is not the third person less its ``s``.
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "was": "were"}
 
@@ -363,6 +377,8 @@ def second_person(message: str, seat: int) -> str:
     "it is seat 3's turn, not yours"
     >>> second_person("seat 1 passes; seat 2 takes the pot of 3, seat 12 claims board", 2)
     'seat 1 passes; you take the pot of 3, seat 12 claims board'
+    >>> second_person("seat 0 must bid before any card is played", 0)
+    'you must bid before any card is played'
     """
     me = re.escape(f"seat {seat}")
     text = re.sub(rf"\b{me}'s(?= \w)", "your", message)
@@ -425,14 +441,16 @@ def width(text: str) -> int:
                2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def pad(text: str, columns: int) -> str:
+def pad(text: str, columns: int, *, right: bool = False) -> str:
     """``text`` padded with spaces to ``columns`` terminal columns (see
-    :func:`width`), for tables that line up in every language.
+    :func:`width`), for tables that line up in every language; with
+    ``right``, the spaces go before the text (right-aligned).
 
-    >>> pad("席1", 5) + "|"
-    '席1  |'
+    >>> pad("席1", 5) + "|", pad("席1", 5, right=True) + "|"
+    ('席1  |', '  席1|')
     """
-    return text + " " * max(0, columns - width(text))
+    room = " " * max(0, columns - width(text))
+    return room + text if right else text + room
 
 
 def who(seat: int, you: int) -> str:

@@ -9,8 +9,8 @@ games) and then as the built-in package ``cardrules.<name>``.
 Every entry point that takes a game's name (the command, the server,
 :func:`cardrules.simulate`, :func:`cardrules.vector.make`, the PettingZoo
 environments) finds it here, so a name is read the same way everywhere: in
-any case, with ``-`` or ``_`` (:func:`rules_for`), and shown to people as
-:func:`display_name` spells it.
+any case, with ``-`` or ``_`` (:func:`~cardrules.engine.rules_for`), and
+shown to people as :func:`~cardrules.engine.display_name` spells it.
 
 >>> rules_for("down_and_back").title
 'Down and Back'

@@ -71,8 +71,8 @@ from typing import TypeVar
 import attrs
 
 from cardrules.back_alley.actions import Bid, BidAction, Board, Pass, Play
-from cardrules.back_alley.bots import HeuristicBot
-from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.bots import BackAlleyBot, HeuristicBot
+from cardrules.back_alley.determinization import Determinizer
 from cardrules.back_alley.double_dummy.solver import IMPLEMENTATIONS, max_tricks, solve_many
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.search import distinct_plays
@@ -97,7 +97,7 @@ DEFAULT_INFERENCE = 1.0
 POOL = 4
 
 
-class DoubleDummyBot:
+class DoubleDummyBot(BackAlleyBot):
     """Plays the card with the best average double-dummy result over deals
     drawn from its view; bids as :class:`~cardrules.back_alley.HeuristicBot` or, with
     ``bid_samples``, from the double-dummy tricks of drawn deals.
@@ -161,24 +161,9 @@ class DoubleDummyBot:
         self.inference = float(inference)
         self._heuristic = HeuristicBot(self.rng.randrange(1 << 32))
 
-    def act(self, view: object, legal: Sequence[A]) -> A:
-        """Choose one of ``legal`` for the seat of ``view``.
-
-        Without a Back Alley view it leaves the choice to
-        :class:`~cardrules.back_alley.HeuristicBot` (which picks at random among ``legal``).
-
-        >>> DoubleDummyBot(seed=0).act(None, [Pass()])
-        Pass()
-        """
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
-        if isinstance(view, View):
-            if view.phase is Phase.PLAY and isinstance(legal[0], Play):
-                return self._play(view, legal)
-            if view.phase is Phase.BID and isinstance(legal[0], Pass | Bid | Board):
-                return self._bid(view, legal)
+    def _other(self, view: object, legal: Sequence[A]) -> A:
+        # Anything but a Back Alley bid or play: the heuristic bot's choice
+        # (a random one among ``legal``).
         return self._heuristic.act(view, legal)
 
     def _draws(self, view: View, count: int) -> list[GameState]:

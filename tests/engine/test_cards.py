@@ -1,32 +1,29 @@
-"""Hostile and careless input to cards, combos and the evaluators.
+"""Cards (``cardrules.cards``) and the parse errors that name bad input, under
+hostile and careless input.  (Combos and the evaluators given text are tested
+with the combinations, in ``tests/down_and_back/test_combos.py``.)
 
 * Card text is read from the documented characters only: Python's
   ``str.upper()`` folds look-alikes (``ſ`` becomes ``S``), which must not
   turn into cards.
 * ``Card(rank, suit)`` takes a Rank and a Suit or plain ints in range: bools,
   floats and text are refused, text with a hint at ``Card.parse``.
-* Cards and combos compare only with their own kind; ordering against
-  itself is exact (``c < c`` is false, ``c <= c`` true).
-* The evaluators refuse a string with a TypeError rather than reading its
-  characters as cards.
+* Cards compare only with their own kind; ordering against itself is exact
+  (``c < c`` is false, ``c <= c`` true).
 * Error messages quote only a short prefix of a huge bad token.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-import cardrules.down_and_back as db
 from cardrules import DECK, Card, Joker, ParseError, Rank, Suit, parse_card, parse_cards
-from cardrules.down_and_back import evaluate as pure
-from cardrules.down_and_back.evaluate import SplitOption
 from cardrules.errors import TOKEN_LIMIT, quote, shorten
+from support.ordering import EQUAL, GREATER, LESS, OPS, comparisons
 
 # ---------------------------------------------------------------------------
 # reading card text
@@ -90,7 +87,6 @@ def test_jokers_and_tens_run_together_with_other_cards() -> None:
     with pytest.raises(ParseError) as info:
         parse_cards("ASBBKS")
     assert (info.value.token, info.value.position) == ("BB", 2)
-
 
 
 @pytest.mark.parametrize(("text", "token"), [
@@ -215,23 +211,7 @@ def test_from_index_refuses_non_indices(index: Any) -> None:
 
 
 # ---------------------------------------------------------------------------
-# comparing cards and combos
-
-
-OPS: dict[str, Callable[[Any, Any], bool]] = {
-    "<": operator.lt, "<=": operator.le, "==": operator.eq,
-    "!=": operator.ne, ">=": operator.ge, ">": operator.gt,
-}
-
-
-def comparisons(a: object, b: object) -> dict[str, bool]:
-    """What each comparison operator says about ``a`` and ``b``."""
-    return {name: op(a, b) for name, op in OPS.items()}
-
-
-EQUAL = {"<": False, "<=": True, "==": True, "!=": False, ">=": True, ">": False}
-LESS = {"<": True, "<=": True, "==": False, "!=": True, ">=": False, ">": False}
-GREATER = {"<": False, "<=": False, "==": False, "!=": True, ">=": True, ">": True}
+# comparing cards
 
 
 def test_card_order_against_itself_and_neighbours() -> None:
@@ -253,91 +233,8 @@ def test_cards_are_not_numbers(other: object) -> None:
             OPS[name](card, other)
 
 
-@pytest.mark.parametrize("other", [0, 5, None])
-def test_combos_are_not_numbers(other: object) -> None:
-    combo = db.evaluate4(parse_cards("8S 8H 8D QH"))
-    assert operator.eq(combo, other) is False
-    assert operator.ne(combo, other) is True
-    assert operator.eq(combo, combo.strength) is False
-    for name in ("<", "<=", ">", ">="):
-        with pytest.raises(TypeError, match="cannot compare Combo with"):
-            OPS[name](combo, other)
-
-
-def test_combo_order_against_itself() -> None:
-    combo = db.evaluate3(parse_cards("5C 6C 7C"))
-    assert comparisons(combo, combo) == EQUAL
-    assert comparisons(combo, db.evaluate3(parse_cards("5D 6D 7D"))) == EQUAL
-    assert comparisons(combo, db.evaluate3(parse_cards("6C 7C 8C"))) == LESS
-
-
-def _option(down: str, back: str) -> SplitOption:
-    return SplitOption(db.evaluate4(parse_cards(down)), db.evaluate3(parse_cards(back)))
-
-
-def dominance(a: SplitOption, b: SplitOption) -> tuple[bool, bool]:
-    """(a dominates b, b dominates a)."""
-    return a.dominates(b), b.dominates(a)
-
-
-def test_split_dominance_with_one_hand_equal() -> None:
-    # Same down strength (suits do not count, DB-1), a stronger back: dominates.
-    weak = _option("8S 8H 8D QH", "2C 5D 9S")
-    strong = _option("8S 8H 8C QD", "5C 6C 7C")
-    assert weak.down == strong.down
-    assert strong.back > weak.back
-    assert dominance(strong, weak) == (True, False)
-    # Same back, a stronger down: dominates.
-    low = _option("2S 5H 9D JC", "5C 6C 7C")
-    high = _option("8S 8H 8D QH", "5D 6D 7D")
-    assert low.back == high.back
-    assert high.down > low.down
-    assert dominance(high, low) == (True, False)
-    # Equal in both hands: neither dominates.
-    twin = _option("8S 8H 8D QC", "2D 5S 9C")
-    assert (twin.down, twin.back) == (weak.down, weak.back)
-    assert dominance(twin, weak) == (False, False)
-    # Stronger down but weaker back: neither dominates.
-    assert weak.down > low.down
-    assert weak.back < low.back
-    assert dominance(weak, low) == (False, False)
-
-
 # ---------------------------------------------------------------------------
-# the evaluators given text
-
-Evaluator = Callable[[Any], object]
-EVALUATORS: list[tuple[str, Evaluator, str]] = [
-    ("evaluate4", db.evaluate4, "AS 2S 3S 4S"),
-    ("evaluate3", db.evaluate3, "AS 2S 3S"),
-    ("strength4", db.strength4, "AS2S"),
-    ("strength3", db.strength3, "ASK"),
-    ("split_strengths", db.split_strengths, "AS2S3S4S5S6S7S"),
-    ("best_splits", db.best_splits, "AS 2S 3S 4S 5S 6S 7S"),
-    ("pure evaluate4", pure.evaluate4, "AS 2S 3S 4S"),
-    ("pure evaluate3", pure.evaluate3, "AS 2S 3S"),
-    ("pure strength4", pure.strength4, "ASKS"),
-    ("pure strength3", pure.strength3, "ASK"),
-    ("pure split_strengths", pure.split_strengths, "AS2S3S4"),
-    ("pure best_splits", pure.best_splits, "AS2S3S4"),
-    ("pure splits", pure.splits, "AS2S3S4"),
-]
-
-
-@pytest.mark.parametrize(("name", "function", "text"), EVALUATORS,
-                         ids=[name for name, _, _ in EVALUATORS])
-def test_evaluators_refuse_a_string(name: str, function: Evaluator, text: str) -> None:
-    with pytest.raises(TypeError, match=r"expected a sequence of .*cards, not str"):
-        function(text)
-    with pytest.raises(TypeError, match="not bytes"):
-        function(text.encode())
-
-
-@pytest.mark.parametrize(("name", "function", "text"), EVALUATORS,
-                         ids=[name for name, _, _ in EVALUATORS])
-def test_evaluators_refuse_a_number(name: str, function: Evaluator, text: str) -> None:
-    with pytest.raises(TypeError, match="not int"):
-        function(5)
+# parse errors without a token, and a rank at the end without a suit
 
 
 def test_parse_error_without_a_token_quotes_nothing() -> None:

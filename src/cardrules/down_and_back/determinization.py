@@ -158,7 +158,7 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
     not seen taken from the discard pile (DB-37), the card another player
     just drew from the stock, and splits chosen but not yet revealed (all
     hands are open once every split is, DB-40).  The draw is
-    :func:`~cardrules.down_and_back.determinize.determinize` of the seat's
+    :func:`~cardrules.down_and_back.determinization.determinize` of the seat's
     view, so it is exactly uniform over those; an unrevealed split is any
     split of its hand, each equally likely.  The one public fact a view does
     not carry, which of the cards seen taken another player has just drawn

@@ -80,7 +80,7 @@ class Determinizer:
 
     The counting work is done once, in the constructor; :meth:`sample` then
     draws as many states as wanted (each uniform among the consistent
-    states, see the module ``cardrules.back_alley.determinize``).  ``count`` is
+    states, see the module ``cardrules.back_alley.determinization``).  ``count`` is
     the number of ways the hidden cards can lie: the number of distinct
     states the view allows (1 between deals and at the end, where nothing
     is hidden).  A view whose hand sizes do not fit the unseen cards is a
@@ -233,7 +233,7 @@ def determinize(view: View, rng: random.Random) -> GameState:
     """A full state drawn uniformly among those that give ``view`` to its seat.
 
     The seat's own cards, every public fact and every void the play has
-    shown are kept (see the module ``cardrules.back_alley.determinize``); only
+    shown are kept (see the module ``cardrules.back_alley.determinization``); only
     ``rng`` is drawn from.  To draw many states from one view, build a
     :class:`Determinizer` once and call its :meth:`~Determinizer.sample`.
 
@@ -392,7 +392,7 @@ def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState
     :func:`~cardrules.back_alley.determinize` of the seat's view, so it is
     exactly uniform over the deals of the unseen cards that fit every
     public fact: a void or a forced trump the play has shown is kept
-    (:func:`~cardrules.back_alley.determinize.known_absent`), and in a no-trump
+    (:func:`~cardrules.back_alley.determinization.known_absent`), and in a no-trump
     deal no joker is in play.  The two public facts a view does not carry,
     the first dealer and how often the deal now due was thrown in (BA-11,
     BA-25), are copied from ``state``.  Between deals and at the end nothing
