@@ -3,7 +3,7 @@ before a change, in one run, on the same positions.
 
 Run from the repository root (endplay, the dev extra, must be installed)::
 
-    python benchmarks/speed/bench_solver_dds.py --before /work/before/.venv/bin/python
+    python benchmarks/speed/bench_solver_dds.py --before OTHER/.venv/bin/python
 
 For each position, in turn: our C solver's ``max_tricks`` and
 ``play_values`` (a fresh table: each call starts a new generation of it),
