@@ -83,10 +83,12 @@ def players(game_name: str, simulations: int) -> list[Player]:
     from cardrules.engine.registry import rules_for
     from cardrules.integrations import openspiel
 
-    out: list[Player] = []
-    for name in rules_for(game_name).bots:
-        out.append((name, lambda game, seed, seat, name=name: openspiel.bot(
-            game, name, seed=seed, player_id=seat)))
+    def ours(name: str) -> Player:
+        def make(game: Any, seed: int, seat: int) -> Any:
+            return openspiel.bot(game, name, seed=seed, player_id=seat)
+        return name, make
+
+    out: list[Player] = [ours(name) for name in rules_for(game_name).bots]
     out.append(ismcts_player(simulations))
     out.append(("openspiel-uniform",
                 lambda game, seed, seat: UniformRandomBot(seat, np.random.RandomState(seed))))
