@@ -544,7 +544,7 @@ def test_cardrules_simulate_is_lazy_and_the_same_function() -> None:
     assert out.strip() == "[]"
 
 
-# --- simulate written once over Rules (issue 15 section 1) ---------------------------------
+# --- simulate written once over Rules ---------------------------------
 
 #: Digests of ``to_dict`` (sorted JSON) of three simulations, taken with the code as it
 #: was before simulate was written over Rules: the same seed gives the same result.

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
-from cardrules.cli._games import default_bots, game_names, registered_bots
+from cardrules.cli._games import default_bots, registered_bots
+from cardrules.engine.registry import display_names
 from cardrules.i18n import N_, NP_, gettext, npgettext, pgettext
 
 __all__ = [
@@ -48,7 +49,7 @@ BOTS_HELP = N_("a bot name for every seat, or one per seat separated by commas "
 
 #: What each mark of a help text stands for.
 _MARKS: dict[str, Callable[[], str]] = {
-    BOTS_MARK: registered_bots, GAMES_MARK: lambda: gettext(" or ").join(game_names()),
+    BOTS_MARK: registered_bots, GAMES_MARK: lambda: gettext(" or ").join(display_names()),
     DEFAULT_BOTS_MARK: default_bots}
 
 #: The context of argparse's own messages in the catalog.
