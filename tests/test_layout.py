@@ -77,7 +77,7 @@ _NAMED = re.compile(r"\b(?:benchmarks|tests|tools|examples)/[\w/.-]*\w\.(?:py|md
 
 def test_every_file_the_pages_name_exists() -> None:
     pages = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", TESTS / "README.md",
-             *sorted((ROOT / "docs").glob("*.rst")),
+             *sorted((ROOT / "docs").glob("*.rst")), *sorted((ROOT / "docs" / "api").glob("*.rst")),
              *sorted((ROOT / "benchmarks").rglob("*.py")), *sorted(TESTS.rglob("*.py"))]
     missing = [f"{page.relative_to(ROOT)}: {name}" for page in pages
                for name in _NAMED.findall(page.read_text("utf-8"))
@@ -235,3 +235,15 @@ def test_rule_ids_in_test_names_are_written_one_way() -> None:
                  for name in pattern.findall(path.read_text("utf-8"))
                  if re.search(r"(?:BA|DB)_?\d|(?:^|_)(?:ba|db)_\d", name))
     assert odd == []
+
+
+def test_the_browser_and_load_tests_are_marked_slow() -> None:
+    # A developer's quick loop (pytest -m "not slow") skips them; .ci/run runs
+    # them alone, after the rest (tests/README.md).
+    heavy = [path for path in _test_files()
+             if re.search(r"^from support(?:\.| import )(?:browser|server_load)\b",
+                          path.read_text("utf-8"), re.M)]
+    assert heavy, "the browser and load tests import support.browser or support.server_load"
+    unmarked = [path.relative_to(TESTS).as_posix() for path in heavy
+                if "pytestmark = pytest.mark.slow" not in path.read_text("utf-8")]
+    assert unmarked == []

@@ -69,7 +69,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/hand.py": [_ENT + "test_hand.py", "src/cardrules/hand.py"],
     "cardrules/errors.py": [_ENT + "test_cards.py", _ENT + "test_records.py",
                             "src/cardrules/errors.py"],
-    # The command line (a package since issue 14).
+    # The command line (a package).
     **{f"cardrules/cli/{name}.py": [*_CLI, f"src/cardrules/cli/{name}.py"]
        for name in ("__init__", "_games", "_options", "_output", "simulate", "play", "human",
                     "evaluate", "replay")},
@@ -160,7 +160,7 @@ TESTS: dict[str, list[str]] = {
                                           "src/cardrules/down_and_back/tables.py"],
     "cardrules/down_and_back/views.py": [_DB + "game.py", _DB + "properties.py",
                                          "src/cardrules/down_and_back/views.py"],
-    # Modules first sampled for issue 14 (section 5).
+    # Modules sampled since the second run.
     "cardrules/back_alley/analysis.py": [_BAT + "test_analysis.py", *_BA_PINS,
                                          "src/cardrules/back_alley/analysis.py"],
     "cardrules/back_alley/determinization.py": [_BAT + "test_analysis.py",
@@ -211,8 +211,8 @@ TESTS: dict[str, list[str]] = {
                                            "src/cardrules/down_and_back/rollout.py"],
     "cardrules/down_and_back/search.py": [_DB + "search.py",
                                           "src/cardrules/down_and_back/search.py"],
-    # The seam of issue 15: what each game tells its seats, shows a person,
-    # counts in a simulation and bounds for OpenSpiel.
+    # The seam between the games and the shared parts: what each game tells its
+    # seats, shows a person, counts in a simulation and bounds for OpenSpiel.
     "cardrules/engine/events.py": [_CLIT + "test_human.py", _INT + "test_openspiel.py",
                                    "src/cardrules/engine/events.py"],
     "cardrules/engine/presenter.py": [_CLIT + "test_human.py", _ENT + "test_toy_game.py",

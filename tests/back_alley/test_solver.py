@@ -1,4 +1,4 @@
-"""The double-dummy solver ``cardrules.back_alley.double_dummy.solver`` (issue 18).
+"""The double-dummy solver ``cardrules.back_alley.double_dummy.solver``.
 
 Its answers are checked against the exhaustive minimax of ``support.ba_minimax``
 (the library's own ``legal_actions`` and ``apply``, every card tried) on

@@ -1,4 +1,4 @@
-"""The C double-dummy solver (issue 18, ``_speedups_solver.c`` through
+"""The C double-dummy solver (its C search through
 ``cardrules.back_alley.double_dummy._native``): equal to the exhaustive oracle on
 hundreds of small positions and to the pure-Python solver on larger ones,
 its inputs checked, safe under threads, and off under CARDRULES_PURE_PYTHON."""

@@ -186,8 +186,10 @@ def test_play_help_states_the_games_own_defaults(capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize(("args", "last_part"), [
-    (["play", "--players", "2", "--rounds", "1", "--bots", "greedy,random"], "\nnet: "),
-    (["play", "back-alley", "--bots", "heuristic,random,random,heuristic"], "\nscores: team 0 "),
+    (["play", "--players", "2", "--rounds", "1", "--bots", "greedy,random", "--seed", "1"],
+     "\nnet: "),
+    (["play", "back-alley", "--bots", "heuristic,random,random,heuristic", "--seed", "1"],
+     "\nscores: team 0 "),
 ])
 def test_bots_per_seat_may_use_every_kind(args: list[str], last_part: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
@@ -224,7 +226,7 @@ def test_record_path_that_cannot_be_written_is_refused_before_playing(
                                             ("down-and-back", "greedy")])
 def test_seat_s_gets_the_strong_default_bot_seeded_with_seed_plus_s(
         game: str, kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Without --bots, play seats each game's strongest fast bot (issue 14: a newcomer's
+    """Without --bots, play seats each game's strongest fast bot (a newcomer's
     first game is not played by random bots), each seeded seed + seat."""
     from cardrules.engine import play
 
@@ -326,7 +328,7 @@ def test_back_alley_short_game_and_the_option_down_and_back_refuses(
         2, "", "cardrules: Down and Back has no setting for --max-hand-size\n")
 
 
-# -- issue 14: the first ten minutes ------------------------------------------------------
+# -- the first ten minutes ------------------------------------------------------
 
 #: The most rounds ``play --rounds`` takes, as docs/cli.rst gives it.
 MAX_ROUNDS = 10_000
@@ -475,7 +477,7 @@ def test_game_names_ignore_case_and_dashes(name: str,
     """``DOWN-AND-BACK`` was refused while ``down_and_back`` was accepted."""
     key = name.lower().replace("-", "_")
     size = ["--rounds", "1"] if key == "down_and_back" else ["--max-hand-size", "1"]
-    status, _, err = run(capsys, "play", name, *size, "--record", os.devnull)
+    status, _, err = run(capsys, "play", name, *size, "--seed", "1", "--record", os.devnull)
     assert (status, err) == (0, "")
     hand = ("8S 8H 8D QH 5C 6C 7C", "--trials", "50") if key == "down_and_back" else (
         "AS", "--trump", "2S", "--trials", "5")
@@ -521,11 +523,11 @@ def test_a_closed_stdout_ends_every_command_quietly_with_status_0(tmp_path: Path
     assert main(["play", "--rounds", "300", "--players", "5", "--seed", "1", "--bots",
                  "random", "--record", str(record)]) == 0
     commands = [
-        ["play", "--rounds", str(MAX_ROUNDS), "--moves", "--bots", "random"],  # long
+        ["play", "--rounds", str(MAX_ROUNDS), "--moves", "--bots", "random", "--seed", "1"],
         ["replay", str(record)],                                                     # long
         ["eval", "8S 8H 8D QH 5C 6C 7C"],                                            # short
         ["advise", "down-and-back", "8S 8H 8D QH 5C 6C 7C", "--trials", "20", "--all"],
-        ["play", "back-alley", "--max-hand-size", "1"],
+        ["play", "back-alley", "--max-hand-size", "1", "--seed", "1"],
     ]
     for args in commands:
         assert _closed_early(args) == (0, b""), args
@@ -594,7 +596,7 @@ def test_advise_back_alley_shows_the_jokers_as_the_top_trumps(
     ["simulate", "--games", "3", "--rotate", "--bots", "greedy,random", "--players", "2"],
 ])
 def test_a_refusal_is_exactly_one_line_on_standard_error(args: list[str]) -> None:
-    """Issue 14 saw a stray blank line on standard error before one-line refusals: as a
+    """An older version printed a stray blank line on standard error before one-line refusals: as a
     real process (what the interpreter writes at exit included), a refusal is status 2,
     nothing on standard output and exactly one line, ``cardrules: ...``, on standard
     error."""
@@ -634,7 +636,7 @@ def test_replay_names_the_seat_of_a_split_made_out_of_turn(
     assert line.split()[:4] == [str(len(entries) + 1), "seat", str(other), "split"]
 
 
-# -- issue 15: the commands over the registry -------------------------------------------
+# -- the commands over the registry -------------------------------------------
 
 def test_play_help_names_every_game_and_its_default_bot_from_the_registry(
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -210,13 +210,13 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "hand_size_of",
     "score",
     "team_of",
-    # bots and analysis (issue 10)
+    # bots and analysis
     "HeuristicBot",
     "BidValue",
     "Determinizer",
     "TrickEstimate",
     "trick_estimate",
-    # the double-dummy solver and bot (issue 18)
+    # the double-dummy solver and bot
     "max_tricks",
     "play_values",
     "DoubleDummyBot",

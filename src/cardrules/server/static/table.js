@@ -201,7 +201,7 @@ function seatName(seat) {
 // Who sits at a seat, for its box: a bot's kind, or a person.
 function seatWho(seat) {
   const bot = botOf(seat);
-  if (bot) return t("bot: {name}", {name: t(bot === "dd" ? "double dummy" : bot)});
+  if (bot) return botLabel(bot);
   return T.seats ? t("a person") : "";
 }
 
