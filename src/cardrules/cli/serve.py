@@ -3,18 +3,20 @@
 The server needs the ``server`` extra (Starlette, uvicorn, SQLAlchemy);
 without it the command says so in one line and returns 2.  With
 ``--workers N`` (PostgreSQL only: a SQLite file is served by one process)
-uvicorn runs N processes sharing the port, each a full server of the shared
-database (:mod:`cardrules.server.cluster`); they build the application with
-:func:`app_from_environment` from the settings this command leaves in
-``CARDRULES_SERVE``.
+the command binds the port once and starts N copies of itself that share
+the listening socket (each told its descriptor by a hidden ``--fd``); each
+is a full server of the shared database (:mod:`cardrules.server.cluster`).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
-import os
+import ipaddress
+import logging
+import signal
+import socket
+import subprocess
 import sys
 from typing import Any
 
@@ -56,6 +58,38 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help=gettext("a person who has not moved within this many seconds "
                                      "has the game's default bot move for them (default: no "
                                      "timer)"))
+    limits = parser.add_argument_group(gettext("limits (see the server guide)"))
+    limits.add_argument("--allowed-host", action="append", default=None, metavar="NAME",
+                        help=gettext("a host name the server answers for (repeat for more; "
+                                     "*.example.org for its subdomains, * for any); default: "
+                                     "localhost and 127.0.0.1 when --host is a loopback "
+                                     "address, else any"))
+    limits.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
+                        help=gettext("a web origin (https://cards.example.org) whose pages may "
+                                     "make and join tables and open the table's WebSocket, "
+                                     "besides the server's own (repeat for more)"))
+    limits.add_argument("--max-tables", type=_count, default=500, metavar="N",
+                        help=gettext("how many unfinished tables the server keeps (default 500)"))
+    limits.add_argument("--tables-per-minute", type=_rate, default=20.0, metavar="N",
+                        help=gettext("how many tables one address may make or join a minute "
+                                     "(default 20)"))
+    limits.add_argument("--messages-per-second", type=_rate, default=20.0, metavar="N",
+                        help=gettext("how many messages one WebSocket may send a second "
+                                     "(default 20, bursts of 60)"))
+    limits.add_argument("--header-timeout", type=_rate, default=10.0, metavar="SECONDS",
+                        help=gettext("how long a request's headers may take (default 10)"))
+    limits.add_argument("--max-connections", type=_count, default=500, metavar="N",
+                        help=gettext("how many connections may be open at once (default 500)"))
+    limits.add_argument("--max-connections-per-client", type=_count, default=60, metavar="N",
+                        help=gettext("how many connections one address may hold (default 60)"))
+    limits.add_argument("--bots-play-unwatched", action="store_true",
+                        help=gettext("let tables of bots alone play while nobody watches "
+                                     "(by default they wait for a spectator)"))
+    limits.add_argument("--damaged", choices=("refuse", "quarantine"), default="refuse",
+                        help=gettext("a table the database cannot replay: refuse to start "
+                                     "(default), or quarantine it and serve the others"))
+    limits.add_argument("--fresh", action="store_true",
+                        help=gettext("use an empty (0-byte) database file as a new database"))
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help=gettext("run N server processes sharing the port (PostgreSQL "
                                      "only; default 1)"))
@@ -63,23 +97,50 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help=gettext("PostgreSQL: how long a process keeps a table's bots "
                                      "and timer without renewing, so how soon another "
                                      "process takes over when it dies (default 3)"))
+    # A worker of --workers: the listening socket's descriptor, inherited.
+    parser.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
     parser.set_defaults(handler=run)
 
 
-def app_from_environment() -> Any:
-    """The application of one ``--workers`` process, made from the settings
-    in ``CARDRULES_SERVE`` (JSON: the arguments of :func:`create_app
-    <cardrules.server.create_app>`).
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            gettext("not a whole number of at least 1: {text}").format(text=repr(text)))
+    return value
 
-    >>> import os
-    >>> os.environ["CARDRULES_SERVE"] = '{"database": "sqlite://", "bot_delay": 0}'
-    >>> app_from_environment().routes[0].path
-    '/api/games'
-    """
-    from cardrules.server import create_app
 
-    settings = json.loads(os.environ["CARDRULES_SERVE"])
-    return create_app(**settings)
+def _rate(text: str) -> float:
+    value = _seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            gettext("not a positive number: {text}").format(text=repr(text)))
+    return value
+
+
+def _one_line(record: logging.LogRecord) -> bool:
+    """uvicorn's log, kept to one line for a client's mistake (invalid UTF-8
+    in a WebSocket text frame is logged with a traceback) and for a failed
+    start (the lifespan's own line, without "Application startup failed")."""
+    message = record.getMessage()
+    if "startup failed" in message:
+        return False
+    if message.startswith("Invalid UTF-8"):
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def run(args: argparse.Namespace) -> int:
@@ -105,20 +166,89 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(gettext("--workers {workers} needs a PostgreSQL database (--db "
                                  "postgresql://USER@HOST/NAME): a SQLite file is served by "
                                  "one process").format(workers=args.workers))
+    if args.workers > 1:
+        return _run_workers(args)
     import uvicorn
 
     from cardrules.server import create_app
+    from cardrules.server._http import guarded_protocol
+    from cardrules.server.limits import LOOPBACK_HOSTS, Limits
 
-    settings = {"database": args.db, "bot_delay": args.bot_delay,
-                "turn_timer": args.turn_timer, "lease_seconds": args.lease_seconds}
+    hosts = args.allowed_host
+    if hosts is None and _loopback(args.host):
+        hosts = LOOPBACK_HOSTS
+    limits = Limits(allowed_hosts=hosts, allowed_origins=args.allowed_origin,
+                    max_tables=args.max_tables, tables_per_minute=args.tables_per_minute,
+                    table_burst=max(1, min(20, round(args.tables_per_minute))),
+                    messages_per_second=args.messages_per_second,
+                    message_burst=max(1, round(3 * args.messages_per_second)),
+                    bots_play_unwatched=args.bots_play_unwatched)
+    app = create_app(args.db, bot_delay=args.bot_delay, turn_timer=args.turn_timer,
+                     limits=limits, damaged=args.damaged, fresh=args.fresh,
+                     lease_seconds=args.lease_seconds)
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("cardrules: %(message)s"))
+    server_log = logging.getLogger("cardrules.server")
+    server_log.addHandler(handler)
+    server_log.propagate = False
+    protocol = guarded_protocol(args.header_timeout, args.max_connections,
+                                args.max_connections_per_client)
+    logging.getLogger("uvicorn.error").addFilter(_one_line)
+    where: dict[str, Any] = {"host": args.host, "port": args.port} if args.fd is None \
+        else {"fd": args.fd}
+    config = uvicorn.Config(app, **where, log_level="error",
+                            http=protocol, ws_max_size=4 * limits.max_message,
+                            timeout_keep_alive=5)
+    server = uvicorn.Server(config)
+    if args.fd is None:
+        print("cardrules: " + gettext("serving on {url} (database {db}); Ctrl-C stops").format(
+            url=f"http://{args.host}:{args.port}/", db=args.db), file=sys.stderr)
+    server.run()
+    return 0 if server.started else 1
+
+
+def _worker_argv(argv: list[str], fd: int) -> list[str]:
+    """The command line of one worker: this one's, less ``--workers``, with ``--fd``.
+
+    >>> _worker_argv(["serve", "--workers", "3", "--db", "x"], 5)
+    ['serve', '--db', 'x', '--fd', '5']
+    >>> _worker_argv(["serve", "--workers=3"], 5)
+    ['serve', '--fd', '5']
+    """
+    out: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--workers":
+            skip = True
+        elif not word.startswith("--workers="):
+            out.append(word)
+    return [*out, "--fd", str(fd)]
+
+
+def _run_workers(args: argparse.Namespace) -> int:
+    """Bind the port, start ``args.workers`` copies of this command on it, and
+    wait for them (Ctrl-C or SIGTERM stops them all); 1 when one failed."""
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((args.host, args.port))
+    listener.listen(2048)
+    listener.set_inheritable(True)
+    fd = listener.fileno()
+    command = [sys.executable, "-m", "cardrules", *_worker_argv(sys.argv[1:], fd)]
     print("cardrules: " + gettext("serving on {url} (database {db}); Ctrl-C stops").format(
-        url=f"http://{args.host}:{args.port}/", db=args.db), file=sys.stderr)
-    if args.workers > 1:
-        os.environ["CARDRULES_SERVE"] = json.dumps(settings)
-        uvicorn.run("cardrules.cli.serve:app_from_environment", factory=True,
-                    workers=args.workers, host=args.host, port=args.port,
-                    log_level="warning")
-        return 0
-    app = create_app(**settings)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-    return 0
+        url=f"http://{args.host}:{listener.getsockname()[1]}/", db=args.db), file=sys.stderr)
+    workers = [subprocess.Popen(command, pass_fds=[fd]) for _ in range(args.workers)]
+
+    def stop(signum: int, frame: object) -> None:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    codes = [worker.wait() for worker in workers]
+    listener.close()
+    return 0 if all(code in (0, -signal.SIGTERM) for code in codes) else 1

@@ -591,7 +591,10 @@ class LiveTable:
                     item = self.message_for(client)
                 text = json.dumps(item)
                 try:
-                    await asyncio.wait_for(client.send(text), self.shared.send_timeout)
+                    # asyncio.timeout, not wait_for: wait_for may swallow a
+                    # cancellation that comes as the send completes (3.11).
+                    async with asyncio.timeout(self.shared.send_timeout):
+                        await client.send(text)
                 except TimeoutError:
                     log.warning("table %s: a client read nothing for %g s: cut off",
                                 self.id, self.shared.send_timeout)

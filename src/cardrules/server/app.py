@@ -74,6 +74,7 @@ from cardrules.server import web
 from cardrules.server._guard import Guard
 from cardrules.server._live import Client, DamagedTable, LiveTable, Refused, Shared
 from cardrules.server._requests import (
+    MAX_DEPTH,
     BadRequest,
     new_table,
     parse_json,
@@ -212,9 +213,8 @@ class _Server:
         running = self._running = _Running(self.think_threads)
         try:
             await self._open(running)
-        except StartError as err:
+        except StartError as err:   # reported by the lifespan as its one line
             self.failure = str(err)
-            log.error("%s", err)
             await self.close()
             raise
         for table in self.live.values():
@@ -730,13 +730,12 @@ async def play(websocket: WebSocket) -> None:
         table.remove_client(client)
         sender.cancel()
         cut.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+        await asyncio.wait([sender, cut], timeout=limits.send_timeout)
     if reason is not None:
         log.warning("%s: table %s: a client is cut off: %s", where, table.id, reason)
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(websocket.close(POLICY_VIOLATION, reason),
-                                   limits.send_timeout)
+            async with asyncio.timeout(limits.send_timeout):
+                await websocket.close(POLICY_VIOLATION, reason)
 
 
 @contextlib.asynccontextmanager
@@ -829,8 +828,10 @@ async def _handle(table: LiveTable, client: Client, text: str) -> None:
     """One message from a client: ``act`` or ``sync``; anything else is refused."""
     try:
         message = parse_json(text)
-    except ValueError:
-        client.error("bad-message", "a message is a JSON object")
+    except ValueError as err:
+        client.error("bad-message", f"a message is a JSON object, {MAX_DEPTH} levels deep "
+                                    "at most" if str(err).startswith("JSON nested")
+                     else "a message is a JSON object")
         return
     kind = message.get("type") if isinstance(message, dict) else None
     if kind == "sync":
