@@ -149,3 +149,18 @@ def test_serve_refuses_bad_numbers_before_starting(capsys: pytest.CaptureFixture
     err = capsys.readouterr().err
     assert "--turn-timer must be more than 0 seconds" in err
     assert "--port must be from 0 to 65535" in err
+
+
+def test_serve_refuses_workers_on_sqlite_and_bad_lease_times(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    assert main(["serve", "--workers", "2", "--db", "cards.sqlite"]) == 2
+    assert main(["serve", "--workers", "0"]) == 2
+    assert main(["serve", "--lease-seconds", "0.1", "--db", "postgresql://h/db"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "cardrules: --workers 2 needs a PostgreSQL database (--db postgresql://USER@HOST/NAME):"
+        " a SQLite file is served by one process",
+        "cardrules: --workers must be 1 or more, not 0",
+        "cardrules: --lease-seconds must be from 0.3 to 600, not 0.1"]

@@ -383,6 +383,40 @@ def test_the_turn_timer_runs_in_one_process_and_its_deadline_reaches_every_other
     assert tracebacks == []
 
 
+def test_serve_workers_starts_processes_on_one_port_and_stops_them(
+        postgres_cluster: PostgresCluster, tmp_path: Path) -> None:
+    url = postgres_cluster.new_database()
+    server = ServerProcess(url, bot_delay=0.0, extra=("--workers", "2"),
+                           log=tmp_path / "workers.log")
+    with server:
+        assert server.pid is not None
+        children = _children(server.pid)
+        with httpx.Client(base_url=server.url, timeout=WAIT) as http:
+            made = [http.post("/api/tables", json={
+                "game": "back-alley", "settings": {"max_hand_size": 2},
+                "seats": ["human", "bot:random", "bot:random", "bot:random"]}).status_code
+                for _ in range(4)]
+            listed = http.get("/api/tables").json()["tables"]
+    assert len(children) == 2
+    assert made == [201] * 4
+    assert len(listed) == 4   # every worker lists every table (the store's)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in children)   # stopped with it
+    assert server.tracebacks() == []
+
+
+def _children(pid: int) -> list[int]:
+    """The ids of the processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def _holders(url: str) -> dict[int, int]:
     """How many leases each process (by process id) holds."""
     import psycopg
