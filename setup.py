@@ -16,9 +16,9 @@ Two environment variables change that, for release builds:
 Unset, empty or ``0`` means off for both.
 
 The build also compiles the message catalogs (``src/cardrules/locale/*/LC_MESSAGES/*.po``)
-into the ``.mo`` files a wheel carries, with Babel (a build requirement).  An
-editable install compiles nothing: there cardrules reads the ``.po`` files
-themselves (see :mod:`cardrules.i18n`).
+with Babel (a build requirement) into ``.mo`` files: into the wheel, and for an
+editable install beside the ``.po`` files in the source tree (git ignores them),
+so that every install reads compiled catalogs (see :mod:`cardrules.i18n`).
 """
 
 import os
@@ -31,21 +31,23 @@ LOCALE = Path("src/cardrules/locale")
 
 
 class BuildWithCatalogs(build_py):
-    """build_py that also writes each ``.po`` catalog as a Babel-compiled ``.mo`` file."""
+    """build_py that also writes each ``.po`` catalog as a Babel-compiled ``.mo`` file
+    (into the build, or beside the ``.po`` for an editable install)."""
 
     def run(self) -> None:
         super().run()
-        if getattr(self, "editable_mode", False):
-            return  # an editable install reads the .po files in place
+        here = Path(__file__).resolve().parent
+        # An editable install imports the source tree: its .mo files go there.
+        into = here / "src" if getattr(self, "editable_mode", False) else Path(self.build_lib)
         try:
             from babel.messages.mofile import write_mo
             from babel.messages.pofile import read_po
         except ImportError as err:  # only without build isolation and without Babel
             raise SystemExit("setup.py: compiling the message catalogs needs Babel "
                              "(pip install babel); it is in [build-system] requires") from err
-        for po in sorted(Path(__file__).parent.joinpath(LOCALE).glob("*/LC_MESSAGES/*.po")):
-            relative = po.relative_to(Path(__file__).parent / "src")
-            target = Path(self.build_lib) / relative.with_suffix(".mo")
+        for po in sorted(here.joinpath(LOCALE).glob("*/LC_MESSAGES/*.po")):
+            relative = po.relative_to(here / "src")
+            target = into / relative.with_suffix(".mo")
             target.parent.mkdir(parents=True, exist_ok=True)
             with po.open("rb") as source:
                 catalog = read_po(source, locale=relative.parts[2])

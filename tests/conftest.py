@@ -6,8 +6,9 @@ timing or on a newly found example; ``dev`` explores with fresh randomness.
 
 Layout (``tests/README.md`` has it in full): the tests sit in plain folders by
 area (``down_and_back``, ``back_alley``, ``engine``, ``integrations``,
-``cli``; no ``__init__.py``, so every test file's name is unique across the
-suite), the cross-cutting ones (docs, packaging, examples) here.  Helpers
+``cli``, ...; no ``__init__.py``; pytest imports each file by its path, so
+two folders may each hold a ``test_game.py``), the cross-cutting ones (docs,
+packaging, examples) here.  Helpers
 used as plain functions come from the ``support`` package, imported as
 ``from support.<module> import <name>`` (``tests`` is on ``sys.path``:
 ``pythonpath`` in ``pyproject.toml``); what needs pytest's own fixtures is a

@@ -132,7 +132,7 @@ def test_api_page_checker_sees_a_missing_name() -> None:
     # evaluate4 under cardrules.down_and_back, not under some other path.
     documented = documented_names()
     assert "cardrules.down_and_back.evaluate4" in documented
-    assert "cardrules.down_and_back.evaluate.evaluate4" not in documented
+    assert "cardrules.down_and_back.combos.evaluate4" not in documented
     assert "cardrules.Card" in documented
 
 

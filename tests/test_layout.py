@@ -6,8 +6,8 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
-from collections import Counter
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -33,11 +33,20 @@ def test_every_test_file_is_in_its_area_or_about_the_whole_repository() -> None:
     assert folders == {*AREAS, "support"}
 
 
-def test_test_file_names_are_unique_and_the_area_folders_are_not_packages() -> None:
-    # The folders are plain folders (pytest's default import mode puts each
-    # test file's folder on sys.path), so two test modules may not share a name.
-    names = Counter(path.name for path in TESTS.rglob("*.py") if path.parent.name in AREAS)
-    assert [name for name, count in names.items() if count > 1] == []
+def test_test_files_are_named_for_their_subject_and_the_folders_are_not_packages() -> None:
+    # pytest imports test files by path (--import-mode=importlib), so a name
+    # need not repeat its folder: tests/down_and_back/test_game.py, not
+    # test_down_and_back_game.py.  Only test files sit in the area folders.
+    repeating = [path.relative_to(TESTS).as_posix() for path in TESTS.rglob("test_*.py")
+                 if path.parent.name in AREAS and path.stem.startswith(f"test_{path.parent.name}_")]
+    assert repeating == []
+    # Tests are grouped by subject, not by how they came to be written.
+    by_history = [path.relative_to(TESTS).as_posix() for path in TESTS.rglob("test_*.py")
+                  if re.search(r"mutation_kills|_hardening|_evolve", path.stem)]
+    assert by_history == []
+    helpers = [path.relative_to(TESTS).as_posix() for path in TESTS.rglob("*.py")
+               if path.parent.name in AREAS and not path.name.startswith("test_")]
+    assert helpers == []
     assert [area for area in AREAS if (TESTS / area / "__init__.py").exists()] == []
     assert (TESTS / "support" / "__init__.py").is_file()
     assert (TESTS / "support" / "references" / "__init__.py").is_file()
@@ -74,3 +83,112 @@ def test_every_file_the_pages_name_exists() -> None:
                for name in _NAMED.findall(page.read_text("utf-8"))
                if not (ROOT / name).exists()]
     assert missing == []
+
+
+# ---------------------------------------------------------------------------
+# The import graph (docs/architecture.rst, "The rules of the house"), read
+# from the code by tools/import_graph.py.
+
+
+def _load_import_graph() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("import_graph",
+                                                  ROOT / "tools" / "import_graph.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+GRAPH_TOOL = _load_import_graph()
+GRAPH: dict[str, dict[str, str]] = GRAPH_TOOL.module_imports()
+GAMES: tuple[str, ...] = GRAPH_TOOL.GAMES
+
+
+def _part(module: str) -> str:
+    part: str = GRAPH_TOOL.part_of(module)
+    return part
+
+
+def test_the_graph_sees_the_modules_and_their_imports() -> None:
+    # A check that the rules below can fail: the parser finds known imports.
+    assert "cardrules.back_alley.determinization" in GRAPH["cardrules.back_alley.search"]
+    assert GRAPH["cardrules.back_alley.state"]["cardrules.back_alley.pictures"] == "lazy"
+    assert _part("cardrules.back_alley.double_dummy.solver") == "back_alley"
+    assert _part("cardrules.i18n") == "core"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_package_imports_no_other_game_nor_the_command_or_the_server(game: str) -> None:
+    banned = {*GAMES, "cli", "server"} - {game}
+    found = sorted(f"{module} -> {target}" for module, targets in GRAPH.items()
+                   if _part(module) == game for target in targets
+                   if _part(target) in banned)
+    assert found == []
+
+
+def test_no_circle_joins_two_parts() -> None:
+    # Between modules, lazy imports included ...
+    joined = [group for group in GRAPH_TOOL.circles(GRAPH, eager_only=False)
+              if len({_part(module) for module in group}) > 1]
+    assert joined == []
+    # ... and between the parts themselves, leaving out the lazy `cardrules.simulate`
+    # of the top-level package (a shortcut to the simulation part, not the core's own).
+    edges: dict[str, set[str]] = {}
+    for (source, target) in GRAPH_TOOL.part_imports(
+            {m: t for m, t in GRAPH.items() if m != "cardrules"}):
+        edges.setdefault(source, set()).add(target)
+    assert GRAPH_TOOL.circles({part: dict.fromkeys(targets, "eager")
+                               for part, targets in edges.items()}) == []
+    assert "core" not in edges   # the core imports no part
+
+
+def test_no_two_modules_import_each_other_as_they_load() -> None:
+    assert GRAPH_TOOL.circles(GRAPH) == []
+
+
+@pytest.mark.parametrize("part", [*GAMES, "cli"])
+def test_inside_a_game_or_the_command_no_circle_but_the_lazy_picture_hooks(part: str) -> None:
+    # The states and views draw themselves (_repr_svg_, _repr_html_) by importing
+    # the game's pictures inside the hook, as python-chess does: the pictures
+    # import the states and views, never the other way round as they load.
+    # Every other circle (checks <-> determinization, advise <->
+    # advise_back_alley, a game <-> its double dummy) is gone.
+    pictures = f"cardrules.{part}.pictures"
+    hooks = {f"cardrules.{part}.state", f"cardrules.{part}.views"}
+    for module in hooks & set(GRAPH):
+        assert GRAPH[module].get(pictures) in (None, "lazy"), module
+    without_hooks = {module: {target: kind for target, kind in targets.items()
+                              if not (module in hooks and target == pictures)}
+                     for module, targets in GRAPH.items() if _part(module) == part}
+    assert GRAPH_TOOL.circles(without_hooks, eager_only=False) == []
+
+
+def test_the_pure_python_switch_is_read_in_one_place() -> None:
+    readers = sorted(path.relative_to(ROOT).as_posix()
+                     for path in (ROOT / "src" / "cardrules").rglob("*.py")
+                     if re.search(r"environ\S*\(?\s*[\"']CARDRULES_PURE_PYTHON",
+                                  path.read_text("utf-8")))
+    assert readers == ["src/cardrules/_native.py"]
+
+
+def test_text_width_on_a_terminal_is_measured_in_one_place() -> None:
+    # engine.presenter.width (wide characters two columns, combining ones none)
+    measured = sorted(path.relative_to(ROOT).as_posix()
+                      for path in (ROOT / "src" / "cardrules").rglob("*.py")
+                      if "east_asian_width" in path.read_text("utf-8"))
+    assert measured == ["src/cardrules/engine/presenter.py"]
+
+
+def test_the_architecture_picture_is_drawn_from_the_code() -> None:
+    drawn = (ROOT / "docs" / "_static" / "architecture.svg").read_text("utf-8")
+    assert drawn == GRAPH_TOOL.picture(GRAPH), "run: python tools/import_graph.py"
+
+
+def test_rule_ids_in_test_names_are_written_one_way() -> None:
+    # test_ba31_determinize_respects_voids, not ..._BA_31 or ..._ba_31
+    pattern = re.compile(r"def (test_\w+)")
+    odd = sorted(f"{path.relative_to(TESTS).as_posix()}: {name}" for path in _test_files()
+                 for name in pattern.findall(path.read_text("utf-8"))
+                 if re.search(r"(?:BA|DB)_?\d|(?:^|_)(?:ba|db)_\d", name))
+    assert odd == []

@@ -355,7 +355,7 @@ def test_sdist_and_pure_wheel(tmp_path: Path) -> None:
     assert done.stdout == _version_line(False) + "\n"
     # The installed wheel reads its .mo files (it has no .po).
     code = ("import cardrules; from cardrules import i18n, Card; "
-            "print(i18n.catalog_path('uk', 'cardrules', '.po').exists()); "
+            "print((i18n._LOCALE_DIR / 'uk' / 'LC_MESSAGES' / 'cardrules.po').exists()); "
             "cardrules.i18n.set_language('uk'); print(Card.parse('AS').long_name)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, encoding="utf-8",
                           env={**env, "PYTHONIOENCODING": "utf-8"}, check=True)
@@ -379,7 +379,7 @@ def test_a_missing_compiler(tmp_path: Path, required: bool) -> None:
     [wheel_path] = out.glob("*.whl")
     with zipfile.ZipFile(wheel_path) as wheel:
         names = wheel.namelist()
-    assert "cardrules/down_and_back/evaluate.py" in names
+    assert "cardrules/down_and_back/combos.py" in names
     assert not [name for name in names if name.endswith((".so", ".pyd"))]
 
 
@@ -389,3 +389,21 @@ def test_setup_refuses_both_build_flags() -> None:
                           env=_env(CARDRULES_NO_EXTENSIONS="1", CARDRULES_REQUIRE_EXTENSIONS="1"))
     assert done.returncode != 0
     assert "are both set" in done.stderr
+
+
+@needs_new_setuptools
+def test_an_editable_build_compiles_the_catalogs_beside_their_po_files(tmp_path: Path) -> None:
+    """``pip install -e .`` runs this hook: the source tree then holds the
+    Babel-compiled ``.mo`` files that cardrules reads."""
+    source = _copy_source(tmp_path / "src")
+    for old in source.glob("src/cardrules/locale/*/LC_MESSAGES/*.mo"):
+        old.unlink()
+    (tmp_path / "out").mkdir()
+    code = f"from setuptools import build_meta as b; b.build_editable({str(tmp_path / 'out')!r})"
+    done = subprocess.run([sys.executable, "-c", code], cwd=source, capture_output=True,
+                          text=True, env=_env(CARDRULES_NO_EXTENSIONS="1"))
+    assert done.returncode == 0, _failure(done)
+    catalogs = sorted(source.glob("src/cardrules/locale/*/LC_MESSAGES/*.po"))
+    assert [po.parts[-3] for po in catalogs] == ["ja", "uk"]
+    for po in catalogs:
+        assert po.with_suffix(".mo").read_bytes() == _compiled(po)

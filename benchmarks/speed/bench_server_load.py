@@ -10,7 +10,7 @@ own, acting on their turn with a random legal move and timing each act
 until the view of the next version arrives.  After ``--duration`` seconds
 the server is killed (SIGKILL) and restarted, and every table is checked
 against what the clients were shown (``tests/support/server_load.py`` does
-the work, the same as ``tests/server/test_server_load.py``).
+the work, the same as ``tests/server/test_load.py``).
 
 The rate counts every stored action (chance actions too) in the window;
 the clients run in this process, on the same machine as the server, so

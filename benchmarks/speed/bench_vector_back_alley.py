@@ -38,7 +38,8 @@ import numpy as np
 from _spades import load_spades, spiel_playout
 from _timing import machine_summary
 
-from cardrules.back_alley import observation_tensor, view
+from cardrules.back_alley import view
+from cardrules.back_alley.encoding import observation_tensor
 from cardrules.back_alley.vector import BackAlleyVector
 from cardrules.vector import random_actions
 

@@ -30,7 +30,8 @@ import numpy as np
 from _spades import load_spades
 from _timing import machine_summary
 
-from cardrules.down_and_back import observation_tensor, view
+from cardrules.down_and_back import view
+from cardrules.down_and_back.encoding import observation_tensor
 from cardrules.down_and_back.vector import DownAndBackVector
 from cardrules.vector.base import random_actions
 

@@ -9,14 +9,14 @@ lives in its own subpackage (:mod:`cardrules.down_and_back`).
 'prial of eights'
 """
 
-from typing import TYPE_CHECKING
+import typing as _typing
 
 from cardrules.cards import DECK, Card, Joker, Rank, Suit, parse_card, parse_cards
 from cardrules.errors import CardRulesError, IllegalActionError, ParseError
 from cardrules.hand import Hand
 from cardrules.i18n import language
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from cardrules.simulation import simulate
 
 __all__ = [
@@ -47,3 +47,8 @@ def __getattr__(name: str) -> object:
 
         return simulate
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # dir() and help() list the lazily loaded simulate beside the rest.
+    return sorted({*globals(), *__all__})

@@ -27,12 +27,13 @@ locale with :func:`from_environment` and sets it for its own run.
 Machine formats never change with the language: ``str(card)`` is ``"AS"``,
 action texts, JSON states and records are the same in every language.
 
-Catalogs are gettext message catalogs, one per *domain*: ``"cardrules"``
-(the library) and ``"cardrules-cli"`` (the command and its narration).  In a
-source tree they are read straight from the ``.po`` files beside the code
-(so an edited ``.po`` is seen at once); a wheel carries the ``.mo`` files
-that Babel compiled from them during the build.  A message missing from a
-catalog comes out in English.
+The texts are in gettext message catalogs of one domain, ``"cardrules"``:
+the library's, the command's and the tables' texts alike (a word with two
+senses has a context).  Every install, editable ones included, holds the
+``.mo`` files that Babel compiled from the ``.po`` files during the build; in
+a source tree whose ``.po`` file is newer than its ``.mo`` (an edited
+translation), Babel compiles the ``.po`` when it is read.  A message missing
+from a catalog comes out in English.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ import contextvars
 import gettext as _gettext
 import io
 import re
-import struct
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -49,15 +49,10 @@ from pathlib import Path
 from typing import Final
 
 __all__ = [
-    "DEFAULT_DOMAIN",
-    "DOMAINS",
     "LANGUAGES",
-    "LOCALE_DIR",
     "NP_",
     "N_",
     "LazyText",
-    "catalog_path",
-    "clear_cache",
     "concat",
     "current_language",
     "from_environment",
@@ -65,26 +60,20 @@ __all__ = [
     "language",
     "lazy_gettext",
     "lazy_ngettext",
-    "lazy_pgettext",
     "ngettext",
     "normalize",
     "npgettext",
     "pgettext",
-    "read_po",
-    "render",
     "set_language",
-    "write_mo",
 ]
 
 #: The languages cardrules speaks: English (the source language), Japanese, Ukrainian.
 LANGUAGES: Final = ("en", "ja", "uk")
-#: The library's own domain; the command's texts are in ``"cardrules-cli"``.
-DEFAULT_DOMAIN: Final = "cardrules"
-#: Every message domain cardrules ships.
-DOMAINS: Final = ("cardrules", "cardrules-cli")
+#: The one message domain: the catalogs are ``<lang>/LC_MESSAGES/cardrules.mo``.
+_DOMAIN: Final = "cardrules"
 
-#: The folder of the message catalogs: ``<lang>/LC_MESSAGES/<domain>.po`` (and ``.mo``).
-LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+#: The folder of the message catalogs: ``<lang>/LC_MESSAGES/cardrules.mo`` (and ``.po``).
+_LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("cardrules_language",
                                                                default="en")
@@ -188,188 +177,95 @@ def language(code: str) -> Iterator[str]:
 # -- catalogs ---------------------------------------------------------------------------
 
 _lock = threading.Lock()
-_catalogs: dict[tuple[str, str], _gettext.NullTranslations] = {}
+_catalogs: dict[str, _gettext.NullTranslations] = {}
 
 
-def _unquote(text: str) -> str:
-    body = text.strip()
-    if len(body) < 2 or body[0] != '"' or body[-1] != '"':
-        raise ValueError(f"not a quoted .po string: {text!r}")
-    escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "r": "\r"}
-    return re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(0)), body[1:-1])
+def _compiled(po: Path, lang: str) -> bytes | None:
+    """``po`` compiled by Babel, or None without Babel (a source tree only)."""
+    try:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+    except ImportError:
+        return None
+    with po.open("rb") as source:
+        catalog = read_po(source, locale=lang, domain=_DOMAIN)
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
 
 
-def read_po(text: str) -> dict[str, str]:
-    """The translated entries of a ``.po`` file, keyed as in a ``.mo`` file.
-
-    A key is ``msgid``, ``msgctxt + "\\x04" + msgid`` with a context, and
-    ``msgid + "\\x00" + msgid_plural`` for plural entries, whose value is the
-    plural forms joined by ``"\\x00"``.  Untranslated and fuzzy entries are
-    left out (their English is used), like ``pybabel compile`` does.
-
-    >>> read_po('msgctxt "bid"\\nmsgid "board"\\nmsgstr "ボード"\\n')
-    {'bid\\x04board': 'ボード'}
-    """
-    entries: dict[str, str] = {}
-    fields: dict[str, str] = {}
-    last: str | None = None
-    fuzzy = False
-
-    def flush() -> None:
-        nonlocal fuzzy
-        if "msgid" in fields and (not fuzzy or fields["msgid"] == ""):
-            key = fields["msgid"]
-            if "msgid_plural" in fields:
-                key += "\x00" + fields["msgid_plural"]
-                forms = [fields[k] for k in sorted(
-                    (k for k in fields if k.startswith("msgstr[")),
-                    key=lambda k: int(k[7:-1]))]
-                value = "\x00".join(forms)
-                ok = bool(forms) and all(forms)
-            else:
-                value = fields.get("msgstr", "")
-                ok = bool(value) or key == ""
-            if "msgctxt" in fields:
-                key = fields["msgctxt"] + "\x04" + key
-            if ok:
-                entries[key] = value
-        fields.clear()
-        fuzzy = False
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):  # a comment ends the entry before it
-            if "msgid" in fields:
-                flush()
-            if line.startswith("#,") and "fuzzy" in line:
-                fuzzy = True
-            continue
-        if line.startswith('"'):
-            if last is None:
-                raise ValueError(f"a .po continuation line outside an entry: {raw!r}")
-            fields[last] += _unquote(line)
-            continue
-        keyword, _, rest = line.partition(" ")
-        if keyword in ("msgctxt", "msgid") and "msgid" in fields:
-            flush()
-        fields[keyword] = _unquote(rest)
-        last = keyword
-    flush()
-    return entries
-
-
-def write_mo(entries: Mapping[str, str]) -> bytes:
-    """A ``.mo`` file holding ``entries`` (keys and values as :func:`read_po` gives).
-
-    >>> import gettext, io
-    >>> mo = write_mo({"": "Content-Type: text/plain; charset=UTF-8\\n", "king": "キング"})
-    >>> gettext.GNUTranslations(io.BytesIO(mo)).gettext("king")
-    'キング'
-    """
-    keys = sorted(entries)
-    ids = [k.encode("utf-8") for k in keys]
-    strs = [entries[k].encode("utf-8") for k in keys]
-    start = 7 * 4 + 16 * len(keys)
-    id_blob, str_blob = b"", b""
-    id_table: list[int] = []
-    str_table: list[int] = []
-    for data in ids:
-        id_table += [len(data), start + len(id_blob)]
-        id_blob += data + b"\0"
-    str_start = start + len(id_blob)
-    for data in strs:
-        str_table += [len(data), str_start + len(str_blob)]
-        str_blob += data + b"\0"
-    header = struct.pack("<7I", 0x950412DE, 0, len(keys), 7 * 4, 7 * 4 + 8 * len(keys), 0, 0)
-    return (header + struct.pack(f"<{len(id_table)}I", *id_table)
-            + struct.pack(f"<{len(str_table)}I", *str_table) + id_blob + str_blob)
-
-
-def catalog_path(lang: str, domain: str, suffix: str) -> Path:
-    """Where the catalog of ``domain`` in ``lang`` lives (``suffix`` ``".po"`` or ``".mo"``).
-
-    >>> catalog_path("ja", "cardrules", ".po").parts[-3:]
-    ('ja', 'LC_MESSAGES', 'cardrules.po')
-    """
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}{suffix}"
-
-
-def _load(lang: str, domain: str) -> _gettext.NullTranslations:
+def _load(lang: str) -> _gettext.NullTranslations:
     if lang == "en":
         return _gettext.NullTranslations()
-    po = catalog_path(lang, domain, ".po")
-    mo = catalog_path(lang, domain, ".mo")
-    if po.is_file():  # a source tree or an editable install: the .po is the truth
-        data = write_mo(read_po(po.read_text(encoding="utf-8")))
-    elif mo.is_file():  # an installed wheel
+    folder = _LOCALE_DIR / lang / "LC_MESSAGES"
+    po, mo = folder / f"{_DOMAIN}.po", folder / f"{_DOMAIN}.mo"
+    data = None
+    # A source tree with an edited translation: the .po is newer than the .mo.
+    if po.is_file() and (not mo.is_file() or po.stat().st_mtime > mo.stat().st_mtime):
+        data = _compiled(po, lang)
+    if data is None and mo.is_file():
         data = mo.read_bytes()
-    else:
+    if data is None:
         return _gettext.NullTranslations()
     return _gettext.GNUTranslations(io.BytesIO(data))
 
 
-def _catalog(domain: str) -> _gettext.NullTranslations:
-    key = (domain, _current.get())
-    found = _catalogs.get(key)
+def _catalog() -> _gettext.NullTranslations:
+    lang = _current.get()
+    found = _catalogs.get(lang)
     if found is None:
         with _lock:
-            found = _catalogs.get(key)
+            found = _catalogs.get(lang)
             if found is None:
-                found = _catalogs[key] = _load(key[1], domain)
+                found = _catalogs[lang] = _load(lang)
     return found
 
 
-def clear_cache() -> None:
-    """Forget the catalogs read so far (after editing a ``.po`` file in a running program).
-
-    >>> clear_cache()
-    """
+def _clear_cache() -> None:
+    """Forget the catalogs read so far (tests that read other catalogs)."""
     with _lock:
         _catalogs.clear()
 
 
 # -- translation functions --------------------------------------------------------------
 
-def gettext(message: str, *, domain: str = DEFAULT_DOMAIN) -> str:
+def gettext(message: str) -> str:
     """``message`` in the current language (English when the catalog lacks it).
 
     >>> with language("uk"):
     ...     gettext("spades")
     'піки'
     """
-    return _catalog(domain).gettext(message)
+    return _catalog().gettext(message)
 
 
-def pgettext(context: str, message: str, *, domain: str = DEFAULT_DOMAIN) -> str:
+def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, in ``context`` (for words with two senses).
 
     >>> with language("ja"):
     ...     pgettext("bid", "board")
     'ボード'
     """
-    return _catalog(domain).pgettext(context, message)
+    return _catalog().pgettext(context, message)
 
 
-def ngettext(singular: str, plural: str, n: int, *, domain: str = DEFAULT_DOMAIN) -> str:
+def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message for the number ``n`` (Ukrainian has three forms).
 
     >>> with language("uk"):
     ...     [ngettext("{n} card", "{n} cards", n).format(n=n) for n in (1, 2, 5, 11, 21)]
     ['1 карта', '2 карти', '5 карт', '11 карт', '21 карта']
     """
-    return _catalog(domain).ngettext(singular, plural, n)
+    return _catalog().ngettext(singular, plural, n)
 
 
-def npgettext(context: str, singular: str, plural: str, n: int, *,
-              domain: str = DEFAULT_DOMAIN) -> str:
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` with a context.
 
     >>> npgettext("score", "{n} trick", "{n} tricks", 2).format(n=2)
     '2 tricks'
     """
-    return _catalog(domain).npgettext(context, singular, plural, n)
+    return _catalog().npgettext(context, singular, plural, n)
 
 
 def N_(message: str) -> str:
@@ -393,7 +289,7 @@ def NP_(context: str, message: str) -> str:
 class LazyText:
     """A message translated when it is shown, in the language active at that moment.
 
-    Built by :func:`lazy_gettext`, :func:`lazy_pgettext` and :func:`lazy_ngettext`;
+    Built by :func:`lazy_gettext` and :func:`lazy_ngettext`;
     ``str()`` (or a format field) renders it, filling its ``{name}`` fields,
     which may be lazy texts themselves.  :attr:`english` is the English text.
 
@@ -402,17 +298,17 @@ class LazyText:
     ('you hold 2 too many', 'you hold 2 too many')
     """
 
-    __slots__ = ("context", "domain", "fields", "message", "n", "plural")
+    __slots__ = ("context", "fields", "message", "n", "plural", "translated")
 
     def __init__(self, message: str, *, context: str | None = None,
                  plural: str | None = None, n: int | None = None,
-                 domain: str = DEFAULT_DOMAIN, fields: Mapping[str, object] | None = None
+                 translated: bool = True, fields: Mapping[str, object] | None = None
                  ) -> None:
         self.message = message
         self.context = context
         self.plural = plural
         self.n = n
-        self.domain = domain
+        self.translated = translated
         self.fields: dict[str, object] = dict(fields or {})
 
     def template(self) -> str:
@@ -421,16 +317,16 @@ class LazyText:
         >>> lazy_gettext("{a} and {b}", a=1, b=2).template()
         '{a} and {b}'
         """
-        if not self.domain:  # a text of other texts (concat): nothing to translate
+        if not self.translated:  # a text of other texts (concat): nothing to translate
             return self.message
         if self.plural is not None:
             n = 0 if self.n is None else self.n
             if self.context is None:
-                return ngettext(self.message, self.plural, n, domain=self.domain)
-            return npgettext(self.context, self.message, self.plural, n, domain=self.domain)
+                return ngettext(self.message, self.plural, n)
+            return npgettext(self.context, self.message, self.plural, n)
         if self.context is None:
-            return gettext(self.message, domain=self.domain)
-        return pgettext(self.context, self.message, domain=self.domain)
+            return gettext(self.message)
+        return pgettext(self.context, self.message)
 
     def __str__(self) -> str:
         template = self.template()
@@ -467,17 +363,16 @@ class LazyText:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LazyText):
-            return (self.message, self.context, self.plural, self.n, self.domain,
+            return (self.message, self.context, self.plural, self.n, self.translated,
                     self.fields) == (other.message, other.context, other.plural, other.n,
-                                     other.domain, other.fields)
+                                     other.translated, other.fields)
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self.message, self.context, self.plural, self.n, self.domain))
+        return hash((self.message, self.context, self.plural, self.n, self.translated))
 
 
-def lazy_gettext(message: str, /, *, domain: str = DEFAULT_DOMAIN,
-                 **fields: object) -> LazyText:
+def lazy_gettext(message: str, /, **fields: object) -> LazyText:
     """A :class:`LazyText` for ``message`` with its ``{name}`` fields.
 
     >>> t = lazy_gettext("spades")
@@ -485,22 +380,10 @@ def lazy_gettext(message: str, /, *, domain: str = DEFAULT_DOMAIN,
     ...     str(t)
     'スペード'
     """
-    return LazyText(message, domain=domain, fields=fields)
+    return LazyText(message, fields=fields)
 
 
-def lazy_pgettext(context: str, message: str, /, *, domain: str = DEFAULT_DOMAIN,
-                  **fields: object) -> LazyText:
-    """A :class:`LazyText` for ``message`` in ``context``.
-
-    >>> with language("uk"):
-    ...     str(lazy_pgettext("bid", "board"))
-    'борд'
-    """
-    return LazyText(message, context=context, domain=domain, fields=fields)
-
-
-def lazy_ngettext(singular: str, plural: str, n: int, /, *, domain: str = DEFAULT_DOMAIN,
-                  **fields: object) -> LazyText:
+def lazy_ngettext(singular: str, plural: str, n: int, /, **fields: object) -> LazyText:
     """A :class:`LazyText` whose form follows ``n`` (also given to the text as ``{n}``).
 
     >>> with language("uk"):
@@ -508,7 +391,7 @@ def lazy_ngettext(singular: str, plural: str, n: int, /, *, domain: str = DEFAUL
     '22 взятки'
     """
     fields.setdefault("n", n)
-    return LazyText(singular, plural=plural, n=n, domain=domain, fields=fields)
+    return LazyText(singular, plural=plural, n=n, fields=fields)
 
 
 def concat(*parts: object) -> LazyText:
@@ -519,15 +402,5 @@ def concat(*parts: object) -> LazyText:
     ...     str(text)
     'line 7: ハート'
     """
-    return LazyText("".join(f"{{p{i}}}" for i in range(len(parts))), domain="",
+    return LazyText("".join(f"{{p{i}}}" for i in range(len(parts))), translated=False,
                     fields={f"p{i}": part for i, part in enumerate(parts)})
-
-
-def render(text: object) -> str:
-    """``str(text)``: a plain string as it is, a :class:`LazyText` in the current language.
-
-    >>> render("x"), render(lazy_gettext("hearts"))
-    ('x', 'hearts')
-    """
-    return str(text)
-

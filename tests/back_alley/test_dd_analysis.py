@@ -86,13 +86,30 @@ def test_report_text() -> None:
         "dd: the tricks a team takes from the opening lead, every hand open, both teams at best",
         "deal 1 (2 cards, turned 2S, seat 0 led): team 0 bid 1 dd 0 took 1; "
         "team 1 bid 0 dd 2 took 1",
+        "  dd with each seat on lead, team 0-team 1: seat 0 0-2, seat 1 0-2, seat 2 0-2, "
+        "seat 3 0-2",
         "deal 2 (1 card, turned 5D, seat 1 led): team 0 bid 0 dd 0 took 0; "
         "team 1 bid board dd 1 took 1",
+        "  dd with each seat on lead, team 0-team 1: seat 0 0-1, seat 1 0-1, seat 2 0-1, "
+        "seat 3 0-1",
         "deal 3 (2 cards, turned 8C, seat 2 led): team 0 bid 1 dd 2 took 2; "
         "team 1 bid 0 dd 0 took 0",
+        "  dd with each seat on lead, team 0-team 1: seat 0 2-0, seat 1 2-0, seat 2 2-0, "
+        "seat 3 2-0",
         "3 deals: team 0 dd 2 took 3; team 1 dd 3 took 2",
     ]
     assert double_dummy_text(RULES.replay(_record())) == text
+
+
+def test_ba30_each_deal_carries_its_table_and_can_go_without() -> None:
+    report = double_dummy_report(_record())
+    for deal in report.deals:
+        assert deal.table is not None
+        assert deal.table.team_tricks(deal.leader) == deal.double_dummy
+    plain = double_dummy_report(_record(), tables=False)
+    assert [d.table for d in plain.deals] == [None, None, None]
+    assert [d.double_dummy for d in plain.deals] == [d.double_dummy for d in report.deals]
+    assert "each seat on lead" not in str(plain)
 
 
 def test_an_unfinished_deal_and_a_game_without_deals_are_left_out() -> None:

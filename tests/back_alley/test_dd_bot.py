@@ -50,6 +50,8 @@ def test_dd_bot_is_registered_as_dd() -> None:
     ({"inference": -1}, "inference must be a number of at least 0, not -1"),
     ({"inference": "1"}, "inference must be a number of at least 0, not '1'"),
     ({"implementation": "fast"}, "implementation must be one of auto, c, python, not 'fast'"),
+    ({"threads": 0}, "threads must be None or a whole number of at least 1, not 0"),
+    ({"threads": True}, "threads must be None or a whole number of at least 1, not True"),
 ])
 def test_dd_bot_checks_its_parameters(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -112,6 +114,14 @@ def test_dd_bot_is_deterministic_for_a_seed() -> None:
     again = [DoubleDummyBot(s, samples=2) for s in range(4)]
     first = play_game(bots, max_hand_size=2, seed=4).record
     assert play_game(again, max_hand_size=2, seed=4).record == first
+
+
+def test_dd_bot_plays_the_same_on_one_thread_as_on_three() -> None:
+    # The draws are solved across threads (solve_many); the choice is the same.
+    for seed in (7, 9, 11):
+        state = _midplay(seed)
+        assert (_act(DoubleDummyBot(3, samples=6, threads=1), state)
+                == _act(DoubleDummyBot(3, samples=6, threads=3), state))
 
 
 def test_dd_bot_sees_only_its_view() -> None:

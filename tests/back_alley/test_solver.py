@@ -348,3 +348,55 @@ def test_the_oracle_itself_sees_the_rules() -> None:
                  *_OPENING_BIDS)
     assert [str(p) for p in minimax_values(state)] == ["play 8C"]
     assert minimax_tricks(state) == 2
+
+
+# -- the double-dummy table --------------------------------------------------------
+
+def _opening(rng: random.Random, size: int) -> GameState:
+    """A random deal of ``size`` cards each at its opening lead (boards bid
+    about one bid in three, jokers dealt one time in two)."""
+    while True:
+        state = random_position(rng, size)
+        if not state.tricks and not state.trick_indexes:  # no card played yet
+            return state
+
+
+def test_ba30_ba32_the_double_dummy_table_equals_minimax_with_each_seat_on_lead() -> None:
+    import attrs
+
+    from cardrules.back_alley.double_dummy import double_dummy_table
+
+    rng = random.Random(2830)
+    boards = 0
+    for k in range(40):
+        state = _opening(rng, 1 + k % 4)
+        deal = state.deal
+        assert deal is not None
+        boards += any(bid.__class__ is Board for bid in deal.bids)
+        want = []
+        for leader in range(4):
+            tricks = minimax_tricks(attrs.evolve(state, leader=leader, current_player=leader))
+            team = (tricks, deal.hand_size - tricks)
+            want.append(team if leader % 2 == 0 else team[::-1])
+        for implementation in IMPLEMENTATIONS:
+            table = double_dummy_table(state, implementation=implementation)
+            for leader in range(4):
+                assert table.team_tricks(leader) == want[leader], (implementation, str(state))
+                row = table.tricks[leader]
+                assert row == (row[0], row[1], row[0], row[1])
+            # the real leader's row is the solver's answer at the opening lead
+            seat = state.current_player
+            assert seat is not None
+            assert table.team_tricks(seat)[seat % 2] == max_tricks(state)
+    assert boards >= 5
+
+
+def test_the_double_dummy_table_refuses_a_deal_already_under_way() -> None:
+    from cardrules.back_alley.double_dummy import double_dummy_table
+
+    state = _opening(random.Random(5), 3)
+    state = apply(state, legal_actions(state)[0])
+    with pytest.raises(ValueError, match="opening lead"):
+        double_dummy_table(state)
+    with pytest.raises(ValueError, match="opening lead"):
+        double_dummy_table(new_game())

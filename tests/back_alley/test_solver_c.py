@@ -205,3 +205,113 @@ def test_the_node_count_of_the_last_solve_is_reported() -> None:
     many = _solver.last_nodes()
     _solver_c.max_tricks(one)
     assert 1 <= _solver.last_nodes() < many
+
+
+def _deep_positions(seed: int, count: int) -> list[GameState]:
+    """Positions of 5- to 7-card deals with most of the cards still to play
+    (at most one trick gone), half no trump and half with trumps: where the
+    Python solver's table key holds the most cards and a slip in it shows."""
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    while len(found) < count:
+        size = 5 + len(found) % 3
+        state = apply(new_game(max_hand_size=size), ChooseDealer(rng.randrange(4)))
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        if len(found) % 2:  # BA-13: a joker turned, no trump
+            joker = deck.pop(deck.index(CARDS[52 + rng.randrange(2)]))
+            deck.insert(4 * size, joker)
+        while len(found) % 2 == 0 and deck[4 * size] in CARDS[52:]:
+            rng.shuffle(deck)  # a plain card turned: its suit is trump
+        if len(found) % 2 == 0:  # the jokers dealt, or one of them (BA-2, BA-33)
+            for number in rng.sample((52, 53), rng.randrange(1, 3)):
+                at, to = deck.index(CARDS[number]), rng.randrange(4 * size)
+                deck[at], deck[to] = deck[to], deck[at]
+        state = apply(state, Shuffle(tuple(deck)))
+        while state.phase is Phase.BID:
+            bids = legal_actions(state)
+            state = apply(state, rng.choice(bids) if rng.random() < 0.4 else bids[0])
+        if state.phase is not Phase.PLAY:
+            continue
+        for _ in range(rng.randrange(6)):
+            state = apply(state, rng.choice(legal_actions(state)))
+        found.append(state)
+    return found
+
+
+def test_ba30_ba34_python_equals_c_on_hundreds_of_five_to_seven_card_positions() -> None:
+    # The Python solver files its answers under a packed key (``_place``:
+    # the leader, the BA-32 facts, the jokers' holders, every hand's length
+    # in every class, the holders of the cards left): a shifted field there
+    # mixes positions up only once the hands are long enough, so this runs
+    # 300 positions of 5 to 7 cards each, trick starts and mid-trick, trump
+    # and no trump, with the Python table warm across them as in play.
+    states = _deep_positions(2812, 300)
+    sizes = {len(state.hand_indexes[state.current_player or 0]) for state in states}
+    assert sizes >= {5, 6, 7}
+    assert sum(state.deal.trump is None for state in states if state.deal) == 150
+    solver.clear_cache()
+    for state in states:
+        want = _solver_c.play_values(state)
+        assert want is not None
+        assert solver.play_values(state, implementation="python") == want, state
+        assert solver.max_tricks(state, implementation="python") == max(want.values()), state
+
+
+def _drawn_alike(seed: int, count: int) -> list[GameState]:
+    """Deals that differ only in the cards of seats 1 to 3, as a bot's draws
+    from one view do (the same trump, bids and cards played): the states
+    solve_many keeps one table across."""
+    from cardrules.back_alley import view
+    from cardrules.back_alley.determinization import Determinizer
+
+    rng = random.Random(seed)
+    state = _deep_positions(seed, 1)[0]
+    sampler = Determinizer(view(state, state.current_player or 0))
+    return [sampler.sample(rng) for _ in range(count)]
+
+
+def test_solve_many_equals_one_solve_at_a_time_on_any_number_of_threads() -> None:
+    # Mixed deals (trump and no trump, boards bid, 5 to 7 cards) and runs of
+    # deals drawn from one view, where a thread's table is kept from one to
+    # the next: every answer is that of a solve with a fresh table.
+    states = _deep_positions(2831, 60)
+    for seed in range(4):
+        states += _drawn_alike(seed, 12)
+    want_tricks = [solver.max_tricks(state) for state in states]
+    want_values = [solver.play_values(state) for state in states]
+    for threads in (1, 2, 3, None):
+        assert solver.solve_many(states, threads=threads) == want_tricks
+        assert solver.solve_many(states, threads=threads, every_card=True) == want_values
+    assert solver.solve_many(states[:20], threads=2, table_entries=64) == want_tricks[:20]
+    assert (solver.solve_many(states[:20], implementation="python", every_card=True)
+            == want_values[:20])
+    assert solver.solve_many([]) == []
+
+
+def test_solve_many_checks_its_arguments() -> None:
+    state = positions(3, 1, (5,))[0]
+    with pytest.raises(ValueError, match="threads must be at least 1, not 0"):
+        solver.solve_many([state], threads=0)
+    with pytest.raises(ValueError, match="table_entries must be a power of two"):
+        solver.solve_many([state], table_entries=100)
+    with pytest.raises(ValueError, match="needs a deal in play"):
+        solver.solve_many([state, new_game()])
+    with pytest.raises(ValueError, match="implementation must be one of"):
+        solver.solve_many([state], implementation="fast")
+
+
+def test_a_table_is_sized_by_its_caller_and_used_by_one_search_at_a_time() -> None:
+    from cardrules.back_alley.double_dummy import _solver
+
+    table = _solver.Table(1 << 10)
+    assert (table.entries, table.nbytes) == (1024, 1024 * 56)
+    assert _solver.Table().entries == 1 << 20
+    for bad in (0, 63, 100, 1 << 27):
+        with pytest.raises(ValueError, match="power of two"):
+            _solver.Table(bad)
+    state = positions(4, 1, (6,))[0]
+    kept = [_solver_c.max_tricks(state, table, True) for _ in range(3)]
+    assert kept == [_solver_c.max_tricks(state)] * 3
+    with pytest.raises(TypeError, match="table must be a Table"):
+        _solver.max_tricks((1, 2, 4, 8), (), 0, -1, False, 0, object())  # type: ignore[arg-type]

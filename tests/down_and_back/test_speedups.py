@@ -21,7 +21,7 @@ import pytest
 
 import cardrules.down_and_back as db
 from cardrules import DECK, Joker, parse_cards
-from cardrules.down_and_back import evaluate as python
+from cardrules.down_and_back import combos as python
 
 if os.environ.get("CARDRULES_REQUIRE_SPEEDUPS"):
     from cardrules.down_and_back import _speedups
@@ -244,7 +244,7 @@ def test_new_functions_leak_nothing() -> None:
 def test_setup_refuses_classes_without_the_slots_and_keeps_working() -> None:
     from cardrules import Hand
     from cardrules.down_and_back.actions import Split
-    from cardrules.down_and_back.evaluate import Combo, SplitOption
+    from cardrules.down_and_back.combos import Combo, SplitOption
 
     class NoSlots:
         pass

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
+import os
 import random
+import sys
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 import cardrules
-from cardrules import DECK, Card, IllegalActionError, Joker, ParseError, Rank, Suit, language
+from cardrules import DECK, Card, IllegalActionError, Joker, ParseError, Rank, Suit, i18n, language
 from cardrules import back_alley as ba
 from cardrules import down_and_back as db
 from cardrules.back_alley.serialize import state_to_dict, view_to_dict
@@ -21,6 +26,8 @@ from cardrules.i18n import (
     from_environment,
     gettext,
     lazy_gettext,
+    lazy_ngettext,
+    ngettext,
     normalize,
     set_language,
 )
@@ -92,7 +99,6 @@ def test_an_unknown_language_falls_back_to_english() -> None:
 def test_a_message_missing_from_the_catalog_comes_out_in_english() -> None:
     with language("uk"):
         assert gettext("no such message in any catalog") == "no such message in any catalog"
-        assert gettext("spades", domain="no-such-domain") == "spades"
 
 
 def test_set_language_without_with_is_confined_to_its_thread() -> None:
@@ -356,3 +362,110 @@ def test_the_pictures_are_labelled_in_the_language(lang: str) -> None:
     assert "a card face down" not in here[3]
     # The cards themselves are the same pictures, with the same data-card notation.
     assert here[0].count('data-card="') == english[0].count('data-card="')
+
+
+# -- catalogs as Babel compiles them, and the English fallbacks ---------------------------
+
+_HEADER = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+           '"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && '
+           'n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n')
+
+
+def _locale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, po: str, *,
+            mo: str | None = None) -> Path:
+    """A Ukrainian catalog ``po`` (and a compiled ``mo``, older) in a folder that
+    cardrules reads instead of its own."""
+    babel_mo = pytest.importorskip("babel.messages.mofile")
+    from babel.messages.pofile import read_po
+
+    folder = tmp_path / "uk" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    if mo is not None:
+        out = io.BytesIO()
+        babel_mo.write_mo(out, read_po(io.BytesIO((_HEADER + mo).encode()), locale="uk"))
+        (folder / "cardrules.mo").write_bytes(out.getvalue())
+        os.utime(folder / "cardrules.mo", (1_000_000, 1_000_000))
+    (folder / "cardrules.po").write_text(_HEADER + po, encoding="utf-8")
+    monkeypatch.setattr(i18n, "_LOCALE_DIR", tmp_path)
+    i18n._clear_cache()
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def _fresh_catalogs() -> Iterator[None]:
+    i18n._clear_cache()
+    yield
+    i18n._clear_cache()
+
+
+def test_a_lazy_texts_repr_is_its_english_text_in_every_language() -> None:
+    assert repr(lazy_gettext("spades")) == "LazyText('spades')"
+    with language("ja"):
+        assert repr(lazy_gettext("seat {seat}", seat=2)) == "LazyText('seat 2')"
+        assert repr(lazy_ngettext("{n} card", "{n} cards", 3)) == "LazyText('3 cards')"
+
+
+def test_a_partly_translated_plural_entry_gives_english_for_its_empty_forms(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Babel compiles an empty plural form as the English plural; the forms
+    that are translated are used."""
+    _locale(tmp_path, monkeypatch, 'msgid "{n} apple"\nmsgid_plural "{n} apples"\n'
+            'msgstr[0] "{n} яблуко"\nmsgstr[1] ""\nmsgstr[2] ""\n')
+    with language("uk"):
+        assert [ngettext("{n} apple", "{n} apples", n).format(n=n) for n in (1, 21, 2, 5)] == [
+            "1 яблуко", "21 яблуко", "2 apples", "5 apples"]
+
+
+def test_a_broken_plural_translation_falls_back_to_the_english_form_for_n(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A translation that renames a field is shown in English, singular for 1
+    and plural otherwise, with the fields filled in."""
+    _locale(tmp_path, monkeypatch, 'msgid "{n} pear"\nmsgid_plural "{n} pears"\n'
+            'msgstr[0] "{m} груша"\nmsgstr[1] "{m} груші"\nmsgstr[2] "{m} груш"\n')
+    with language("uk"):
+        assert [str(lazy_ngettext("{n} pear", "{n} pears", n)) for n in (1, 2, 5)] == [
+            "1 pear", "2 pears", "5 pears"]
+
+
+def test_the_english_of_a_plural_text_follows_n_and_its_fields_english() -> None:
+    inner = lazy_gettext("spades")
+    with language("uk"):
+        assert lazy_ngettext("{n} of {suit}", "{n} of all {suit}", 1, suit=inner).english == \
+            "1 of spades"
+        assert lazy_ngettext("{n} of {suit}", "{n} of all {suit}", 4, suit=inner).english == \
+            "4 of all spades"
+
+
+def test_an_edited_po_file_newer_than_its_mo_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _locale(tmp_path, monkeypatch, 'msgid "pear"\nmsgstr "груша (нова)"\n',
+            mo='msgid "pear"\nmsgstr "груша"\n')
+    with language("uk"):
+        assert gettext("pear") == "груша (нова)"
+
+
+def test_the_compiled_catalog_is_read_when_it_is_newer_than_its_po(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _locale(tmp_path, monkeypatch, 'msgid "pear"\nmsgstr "груша (стара)"\n',
+                     mo='msgid "pear"\nmsgstr "груша"\n')
+    os.utime(folder / "cardrules.mo", None)  # now: newer than the .po
+    os.utime(folder / "cardrules.po", (1_000_000, 1_000_000))
+    with language("uk"):
+        assert gettext("pear") == "груша"
+
+
+def test_without_babel_a_source_tree_reads_its_compiled_catalog(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _locale(tmp_path, monkeypatch, 'msgid "pear"\nmsgstr "груша (нова)"\n',
+            mo='msgid "pear"\nmsgstr "груша"\n')
+    monkeypatch.setitem(sys.modules, "babel.messages.pofile", None)  # import fails
+    with language("uk"):
+        assert gettext("pear") == "груша"
+
+
+def test_no_catalog_at_all_gives_english(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "_LOCALE_DIR", tmp_path)
+    with language("uk"):
+        assert gettext("spades") == "spades"
+        assert ngettext("{n} card", "{n} cards", 2) == "{n} cards"

@@ -1,15 +1,16 @@
-"""The message catalogs: complete, faithful to their templates, and read the same as Babel does.
+"""The message catalogs: one domain, complete, faithful to its template, compiled by Babel.
 
-Every domain present in ``src/cardrules/locale`` is checked (the library's
-``cardrules`` and the command's ``cardrules-cli``), in every language.
-Babel comes with the ``test`` extra (it compiles the catalogs in the build).
+The one domain ``cardrules`` (the library's, the command's and the tables'
+texts) is checked in every language.  Babel comes with the ``test`` extra
+(it compiles the catalogs in the build).
 """
 
 from __future__ import annotations
 
 import gettext
-import io
 import string
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,6 @@ from cardrules import i18n
 
 babel = pytest.importorskip("babel")
 from babel.messages.catalog import Catalog, Message  # noqa: E402
-from babel.messages.mofile import write_mo  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +27,9 @@ TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != "en"]
 DOMAINS = sorted(path.stem for path in LOCALE.glob("*.pot"))
 PAIRS = [(domain, lang) for domain in DOMAINS for lang in TRANSLATED]
 #: The keywords docs/languages.rst gives to pybabel extract.
-KEYWORDS = ["gettext", "pgettext:1c,2", "ngettext:1,2", "npgettext:1c,2,3", "N_", "NP_:1c,2",
-            "lazy_gettext", "lazy_pgettext:1c,2", "lazy_ngettext:1,2"]
+KEYWORDS = ["_", "gettext", "pgettext:1c,2", "ngettext:1,2", "npgettext:1c,2,3", "N_",
+            "NP_:1c,2", "lazy_gettext", "lazy_ngettext:1,2",
+            "told", "told_n:1,2", "_told", "_told_n:1,2"]
 
 
 def _catalog(path: Path, lang: str | None = None) -> Catalog:
@@ -51,9 +52,13 @@ def _placeholders(text: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
 
 
-def test_both_domains_and_the_library_domain_exists() -> None:
-    assert "cardrules" in DOMAINS
-    assert set(DOMAINS) <= set(i18n.DOMAINS)
+def test_one_domain_holds_every_text() -> None:
+    assert DOMAINS == ["cardrules"]
+    assert sorted(p.name for p in LOCALE.glob("*/LC_MESSAGES/*.po")) == ["cardrules.po"] * len(
+        TRANSLATED)
+    config = (ROOT / "babel.cfg").read_text(encoding="utf-8")
+    assert [line for line in config.splitlines() if line.startswith("[")] == [
+        "[python: src/cardrules/**.py]"]
 
 
 @pytest.mark.parametrize(("domain", "lang"), PAIRS)
@@ -120,60 +125,29 @@ def test_the_ukrainian_plural_rule() -> None:
     assert [rule(n) for n in (0, 5, 11, 12, 13, 14, 19, 20, 25, 111, 112)] == [2] * 11
 
 
-@pytest.mark.parametrize(("domain", "lang"), PAIRS)
-def test_the_runtime_reads_a_po_file_as_babel_compiles_it(domain: str, lang: str) -> None:
-    po = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
-    compiled = io.BytesIO()
-    write_mo(compiled, _catalog(po, lang))
-    by_babel = gettext.GNUTranslations(io.BytesIO(compiled.getvalue()))
-    ours = gettext.GNUTranslations(io.BytesIO(i18n.write_mo(i18n.read_po(
-        po.read_text(encoding="utf-8")))))
-    assert ours._catalog == by_babel._catalog  # type: ignore[attr-defined]
-    assert ours.plural(2) == by_babel.plural(2)  # type: ignore[attr-defined]
+def test_the_template_is_up_to_date() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "catalogs.py"), "check"],
+                          capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_the_po_reader_skips_fuzzy_and_empty_entries_and_joins_lines() -> None:
-    text = ('msgid ""\nmsgstr "Plural-Forms: nplurals=1; plural=0;\\n"\n\n'
-            '#, fuzzy\nmsgid "a"\nmsgstr "A"\n\nmsgid "b"\nmsgstr ""\n\n'
-            'msgid "c"\nmsgstr ""\n"C\\"1"\n\n'
-            'msgctxt "x"\nmsgid "{n} d"\nmsgid_plural "{n} ds"\nmsgstr[0] "D"\n')
-    assert i18n.read_po(text) == {"": "Plural-Forms: nplurals=1; plural=0;\n", "c": 'C"1',
-                                  "x\x04{n} d\x00{n} ds": "D"}
-
-
-#: Each domain's extraction settings, at the repository's root.
-CONFIGS = {"cardrules": "babel.cfg", "cardrules-cli": "babel-cli.cfg"}
-
-
-def _extra_keywords(config: Path) -> list[str]:
-    # A line "# extra keywords: _ P_:1c,2" in the settings adds keywords.
-    for line in config.read_text(encoding="utf-8").splitlines():
-        if line.lower().startswith("# extra keywords:"):
-            return line.split(":", 1)[1].split()
-    return []
-
-
-@pytest.mark.parametrize("domain", DOMAINS)
-def test_each_template_holds_every_message_of_the_code(
-        domain: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plain_pybabel_extract_finds_the_templates_messages(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pybabel command of docs/languages.rst finds every message of the
+    template but the "to you" forms, which tools/catalogs.py adds."""
     from babel.messages.frontend import CommandLineInterface
 
-    config = ROOT / CONFIGS.get(domain, f"babel-{domain}.cfg")
-    if not config.exists():
-        pytest.skip(f"no extraction settings for {domain}")
-    fresh = tmp_path / f"{domain}.pot"
-    command = ["pybabel", "-q", "extract", "-F", str(config), "--no-default-keywords",
-               "--no-location", "--sort-output", "-o", str(fresh)]
-    for keyword in KEYWORDS + _extra_keywords(config):
+    fresh = tmp_path / "cardrules.pot"
+    command = ["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"),
+               "--no-default-keywords", "--no-location", "--sort-output", "-o", str(fresh)]
+    for keyword in KEYWORDS:
         command += ["-k", keyword]
     monkeypatch.chdir(ROOT)
     CommandLineInterface().run([*command, "."])  # type: ignore[no-untyped-call]
     wanted = {_key(m) for m in _catalog(fresh) if m.id}
-    # The command's template also holds, in the context "to you", the form of
-    # each narration sentence said to its seat (tools/i18n_cli.py adds them).
-    have = {_key(m) for m in _catalog(LOCALE / f"{domain}.pot")
+    have = {_key(m) for m in _catalog(LOCALE / "cardrules.pot")
             if m.id and m.context != "to you"}
-    assert wanted == have, "run the pybabel extract and update of docs/languages.rst"
+    assert wanted == have, "run python tools/catalogs.py update"
 
 
 def test_a_pickled_refusal_keeps_its_rule_and_its_languages() -> None:
@@ -194,12 +168,12 @@ def test_a_pickled_refusal_keeps_its_rule_and_its_languages() -> None:
 def test_the_catalogs_are_read_once_and_shared_by_threads() -> None:
     import threading
 
-    i18n.clear_cache()
+    i18n._clear_cache()
     seen = []
 
     def worker() -> None:
         with i18n.language("uk"):
-            seen.append(i18n._catalog("cardrules"))
+            seen.append(i18n._catalog())
 
     threads = [threading.Thread(target=worker) for _ in range(8)]
     for thread in threads:

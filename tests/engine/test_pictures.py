@@ -10,6 +10,7 @@ from the full state rather than from the view.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import random
 import subprocess
@@ -43,6 +44,8 @@ from cardrules.svg import (
     text_element,
 )
 from support import ROOT
+from support.ba_deals import random_game
+from support.db_deals import paused_twice, start
 from support.recorded import db_recorded_games
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -582,3 +585,119 @@ def test_docs_directive_refuses_code_that_gives_no_picture(code: str, message: s
     picture_of = _directive_module()._picture_of
     with pytest.raises(ValueError, match=message):
         picture_of(code, "test")
+
+
+def test_the_back_alley_pictures_of_a_whole_game_are_pinned() -> None:
+    """A regression pin of the layout, not a rule: the table from above and
+    from each seat (BA-50) at all 76 states of a seeded game with deals of
+    1 to 3 cards, one of them with a joker turned (BA-13), hash to exactly
+    this.  A deliberate change of the pictures updates the digest; any other
+    change of it is an accident (a coordinate, a label or a card moved)."""
+    digest = hashlib.sha256()
+    states = list(random_game(6, 3))
+    assert len(states) == 76
+    assert any(isinstance(s.trump_card, Joker) for s in states)
+    for state in states:
+        digest.update(ba_pictures.state_svg(state).encode())
+        for seat in range(4):
+            digest.update(ba_pictures.view_svg(ba.view(state, seat)).encode())
+    assert digest.hexdigest() == (
+        "f82ce4e15b1e07cce9df5e108ac7e7d59587588bb94532c293b52ff440551711")
+
+
+# -- Down and Back tables in a tie-break and at the showdown -------------------------------
+
+
+def test_db42_the_cards_on_the_table_are_drawn_side_by_side() -> None:
+    # The picture of a paused tie-break lays this pass's draws face up in draw
+    # order, left to right, under the tie-break line (a pin of the layout).
+    import re
+
+    from cardrules.down_and_back.pictures import state_svg
+
+    picture = state_svg(paused_twice())
+    found = re.findall(r'data-card="(JS|JH)" fill="[^"]*" transform="translate\(([^)]*)\)',
+                       picture)
+    assert found == [("JS", "12 167"), ("JH", "69 167")]
+    line = re.findall(r'<text x="(\d+)" y="(\d+)"[^>]*>tie-break DOWN: seats 2, 4; drawn this '
+                      r'pass:</text>', picture)
+    assert line == [("12", "161")]
+
+
+def test_only_the_seat_to_act_is_labelled_so_on_a_down_and_back_table() -> None:
+    import re
+
+    from cardrules.down_and_back.pictures import state_svg
+
+    state = start(3, 0, {}, rounds=1)
+    assert state.current_player == 1
+    labels = re.findall(r">(seat \d[^<]*)<", state_svg(state))
+    assert labels == ["seat 0 · dealer · net -1 · turns 0 · 7 cards",
+                      "seat 1 · to act · net -1 · turns 0 · 7 cards",
+                      "seat 2 · net -1 · turns 0 · 7 cards"]
+
+
+def test_db40_a_revealed_split_is_drawn_down_then_back() -> None:
+    # Once the splits are revealed (DB-40) each row shows the four cards of
+    # the down hand fanned from the left and the back hand after a gap.
+    import re
+
+    from cardrules.down_and_back.pictures import state_svg
+
+    picture = state_svg(paused_twice())
+    xs = {}
+    for text in ("QD", "QC", "9D", "9C", "KS", "KH", "KD"):
+        found = re.findall(rf'data-card="{text}" fill="[^"]*" transform="translate\((\d+) ',
+                           picture)
+        assert len(found) == 1
+        xs[text] = int(found[0])
+    assert sorted(xs[c] for c in ("QD", "QC", "9D", "9C")) == [12, 39, 66, 93]
+    assert sorted(xs[c] for c in ("KS", "KH", "KD")) == [162, 189, 216]
+
+
+# -- one card and the document, drawn exactly ----------------------------------------------
+
+
+_TEXT = 'text-anchor="{}" font-weight="{}" fill="#c8102e" font-family="sans-serif"'
+
+
+def test_a_face_card_is_drawn_exactly_so() -> None:
+    # A pin of the picture of one card: the outline inset by half a pixel,
+    # the rank and suit in two corners (one turned half round) and a large
+    # suit in the middle.
+    from cardrules import parse_card
+    from cardrules.svg import card_group
+
+    corner = (f'<text x="5" y="16" font-size="14" {_TEXT.format("start", "bold")}>Q</text>'
+              f'<text x="5" y="29" font-size="12" {_TEXT.format("start", "normal")}>♥</text>')
+    assert card_group(parse_card("QH")) == (
+        '<g class="card" data-card="QH" fill="#c8102e" transform="translate(0 0)">'
+        '<title>QH</title>'
+        '<rect x="0.5" y="0.5" width="59" height="83" rx="5" fill="#ffffff" '
+        'stroke="#555555" stroke-width="1"/>'
+        f'{corner}<g transform="rotate(180 30 42)">{corner}</g>'
+        f'<text x="30" y="54" font-size="28" {_TEXT.format("middle", "normal")}>♥</text></g>')
+
+
+def test_a_highlighted_back_is_drawn_exactly_so() -> None:
+    from cardrules.svg import card_group
+
+    assert card_group(None, highlight=True) == (
+        '<g class="card back" transform="translate(0 0)"><title>face down</title>'
+        '<rect x="0.5" y="0.5" width="59" height="83" rx="5" fill="#24508f" '
+        'stroke="#e0a800" stroke-width="3"/>'
+        '<rect x="5" y="5" width="50" height="74" rx="3" fill="none" stroke="#ffffff" '
+        'stroke-width="1.5"/>'
+        '<polygon points="30,26 41,42 30,58 19,42" fill="#ffffff" fill-opacity="0.35"/></g>')
+
+
+def test_svg_document_takes_any_positive_pixel_width() -> None:
+    from cardrules.svg import svg_document
+
+    assert svg_document(100, 50, [], pixel_width=1) == (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50" width="1" '
+        'height="0.5"></svg>')
+    assert 'width="0.5" height="0.25"' in svg_document(100, 50, [], pixel_width=0.5)
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="pixel_width must be positive"):
+            svg_document(100, 50, [], pixel_width=bad)

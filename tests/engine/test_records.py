@@ -14,16 +14,21 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
+import cardrules.down_and_back as db
 from cardrules import IllegalActionError, ParseError, parse_card
 from cardrules.down_and_back import (
     RULES,
     Action,
     ChooseDealer,
+    Cut,
     Discard,
     DrawDiscard,
     DrawStock,
@@ -40,7 +45,8 @@ from cardrules.down_and_back import (
     state_to_dict,
     view,
 )
-from cardrules.engine import Bot, GameRecord, RandomBot
+from cardrules.engine import Bot, GameRecord, RandomBot, registry
+from cardrules.errors import TOKEN_LIMIT
 from support.db_deals import cards, idle_until_split, start
 
 record, replay = RULES.record, RULES.replay
@@ -513,3 +519,576 @@ def test_greedy_bot_beats_random_bot() -> None:
     greedy_net, random_net, greedy_pots, random_pots = totals
     assert greedy_net > random_net
     assert greedy_pots > random_pots
+
+
+# == loading trusts nothing and says where the trouble is ==================================
+# Loading a game record trusts nothing, and says where the trouble is.
+#
+# * Text records: every bad line is a ParseError whose message starts with
+#   ``line N:`` (lines counted at ``\n``), whose ``position`` is where its
+#   ``token`` starts within that line and whose ``token_length`` is the whole
+#   token's length, however long.  Header numbers are ASCII digits only.
+# * JSON records: unknown keys, NaN, numbers of absurd length and nesting deep
+#   enough to exhaust the recursion limit are ParseErrors; every ValueError or
+#   TypeError of the game's action reader becomes a ParseError naming the action.
+# * Settings the game refuses are refused when the record is loaded.
+# * ``GameRecord.load``/``dump``/``read``: files in either form, chosen by name.
+
+PREFIX = HEADER + "dealer 0\n"   # the line after this is line 7
+
+
+def text_error(text: str) -> ParseError:
+    with pytest.raises(ParseError) as info:
+        GameRecord.from_text(text)
+    return info.value
+
+
+def json_error(text: str) -> ParseError:
+    with pytest.raises(ParseError) as info:
+        GameRecord.from_json(text)
+    return info.value
+
+
+def assert_located(err: ParseError, text: str) -> None:
+    """``err`` names line N of ``text``, and its token lies at its position there."""
+    assert err.message.startswith("line ")
+    number = int(err.message.split(":")[0].split()[1])
+    line = text.split("\n")[number - 1].removesuffix("\r")
+    assert err.token is not None
+    assert err.position is not None
+    assert err.token_length is not None
+    shown = err.token if err.token_length == len(err.token) else err.token[:TOKEN_LIMIT]
+    assert line[err.position:err.position + len(shown)] == shown
+    assert err.position + err.token_length <= len(line)
+    assert len(str(err)) < 400
+
+
+def one_action_record(actions: list[object],
+                      settings: Mapping[str, object] | None = None) -> str:
+    return json.dumps({"game": "down_and_back",
+                       "settings": {"num_players": 2} if settings is None else settings,
+                       "actions": actions})
+
+
+# ---------------------------------------------------------------------------
+# text records: every bad line names itself
+
+
+@pytest.mark.parametrize(("line", "token", "position"), [
+    ("shuffle AS KS AS", "AS", 14),           # the repeated card, where it repeats
+    ("   shuffle AS KS AS  ", "AS", 17),
+    ("cut x", "x", 4),
+    ("cut \u0663", "\u0663", 4),           # ARABIC-INDIC DIGIT THREE
+    ("cut \uff13", "\uff13", 4),           # FULLWIDTH DIGIT THREE
+    ("dealer \u0661", "\u0661", 7),
+    ("discard AS KS", "AS KS", 8),
+    ("discard  A\u017f", "A\u017f", 9),   # long s is not a suit
+])
+def test_a_bad_action_line_is_named(line: str, token: str, position: int) -> None:
+    text = PREFIX + line + "\n"
+    err = text_error(text)
+    assert err.message.startswith("line 7: ")
+    assert (err.token, err.position, err.token_length) == (token, position, len(token))
+    assert_located(err, text)
+
+
+@pytest.mark.parametrize("digits", [19, 4301, 5000, 100_000])
+def test_an_absurdly_long_number_is_a_parse_error(digits: int) -> None:
+    line = "cut " + "7" * digits
+    text = PREFIX + line + "\n"
+    err = text_error(text)
+    assert err.message == f"line 7: number too long ({digits} digits)"
+    assert (err.position, err.token_length) == (4, digits)
+    assert err.token == "7" * min(digits, TOKEN_LIMIT) + ("..." if digits > TOKEN_LIMIT else "")
+    assert_located(err, text)
+
+
+def test_no_settings_means_the_game_defaults() -> None:
+    game = GameRecord.from_text("# cardrules down_and_back\n\ndealer 3\n")
+    assert game.settings_dict == {}
+    assert game.actions == (ChooseDealer(3),)
+
+
+def test_the_longest_number_allowed_is_read() -> None:
+    # 18 digits are read as a number (the game then judges it), 19 are not.
+    text = PREFIX + "cut " + "0" * 16 + "12\n"
+    assert GameRecord.from_text(text).actions[-1] == Cut(12)
+
+
+def test_a_long_number_deep_inside_a_line_is_found() -> None:
+    line = "split AS 2S 3S 4S / 5S 6S " + "1" * 30
+    err = text_error(PREFIX + line)
+    assert err.message == "line 7: number too long (30 digits)"
+    assert err.position == line.index("1" * 30)
+
+
+@pytest.mark.parametrize(("setting", "token", "position"), [
+    ("num_players \u0663", "num_players \u0663", 0),
+    ("num_players \uff12", "num_players \uff12", 0),
+    ("num_players 2.0", "num_players 2.0", 0),
+    ("num_players", "num_players", 0),
+    ("num_players 2 3", "num_players 2 3", 0),
+    ("num-players 2", "num-players", 0),
+    ("  n\u00fcm 2", "n\u00fcm", 2),
+    ("num_players " + "2" * 5000, "2" * TOKEN_LIMIT + "...", 12),
+])
+def test_a_bad_setting_line_is_named(setting: str, token: str, position: int) -> None:
+    text = "# cardrules down_and_back\n" + setting + "\n\n"
+    err = text_error(text)
+    assert err.message.startswith("line 2: ")
+    assert (err.token, err.position) == (token, position)
+    assert_located(err, text)
+
+
+def test_a_setting_given_twice_is_named_at_its_second_line() -> None:
+    text = "# cardrules down_and_back\nnum_players 2\n# note\n  num_players 3\n\n"
+    err = text_error(text)
+    assert err.message == "line 4: setting given twice"
+    assert (err.token, err.position) == ("num_players", 2)
+
+
+@pytest.mark.parametrize(("settings", "where", "words"), [
+    ("num_players 9\n", "line 2", "2 to 5 players"),
+    ("num_players 2\nante 0\n", "lines 2-3", "ante"),
+    ("num_players 2\ncolour 3\n", "lines 2-3", "colour"),
+    ("num_players 2\n# comment\nrounds 0\n", "lines 2-4", "round"),
+    ("# no settings, but a comment\nnum_players 1\n", "line 3", "players"),
+])
+def test_settings_the_game_refuses_are_refused_on_loading(settings: str, where: str,
+                                                           words: str) -> None:
+    err = text_error("# cardrules down_and_back\n" + settings + "\n")
+    assert err.message.startswith(f"{where}: settings refused by the game: ")
+    assert words in err.message
+
+
+def test_an_unknown_game_is_named_on_line_one() -> None:
+    text = "# cardrules   chess  \nnum_players 2\n"
+    err = text_error(text)
+    assert err.message.startswith("line 1: unknown game (choose from down-and-back, ")
+    assert (err.token, err.position) == ("chess", 14)
+    assert_located(err, text)
+
+
+def test_a_huge_unknown_game_name_gives_a_short_error() -> None:
+    err = text_error("# cardrules " + "x" * 5_000_000)
+    assert err.token_length == 5_000_000
+    assert err.position == 12
+    assert len(str(err)) < 200
+
+
+def test_a_missing_header_is_named_on_line_one() -> None:
+    err = text_error("cardrules down_and_back\n")
+    assert err.message == "line 1: a record starts with '# cardrules GAME'"
+    assert (err.token, err.position) == ("cardrules down_and_back", 0)
+
+
+def test_lines_are_counted_at_newlines_only() -> None:
+    # Form feeds, line and paragraph separators are not line ends: an editor
+    # and grep -n count only \n, so the error must too.
+    text = HEADER + "# note\u2028still the note\x0cand more\u2029\ndealer 0\r\ncut x\r\n"
+    err = text_error(text)
+    assert err.message.startswith("line 8: ")
+    assert (err.token, err.position) == ("x", 4)
+    assert_located(err, text)
+
+
+def test_windows_line_ends_read_the_same() -> None:
+    text = PREFIX + "cut 12\n"
+    game = GameRecord.from_text(text.replace("\n", "\r\n"))
+    assert game == GameRecord.from_text(text)
+    assert game.actions == (ChooseDealer(0), Cut(12))
+
+
+@pytest.mark.parametrize("value", [None, b"# cardrules down_and_back\n", 3])
+def test_record_text_must_be_a_string(value: Any) -> None:
+    with pytest.raises(ParseError, match="expected record text"):
+        GameRecord.from_text(value)
+    with pytest.raises(ParseError, match="expected record text"):
+        GameRecord.read(value)
+    with pytest.raises(ParseError, match="expected JSON text"):
+        GameRecord.from_json(value)
+
+
+# ---------------------------------------------------------------------------
+# a game whose action readers raise plain errors: they become ParseErrors
+
+
+@pytest.fixture
+def fragile(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A copy of Down and Back named 'fragile', whose readers fail on cue."""
+    def parse_action(text: str) -> db.Action:
+        if "value" in text:
+            raise ValueError("no values here")
+        if "type" in text:
+            raise TypeError("no types here")
+        return db.parse_action(text)
+
+    def action_from_dict(data: Mapping[str, object]) -> db.Action:
+        kind = data.get("type") if isinstance(data, Mapping) else None
+        if kind == "value":
+            raise ValueError("no values here")
+        if kind == "type":
+            raise TypeError("no types here")
+        if kind == "deep":
+            raise RecursionError("maximum recursion depth exceeded")
+        return db.action_from_dict(data)
+
+    rules = attrs.evolve(RULES, name="fragile", parse_action=parse_action,
+                         action_from_dict=action_from_dict)
+    monkeypatch.setitem(registry._REGISTERED, "fragile", rules)
+    return "fragile"
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("  value 3", "line 4: no values here"),
+    ("type", "line 4: no types here"),
+])
+def test_plain_errors_of_parse_action_name_the_line(fragile: str, line: str,
+                                                    message: str) -> None:
+    text = f"# cardrules {fragile}\nnum_players 2\n\n{line}\n"
+    err = text_error(text)
+    assert err.message == message
+    assert (err.token, err.position) == (line.strip(), line.index(line.strip()))
+    assert_located(err, text)
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("value", "action 2: no values here"),
+    ("type", "action 2: no types here"),
+    ("deep", "action 2: maximum recursion depth exceeded"),
+])
+def test_plain_errors_of_action_from_dict_name_the_action(fragile: str, kind: str,
+                                                          message: str) -> None:
+    text = json.dumps({"game": fragile, "settings": {"num_players": 2},
+                       "actions": [{"type": "dealer", "seat": 1}, {"type": kind}]})
+    err = json_error(text)
+    assert err.message == message
+    assert err.token == repr({"type": kind})
+
+
+# ---------------------------------------------------------------------------
+# JSON records
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 100_000,
+    '{"a": ' * 100_000,
+    one_action_record([]).replace('"actions": []', '"actions": ' + "[" * 100_000),
+])
+def test_json_nested_beyond_the_recursion_limit_is_a_parse_error(text: str) -> None:
+    err = json_error(text)
+    assert err.message == "not valid JSON (nested too deeply)"
+
+
+def test_json_nested_just_within_the_recursion_limit_is_a_parse_error() -> None:
+    depth = sys.getrecursionlimit() - 60
+    action = "[" * depth + "]" * depth
+    err = json_error(one_action_record([]).replace('"actions": []', f'"actions": [{action}]'))
+    assert err.message.startswith("action 1: ")
+    assert len(str(err)) < 400
+
+
+@pytest.mark.parametrize(("where", "digits"), [
+    ("settings", 5000), ("settings", 19), ("action", 4301), ("action", 100_000),
+])
+def test_huge_json_numbers_are_parse_errors(where: str, digits: int) -> None:
+    number = "9" * digits
+    if where == "settings":
+        text = one_action_record([]).replace('"num_players": 2', f'"num_players": {number}')
+    else:
+        text = one_action_record([{"type": "cut", "count": 0}]).replace('"count": 0',
+                                                                       f'"count": -{number}')
+    err = json_error(text)
+    assert err.message == f"number too long ({digits} digits)"
+    assert err.token_length == digits + (where == "action")
+    assert len(str(err)) < 200
+
+
+def test_eighteen_digit_json_numbers_reach_the_game() -> None:
+    err = json_error(one_action_record([], {"num_players": 10 ** 17}))
+    assert "settings refused by the game" in err.message
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_json_constants_that_are_not_json_are_refused(constant: str) -> None:
+    err = json_error(one_action_record([]).replace('"num_players": 2',
+                                                   f'"num_players": {constant}'))
+    assert err.message.startswith("not valid JSON")
+    assert err.token == constant
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"game": "down_and_back", "settings": {"num_players": 2}, "actions": [], "notes": ""},
+     "record: unknown key"),
+    ({"game": "down_and_back", "settings": {"num_players": 2}}, "record: missing 'actions'"),
+    ({"settings": {"num_players": 2}, "actions": []}, "record: missing 'game'"),
+    ({"game": "down_and_back", "settings": [], "actions": []},
+     "record: 'settings' must be an object"),
+    ({"game": "down_and_back", "settings": {"num_players": True}, "actions": []},
+     "record: 'settings': 'num_players' must be a whole number"),
+    ({"game": "down_and_back", "settings": {"num_players": 2.0}, "actions": []},
+     "record: 'settings': 'num_players' must be a whole number"),
+    ({"game": "down_and_back", "settings": {"num_players": 7}, "actions": []},
+     "record: 'settings': settings refused by the game: "),
+    ({"game": "down_and_back", "settings": {"players": 3}, "actions": []},
+     "record: 'settings': settings refused by the game: "),
+    ({"game": "down_and_back", "settings": {"num_players": 2}, "actions": {}},
+     "record: 'actions' must be a list"),
+    ({"game": 3, "settings": {"num_players": 2}, "actions": []},
+     "record: 'game' must be text"),
+])
+def test_malformed_record_objects(data: dict[str, object], message: str) -> None:
+    err = json_error(json.dumps(data))
+    assert err.message.startswith(message)
+
+
+def test_a_record_must_be_an_object() -> None:
+    assert json_error("[1, 2]").message == "record must be a JSON object, not list"
+
+
+@pytest.mark.parametrize("actions", [
+    [{"type": "dealer", "seat": 0}, {"type": "cut"}],
+    [{"type": "dealer", "seat": 0}, {"type": "hop"}],
+    [{"type": "dealer", "seat": 0}, "cut 3"],
+    [{"type": "dealer", "seat": 0}, {"type": "shuffle", "order": ["AS", "AS"]}],
+    [{"type": "dealer", "seat": 0}, {"type": "discard", "card": "A\u017f"}],
+])
+def test_a_bad_json_action_is_named_by_its_number(actions: list[object]) -> None:
+    err = json_error(one_action_record(actions))
+    assert err.message.startswith("action 2: ")
+
+
+def test_a_good_json_record_still_loads() -> None:
+    text = one_action_record([{"type": "dealer", "seat": 1}, {"type": "draw_stock"}])
+    game = GameRecord.from_json(text)
+    assert game.actions == (ChooseDealer(1), DrawStock())
+    assert game.settings_dict == {"num_players": 2}
+
+
+# ---------------------------------------------------------------------------
+# files
+
+
+def played_record(seed: int = 3) -> GameRecord:
+    rng = random.Random(seed)
+    state = db.new_game(3, rounds=1)
+    actions = []
+    while not state.is_terminal:
+        action = db.sample_chance(state, rng) if state.is_chance \
+            else rng.choice(db.legal_actions(state))
+        state = db.apply(state, action)
+        actions.append(action)
+    return RULES.record(state, actions)
+
+
+@pytest.mark.parametrize("name", ["game.json", "game.JSON", "game", "game.rec"])
+def test_dump_writes_json_by_default(tmp_path: Path, name: str) -> None:
+    game = played_record()
+    path = tmp_path / name
+    game.dump(path)
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith("}\n")
+    assert json.loads(text) == game.to_dict()
+    assert GameRecord.load(path) == game
+    assert GameRecord.load(str(path)) == game
+
+
+@pytest.mark.parametrize("name", ["game.txt", "GAME.TXT"])
+def test_dump_writes_text_for_txt_names(tmp_path: Path, name: str) -> None:
+    game = played_record()
+    path = tmp_path / name
+    game.dump(str(path))
+    assert path.read_text(encoding="utf-8") == game.to_text()
+    assert GameRecord.load(path) == game
+
+
+def test_load_reads_either_form_from_other_names(tmp_path: Path) -> None:
+    game = played_record()
+    (tmp_path / "a.record").write_text(game.to_text(), encoding="utf-8")
+    (tmp_path / "b.record").write_text("\n  " + game.to_json(), encoding="utf-8")
+    assert GameRecord.load(tmp_path / "a.record") == game
+    assert GameRecord.load(tmp_path / "b.record") == game
+
+
+def test_load_trusts_the_name_for_txt_and_json(tmp_path: Path) -> None:
+    game = played_record()
+    (tmp_path / "text.json").write_text(game.to_text(), encoding="utf-8")
+    (tmp_path / "json.txt").write_text(game.to_json(), encoding="utf-8")
+    with pytest.raises(ParseError, match="not valid JSON"):
+        GameRecord.load(tmp_path / "text.json")
+    with pytest.raises(ParseError, match="line 1: a record starts with"):
+        GameRecord.load(tmp_path / "json.txt")
+
+
+def test_load_accepts_a_byte_order_mark(tmp_path: Path) -> None:
+    game = played_record()
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + game.to_text().encode())
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + game.to_json().encode())
+    assert GameRecord.load(tmp_path / "bom.txt") == game
+    assert GameRecord.load(tmp_path / "bom.json") == game
+
+
+def test_load_names_the_file_and_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(PREFIX + "cut x\n", encoding="utf-8")
+    with pytest.raises(ParseError) as info:
+        GameRecord.load(path)
+    assert info.value.message == f"{path}: line 7: expected a whole number"
+    assert (info.value.token, info.value.position) == ("x", 4)
+
+
+def test_load_refuses_bytes_that_are_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin.txt"
+    path.write_bytes(HEADER.encode() + b"dealer 0\n# caf\xe9\n")
+    with pytest.raises(ParseError) as info:
+        GameRecord.load(path)
+    assert info.value.message == f"{path}: not UTF-8 text"
+    assert info.value.position == len(HEADER) + len("dealer 0\n# caf")
+
+
+def test_load_of_a_missing_file_is_the_usual_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        GameRecord.load(tmp_path / "nowhere.json")
+
+
+@pytest.mark.parametrize("text", [
+    '{"game": "down_and_back", "settings": {"num_players": 2}, "actions": []}',
+    '\ufeff \n {"game": "down_and_back", "settings": {"num_players": 2}, "actions": []}',
+    "# cardrules down_and_back\nnum_players 2\n",
+])
+def test_read_sniffs_the_form(text: str) -> None:
+    assert GameRecord.read(text).settings_dict == {"num_players": 2}
+
+
+def test_read_reports_errors_of_the_form_it_chose() -> None:
+    with pytest.raises(ParseError, match="not valid JSON"):
+        GameRecord.read('{"game": ')
+    with pytest.raises(ParseError, match="line 1: "):
+        GameRecord.read("[1, 2]")
+
+
+def test_any_other_complaint_of_the_json_decoder_is_a_parse_error(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # No JSON text known today makes the decoder raise a plain ValueError, but
+    # a future decoder may: it must still come out as a ParseError.
+    def complain(text: str, **options: Any) -> object:
+        raise ValueError("Exceeds the limit for integer string conversion")
+
+    monkeypatch.setattr(json, "loads", complain)
+    err = json_error(one_action_record([]))
+    assert err.message == "not valid JSON (Exceeds the limit for integer string conversion)"
+    assert err.position is None
+
+
+@pytest.mark.parametrize("settings", [[("num_players", 2)], "num_players 2", None])
+def test_record_settings_must_be_a_mapping(settings: Any) -> None:
+    with pytest.raises(ParseError, match=r"\Asettings are a mapping of names to whole numbers "
+                                         r"or null, not "):
+        GameRecord("down_and_back", settings, ())
+
+
+def test_a_nineteen_digit_setting_is_too_long() -> None:
+    text = "# cardrules down_and_back\nnum_players " + "1" * 19 + "\n"
+    err = text_error(text)
+    assert err.message == "line 2: number too long (19 digits)"
+    assert (err.position, err.token_length) == (12, 19)
+
+
+def test_dump_writes_json_indented_by_two_spaces(tmp_path: Path) -> None:
+    record = GameRecord("down_and_back", {"num_players": 2}, (ChooseDealer(1),))
+    path = tmp_path / "game.json"
+    record.dump(path)
+    text = path.read_text(encoding="utf-8")
+    assert text == record.to_json(indent=2) + "\n"
+    assert '\n  "settings": {\n    "num_players": 2\n  },' in text
+
+
+# -- one limit on numbers for every reader ----------------------------------------------
+
+def _verdict(read: Any) -> str:
+    """``"ok"`` with the record read, or the refusal without its place
+    (``line N:``, ``action N:``, ``record: 'settings': 'name':``)."""
+    try:
+        return f"ok {read()!r}"
+    except ParseError as err:
+        return "refused: " + err.message.rsplit(": ", 1)[-1] + f" [{err.token}]"
+
+
+_LONGEST = 10 ** 18 - 1   # 18 digits
+_TOO_LONG = 10 ** 18      # 19 digits
+
+
+@pytest.mark.parametrize("value", [_LONGEST, _TOO_LONG, -_LONGEST, -_TOO_LONG])
+@pytest.mark.parametrize(("game", "settings", "action"), [
+    ("down_and_back", {"num_players": 2, "ante": "N"}, None),          # a setting the game takes
+    ("down_and_back", {"num_players": 2, "rounds": "N"}, None),
+    ("down_and_back", {"num_players": "N"}, None),                     # one it refuses
+    ("down_and_back", {"num_players": 2}, {"type": "cut", "count": "N"}),     # action fields
+    ("down_and_back", {"num_players": 2}, {"type": "dealer", "seat": "N"}),
+    ("back_alley", {}, {"type": "bid", "tricks": "N"}),
+])
+def test_from_dict_from_json_and_from_text_agree_on_long_numbers(
+        game: str, settings: dict[str, Any], action: dict[str, Any] | None, value: int) -> None:
+    # from_dict took 19-digit numbers that its own from_text(to_text()) and
+    # from_json(to_json()) then refused: one rule (readers.check_digits) for all three.
+    def filled(template: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: value if v == "N" else v for k, v in template.items()}
+
+    data: dict[str, Any] = {"game": game, "settings": filled(settings),
+                            "actions": [] if action is None else [filled(action)]}
+    lines = [f"# cardrules {game}", *(f"{k} {v}" for k, v in data["settings"].items()), ""]
+    if action is not None:
+        lines.append(f"{action['type']} {value}")
+    from_dict = _verdict(lambda: GameRecord.from_dict(data))
+    verdicts = {from_dict, _verdict(lambda: GameRecord.from_json(json.dumps(data)))}
+    if value >= 0:   # text records have no signs: '-' is not a digit
+        verdicts.add(_verdict(lambda: GameRecord.from_text("\n".join(lines) + "\n")))
+    assert len(verdicts) == 1, verdicts
+    if abs(value) > _LONGEST:
+        assert from_dict == f"refused: number too long (19 digits) [{value}]"
+    else:
+        assert "too long" not in from_dict
+
+
+@pytest.mark.parametrize("where", ["settings", "action"])
+def test_from_dict_refuses_a_number_too_long_to_write_out(where: str) -> None:
+    huge = 10 ** 5000   # str() refuses it (over 4300 digits): the error must not
+    data: dict[str, Any] = {"game": "down_and_back", "settings": {"num_players": 2},
+                            "actions": []}
+    if where == "settings":
+        data["settings"]["ante"] = huge
+    else:
+        data["actions"] = [{"type": "cut", "count": [1, {"deep": huge}]}]
+    with pytest.raises(ParseError) as info:
+        GameRecord.from_dict(data)
+    assert info.value.message.endswith("number too long (5001 digits)")
+    assert info.value.token == "<whole number of 5001 digits>"
+
+
+@pytest.mark.parametrize("value", [_LONGEST, _TOO_LONG])
+def test_a_record_read_from_a_dict_writes_text_and_json_that_read_back(value: int) -> None:
+    data = {"game": "down_and_back", "settings": {"num_players": 2, "ante": value},
+            "actions": [{"type": "cut", "count": value}]}
+    if value == _TOO_LONG:
+        assert _verdict(lambda: GameRecord.from_dict(data)).startswith(
+            "refused: number too long (19 digits)")
+        return
+    record = GameRecord.from_dict(data)
+    assert GameRecord.from_text(record.to_text()) == record
+    assert GameRecord.from_json(record.to_json()) == record
+
+
+@pytest.mark.parametrize("blank", ["\u00a0", "\u3000", "\u2003"])
+def test_a_line_of_other_white_space_is_refused_not_skipped(blank: str) -> None:
+    """Only ASCII blanks separate words or make a line blank, as in parse_action:
+    a line holding a no-break or ideographic space is a move that reads as
+    nothing, refused with its line number, never silently skipped."""
+    text = f"# cardrules down_and_back\nnum_players 2\n\ndealer 0\n{blank}\n"
+    with pytest.raises(ParseError, match="line 5"):
+        GameRecord.from_text(text)
+    # ... and as a separator between the settings and the moves it is no blank line
+    with pytest.raises(ParseError, match="line 3"):
+        GameRecord.from_text(f"# cardrules down_and_back\nnum_players 2\n{blank}\ndealer 0\n")
+    # ASCII blanks alone still make a blank line
+    assert GameRecord.from_text("# cardrules down_and_back\nnum_players 2\n \t\ndealer 0\n"
+                                ).actions

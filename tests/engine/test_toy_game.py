@@ -6,9 +6,8 @@ PettingZoo's ``api_test``, ``simulate`` and the ``cardrules`` command, and what
 its ``RULES`` tells the adapters (events, encoding, returns, bounds, chance
 piles) agrees with its rules and views.
 
-``toy_game`` is imported as a top-level module: this folder has no
-``__init__.py``, so pytest's default import mode (``prepend``) puts the folder
-on ``sys.path`` before it imports this file (mypy finds it the same way).
+The toy game lives in the ``support`` package (``tests/support/toy_game.py``),
+which the documentation's page on adding a game includes.
 """
 
 from __future__ import annotations
@@ -25,8 +24,6 @@ from typing import Any
 
 import attrs
 import pytest
-import toy_game
-from toy_game import CARDS, RULES, Fold, State, Stay
 
 from cardrules import IllegalActionError, ParseError
 from cardrules.cards import Card
@@ -42,6 +39,8 @@ from cardrules.engine import (
     registry,
     rules_for,
 )
+from support import toy_game
+from support.toy_game import CARDS, RULES, Fold, State, Stay
 
 
 def steps(settings: dict[str, int], seed: int) -> Iterator[tuple[State, Any, State]]:
@@ -73,7 +72,7 @@ def test_the_registry_finds_the_toy_game() -> None:
 
 def test_an_entry_point_finds_it_too(monkeypatch: pytest.MonkeyPatch) -> None:
     """How another package ships a game: a ``cardrules.games`` entry point."""
-    point = EntryPoint(name="toy", value="toy_game:RULES", group=registry.ENTRY_POINT_GROUP)
+    point = EntryPoint(name="toy", value="support.toy_game:RULES", group=registry.ENTRY_POINT_GROUP)
     monkeypatch.setattr(registry, "_REGISTERED", {})
     monkeypatch.setattr(registry, "entry_points", lambda group, name=None: [
         p for p in [point] if p.group == group and name in (None, p.name)])
@@ -437,7 +436,7 @@ def test_importing_the_toy_game_does_not_import_numpy() -> None:
     """numpy is needed only for an observation vector, made on first use."""
     import subprocess
 
-    code = (f"import sys; sys.path[:0] = {sys.path!r}; import toy_game; "
+    code = (f"import sys; sys.path[:0] = {sys.path!r}; import support.toy_game as toy_game; "
             "assert 'numpy' not in sys.modules, 'numpy imported'; "
             "toy_game.RULES.encoding.observation_tensor(toy_game.new_game(), 0); "
             "assert 'numpy' in sys.modules")

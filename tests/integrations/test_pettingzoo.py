@@ -93,13 +93,13 @@ def replay(game: str, settings: dict[str, Any], seed: int,
         todo = iter(actions)
         while not state.is_terminal:
             state = db.apply(state, db.sample_chance(state, rng) if state.is_chance
-                             else db.action_from_id(state, next(todo)))
+                             else db.encoding.action_from_id(state, next(todo)))
         return state
     other: ba.GameState = ba.new_game(max_hand_size=settings["max_hand_size"])
     todo = iter(actions)
     while not other.is_terminal:
         other = ba.apply(other, ba.sample_chance(other, rng) if other.is_chance
-                         else ba.action_from_id(other, next(todo)))
+                         else ba.encoding.action_from_id(other, next(todo)))
     return other
 
 
@@ -266,8 +266,8 @@ def test_human_render_mode_prints_the_table(capsys: pytest.CaptureFixture[str]) 
 def test_metadata_and_spaces() -> None:
     for environment, name, size, actions in (
             (raw_env("down_and_back", num_players=5), "down_and_back_v0",
-             db.OBSERVATION_SIZE, 140),
-            (raw_env("back_alley"), "back_alley_v0", ba.OBSERVATION_SIZE, 68)):
+             db.encoding.OBSERVATION_SIZE, 140),
+            (raw_env("back_alley"), "back_alley_v0", ba.encoding.OBSERVATION_SIZE, 68)):
         assert environment.metadata["name"] == name
         assert environment.metadata["is_parallelizable"] is False
         assert "ansi" in environment.metadata["render_modes"]  # type: ignore[operator]
@@ -281,7 +281,7 @@ def test_metadata_and_spaces() -> None:
 
 
 def test_bad_settings_are_refused() -> None:
-    with pytest.raises(ValueError, match=r"unknown game 'poker': choose from .*back_alley"):
+    with pytest.raises(ValueError, match=r"unknown game \(choose from .*back-alley.*\): 'poker'"):
         raw_env("poker")
     with pytest.raises(TypeError, match="a name or a Rules object"):
         raw_env(3)  # type: ignore[call-overload]
@@ -554,3 +554,66 @@ def test_a_game_made_only_of_rules_passes_pettingzoos_tests(
     assert sorted(totals.values()) == [-1.0, 1.0]
     with pytest.raises(ValueError, match="unknown Race to ten setting"):
         raw_env(RACE, players=3)
+
+
+# -- the observation spaces' bounds --------------------------------------------------------
+
+
+def test_down_and_back_space_admits_an_empty_stock_and_empty_hands() -> None:
+    # The stock can run out (DB tie-breaks with five players) and a seat's
+    # hand is empty between rounds: both counts start at 0 in the space.
+    environment = raw_env("down_and_back", num_players=5)
+    agent = environment.possible_agents[0]
+    box = environment.observation_space(agent)["observation"]  # type: ignore[index]
+    start = {name: (at, length) for name, at, length in db.encoding.OBSERVATION_LAYOUT}
+    for name, top in (("stock_size", 52), ("hand_sizes", 8)):
+        at, length = start[name]
+        assert list(box.low[at:at + length]) == [0.0] * length, name
+        assert list(box.high[at:at + length]) == [float(top)] * length, name
+    environment.reset(seed=1)
+    observation = environment.observe(agent)
+    empty = observation["observation"].copy()
+    at, _ = start["stock_size"]
+    empty[at] = 0.0
+    assert environment.observation_space(agent).contains(
+        {"observation": empty.astype(np.float32), "action_mask": observation["action_mask"]})
+
+
+def _box_ranges(environment: object, layout: tuple[tuple[str, int, int], ...]
+                ) -> dict[str, set[tuple[float, float]]]:
+    """Per named block of ``layout``, the (low, high) pairs of the observation box."""
+    agent = environment.possible_agents[0]  # type: ignore[attr-defined]
+    box = environment.observation_space(agent)["observation"]  # type: ignore[attr-defined]
+    return {name: {(float(lo), float(hi)) for lo, hi in
+                   zip(box.low[at:at + n], box.high[at:at + n], strict=True)}
+            for name, at, n in layout}
+
+
+def test_back_alley_space_bounds_every_count_and_score() -> None:
+    # Default game: 25 deals (BA-10) of 13, 12, ..., 1, 2, ..., 13 cards, 181
+    # cards in all, each worth at most 40 points either way (a quadruple
+    # board, BA-41); counts of cards and tricks at most 13; board levels at
+    # most 4 (BA-23); everything else is a 0/1 flag.
+    ranges = _box_ranges(raw_env("back_alley"), ba.encoding.OBSERVATION_LAYOUT)
+    assert ranges.pop("deal") == {(0.0, 25.0)}
+    assert ranges.pop("hand_sizes") == {(0.0, 13.0)}
+    assert ranges.pop("board_levels") == {(0.0, 4.0)}
+    assert ranges.pop("tricks_won") == {(0.0, 13.0)}
+    assert ranges.pop("scores") == {(-7240.0, 7240.0)}
+    assert all(pairs == {(0.0, 1.0)} for pairs in ranges.values()), ranges
+    # Three deals of 2, 1 and 2 cards: at most 40 * 5 points.
+    short = raw_env("back_alley", max_hand_size=2)
+    assert _box_ranges(short, ba.encoding.OBSERVATION_LAYOUT)["scores"] == {(-200.0, 200.0)}
+
+
+def test_down_and_back_space_bounds_every_count_and_chip() -> None:
+    # Five players, ante 2, 7 rounds: at most 5 * 2 * 7 = 70 chips in a pot,
+    # a seat loses at most its antes (2 * 7) and wins at most every chip.
+    ranges = _box_ranges(raw_env("down_and_back", num_players=5, ante=2, rounds=7),
+                         db.encoding.OBSERVATION_LAYOUT)
+    expected = {"round": (0.0, 7.0), "rounds": (0.0, 7.0), "ante": (0.0, 2.0),
+                "pot": (0.0, 70.0), "net": (-14.0, 70.0), "hand_sizes": (0.0, 8.0),
+                "stock_size": (0.0, 52.0), "turns": (0.0, 6.0)}
+    for name, pair in expected.items():
+        assert ranges.pop(name) == {pair}, name
+    assert all(pairs == {(0.0, 1.0)} for pairs in ranges.values()), ranges

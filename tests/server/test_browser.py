@@ -21,6 +21,8 @@ import pytest
 
 from support import browser
 
+pytestmark = pytest.mark.slow   # a real browser: python -m pytest -m "not slow" skips it
+
 if TYPE_CHECKING:
     from selenium.webdriver.chrome.webdriver import WebDriver
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from serverplay import new_table, served
-
 from cardrules.server.web import STATIC, card_picture
+from support.serverplay import new_table, served
 
 
 def test_the_lobby_and_a_table_page_are_served_with_their_scripts(tmp_path: Path) -> None:

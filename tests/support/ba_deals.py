@@ -14,7 +14,7 @@ named after them in deck order.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from cardrules import Card, Joker, parse_card, parse_cards
 from cardrules.back_alley import (
@@ -101,3 +101,24 @@ def choice(state: GameState, bot: HeuristicBot | None = None) -> str:
     action = (bot or HeuristicBot(seed=0)).act(view(state, seat), legal_actions(state))
     assert action in legal_actions(state)
     return str(action)
+
+
+def random_game(seed: int, max_hand_size: int) -> Iterator[GameState]:
+    """Every state of a game of random legal moves (a seeded generator)."""
+    rng = random.Random(seed)
+    state = new_game(max_hand_size=max_hand_size)
+    yield state
+    while not state.is_terminal:
+        action = (sample_chance(state, rng) if state.current_player is None
+                  else rng.choice(legal_actions(state)))
+        state = apply(state, action)
+        yield state
+
+
+def joker_turned_with_exchange() -> GameState:
+    """Deal 1 (13 cards, dealer 0): BB turned, LB dealt to seat 2, who
+    discards it and takes the next undealt card (BA-13)."""
+    order: list[Card | Joker] = [c for c in CARDS if c not in (Joker.BIG, Joker.LITTLE)]
+    order.insert(1, Joker.LITTLE)   # the second card dealt goes to seat 2
+    order.insert(52, Joker.BIG)     # turned after 4 * 13 cards
+    return apply(apply(new_game(), ChooseDealer(0)), Shuffle(tuple(order)))

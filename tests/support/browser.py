@@ -338,3 +338,165 @@ def recorded_scores(base: str, table: str) -> list[int]:
 def which(program: str) -> str | None:
     """``shutil.which``, for the tool's messages."""
     return shutil.which(program)
+
+
+# -- screens, languages and the keyboard (tests/server/test_browser_screens.py) --------
+
+#: The screens the pages are checked on: a desktop and a phone (CSS pixels).
+SCREENS = {"desktop": (1300, 900), "phone": (390, 844)}
+
+
+def set_screen(driver: WebDriver, width: int, height: int) -> None:
+    """Make the page's viewport exactly ``width`` x ``height`` CSS pixels (a
+    phone's is a mobile one: overlay scrollbars, the page's viewport tag)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 700})
+
+
+def sideways_overflow(driver: WebDriver) -> int:
+    """How many CSS pixels the page is wider than its viewport (0: no sideways scroll)."""
+    got = driver.execute_script(
+        "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+        " - document.documentElement.clientWidth;")
+    return int(got)
+
+
+def outside_first_screen(driver: WebDriver, css: str) -> list[str]:
+    """The elements matching ``css`` that are not wholly inside the first
+    screen (the page scrolled to the top), each as its data-action, data-card
+    or text."""
+    got = driver.execute_script(
+        "window.scrollTo(0, 0);"
+        "const out = [];"
+        "for (const e of document.querySelectorAll(arguments[0])) {"
+        "  const r = e.getBoundingClientRect();"
+        "  if (r.width === 0 && r.height === 0) continue;"
+        "  if (r.top < 0 || r.left < 0 || r.bottom > window.innerHeight + 0.5"
+        "      || r.right > document.documentElement.clientWidth + 0.5)"
+        "    out.push(e.dataset.action || e.dataset.card || e.textContent.trim().slice(0, 40));"
+        "}"
+        "return out;", css)
+    return [str(item) for item in got]
+
+
+#: What may be written in Latin letters on a Japanese or Ukrainian page: the
+#: program's name, card codes, rule ids, table ids, the bids as typed (PASS,
+#: BOARD) and "mod" in the rules' arithmetic (the language switch is left out).
+_NOT_WORDS = re.compile(r"cardrules|#[0-9a-f]{6,}|(?<![A-Za-z0-9])(?:(?:BA|DB)-\d+|[2-9TJQKA][SHDC]"
+                        r"|BB|LB|PASS|BOARD|mod)(?![A-Za-z0-9])")
+
+
+def english_words(driver: WebDriver) -> list[str]:
+    """The English words the page shows or names for a screen reader (its
+    visible text, ``aria-label``, ``title`` and ``alt``), less the language
+    switch's names of the languages and what :data:`_NOT_WORDS` allows."""
+    texts = driver.execute_script(
+        "const out = [];"
+        "const skip = (n) => n.closest && n.closest('[data-endonyms], script, style');"
+        "const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);"
+        "while (walker.nextNode()) {"
+        "  const node = walker.currentNode, parent = node.parentElement;"
+        "  if (!parent || skip(parent) || !parent.checkVisibility()) continue;"
+        "  out.push(node.textContent);"
+        "}"
+        "for (const e of document.body.querySelectorAll('[aria-label], [title], [alt]')) {"
+        "  if (skip(e)) continue;"
+        "  for (const a of ['aria-label', 'title', 'alt'])"
+        "    if (e.getAttribute(a)) out.push(e.getAttribute(a));"
+        "}"
+        "out.push(document.title);"
+        "return out;")
+    found: list[str] = []
+    for text in texts:
+        found += re.findall(r"[A-Za-z]{2,}", _NOT_WORDS.sub(" ", str(text)))
+    return found
+
+
+def press(driver: WebDriver, *keys: str) -> None:
+    """Press keys on the focused element, as a person at the keyboard would."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def tab_to(driver: WebDriver, test: str, limit: int = 80) -> None:
+    """Press Tab until the focused element passes the JavaScript ``test`` (an
+    expression of ``e``, the focused element); fails after ``limit`` presses."""
+    from selenium.webdriver.common.keys import Keys
+
+    check = f"const e = document.activeElement; return Boolean(e && ({test}));"
+    for _ in range(limit):
+        if driver.execute_script(check):
+            return
+        press(driver, Keys.TAB)
+    raise AssertionError(f"Tab never reached an element with {test}")
+
+
+def key_turn(driver: WebDriver, rng: random.Random) -> bool:
+    """Make one legal move with the keyboard alone (Tab, Space, Enter, digits):
+    a split's four cards then its button, a cut's count then its button, or
+    a random legal card or button.  True when a move was sent."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.keys import Keys
+
+    state = page_state(driver)
+    if state["pending"] or not state["myTurn"]:
+        return False
+    legal = json.loads(state["legal"] or "[]")
+    try:
+        splits = [a for a in legal if a.startswith("split ")]
+        if splits:
+            down = rng.choice(splits)[len("split "):].split("/")[0].split()
+            for card in down:
+                tab_to(driver, f"e.dataset.pick === {json.dumps(card)}")
+                press(driver, Keys.SPACE)
+            tab_to(driver, "e.id === 'split-button' && !e.disabled")
+            press(driver, Keys.ENTER)
+            return True
+        choice = rng.choice(legal)
+        if choice.startswith("cut "):
+            tab_to(driver, "e.id === 'cut-count'")
+            press(driver, Keys.END, *[Keys.BACKSPACE] * 4, choice.split()[1])
+            tab_to(driver, f"e.id === 'cut-button' && e.dataset.action === {json.dumps(choice)}")
+        else:
+            tab_to(driver, f"e.dataset.action === {json.dumps(choice)} && !e.disabled")
+        press(driver, Keys.ENTER)
+        return True
+    except StaleElementReferenceException:
+        return False
+
+
+def play_by_keyboard(driver: WebDriver, rng: random.Random, timeout: float = 120.0) -> int:
+    """Play with :func:`key_turn` until the page shows the game over; the
+    number of moves made."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    deadline = time.monotonic() + timeout
+    moves = 0
+    while not page_state(driver)["over"]:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the game did not end within {timeout} s ({moves} moves)")
+        before = page_state(driver)["version"]
+        if key_turn(driver, rng):
+            moves += 1
+            WebDriverWait(driver, 20).until(_answered(before))
+        else:
+            WebDriverWait(driver, 30, poll_frequency=0.05).until(_ready(before))
+    return moves
+
+
+def sit_down(driver: WebDriver, base: str, game: str, settings: Mapping[str, int],
+             seats: Sequence[str], lang: str, seed: int = 5) -> str:
+    """Create a table through the API with seat 0 held by this browser, open
+    its page in ``lang`` and wait for the first view; the table's id."""
+    made = post_json(f"{base}/api/tables", {"game": game, "settings": dict(settings),
+                                            "seats": list(seats), "seed": seed})
+    assert isinstance(made, dict)
+    table, token = str(made["id"]), made["seats"][0]["token"]
+    driver.get(f"{base}/?lang={lang}")
+    driver.execute_script(
+        "localStorage.setItem('cardrules.seats', JSON.stringify("
+        "{[arguments[0]]: [{seat: 0, token: arguments[1]}]}));", table, token)
+    driver.get(f"{base}/tables/{table}?seat=0&lang={lang}")
+    wait_for(driver, "#table[data-version]:not([data-version=''])")
+    return table

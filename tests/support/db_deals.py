@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from cardrules import DECK, Card, parse_cards
+from cardrules import DECK, Card, parse_card, parse_cards
 from cardrules.down_and_back import (
     ChooseDealer,
     Cut,
     Discard,
     DrawDiscard,
+    DrawStock,
     GameState,
     Phase,
     Shuffle,
@@ -144,4 +145,66 @@ def showdown_round(state: GameState, chosen: Mapping[int, tuple[str, str]],
     for seat in sorted(chosen):
         down, back = chosen[seat]
         state = apply(state, Split(cards(down), cards(back)), seat=seat)
+    return state
+
+
+def stock_turn(state: GameState) -> GameState:
+    state = apply(state, DrawStock())
+    assert state.drawn is not None
+    return apply(state, Discard(state.drawn))
+
+
+def paused_showdown() -> GameState:
+    """Five players, dealer 0; seats 2 and 4 tie for the down (DB-41) and the
+    stock runs out during their tie-break (DB-42), so the showdown pauses for a
+    reshuffle (DB-36) with every split revealed and 8C on the table."""
+    chosen = {2: ("QS QH 9S 9H", "2S 3H 5D"), 4: ("QD QC 9D 9C", "KS KH KD"),
+              1: ("4D 6S 8H TD", "2C 3S 6H"), 3: ("4H 6D 8S TC", "2D 3C 7H"),
+              0: ("4S 6C 8D TH", "2H 3D 7S")}
+    finale = cards("5S 5H 8C")
+    used = {c for split in chosen.values() for c in hand_of(*split)} | set(finale)
+    rest = [c for c in DECK if c not in used]
+    return split_into_a_pause(chosen, rest[0], (*rest[1:], *finale))
+
+
+def split_into_a_pause(chosen: dict[int, tuple[str, str]], discard: Card,
+                        stock: tuple[Card, ...]) -> GameState:
+    """A one-round game of five, dealer 0, dealt ``chosen`` (each seat's down
+    and back), ``discard`` face up and ``stock``: thirteen turns draw from the
+    stock and throw the card drawn, the rest idle to the showdown, every seat
+    splits as chosen (DB-40), and the tie-break pauses for a reshuffle."""
+    hands = {seat: hand_of(*split) for seat, split in chosen.items()}
+    state = start(5, 0, hands, discard, stock, rounds=1)
+    for _ in range(13):
+        state = stock_turn(state)
+    state = idle_until_split(state)
+    for seat, (down, back) in chosen.items():
+        state = apply(state, Split(cards(down), cards(back)), seat=seat)
+    assert state.phase is Phase.RESHUFFLE
+    assert state.showdown is not None
+    return state
+
+
+def paused_twice() -> GameState:
+    """Five players, dealer 0; seats 2 and 4 tie for the down (DB-41).  The 17
+    cards outside the hands are eight pairs of ranks and an ace, so the
+    tie-break (DB-42) empties the stock, pauses for a reshuffle (DB-36),
+    goes on tying through the whole new stock and pauses a second time."""
+    chosen = {2: ("QS QH 9S 9H", "2D 3C 4D"), 4: ("QD QC 9D 9C", "KS KH KD"),
+              1: ("4C 6D 8H TD", "2C 3D 5D"), 3: ("5C 7D 8D TC", "6C JD AH"),
+              0: ("7C TS JC KC", "TH AD AC")}
+    fillers = cards("2S 2H 3S 3H 4S 4H 6S 6H 7S 7H 8S JS JH")
+    state = split_into_a_pause(chosen, parse_card("AS"), (*fillers, *cards("5S 5H 8C")))
+    assert state.showdown is not None
+    assert [d.card for d in state.showdown.drawn] == [parse_card("8C")]
+    assert len(state.discard) == 16
+    # The new up card is AS; seat 4 ties seat 2's 8C with 8S, then seven more
+    # passes tie until the new stock is gone.
+    order = cards("AS 8S 2S 2H 3S 3H 4S 4H 5S 5H 6S 6H 7S 7H JS JH")
+    assert set(order) == set(state.discard)
+    state = apply(state, Shuffle(order))
+    assert state.phase is Phase.RESHUFFLE
+    assert state.showdown is not None
+    assert [d.card for d in state.showdown.drawn] == list(cards("JS JH"))
+    assert state.stock == ()
     return state

@@ -1,4 +1,4 @@
-"""The server under load, for ``tests/server/test_server_load.py`` and
+"""The server under load, for ``tests/server/test_load.py`` and
 ``benchmarks/speed/bench_server_load.py``: many bot tables kept running at
 once, and WebSocket clients that play human seats or watch, for a fixed time.
 

@@ -1,4 +1,4 @@
-"""A batch engine for the toy game of ``tests/engine/toy_game.py`` (high card,
+"""A batch engine for the toy game of ``tests/support/toy_game.py`` (high card,
 TOY-1 to TOY-4): a small, exact :class:`~cardrules.vector.base.VectorGame`
 that tests ``cardrules.vector.make``, the Gymnasium-style wrapper and
 ``simulate(..., engine="vector")`` without a real game's engine.
@@ -13,11 +13,7 @@ name ``high_card_batch`` with ``vector`` set (the toy's own ``RULES``, named
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Mapping
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import attrs
@@ -28,24 +24,10 @@ from cardrules.engine import ChooseDealer, GameRecord, Shuffle, register
 from cardrules.errors import IllegalActionError
 from cardrules.vector.base import VectorGame
 from cardrules.vector.streams import below, game_keys, shuffle_orders
+from support import toy_game
 
-
-def _toy_module() -> ModuleType:
-    """tests/engine/toy_game.py, imported once under its bare name (as the
-    engine tests import it)."""
-    if "toy_game" in sys.modules:
-        return sys.modules["toy_game"]
-    path = Path(__file__).resolve().parent.parent / "engine" / "toy_game.py"
-    spec = importlib.util.spec_from_file_location("toy_game", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["toy_game"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-toy: Any = _toy_module()
+#: The toy game's module (its rules, cards and actions).
+toy: Any = toy_game
 NUM_CARDS = len(toy.CARDS)
 
 

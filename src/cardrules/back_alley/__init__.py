@@ -33,25 +33,26 @@ Both game packages offer the same kinds of names under the same names
 
 - the rules for the shared engine: ``RULES``;
 - playing: ``new_game``, ``legal_actions``, ``apply``, ``is_legal``,
-  ``sample_chance``, ``chance_pile``, ``play_game`` (the same signature in
+  ``sample_chance``, ``play_game`` (the same signature in
   both, ``play_game(bots, *, seed=None, max_actions=None, **settings)``),
   and the table sizes ``MIN_PLAYERS`` and ``MAX_PLAYERS``;
 - actions: ``Action``, ``ChooseDealer``, ``Shuffle``, ``parse_action``,
   ``action_to_dict``, ``action_from_dict``;
 - the state: ``GameState``, ``Settings``, ``History``, ``Phase``;
-- how the game stands: ``returns`` (what each seat has won), ``summarize``
-  (a few lines for people), ``events`` (what every seat learns from a step);
+- how the game stands: ``summarize`` (a few lines for people);
 - what one seat may know: ``View``, ``view``, ``view_to_dict``, and
   ``determinize`` (a full state drawn to fit a view); JSON:
   ``state_to_dict``, ``state_from_dict``;
-- numbers and tensors for learning libraries: ``NUM_ACTIONS``,
-  ``action_id``, ``action_from_id``, ``legal_action_ids``,
-  ``OBSERVATION_SIZE``, ``OBSERVATION_LAYOUT``, ``observation_tensor``,
-  ``observation_string``;
 - bots: ``SearchBot`` (the game's rule-of-thumb bot is named for what it
-  does, and ``RULES.bots`` lists every bot by name);
-- the conformance hooks ``check_invariants``, ``hidden_variant``,
-  ``probe_actions``.
+  does, and ``RULES.bots`` lists every bot by name).
+
+What ``RULES`` carries is reached through it and not exported twice: what
+each seat has won (``RULES.returns``), what a step tells each seat
+(``RULES.events``), the cards a shuffle orders (``RULES.chance_pile``), the
+numbers and tensors for learning libraries (``RULES.encoding``, defined in
+the game's ``encoding`` module) and the conformance hooks
+(``RULES.check_invariants``, ``RULES.hidden_variant``,
+``RULES.probe_actions``).
 
 Back Alley's own: ``NUM_PLAYERS`` (a table of exactly four, BA-1; it is
 also ``MIN_PLAYERS`` and ``MAX_PLAYERS``), the actions ``Pass``, ``Bid``,
@@ -95,25 +96,15 @@ from cardrules.back_alley.analysis import BidValue, TrickEstimate, trick_estimat
 from cardrules.back_alley.bots import HeuristicBot
 from cardrules.back_alley.bounds import MAX_THROW_INS as _MAX_THROW_INS
 from cardrules.back_alley.bounds import bounds as _bounds
-from cardrules.back_alley.checks import check_invariants, hidden_variant, probe_actions
-from cardrules.back_alley.determinize import Determinizer, determinize
+from cardrules.back_alley.checks import check_invariants as _check_invariants
+from cardrules.back_alley.checks import probe_actions as _probe_actions
+from cardrules.back_alley.determinization import Determinizer, determinize
+from cardrules.back_alley.determinization import hidden_variant as _hidden_variant
 from cardrules.back_alley.double_dummy import DoubleDummyBot, max_tricks, play_values
 from cardrules.back_alley.double_dummy import double_dummy_text as _double_dummy_text
-from cardrules.back_alley.encoding import (
-    NUM_ACTIONS,
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
-    action_from_id,
-    action_id,
-    legal_action_ids,
-    observation_string,
-    observation_tensor,
-)
-from cardrules.back_alley.events import events
 from cardrules.back_alley.events import events as _events
 from cardrules.back_alley.game import (
     apply,
-    chance_pile,
     first_leader,
     legal_actions,
     new_game,
@@ -121,7 +112,6 @@ from cardrules.back_alley.game import (
 )
 from cardrules.back_alley.game import chance_pile as _chance_pile
 from cardrules.back_alley.presenter import BackAlleyTable as _Table
-from cardrules.back_alley.presenter import result_lines as _result_lines
 from cardrules.back_alley.search import SearchBot
 from cardrules.back_alley.serialize import state_from_dict, state_to_dict, view_to_dict
 from cardrules.back_alley.state import (
@@ -137,12 +127,12 @@ from cardrules.back_alley.state import (
     board_levels,
     contract_of,
     hand_size_of,
-    returns,
     score,
-    summarize,
     team_of,
 )
 from cardrules.back_alley.state import returns as _returns
+from cardrules.back_alley.summary import result_lines as _result_lines
+from cardrules.back_alley.summary import summarize
 from cardrules.back_alley.tally import BackAlleyTally as _Tally
 from cardrules.back_alley.views import View, view
 from cardrules.back_alley.views import public_view as _public_view
@@ -150,8 +140,8 @@ from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
 from cardrules.engine.play import PlayedGame as _PlayedGame
 from cardrules.engine.play import play as _play
-from cardrules.engine.registry import register
-from cardrules.engine.rules import Rules
+from cardrules.engine.registry import register as _register
+from cardrules.engine.rules import Rules as _Rules
 from cardrules.engine.tensors import Encoding as _Encoding
 
 if TYPE_CHECKING:
@@ -160,8 +150,9 @@ if TYPE_CHECKING:
 # The engine's Bot, RandomBot and PlayedGame are imported under private names:
 # users import them from cardrules.engine, their one import path.  The names
 # below are grouped as the package docstring lists them; the ones shared with
-# Down and Back are the same kind of thing under the same name there.  (The
-# private aliases _returns, _events and _chance_pile feed the RULES call below.)
+# Down and Back are the same kind of thing under the same name there.  What
+# RULES carries (returns, events, chance_pile, the encoding, the conformance
+# hooks) is imported under private names for the RULES call below only.
 
 __all__ = [  # noqa: RUF022 (grouped by purpose)
     # --- the same names as in cardrules.down_and_back ---
@@ -171,7 +162,6 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "apply",
-    "chance_pile",
     "is_legal",
     "legal_actions",
     "new_game",
@@ -189,9 +179,7 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "History",
     "Phase",
     "Settings",
-    # how the game stands: what each seat has won, a summary, what a step tells each seat
-    "events",
-    "returns",
+    # how the game stands, in a few lines for people
     "summarize",
     # what one seat may know, JSON, and full states drawn to fit a view
     "View",
@@ -200,21 +188,8 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "state_to_dict",
     "view",
     "view_to_dict",
-    # numbers and tensors for learning libraries (OpenSpiel, PettingZoo, ...)
-    "NUM_ACTIONS",
-    "OBSERVATION_LAYOUT",
-    "OBSERVATION_SIZE",
-    "action_from_id",
-    "action_id",
-    "legal_action_ids",
-    "observation_string",
-    "observation_tensor",
     # bots
     "SearchBot",
-    # conformance hooks (RULES holds them too)
-    "check_invariants",
-    "hidden_variant",
-    "probe_actions",
     # --- Back Alley's own ---
     # a table of exactly four (BA-1)
     "NUM_PLAYERS",
@@ -271,27 +246,28 @@ def _vector(num_games: int, seed: int, settings: Mapping[str, int | None]) -> _V
 
 
 #: Back Alley's rules for the shared engine (records, replay, self-play, conformance).
-RULES: Rules[GameState, Action] = Rules(
+RULES: _Rules[GameState, Action] = _Rules(
     name="back_alley", title="Back Alley", new_game=new_game,
     default_settings=Settings().to_dict(), settings_of=_settings_of,
     legal_actions=legal_actions, apply=apply, sample_chance=sample_chance, view=view,
     state_to_dict=state_to_dict, state_from_dict=state_from_dict,
     action_to_dict=action_to_dict, action_from_dict=action_from_dict,
-    parse_action=parse_action, check_settings=_CHECK_SETTINGS, probe_actions=probe_actions,
-    hidden_variant=hidden_variant, check_invariants=check_invariants,
+    parse_action=parse_action, check_settings=_CHECK_SETTINGS, probe_actions=_probe_actions,
+    hidden_variant=_hidden_variant, check_invariants=_check_invariants,
     bots={"random": _RandomBot, "heuristic": HeuristicBot, "search": SearchBot,
           "dd": DoubleDummyBot},
     summarize=summarize,
     returns=_returns, return_unit="team points", chance_pile=_chance_pile,
     chance_cards=_CARDS, events=_events, default_bot="heuristic",
     presenter=_Table, result_lines=_result_lines, tally=_Tally,
-    encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
-                       OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
+    encoding=_Encoding(_encoding.NUM_ACTIONS, _encoding.action_id, _encoding.action_from_id,
+                       _encoding.legal_action_ids, _encoding.OBSERVATION_SIZE,
+                       _encoding.OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),
     bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS}, vector=_vector,
     view_to_dict=view_to_dict, public_view=_public_view,
     double_dummy=_double_dummy_text)
-register(RULES)
+_register(RULES)
 
 
 def is_legal(state: GameState, action: Action, *, seat: int | None = None) -> bool:

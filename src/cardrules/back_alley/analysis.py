@@ -46,7 +46,7 @@ import attrs
 
 from cardrules.back_alley.actions import PASS, BidAction
 from cardrules.back_alley.bots import HeuristicBot
-from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.determinization import Determinizer
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.state import (
     NUM_PLAYERS,

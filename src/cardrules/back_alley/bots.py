@@ -35,7 +35,7 @@ from cardrules.back_alley.trick import TRUMP_CLASS, table_for, trick_winner
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, Suit
 
-__all__ = ["HeuristicBot", "expected_tricks", "trick_chances"]
+__all__ = ["BackAlleyBot", "HeuristicBot", "expected_tricks", "trick_chances"]
 
 A = TypeVar("A")
 AnyCard = Card | Joker
@@ -282,7 +282,58 @@ class _Table:
         return 1.0 - safe
 
 
-class HeuristicBot:
+class BackAlleyBot:
+    """The opening every Back Alley bot's :meth:`act` shares, written once.
+
+    With no legal action it raises :class:`ValueError`; with one it plays
+    it; with a Back Alley :class:`~cardrules.back_alley.View` of the bidding
+    (BA-20 to BA-24) or of the play (BA-30 to BA-34) it asks the bot's
+    ``_bid`` or ``_play``; anything else goes to ``_other``, by default a
+    choice among ``legal`` with the bot's own ``rng``.
+    :class:`HeuristicBot`, :class:`~cardrules.back_alley.SearchBot` and
+    :class:`~cardrules.back_alley.DoubleDummyBot` are built on it.
+
+    >>> class LastBot(BackAlleyBot):
+    ...     def __init__(self) -> None:
+    ...         self.rng = random.Random(0)
+    ...     def _bid(self, view, legal):
+    ...         return legal[-1]
+    >>> LastBot().act(None, [Pass()])
+    Pass()
+    """
+
+    rng: random.Random
+
+    def act(self, view: object, legal: Sequence[A]) -> A:
+        """Choose one of ``legal`` for the seat of ``view``.
+
+        Without a Back Alley view the choice is the bot's ``_other``.
+
+        >>> HeuristicBot(seed=0).act(None, [Pass()])
+        Pass()
+        """
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        if isinstance(view, View):
+            if view.phase is Phase.PLAY and isinstance(legal[0], Play):
+                return self._play(view, legal)
+            if view.phase is Phase.BID and isinstance(legal[0], Pass | Bid | Board):
+                return self._bid(view, legal)
+        return self._other(view, legal)
+
+    def _bid(self, view: View, legal: Sequence[A]) -> A:
+        raise NotImplementedError
+
+    def _play(self, view: View, legal: Sequence[A]) -> A:
+        raise NotImplementedError
+
+    def _other(self, view: object, legal: Sequence[A]) -> A:
+        return self.rng.choice(legal)
+
+
+class HeuristicBot(BackAlleyBot):
     """Bids from an estimate of its tricks and plays sound trick-taking habits.
 
     **Bidding** (BA-20 to BA-24).  The bot estimates each card's chance of
@@ -341,24 +392,6 @@ class HeuristicBot:
     def __init__(self, seed: int | None = None, *, duck_when_made: bool = False) -> None:
         self.rng = random.Random(seed)
         self.duck_when_made = duck_when_made
-
-    def act(self, view: object, legal: Sequence[A]) -> A:
-        """Choose one of ``legal`` for the seat of ``view``.
-
-        Without a Back Alley view it picks at random among ``legal``.
-
-        >>> HeuristicBot(seed=0).act(None, [Pass()])
-        Pass()
-        """
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1 or not isinstance(view, View):
-            return legal[0] if len(legal) == 1 else self.rng.choice(legal)
-        if view.phase is Phase.PLAY and isinstance(legal[0], Play):
-            return self._play(view, legal)
-        if view.phase is Phase.BID and isinstance(legal[0], Pass | Bid | Board):
-            return self._bid(view, legal)
-        return self.rng.choice(legal)
 
     # -- bidding ------------------------------------------------------------------
 

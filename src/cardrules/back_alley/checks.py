@@ -4,8 +4,8 @@
 raises :class:`ValueError` for any state the rules could not have produced
 (a card missing or repeated, bids out of order, a play that breaks BA-31 to
 BA-33, a trick given to the wrong seat, scores that do not follow from the
-results).  :func:`hidden_variant` and :func:`probe_actions` feed
-:func:`cardrules.engine.check_game`.
+results).  :func:`probe_actions` feeds :func:`cardrules.engine.check_game`,
+with ``hidden_variant`` from :mod:`cardrules.back_alley.determinization`.
 
 >>> from cardrules.back_alley import new_game
 >>> check_invariants(new_game())   # passes silently
@@ -13,10 +13,7 @@ results).  :func:`hidden_variant` and :func:`probe_actions` feed
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
-
-import attrs
 
 from cardrules.back_alley.actions import BIDS, BOARD, CARDS, PASS, PLAYS, Action, Bid, Board
 from cardrules.back_alley.game import (
@@ -37,14 +34,12 @@ from cardrules.back_alley.state import (
     score,
 )
 from cardrules.back_alley.trick import TRUMP_CLASS, legal_plays, table_for, trick_winner
-from cardrules.back_alley.views import view
 from cardrules.cards import DECK, Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
 
-__all__ = ["check_invariants", "hidden_variant", "known_absent", "probe_actions"]
+__all__ = ["check_invariants", "probe_actions"]
 
 _SEATS = range(NUM_PLAYERS)
-_BIG_INDEX, _LITTLE_INDEX = Joker.BIG.index, Joker.LITTLE.index
 _NO_TRICKS = (0,) * NUM_PLAYERS
 
 
@@ -266,87 +261,6 @@ def _check_play(state: GameState, deal: Deal, dealer: int) -> None:
     _require(state.trump_played == trump_played, "whether a trump has been played (BA-32)")
     _require(state.current_player == (leader + len(state.trick_indexes)) % NUM_PLAYERS,
              "play goes clockwise from the leader (BA-34)")
-
-
-def known_absent(state: GameState) -> tuple[frozenset[int], ...]:
-    """Per seat, the card indexes everyone knows that seat does not hold,
-    inferred from the play of this deal (BA-31 to BA-33).
-
-    A seat that did not follow the class led (a plain suit, or trumps) holds
-    none of it; a seat that answered a Big (Little) Blooper with a trump holds
-    no higher (lower) trump; a seat that led a trump while BA-32 forbade it
-    to anyone holding a plain card holds only trumps.
-
-    >>> from cardrules.back_alley import new_game
-    >>> known_absent(new_game())
-    (frozenset(), frozenset(), frozenset(), frozenset())
-    """
-    absent: list[set[int]] = [set(), set(), set(), set()]
-    deal = state.deal
-    if deal is None or state.leader is None:
-        return tuple(frozenset(a) for a in absent)
-    classes, powers = deal.table
-    of_class = [{i for i in range(54) if classes[i] == c} for c in range(5)]
-    plain = set(range(54)) - of_class[TRUMP_CLASS]
-    trump_played = False
-    plays = [(t.leader, _indexes(t.cards)) for t in state.tricks]
-    plays.append((state.leader, list(state.trick_indexes)))
-    for leader, cards in plays:
-        if not cards:
-            continue
-        led = cards[0]
-        led_class = classes[led]
-        if (led_class == TRUMP_CLASS and not trump_played
-                and deal.bids[leader].__class__ is not Board):
-            absent[leader] |= plain
-        for k, index in enumerate(cards[1:], start=1):
-            seat = (leader + k) % NUM_PLAYERS
-            if classes[index] != led_class:
-                absent[seat] |= of_class[led_class]
-            elif led == _BIG_INDEX:
-                absent[seat] |= {i for i in of_class[TRUMP_CLASS] if powers[i] > powers[index]}
-            elif led == _LITTLE_INDEX:
-                absent[seat] |= {i for i in of_class[TRUMP_CLASS] if powers[i] < powers[index]}
-        trump_played = trump_played or any(classes[i] == TRUMP_CLASS for i in cards)
-    return tuple(frozenset(a) for a in absent)
-
-
-def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A state drawn uniformly among those ``seat`` cannot tell from ``state``.
-
-    Hidden are the other seats' hands, the card another seat took under
-    BA-13 and the undealt cards (BA-50).  The draw is
-    :func:`~cardrules.back_alley.determinize` of the seat's view, so it is
-    exactly uniform over the deals of the unseen cards that fit every
-    public fact: a void or a forced trump the play has shown is kept
-    (:func:`~cardrules.back_alley.checks.known_absent`), and in a no-trump
-    deal no joker is in play.  The two public facts a view does not carry,
-    the first dealer and how often the deal now due was thrown in (BA-11,
-    BA-25), are copied from ``state``.  Between deals and at the end nothing
-    is hidden, and the variant equals ``state``.
-
-    >>> import random
-    >>> from cardrules.back_alley import apply, new_game, sample_chance, view
-    >>> s = new_game()
-    >>> hidden_variant(s, 0, random.Random(1)) == s   # nothing dealt yet
-    True
-    >>> rng = random.Random(3)
-    >>> for _ in range(2):   # the first dealer and the shuffle
-    ...     s = apply(s, sample_chance(s, rng))
-    >>> other = hidden_variant(s, 2, random.Random(1))
-    >>> view(other, 2) == view(s, 2), other.hands[0] == s.hands[0]
-    (True, False)
-    """
-    # Imported here: the determinizer reads known_absent from this module.
-    from cardrules.back_alley.determinize import determinize
-
-    guess = determinize(view(state, seat), rng)
-    history, known = guess.history, state.history
-    if history.first_dealer != known.first_dealer or history.throw_ins != known.throw_ins:
-        history = attrs.evolve(history, first_dealer=known.first_dealer,
-                               throw_ins=known.throw_ins)
-        guess = attrs.evolve(guess, history=history)
-    return guess
 
 
 def probe_actions(state: GameState) -> Iterator[Action]:

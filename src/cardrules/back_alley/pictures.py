@@ -137,8 +137,9 @@ def _picture(facts: GameState | View, hands: Sequence[Sequence[AnyCard | None]],
         body.append(text_element(x, y + 14, gettext("turned"), size=11, fill=_GREY))
         body.append(card_group(trump_card, x, y + 20, scale=_SCALE))
         body.append(text_element(x + _CARD_W / 2, y + 20 + _CARD_H + 12,
-                                 gettext("no trump") if trump is None
-                                 else gettext("trump {suit}").format(suit=trump.symbol),
+                                 pgettext("picture", "no trump") if trump is None
+                                 else pgettext("picture", "trump {suit}").format(
+                                     suit=trump.symbol),
                                  size=10, anchor="middle"))
         x += _CARD_W + 20
     joker = facts.joker_discard

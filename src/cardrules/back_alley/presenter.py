@@ -17,11 +17,10 @@ from collections.abc import Iterable, Sequence
 
 from cardrules.back_alley.actions import Action, parse_action
 from cardrules.back_alley.events import _suit_name
-from cardrules.back_alley.state import GameState, Phase, bid_name, contract_of
+from cardrules.back_alley.state import Phase, bid_name, contract_of
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, Suit
-from cardrules.engine._words import mark, say, say_n, say_p
 from cardrules.engine.presenter import (
     CARD_NOTATION,
     listed_key,
@@ -31,8 +30,9 @@ from cardrules.engine.presenter import (
     shown,
     who,
 )
+from cardrules.i18n import N_, gettext, ngettext, pgettext
 
-__all__ = ["BackAlleyTable", "by_suit", "hand_text", "result_lines"]
+__all__ = ["BackAlleyTable", "by_suit", "hand_text"]
 
 
 def by_suit(cards: Iterable[Card | Joker], trump: Suit | None) -> list[list[Card | Joker]]:
@@ -65,20 +65,8 @@ def hand_text(cards: Iterable[Card | Joker], trump: Suit | None) -> str:
     return " | ".join(" ".join(map(str, suit)) for suit in by_suit(cards, trump)) or "-"
 
 
-def result_lines(before: GameState, after: GameState) -> tuple[str, ...]:
-    """The line of each deal the step from ``before`` to ``after`` finished
-    (``Rules.result_lines``): the summary's next lines, as they happen
-    (BA-40 to BA-42).
-
-    >>> from cardrules.back_alley import new_game
-    >>> result_lines(new_game(), new_game())
-    ()
-    """
-    return tuple(map(str, after.results[len(before.results):]))
-
-
-#: The game's title and its unit, for the catalog (shown through ``say``).
-_WORDS = (mark("Back Alley"), mark("team points"))
+#: The game's title and its unit, for the catalog (shown through ``gettext``).
+_WORDS = (N_("Back Alley"), N_("team points"))
 
 
 class BackAlleyTable:
@@ -97,11 +85,11 @@ class BackAlleyTable:
     @property
     def notation(self) -> str:
         """The moves as they are typed (in English in every language), for ``help``."""
-        return (say("  pass            bid nothing (BA-21)\n"
-                    "  bid 3           bid a number of tricks, 1 to the hand size - 1\n"
-                    "  board           claim every trick for your team\n"
-                    "  play QH         play a card (play BB, play LB for the jokers)\n")
-                + say(CARD_NOTATION))
+        return (gettext("  pass            bid nothing (BA-21)\n"
+                        "  bid 3           bid a number of tricks, 1 to the hand size - 1\n"
+                        "  board           claim every trick for your team\n"
+                        "  play QH         play a card (play BB, play LB for the jokers)\n")
+                + gettext(CARD_NOTATION))
 
     def intro(self, view: View) -> str:
         """The first line of the game.
@@ -110,8 +98,8 @@ class BackAlleyTable:
         >>> BackAlleyTable(3).intro(view(new_game(), 3))
         "Back Alley: you are seat 3 (team 1, with seat 1); type 'help' for help"
         """
-        return say("Back Alley: you are seat {number} (team {team}, with seat {partner}); "
-                   "type 'help' for help").format(number=self.you, team=self.you & 1,
+        return gettext("Back Alley: you are seat {number} (team {team}, with seat {partner}); "
+                       "type 'help' for help").format(number=self.you, team=self.you & 1,
                                                   partner=(self.you + 2) % 4)
 
     def table(self, view: View) -> list[str]:
@@ -130,69 +118,70 @@ class BackAlleyTable:
         scores: team 0 (yours) 0, team 1 0
         your hand: AS
         """
-        dealer = (say("no dealer yet") if view.dealer is None
-                  else say("dealer seat {number}").format(number=view.dealer))
+        dealer = (gettext("no dealer yet") if view.dealer is None
+                  else gettext("dealer seat {number}").format(number=view.dealer))
         size = view.hand_size
-        lines = ["== " + say_n("Back Alley: deal {number} of {deals} ({n} card each), {dealer}",
-                               "Back Alley: deal {number} of {deals} ({n} cards each), {dealer}",
-                               size).format(number=view.deal_number, deals=view.settings.deals,
+        lines = ["== " + ngettext("Back Alley: deal {number} of {deals} ({n} card each), {dealer}",
+                                  "Back Alley: deal {number} of {deals} ({n} cards each), {dealer}",
+                                  size).format(number=view.deal_number, deals=view.settings.deals,
                                             n=size, dealer=dealer) + " =="]
         if view.trump_card is not None:
             lines.append(self._turned(view))
             levels = view.board_levels
             for seat in range(4):
                 bid = view.bids[seat]
-                shown_bid = say("no bid yet") if bid is None else bid_name(bid)
+                shown_bid = gettext("no bid yet") if bid is None else bid_name(bid)
                 if levels[seat] > 1:
-                    shown_bid += say(" (level {level})").format(level=levels[seat])
+                    shown_bid += gettext(" (level {level})").format(level=levels[seat])
                 size = view.hand_sizes[seat]
-                lines.append(say("{label} team {team}  {bid} tricks {tricks}  {cards}").format(
+                lines.append(gettext("{label} team {team}  {bid} tricks {tricks}  {cards}").format(
                     label=pad(seat_label(seat, self.you), 14), team=seat & 1,
                     bid=pad(shown_bid, 17), tricks=view.tricks_won[seat],
-                    cards=say_n("{n} card", "{n} cards", size).format(n=size)))
+                    cards=ngettext("{n} card", "{n} cards", size).format(n=size)))
             if view.dealer is not None and all(bid is not None for bid in view.bids):
-                lines.append(say("contracts: team 0 {contract0}, team 1 {contract1}").format(
+                lines.append(gettext("contracts: team 0 {contract0}, team 1 {contract1}").format(
                     contract0=shown(contract_of(view.bids, view.dealer, 0)),
                     contract1=shown(contract_of(view.bids, view.dealer, 1))))
             if view.tricks:
                 last = view.tricks[-1]
-                lines.append(say("last trick: {cards}; won by {winner}").format(
+                lines.append(gettext("last trick: {cards}; won by {winner}").format(
                     cards=self._played(last.leader, last.cards),
                     winner=who(last.winner, self.you)))
             if view.leader is not None:
-                lines.append(say("trick: {cards} (led by {leader})").format(
-                    cards=self._played(view.leader, view.trick) or say("nothing yet"),
+                lines.append(gettext("trick: {cards} (led by {leader})").format(
+                    cards=self._played(view.leader, view.trick) or gettext("nothing yet"),
                     leader=who(view.leader, self.you)))
         s0, s1 = view.scores
         mine = view.seat & 1
-        lines.append((say("scores: team 0 (yours) {score0}, team 1 {score1}") if mine == 0
-                      else say("scores: team 0 {score0}, team 1 (yours) {score1}")).format(
+        lines.append((gettext("scores: team 0 (yours) {score0}, team 1 {score1}") if mine == 0
+                      else gettext("scores: team 0 {score0}, team 1 (yours) {score1}")).format(
                           score0=s0, score1=s1))
         hand = hand_text(view.hand, view.trump)
         if view.taken is not None:
-            lines.append(say("your hand: {hand}   (you took {card})").format(
+            lines.append(gettext("your hand: {hand}   (you took {card})").format(
                 hand=hand, card=view.taken))
         else:
-            lines.append(say("your hand: {hand}").format(hand=hand))
+            lines.append(gettext("your hand: {hand}").format(hand=hand))
         return lines
 
     def _played(self, leader: int, cards: Sequence[Card | Joker]) -> str:
         """``seat 1 5S, you KS``: the cards of a trick with who played them."""
-        return say_p("list", ", ").join(
-            say("{who} {card}").format(who=who((leader + k) % 4, self.you), card=card)
+        return pgettext("list", ", ").join(
+            gettext("{who} {card}").format(who=who((leader + k) % 4, self.you), card=card)
             for k, card in enumerate(cards))
 
     def _turned(self, view: View) -> str:
         """The turned card and what it makes trump (BA-12, BA-13), and whether
         trump has been played (BA-32)."""
-        trump = (say("no trump") if view.trump is None
-                 else say("trump {suit}").format(suit=_suit_name(view.trump)))
-        line = say("turned {card}: {trump}").format(card=view.trump_card, trump=trump)
+        trump = (gettext("no trump") if view.trump is None
+                 else gettext("trump {suit}").format(suit=_suit_name(view.trump)))
+        line = gettext("turned {card}: {trump}").format(card=view.trump_card, trump=trump)
         if view.joker_discard is not None:
-            line += say("; seat {number} discarded {card}").format(
+            line += gettext("; seat {number} discarded {card}").format(
                 number=view.exchanger, card=view.joker_discard)
         if view.trump is not None:
-            line += say("; trump played") if view.trump_played else say("; trump not played yet")
+            line += (gettext("; trump played") if view.trump_played
+                     else gettext("; trump not played yet"))
         return line
 
     def moves(self, view: View, legal: Sequence[Action]) -> list[str]:
@@ -205,9 +194,9 @@ class BackAlleyTable:
         >>> BackAlleyTable(0).moves(view(s, 0), legal_actions(s))
         ['your turn: bid (BA-20, BA-21)', 'moves:', ' 1) pass    2) board']
         """
-        doing = (say("your turn: bid (BA-20, BA-21)") if view.phase is Phase.BID
-                 else say("your turn: play a card (BA-31 to BA-33)"))
-        return [doing, say("moves:"), *numbered([str(a) for a in legal])]
+        doing = (gettext("your turn: bid (BA-20, BA-21)") if view.phase is Phase.BID
+                 else gettext("your turn: play a card (BA-31 to BA-33)"))
+        return [doing, gettext("moves:"), *numbered([str(a) for a in legal])]
 
     def labels(self, view: View, legal: Sequence[Action]) -> dict[str, Action]:
         """Every text the moves are listed by (``pass``, ``bid 3``, ``play BB``),
@@ -235,7 +224,8 @@ class BackAlleyTable:
         ['your team (team 1) draws, 0 to 0']
         """
         mine, theirs = view.scores[view.team], view.scores[1 - view.team]
-        verdict = (say("your team (team {team}) wins, {mine} to {theirs}") if mine > theirs
-                   else say("your team (team {team}) loses, {mine} to {theirs}")
-                   if mine < theirs else say("your team (team {team}) draws, {mine} to {theirs}"))
+        verdict = (gettext("your team (team {team}) wins, {mine} to {theirs}") if mine > theirs
+                   else gettext("your team (team {team}) loses, {mine} to {theirs}")
+                   if mine < theirs
+                   else gettext("your team (team {team}) draws, {mine} to {theirs}"))
         return [verdict.format(team=view.team, mine=mine, theirs=theirs)]

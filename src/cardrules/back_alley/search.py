@@ -31,9 +31,8 @@ import attrs
 
 from cardrules.back_alley.actions import CARDS, PLAYS, Bid, Board, Pass, Play
 from cardrules.back_alley.analysis import finish_deal, rollout_bots
-from cardrules.back_alley.bots import HeuristicBot
-from cardrules.back_alley.checks import known_absent
-from cardrules.back_alley.determinize import Determinizer
+from cardrules.back_alley.bots import BackAlleyBot, HeuristicBot
+from cardrules.back_alley.determinization import Determinizer, known_absent
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
 from cardrules.back_alley.trick import table_for
@@ -50,7 +49,7 @@ B = TypeVar("B")
 DEFAULT_SAMPLES = 12
 
 
-class SearchBot:
+class SearchBot(BackAlleyBot):
     """Plays by determinized Monte Carlo search; bids like :class:`HeuristicBot`.
 
     ``seed`` seeds the bot's own ``random.Random`` (the draws and the
@@ -106,26 +105,6 @@ class SearchBot:
         self.confidence = float(confidence)
         self._heuristic = HeuristicBot(self.rng.randrange(1 << 32))
 
-    def act(self, view: object, legal: Sequence[A]) -> A:
-        """Choose one of ``legal`` for the seat of ``view``.
-
-        Without a Back Alley view it picks at random among ``legal``.
-
-        >>> SearchBot(seed=0).act(None, [Pass()])
-        Pass()
-        """
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
-        if not isinstance(view, View):
-            return self.rng.choice(legal)
-        if view.phase is Phase.PLAY and isinstance(legal[0], Play):
-            return self._search(view, legal)
-        if view.phase is Phase.BID and isinstance(legal[0], Pass | Bid | Board):
-            return self._bid(view, legal)
-        return self.rng.choice(legal)
-
     def _bid(self, view: View, legal: Sequence[A]) -> A:
         if not self.bid_samples:
             return self._heuristic.act(view, legal)
@@ -152,7 +131,7 @@ class SearchBot:
         tied = [a for a, t in zip(candidates, totals, strict=True) if t == best]
         return heuristic if heuristic in tied else tied[0]
 
-    def _search(self, view: View, legal: Sequence[A]) -> A:
+    def _play(self, view: View, legal: Sequence[A]) -> A:
         candidates = distinct_plays(view, legal)
         if len(candidates) == 1:
             return candidates[0]

@@ -22,7 +22,6 @@ Seats are 0 to 3 clockwise; team 0 is seats 0 and 2, team 1 seats 1 and 3
 from __future__ import annotations
 
 import enum
-import unicodedata
 
 import attrs
 
@@ -30,6 +29,7 @@ from cardrules._validate import check_seat, require_int
 from cardrules.back_alley.actions import CARDS, BidAction, Board
 from cardrules.back_alley.trick import TrumpTable, table_for
 from cardrules.cards import Card, Joker, Suit
+from cardrules.engine.presenter import pad, width
 from cardrules.hand import Hand
 from cardrules.i18n import N_, NP_, gettext, ngettext, pgettext
 
@@ -52,7 +52,6 @@ __all__ = [
     "hand_size_of",
     "phase_name",
     "score",
-    "summarize",
     "team_of",
     "tricks_phrase",
 ]
@@ -714,7 +713,7 @@ def _turned_line(trump_card: AnyCard, joker_discard: Joker | None, exchanger: in
         line += gettext("; seat {seat} discarded {card}").format(seat=exchanger,
                                                                 card=joker_discard)
     if trump_played:
-        line += gettext("; trump played")
+        line += pgettext("summary", "; trump played")
     return line
 
 
@@ -760,16 +759,6 @@ _PHASE_NAMES = {Phase.CHOOSE_DEALER: NP_("phase", "choose_dealer"),
                 Phase.PLAY: NP_("phase", "play"), Phase.GAME_OVER: NP_("phase", "game_over")}
 
 
-def _width(text: str) -> int:
-    # Columns on a terminal: East Asian wide and full-width characters take two.
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _pad(text: str, width: int, right: bool = False) -> str:
-    room = " " * max(0, width - _width(text))
-    return room + text if right else text + room
-
-
 def _result_line(s0: int, s1: int, over: bool) -> str:
     if over:
         if s0 == s1:
@@ -804,10 +793,11 @@ def describe(state: GameState) -> str:
                  pgettext("table column", "bid"), pgettext("table column", "won"),
                  pgettext("table column", "hand"))
         # The columns are as wide as their names, and at least as in English.
-        widths = [max(least, _width(name) + extra) for least, name, extra in
+        widths = [max(least, width(name) + extra) for least, name, extra in
                   zip((4, 4, 7, 3), names, (0, 0, 1, 0), strict=False)]
-        lines.append(" ".join((_pad(names[0], widths[0], True), _pad(names[1], widths[1], True),
-                               _pad(names[2], widths[2]) + _pad(names[3], widths[3], True),
+        lines.append(" ".join((pad(names[0], widths[0], right=True),
+                               pad(names[1], widths[1], right=True),
+                               pad(names[2], widths[2]) + pad(names[3], widths[3], right=True),
                                names[4])))
         levels = state.board_levels
         for seat in range(NUM_PLAYERS):
@@ -816,7 +806,7 @@ def describe(state: GameState) -> str:
                 f" {levels[seat]}" if levels[seat] else "")
             hand = " ".join(str(CARDS[i]) for i in state.hand_indexes[seat])
             lines.append(f"{seat:>{widths[0]}} {seat & 1:>{widths[1]}} "
-                         f"{_pad(shown, widths[2])}{state.tricks_won[seat]:>{widths[3]}} {hand}")
+                         f"{pad(shown, widths[2])}{state.tricks_won[seat]:>{widths[3]}} {hand}")
         if state.leader is not None:
             played = " ".join(str(CARDS[i]) for i in state.trick_indexes)
             lines.append(gettext("trick led by {seat}: {cards}").format(
@@ -826,21 +816,4 @@ def describe(state: GameState) -> str:
                  .format(first=s0, second=s1))
     if state.phase is Phase.GAME_OVER:
         lines.append(_result_line(s0, s1, True))
-    return "\n".join(lines)
-
-
-
-def summarize(state: GameState) -> str:
-    """One line per finished deal (contracts, tricks and points, BA-40 to
-    BA-42), then the scores and who leads or won (BA-43).
-
-    >>> from cardrules.back_alley import new_game
-    >>> print(summarize(new_game()))
-    scores: team 0 0, team 1 0
-    level
-    """
-    lines = [str(result) for result in state.history.results]
-    s0, s1 = state.history.scores
-    lines.append(gettext("scores: team 0 {first}, team 1 {second}").format(first=s0, second=s1))
-    lines.append(_result_line(s0, s1, state.phase is Phase.GAME_OVER))
     return "\n".join(lines)

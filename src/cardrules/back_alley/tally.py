@@ -20,8 +20,8 @@ from typing import Any
 import attrs
 
 from cardrules.back_alley.state import GameState, board_name, team_of
-from cardrules.engine._words import say, say_n
 from cardrules.engine.tally import ChartAxes, Table, read_count
+from cardrules.i18n import gettext, ngettext
 
 __all__ = ["BOARD_NAMES", "BackAlleyTally", "ContractTally"]
 
@@ -251,11 +251,11 @@ class BackAlleyTally:
         >>> BackAlleyTally(1, 0, (ContractTally(2, 0, 2, 1, -10),)).tables()[0].rows
         (('2', '2', '1', '1', '50.0%', '-10'),)
         """
-        return [Table(say_n("Contracts: {n} deals, {thrown} thrown in",
-                            "Contracts: {n} deals, {thrown} thrown in", self.deals).format(
+        return [Table(ngettext("Contracts: {n} deals, {thrown} thrown in",
+                               "Contracts: {n} deals, {thrown} thrown in", self.deals).format(
                                 n=self.deals, thrown=self.throw_ins),
-                      (say("contract"), say("teams"), say("made"), say("set"), say("made %"),
-                       say("points")),
+                      (gettext("contract"), gettext("teams"), gettext("made"), gettext("set"),
+                       gettext("made %"), gettext("points")),
                       tuple((_kind(c), str(c.count), str(c.made), str(c.failed),
                              f"{c.make_rate:.1%}", f"{c.points:+d}") for c in self.contracts))]
 
@@ -270,10 +270,10 @@ class BackAlleyTally:
         """
         kinds = [_kind(c).replace(" board", "\nboard") for c in self.contracts]
         made = [c.made for c in self.contracts]
-        axes.bar(kinds, made, label=say("made"))
-        axes.bar(kinds, [c.failed for c in self.contracts], bottom=made, label=say("set"))
-        axes.set_title(say("Contracts made and set"))
-        axes.set_xlabel(say("contract"))
-        axes.set_ylabel(say("team deals"))
+        axes.bar(kinds, made, label=gettext("made"))
+        axes.bar(kinds, [c.failed for c in self.contracts], bottom=made, label=gettext("set"))
+        axes.set_title(gettext("Contracts made and set"))
+        axes.set_xlabel(gettext("contract"))
+        axes.set_ylabel(gettext("team deals"))
         axes.tick_params(axis="x", labelsize="small")
         axes.legend(fontsize="small")

@@ -513,7 +513,8 @@ class BackAlleyVector(VectorGame):
         per game (of the seat to act when ``seat`` is None, zeros then for a
         finished game).
 
-        >>> from cardrules.back_alley import observation_tensor, view
+        >>> from cardrules.back_alley import view
+        >>> from cardrules.back_alley.encoding import observation_tensor
         >>> games = BackAlleyVector(2, seed=4, max_hand_size=3)
         >>> mine = games.observation()[1]
         >>> theirs = observation_tensor(view(games.state(1), int(games.current_player[1])))

@@ -44,10 +44,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardrules.cli import _common, advise, evaluate, play, replay, serve, simulate
-from cardrules.engine._words import say
+from cardrules.cli import _output, _parser, advise, evaluate, play, replay, serve, simulate
 from cardrules.errors import CardRulesError
-from cardrules.i18n import from_environment, language
+from cardrules.i18n import LANGUAGES, from_environment, gettext, language
 
 __all__ = ["chosen_language", "main", "run"]
 
@@ -67,20 +66,16 @@ class _Version(argparse.Action):
         from cardrules import __version__
         from cardrules.down_and_back import ACCELERATED
 
-        kind = say("C speed-ups active") if ACCELERATED else say("pure-Python evaluators")
+        kind = gettext("C speed-ups active") if ACCELERATED else gettext("pure-Python evaluators")
         print(f"cardrules {__version__} ({kind})")
         parser.exit(0)
 
 
-#: The languages ``--lang`` takes.
-LANGS = ("en", "ja", "uk")
-
-
 def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
-    parser.add_argument("--lang", choices=LANGS, default=default, metavar="LANG",
-                        help=say("the language of the texts for people: en, ja or uk "
-                                 "(default: from LC_ALL, LC_MESSAGES or LANG, else en); "
-                                 "moves are typed in English notation in every language"))
+    parser.add_argument("--lang", choices=LANGUAGES, default=default, metavar="LANG",
+                        help=gettext("the language of the texts for people: en, ja or uk "
+                                     "(default: from LC_ALL, LC_MESSAGES or LANG, else en); "
+                                     "moves are typed in English notation in every language"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,13 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
     >>> build_parser().parse_args(["eval", "AS", "--lang", "uk"]).lang
     'uk'
     """
-    parser = _common.Parser(
-        prog="cardrules", description=say("Rules engines for Down and Back and Back Alley."))
+    parser = _parser.Parser(
+        prog="cardrules", description=gettext("Rules engines for Down and Back and Back Alley."))
     parser.add_argument("--version", action=_Version, default=argparse.SUPPRESS,
-                        help=say("show the version and whether the C speed-ups are in use"))
+                        help=gettext("show the version and whether the C speed-ups are in use"))
     _add_lang(parser, None)
     commands = parser.add_subparsers(dest="command", required=True,
-                                     parser_class=_common.Parser)
+                                     parser_class=_parser.Parser)
     for command in _COMMANDS:
         command.register(commands)
     for sub in commands.choices.values():
@@ -127,7 +122,7 @@ def chosen_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
         known, _ = first.parse_known_args(list(argv))
     except SystemExit:  # "--lang" with no value: the real parser says so
         known = argparse.Namespace(lang=None)
-    if known.lang in LANGS:
+    if known.lang in LANGUAGES:
         return str(known.lang)
     return from_environment(environ)
 
@@ -171,10 +166,10 @@ def _main(argv: Sequence[str]) -> int:
             sys.stdout.flush()  # a closed pipe shows here for a short output
         return status
     except BrokenPipeError:  # the reader went away (``cardrules replay F | head``)
-        _common.quiet_stdout()
+        _output.quiet_stdout()
         return 0
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback, the shell's status
-        print("cardrules: " + say("interrupted"), file=sys.stderr)
+        print("cardrules: " + gettext("interrupted"), file=sys.stderr)
         return 130
     except OSError as err:
         # "cardrules: game.json: No such file or directory", not "[Errno 2] ...".

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from cardrules.cli import _common
-from cardrules.cli._common import GAME_NAMES, print_table
-from cardrules.engine._words import say, say_n
-from cardrules.i18n import language
+from cardrules.cli import _games
+from cardrules.cli._games import GAME_NAMES
+from cardrules.cli._output import print_table
+from cardrules.i18n import gettext, language, ngettext
 
 if TYPE_CHECKING:
     from cardrules.down_and_back.analysis import SplitOdds
@@ -47,27 +47,27 @@ def _back_alley() -> ModuleType | None:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``advise`` subcommand."""
     parser = commands.add_parser(
-        "advise", help=say("odds of each split of seven cards (Down and Back) or of each bid "
-                           "(Back Alley)"))
-    parser.add_argument("game", help=say("the game: {games} (any case, - or _)").format(
-        games=say(" or ").join(GAME_NAMES)))
+        "advise", help=gettext("odds of each split of seven cards (Down and Back) or of each bid "
+                               "(Back Alley)"))
+    parser.add_argument("game", help=gettext("the game: {games} (any case, - or _)").format(
+        games=gettext(" or ").join(GAME_NAMES)))
     parser.add_argument("cards", nargs="+",
-                        help=say("your cards, such as 8S 8H 8D QH 5C 6C 7C"))
+                        help=gettext("your cards, such as 8S 8H 8D QH 5C 6C 7C"))
     parser.add_argument("--trials", type=int, metavar="N",
-                        help=say("deals (Down and Back, default 10000, at most {db}) or "
-                                 "rollouts (Back Alley, default 200, at most {ba}) to sample")
+                        help=gettext("deals (Down and Back, default 10000, at most {db}) or "
+                                     "rollouts (Back Alley, default 200, at most {ba}) to sample")
                         .format(db=MAX_TRIALS["down_and_back"], ba=MAX_TRIALS["back_alley"]))
-    parser.add_argument("--seed", type=int, metavar="S", help=say("seed of the sampling"))
+    parser.add_argument("--seed", type=int, metavar="S", help=gettext("seed of the sampling"))
     parser.add_argument("--json", action="store_true",
-                        help=say("print JSON instead of a table"))
+                        help=gettext("print JSON instead of a table"))
     parser.add_argument("--opponents", type=int, metavar="N",
-                        help=say("Down and Back: opponents at the table, 1 to 4 (default 3)"))
+                        help=gettext("Down and Back: opponents at the table, 1 to 4 (default 3)"))
     parser.add_argument("--dead", metavar="CARDS",
-                        help=say("Down and Back: cards known to be out of play, such as "
-                                 "'2S 9H KD'"))
+                        help=gettext("Down and Back: cards known to be out of play, such as "
+                                     "'2S 9H KD'"))
     parser.add_argument("--all", action="store_true",
-                        help=say("Down and Back: all 35 splits, not only the undominated "
-                                 "ones"))
+                        help=gettext("Down and Back: all 35 splits, not only the undominated "
+                                     "ones"))
     other = _back_alley()
     if other is not None:
         other.add_arguments(parser)
@@ -87,28 +87,28 @@ def check_trials(rules_name: str, trials: int | None) -> None:
         from cardrules.engine.presenter import game_title
         from cardrules.engine.registry import rules_for
 
-        raise ValueError(say("--trials is at most {most} for {game}, not {trials}").format(
+        raise ValueError(gettext("--trials is at most {most} for {game}, not {trials}").format(
             most=most, game=game_title(rules_for(rules_name)), trials=trials))
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the advice for the game named on the command line (any case,
     ``-`` or ``_``)."""
-    rules = _common.game(args.game)
+    rules = _games.game(args.game)
     if rules.name not in MAX_TRIALS:
         from cardrules.engine.presenter import game_title
 
-        raise ValueError(say("advise has no advice for {game}").format(game=game_title(rules)))
+        raise ValueError(gettext("advise has no advice for {game}").format(game=game_title(rules)))
     check_trials(rules.name, args.trials)
     if rules.name == "back_alley":
         given = [f"--{name}" for name, default in _DB_DEFAULTS.items()
                  if getattr(args, name, default) != default]
         if given:
-            raise ValueError(say("{options}: Down and Back options, not for back-alley")
+            raise ValueError(gettext("{options}: Down and Back options, not for back-alley")
                              .format(options=", ".join(given)))
         other = _back_alley()
         if other is None:
-            print("cardrules: " + say("advise back-alley is not available yet"),
+            print("cardrules: " + gettext("advise back-alley is not available yet"),
                   file=sys.stderr)
             return 2
         status: int = other.run(args)
@@ -125,7 +125,7 @@ def _down_and_back(args: argparse.Namespace) -> int:
 
     given = [f"--{name}" for name in _BA_OPTIONS if getattr(args, name, None) is not None]
     if given:
-        raise ValueError(say("{options}: Back Alley options, not for down-and-back")
+        raise ValueError(gettext("{options}: Back Alley options, not for down-and-back")
                          .format(options=", ".join(given)))
     opponents = 3 if args.opponents is None else args.opponents
     trials = DEFAULT_TRIALS if args.trials is None else args.trials
@@ -138,19 +138,19 @@ def _down_and_back(args: argparse.Namespace) -> int:
         return 0
     first = odds[0]
     if first.exact:
-        how = say_n("every one of {n} deals listed (exact)",
-                    "every one of {n} deals listed (exact)", first.trials)
+        how = ngettext("every one of {n} deals listed (exact)",
+                       "every one of {n} deals listed (exact)", first.trials)
     elif args.seed is None:
-        how = say_n("{n} deals sampled", "{n} deals sampled", first.trials)
+        how = ngettext("{n} deals sampled", "{n} deals sampled", first.trials)
     else:
-        how = say_n("{n} deals sampled, seed {seed}", "{n} deals sampled, seed {seed}",
-                    first.trials)
+        how = ngettext("{n} deals sampled, seed {seed}", "{n} deals sampled, seed {seed}",
+                       first.trials)
     how = how.format(n=first.trials, seed=args.seed)
-    title = (say_n("All splits against {n} opponent, best first; {how}",
-                   "All splits against {n} opponents, best first; {how}", opponents)
+    title = (ngettext("All splits against {n} opponent, best first; {how}",
+                      "All splits against {n} opponents, best first; {how}", opponents)
              if args.all else
-             say_n("Undominated splits against {n} opponent, best first; {how}",
-                   "Undominated splits against {n} opponents, best first; {how}", opponents))
+             ngettext("Undominated splits against {n} opponent, best first; {how}",
+                      "Undominated splits against {n} opponents, best first; {how}", opponents))
     _table(title.format(n=opponents, how=how), odds)
     return 0
 
@@ -174,8 +174,8 @@ def _cell(p: float, se: float, exact: bool) -> str:
 
 
 def _table(title: str, odds: Sequence[SplitOdds]) -> None:
-    headers = ("#", say("down hand"), say("back hand"), say("down wins"), say("back wins"),
-               say("pot (both)"))
+    headers = ("#", gettext("down hand"), gettext("back hand"), gettext("down wins"),
+               gettext("back wins"), gettext("pot (both)"))
     rows = [(str(n), str(o.down), str(o.back), _cell(o.p_down, o.se_down, o.exact),
              _cell(o.p_back, o.se_back, o.exact), _cell(o.p_both, o.se_both, o.exact))
             for n, o in enumerate(odds, 1)]

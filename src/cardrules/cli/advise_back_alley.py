@@ -32,10 +32,10 @@ from cardrules.back_alley.presenter import hand_text
 from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settings
 from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, parse_card, parse_cards
-from cardrules.cli._common import print_table
-from cardrules.engine._words import say, say_n, say_p
+from cardrules.cli._output import print_table
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
+from cardrules.i18n import gettext, ngettext, pgettext
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,19 +47,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     'pass 2'
     """
     parser.add_argument("--trump", metavar="CARD",
-                        help=say("Back Alley: the turned card, such as 9H (BB or LB: no "
-                                 "trump)"))
+                        help=gettext("Back Alley: the turned card, such as 9H (BB or LB: no "
+                                     "trump)"))
     parser.add_argument("--bids", metavar="BIDS",
-                        help=say("Back Alley: the bids made before yours this deal, from the "
-                                 "dealer's left, such as 'pass 2 board'"))
+                        help=gettext("Back Alley: the bids made before yours this deal, from the "
+                                     "dealer's left, such as 'pass 2 board'"))
     parser.add_argument("--seat", type=int, metavar="S",
-                        help=say("Back Alley: your seat, 0 to 3 (default 0)"))
+                        help=gettext("Back Alley: your seat, 0 to 3 (default 0)"))
     parser.add_argument("--dealer", type=int, metavar="D",
-                        help=say("Back Alley: the dealer's seat (default: the seat that makes "
-                                 "the bids given come just before yours)"))
+                        help=gettext("Back Alley: the dealer's seat (default: the seat that makes "
+                                     "the bids given come just before yours)"))
     parser.add_argument("--exchanger", type=int, metavar="S",
-                        help=say("Back Alley: with a joker turned, the other seat that "
-                                 "discarded the other joker (BA-13)"))
+                        help=gettext("Back Alley: with a joker turned, the other seat that "
+                                     "discarded the other joker (BA-13)"))
 
 
 def parse_bids(text: str | None, hand_size: int) -> tuple[BidAction, ...]:
@@ -84,21 +84,21 @@ def parse_bids(text: str | None, hand_size: int) -> tuple[BidAction, ...]:
         elif word.isdigit() and 1 <= int(word) < hand_size:
             bids.append(Bid(int(word)))
         else:
-            high = {1: say("no number"), 2: "1"}.get(
-                hand_size, say("1 to {last}").format(last=hand_size - 1))
-            raise ParseError(say_n("a bid is pass, board or {high} with {n} cards",
-                                   "a bid is pass, board or {high} with {n} cards",
-                                   hand_size).format(high=high, n=hand_size),
+            high = {1: gettext("no number"), 2: "1"}.get(
+                hand_size, gettext("1 to {last}").format(last=hand_size - 1))
+            raise ParseError(ngettext("a bid is pass, board or {high} with {n} cards",
+                                      "a bid is pass, board or {high} with {n} cards",
+                                      hand_size).format(high=high, n=hand_size),
                              token=match.group(1), position=match.start(1))
     if len(bids) >= NUM_PLAYERS:
-        raise ValueError(say("at most {most} bids come before yours, not {count}").format(
+        raise ValueError(gettext("at most {most} bids come before yours, not {count}").format(
             most=NUM_PLAYERS - 1, count=len(bids)))
     return tuple(bids)
 
 
 def _seat_arg(name: str, value: int | None) -> int | None:
     if value is not None and not 0 <= value < NUM_PLAYERS:
-        raise ValueError(say("--{name} must be a seat from 0 to 3, not {value}").format(
+        raise ValueError(gettext("--{name} must be a seat from 0 to 3, not {value}").format(
             name=name, value=value))
     return value
 
@@ -115,11 +115,11 @@ def build_view(cards: Sequence[Card | Joker], trump_card: Card | Joker,
     """
     size = len(cards)
     if not 1 <= size <= MAX_HAND_SIZE:
-        raise ValueError(say("a Back Alley hand has 1 to {most} cards, not {size}").format(
+        raise ValueError(gettext("a Back Alley hand has 1 to {most} cards, not {size}").format(
             most=MAX_HAND_SIZE, size=size))
     hand = Hand(cards, jokers=True)
     if trump_card in hand:
-        raise ValueError(say("the turned card {card} cannot be in your hand").format(
+        raise ValueError(gettext("the turned card {card} cannot be in your hand").format(
             card=trump_card))
     seat = _seat_arg("seat", seat)
     dealer = _seat_arg("dealer", dealer)
@@ -130,28 +130,28 @@ def build_view(cards: Sequence[Card | Joker], trump_card: Card | Joker,
     if dealer is None:
         dealer = (seat - 1 - made) % NUM_PLAYERS
     if (dealer + 1 + made) % NUM_PLAYERS != seat:
-        raise ValueError(say_n("with {n} bids made after dealer {dealer}, it is seat {turn}'s "
-                               "turn to bid, not seat {number}'s",
-                               "with {n} bids made after dealer {dealer}, it is seat {turn}'s "
-                               "turn to bid, not seat {number}'s", made).format(
+        raise ValueError(ngettext("with {n} bids made after dealer {dealer}, it is seat {turn}'s "
+                                  "turn to bid, not seat {number}'s",
+                                  "with {n} bids made after dealer {dealer}, it is seat {turn}'s "
+                                  "turn to bid, not seat {number}'s", made).format(
                                    n=made, dealer=dealer,
                                    turn=(dealer + 1 + made) % NUM_PLAYERS, number=seat))
     discard: Joker | None = None
     if isinstance(trump_card, Joker):
         other = Joker.LITTLE if trump_card is Joker.BIG else Joker.BIG
         if other in hand:
-            raise ValueError(say("with {card} turned you discard {other} and take the next "
-                                 "card (BA-13): give your hand after the exchange").format(
+            raise ValueError(gettext("with {card} turned you discard {other} and take the next "
+                                     "card (BA-13): give your hand after the exchange").format(
                                      card=trump_card, other=other))
         if exchanger is not None:
             if exchanger == seat:
-                raise ValueError(say("--exchanger names another seat; give your own hand "
-                                     "after the exchange"))
+                raise ValueError(gettext("--exchanger names another seat; give your own hand "
+                                         "after the exchange"))
             discard = other
     elif exchanger is not None:
-        raise ValueError(say("--exchanger applies only when a joker was turned (BA-13)"))
+        raise ValueError(gettext("--exchanger applies only when a joker was turned (BA-13)"))
     if not isinstance(trump_card, Card) and any(isinstance(c, Joker) for c in hand):
-        raise ValueError(say("no joker is in play when a joker is turned (BA-13)"))
+        raise ValueError(gettext("no joker is in play when a joker is turned (BA-13)"))
     all_bids: list[BidAction | None] = [None] * NUM_PLAYERS
     for k, bid in enumerate(bids):
         all_bids[(dealer + 1 + k) % NUM_PLAYERS] = bid
@@ -168,23 +168,23 @@ def build_view(cards: Sequence[Card | Joker], trump_card: Card | Joker,
 
 
 def _report(v: View, estimate: TrickEstimate) -> None:
-    trump = (say("no trump") if v.trump is None
-             else say("trump {suit}").format(suit=v.trump_card.suit.char))  # type: ignore[union-attr]
-    print(say_n("Back Alley, seat {number} (dealer {dealer}) with {hand}, turned {card}: "
-                "{trump}; {n} rollouts",
-                "Back Alley, seat {number} (dealer {dealer}) with {hand}, turned {card}: "
-                "{trump}; {n} rollouts", estimate.samples).format(
+    trump = (gettext("no trump") if v.trump is None
+             else gettext("trump {suit}").format(suit=v.trump_card.suit.char))  # type: ignore[union-attr]
+    print(ngettext("Back Alley, seat {number} (dealer {dealer}) with {hand}, turned {card}: "
+                   "{trump}; {n} rollouts",
+                   "Back Alley, seat {number} (dealer {dealer}) with {hand}, turned {card}: "
+                   "{trump}; {n} rollouts", estimate.samples).format(
                     number=v.seat, dealer=v.dealer, hand=hand_text(v.hand, v.trump),
                     card=v.trump_card, trump=trump, n=estimate.samples))
-    print_table(say("team tricks (mean {mean} +- {stderr})").format(
-                    mean=f"{estimate.mean:.2f}", stderr=f"{estimate.stderr:.2f}"),
-                (say("tricks"), say_p("probability", "chance")),
+    print_table(gettext("team tricks (mean {mean} +- {stderr})").format(
+                        mean=f"{estimate.mean:.2f}", stderr=f"{estimate.stderr:.2f}"),
+                (gettext("tricks"), pgettext("probability", "chance")),
                 [(str(t), f"{p:.3f}") for t, p in enumerate(estimate.probabilities)])
-    print_table(say("expected team score per bid (BA-40, BA-41)"),
-                (say("bid"), say("score"), "+-", say("made")),
+    print_table(gettext("expected team score per bid (BA-40, BA-41)"),
+                (gettext("bid"), gettext("score"), "+-", gettext("made")),
                 [(str(b.bid), f"{b.expected_score:.2f}", f"{b.stderr:.2f}", f"{b.made:.0%}")
                  for b in estimate.bids])
-    print(say("suggested bid: {bid} (expected score {score})").format(
+    print(gettext("suggested bid: {bid} (expected score {score})").format(
         bid=estimate.suggested_bid, score=f"{estimate.expected_score:.2f}"))
 
 
@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     ValueError: Back Alley needs the turned card: --trump CARD
     """
     if args.trump is None:
-        raise ValueError(say("Back Alley needs the turned card: --trump CARD"))
+        raise ValueError(gettext("Back Alley needs the turned card: --trump CARD"))
     cards = parse_cards(" ".join(args.cards), jokers=True)
     trump_card = parse_card(args.trump, jokers=True)
     bids = parse_bids(args.bids, len(cards))
@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
                    exchanger=args.exchanger)
     trials = DEFAULT_SAMPLES if args.trials is None else args.trials
     if trials < 1:
-        raise ValueError(say("--trials must be at least 1, not {trials}").format(
+        raise ValueError(gettext("--trials must be at least 1, not {trials}").format(
             trials=trials))
     from cardrules.cli.advise import check_trials
 

@@ -27,9 +27,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardrules.cards import Card, parse_cards
-from cardrules.engine._words import say
 from cardrules.hand import Hand
-from cardrules.i18n import language
+from cardrules.i18n import gettext, language
 
 if TYPE_CHECKING:
     from cardrules.down_and_back import Combo
@@ -38,11 +37,11 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``eval`` subcommand."""
     parser = commands.add_parser(
-        "eval", help=say("evaluate 3 or 4 cards, or the best splits of 7 (Down and Back)"))
-    parser.add_argument("cards", nargs="+", help=say("cards such as KS 10h Q♦"))
+        "eval", help=gettext("evaluate 3 or 4 cards, or the best splits of 7 (Down and Back)"))
+    parser.add_argument("cards", nargs="+", help=gettext("cards such as KS 10h Q♦"))
     parser.add_argument("--json", action="store_true",
-                        help=say("print one JSON object (keys: cards, category, rule, "
-                                 "description, strength; for 7 cards: cards, best_splits)"))
+                        help=gettext("print one JSON object (keys: cards, category, rule, "
+                                     "description, strength; for 7 cards: cards, best_splits)"))
     parser.set_defaults(handler=run)
 
 
@@ -84,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
     cards = in_hand_order(parse_cards(" ".join(args.cards)))
     if len(cards) not in (3, 4, 7):
-        print("cardrules: " + say("give 3, 4 or 7 cards, not {count}").format(count=len(cards)),
+        print("cardrules: " + gettext("give 3, 4 or 7 cards, not {count}").format(count=len(cards)),
               file=sys.stderr)
         return 2
     if len(cards) == 7:
@@ -95,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                 for option in options]}))
         else:
             for option in options:
-                print(say("down: {down}   back: {back}").format(down=option.down,
+                print(gettext("down: {down}   back: {back}").format(down=option.down,
                                                                   back=option.back))
         return 0
     combo = evaluate4(cards) if len(cards) == 4 else evaluate3(cards)

@@ -48,8 +48,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardrules.cli import _common
-from cardrules.engine._words import mark, say, say_n, say_p
+from cardrules.cli import _options
 from cardrules.engine.play import steps
 from cardrules.engine.presenter import (
     Presenter,
@@ -59,7 +58,7 @@ from cardrules.engine.presenter import (
     second_person,
 )
 from cardrules.errors import CardRulesError, IllegalActionError
-from cardrules.i18n import current_language
+from cardrules.i18n import N_, current_language, gettext, ngettext, pgettext
 
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
@@ -68,10 +67,10 @@ if TYPE_CHECKING:
 __all__ = ["play_human"]
 
 #: The prompt printed before each answer is read (in English: it is shown
-#: through ``say``, in the current language).
-PROMPT = mark("move> ")
+#: through ``gettext``, in the current language).
+PROMPT = N_("move> ")
 
-_COMMANDS_HELP = mark("""\
+_COMMANDS_HELP = N_("""\
 Answer with the number of a move from the list, or with the move itself:
 {notation}
 Commands:
@@ -134,11 +133,11 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
     """
     state = rules.new_game_from_settings(settings)
     if not (isinstance(you, int) and 0 <= you < state.num_players):
-        raise ValueError(say("--human is a seat from 0 to {last}").format(
+        raise ValueError(gettext("--human is a seat from 0 to {last}").format(
             last=state.num_players - 1))
     missing = set(range(state.num_players)) - {you} - set(bots)
     if missing:
-        raise ValueError(say("no bot for seat {number}").format(number=min(missing)))
+        raise ValueError(gettext("no bot for seat {number}").format(number=min(missing)))
     show = presenter_for(rules, you)
     start = state
     actions: list[Any] = []
@@ -147,8 +146,8 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
     person = _Person(lambda: _ask(rules, show, state, you, start, actions, read))
     table = [person if seat == you else bots[seat] for seat in range(state.num_players)]
     print(show.intro(rules.view(state, you)))
-    print(say("the other seats: {seats}").format(seats=say_p("list", ", ").join(
-        say("seat {number} {bot}").format(number=seat, bot=type(bot).__name__)
+    print(gettext("the other seats: {seats}").format(seats=pgettext("list", ", ").join(
+        gettext("seat {number} {bot}").format(number=seat, bot=type(bot).__name__)
         for seat, bot in sorted(bots.items()))))
     try:
         for step in steps(rules, table, settings, seed=seed):
@@ -157,12 +156,12 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
                 print(line)
             state = step.after
     except _Left as left:
-        print(say_n("{why}: you left the game unfinished after {n} actions",
-                    "{why}: you left the game unfinished after {n} actions",
-                    len(actions)).format(why=left.why, n=len(actions)))
+        print(ngettext("{why}: you left the game unfinished after {n} actions",
+                       "{why}: you left the game unfinished after {n} actions",
+                       len(actions)).format(why=left.why, n=len(actions)))
         _write(rules, start, actions, record_path)
         return 0
-    print(say("game over"))
+    print(gettext("game over"))
     print(rules.summarize(state))
     for line in show.outcome(rules.view(state, you), rules.returns(state)):
         print(line)
@@ -187,7 +186,7 @@ def _write(rules: Rules[Any, Any], start: Any, actions: Sequence[Any],
     """Write the record of ``actions`` to ``path`` if one was given."""
     if path is not None:
         rules.record(start, actions).dump(path)
-        print(say("record written to {path}").format(path=path))
+        print(gettext("record written to {path}").format(path=path))
 
 
 def _ask(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int, start: Any,
@@ -205,28 +204,28 @@ def _ask(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int, sta
 
     show_table()
     while True:
-        line = read(say(PROMPT))
+        line = read(gettext(PROMPT))
         if line is None:
-            raise _Left(say("end of input"))
+            raise _Left(gettext("end of input"))
         text = line.strip()
         word, _, rest = text.partition(" ")
         command = word.lower()
         if not text:
-            print(say("type a move or its number (1 to {count}); 'help' lists the "
-                      "commands").format(count=len(legal)))
+            print(gettext("type a move or its number (1 to {count}); 'help' lists the "
+                          "commands").format(count=len(legal)))
         elif command in ("help", "?") and not rest:
-            print(say(_COMMANDS_HELP).format(notation=show.notation))
+            print(gettext(_COMMANDS_HELP).format(notation=show.notation))
         elif command == "table" and not rest:
             show_table()
         elif command in ("quit", "exit") and not rest:
-            raise _Left(say("quit"))
+            raise _Left(gettext("quit"))
         elif command == "save":
             _save(rules, start, actions, rest.strip())
         elif text.isascii() and text.isdigit():
             number = int(text)
             if 1 <= number <= len(legal):
                 return legal[number - 1]
-            print(say("no move numbered {number}: choose 1 to {count}").format(
+            print(gettext("no move numbered {number}: choose 1 to {count}").format(
                 number=number, count=len(legal)))
         else:
             action = _parse(rules, show, state, you, legal, text)
@@ -251,18 +250,18 @@ def _parse(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int,
     try:
         action = show.read(text)
     except (CardRulesError, ValueError) as err:
-        print(say("not a move: {error} (type 'help' for the notation)").format(error=err))
+        print(gettext("not a move: {error} (type 'help' for the notation)").format(error=err))
         return None
     if action in legal:
         return action
     try:
         rules.apply(state, action, seat=you)
     except IllegalActionError as err:
-        print(say("not allowed now: {rule}: {reason}").format(
+        print(gettext("not allowed now: {rule}: {reason}").format(
             rule=err.rule, reason=_to_you(err, you)))
         return None
     except (CardRulesError, ValueError, TypeError) as err:
-        print(say("not allowed now: {error}").format(error=err))
+        print(gettext("not allowed now: {error}").format(error=err))
         return None
     return action  # legal_actions lists every legal move; kept for safety
 
@@ -282,22 +281,22 @@ def _to_you(err: IllegalActionError, you: int) -> str:
         return second_person(err.message, you)
     text = str(err.text)
     if current_language() == "ja":
-        text = re.sub(rf"席{you}(?!\d)", say_p("seat", "you"), text)
+        text = re.sub(rf"席{you}(?!\d)", pgettext("seat", "you"), text)
     return text
 
 
 def _save(rules: Rules[Any, Any], start: Any, actions: Sequence[Any], path: str) -> None:
     """``save FILE``: write the record so far, or say in one line why not."""
     if not path:
-        print(say("save needs a file name, such as: save game.json"))
+        print(gettext("save needs a file name, such as: save game.json"))
         return
     path = os.path.expanduser(path)
     try:
-        _common.check_record_path(path, "save")
+        _options.check_record_path(path, "save")
         rules.record(start, actions).dump(path)
     except (CardRulesError, ValueError, OSError) as err:
-        print(say("cannot save: {error}").format(error=err))
+        print(gettext("cannot save: {error}").format(error=err))
         return
-    print(say_n("record so far ({n} actions) written to {path}",
-                "record so far ({n} actions) written to {path}", len(actions)).format(
+    print(ngettext("record so far ({n} actions) written to {path}",
+                   "record so far ({n} actions) written to {path}", len(actions)).format(
                     n=len(actions), path=path))

@@ -15,9 +15,9 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cardrules.cli import _common
-from cardrules.engine._words import say
+from cardrules.cli import _games, _options, _output, _parser
 from cardrules.engine.play import steps
+from cardrules.i18n import gettext
 
 if TYPE_CHECKING:
     from cardrules.engine.bots import Bot
@@ -27,22 +27,22 @@ if TYPE_CHECKING:
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
     parser = commands.add_parser(
-        "play", help=say("play a whole game (bots, or you against bots); print the outcome"))
-    parser.add_argument("game", nargs="?", default=_common.DEFAULT_GAME,
-                        help=say("the game: {games} (default {default}; any case, - or _)")
-                        .format(games=_common.GAMES_MARK, default=_common.DEFAULT_GAME))
-    _common.add_settings_options(parser)
-    _common.add_hand_size_option(parser)
-    parser.add_argument("--seed", type=int, default=0, help=say("seed for chance and the bots"))
+        "play", help=gettext("play a whole game (bots, or you against bots); print the outcome"))
+    parser.add_argument("game", nargs="?", default=_games.DEFAULT_GAME,
+                        help=gettext("the game: {games} (default {default}; any case, - or _)")
+                        .format(games=_parser.GAMES_MARK, default=_games.DEFAULT_GAME))
+    _options.add_settings_options(parser)
+    _options.add_hand_size_option(parser)
+    parser.add_argument("--seed", type=int, default=0, help=gettext("seed for chance and the bots"))
     parser.add_argument("--human", type=int, metavar="SEAT",
-                        help=say("you play this seat (from 0), typing your moves"))
+                        help=gettext("you play this seat (from 0), typing your moves"))
     parser.add_argument("--bots", default=None,
-                        help=say("{bots}; default {default}, also around you with --human")
-                        .format(bots=say(_common.BOTS_HELP), default=_common.DEFAULT_BOTS_MARK))
+                        help=gettext("{bots}; default {default}, also around you with --human")
+                        .format(bots=gettext(_parser.BOTS_HELP), default=_parser.DEFAULT_BOTS_MARK))
     parser.add_argument("--record", metavar="FILE",
-                        help=say("save the game record (JSON, or text when FILE ends in .txt)"))
+                        help=gettext("save the game record (JSON, or text when FILE ends in .txt)"))
     parser.add_argument("--moves", action="store_true",
-                        help=say("list every move with its seat"))
+                        help=gettext("list every move with its seat"))
     parser.set_defaults(handler=run)
 
 
@@ -78,7 +78,7 @@ def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Setting
         if actions is not None:
             actions.append(step.action)
         if moves:
-            print(_common.move_line(number, step.before, step.action), flush=True)
+            print(_output.move_line(number, step.before, step.action), flush=True)
             continue
         if rules.result_lines is not None:
             for line in rules.result_lines(step.before, state):
@@ -92,26 +92,26 @@ def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Setting
 
 def run(args: argparse.Namespace) -> int:
     """Play the game the options describe, printing it as it goes."""
-    rules = _common.game(args.game)
+    rules = _games.game(args.game)
     if args.record is not None:
-        _common.check_record_path(args.record)
-    settings = _common.settings_of(rules, args)
+        _options.check_record_path(args.record)
+    settings = _options.settings_of(rules, args)
     seats = rules.new_game_from_settings(settings).num_players
     if args.human is not None:
         from cardrules.cli.human import play_human
 
         if not 0 <= args.human < seats:
-            raise ValueError(say("--human is a seat from 0 to {last}, not {number}").format(
+            raise ValueError(gettext("--human is a seat from 0 to {last}, not {number}").format(
                 last=seats - 1, number=args.human))
-        bots = _common.bots_around(rules, args.bots, seats, args.seed, args.human)
+        bots = _games.bots_around(rules, args.bots, seats, args.seed, args.human)
         return play_human(rules, settings, args.human, bots, args.seed,
                           record_path=args.record)
     spec = rules.default_bot if args.bots is None else args.bots
-    start, _, actions = play_printing(rules, _common.bots(rules, spec, seats, args.seed),
+    start, _, actions = play_printing(rules, _games.bots(rules, spec, seats, args.seed),
                                       settings, args.seed, moves=args.moves,
                                       keep=args.record is not None)
     if args.record is not None:
         assert actions is not None
         rules.record(start, actions).dump(args.record)
-        print(say("record written to {path}").format(path=args.record))
+        print(gettext("record written to {path}").format(path=args.record))
     return 0

@@ -12,11 +12,11 @@ import ipaddress
 import logging
 import sys
 
-from cardrules.engine._words import mark, say
+from cardrules.i18n import N_, gettext
 
 #: The line printed when the server extra is missing (in English; the command
 #: prints it in the reader's language).
-MISSING = mark('cardrules serve needs the server extra: pip install "cardrules[server]"')
+MISSING = N_('cardrules serve needs the server extra: pip install "cardrules[server]"')
 
 
 def _seconds(text: str) -> float:
@@ -24,63 +24,64 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            say("not a number of seconds: {text}").format(text=repr(text))) from None
+            gettext("not a number of seconds: {text}").format(text=repr(text))) from None
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(
-            say("not a number of seconds: {text}").format(text=repr(text)))
+            gettext("not a number of seconds: {text}").format(text=repr(text)))
     return value
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``serve`` subcommand."""
     parser = commands.add_parser(
-        "serve", help=say("run the game server: a lobby, web tables and bots (needs the "
-                          "server extra)"))
+        "serve", help=gettext("run the game server: a lobby, web tables and bots (needs the "
+                              "server extra)"))
     parser.add_argument("--host", default="127.0.0.1",
-                        help=say("the address to listen on (default 127.0.0.1, this machine only)"))
-    parser.add_argument("--port", type=int, default=8000, help=say("the port (default 8000)"))
+                        help=gettext(
+                            "the address to listen on (default 127.0.0.1, this machine only)"))
+    parser.add_argument("--port", type=int, default=8000, help=gettext("the port (default 8000)"))
     parser.add_argument("--db", default="cardrules.sqlite", metavar="PATH_OR_URL",
-                        help=say("a SQLite file, or an SQLAlchemy URL such as "
-                                 "postgresql+psycopg://user@host/db (default "
-                                 "cardrules.sqlite)"))
+                        help=gettext("a SQLite file, or an SQLAlchemy URL such as "
+                                     "postgresql+psycopg://user@host/db (default "
+                                     "cardrules.sqlite)"))
     parser.add_argument("--bot-delay", type=_seconds, default=0.5, metavar="SECONDS",
-                        help=say("how long bots wait before each move (default 0.5)"))
+                        help=gettext("how long bots wait before each move (default 0.5)"))
     parser.add_argument("--turn-timer", type=_seconds, default=None, metavar="SECONDS",
-                        help=say("a person who has not moved within this many seconds "
+                        help=gettext("a person who has not moved within this many seconds "
                                  "has the game's default bot move for them (default: no "
                                  "timer)"))
-    limits = parser.add_argument_group(say("limits (see the server guide)"))
+    limits = parser.add_argument_group(gettext("limits (see the server guide)"))
     limits.add_argument("--allowed-host", action="append", default=None, metavar="NAME",
-                        help=say("a host name the server answers for (repeat for more; "
+                        help=gettext("a host name the server answers for (repeat for more; "
                                  "*.example.org for its subdomains, * for any); default: "
                                  "localhost and 127.0.0.1 when --host is a loopback "
                                  "address, else any"))
     limits.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
-                        help=say("a web origin (https://cards.example.org) whose pages may "
+                        help=gettext("a web origin (https://cards.example.org) whose pages may "
                                  "make and join tables and open the table's WebSocket, "
                                  "besides the server's own (repeat for more)"))
     limits.add_argument("--max-tables", type=_count, default=500, metavar="N",
-                        help=say("how many unfinished tables the server keeps (default 500)"))
+                        help=gettext("how many unfinished tables the server keeps (default 500)"))
     limits.add_argument("--tables-per-minute", type=_rate, default=20.0, metavar="N",
-                        help=say("how many tables one address may make or join a minute "
+                        help=gettext("how many tables one address may make or join a minute "
                                  "(default 20)"))
     limits.add_argument("--messages-per-second", type=_rate, default=20.0, metavar="N",
-                        help=say("how many messages one WebSocket may send a second "
+                        help=gettext("how many messages one WebSocket may send a second "
                                  "(default 20, bursts of 60)"))
     limits.add_argument("--header-timeout", type=_rate, default=10.0, metavar="SECONDS",
-                        help=say("how long a request's headers may take (default 10)"))
+                        help=gettext("how long a request's headers may take (default 10)"))
     limits.add_argument("--max-connections", type=_count, default=500, metavar="N",
-                        help=say("how many connections may be open at once (default 500)"))
+                        help=gettext("how many connections may be open at once (default 500)"))
     limits.add_argument("--max-connections-per-client", type=_count, default=60, metavar="N",
-                        help=say("how many connections one address may hold (default 60)"))
+                        help=gettext("how many connections one address may hold (default 60)"))
     limits.add_argument("--bots-play-unwatched", action="store_true",
-                        help=say("let tables of bots alone play while nobody watches "
+                        help=gettext("let tables of bots alone play while nobody watches "
                                  "(by default they wait for a spectator)"))
     limits.add_argument("--damaged", choices=("refuse", "quarantine"), default="refuse",
-                        help=say("a table the database cannot replay: refuse to start "
+                        help=gettext("a table the database cannot replay: refuse to start "
                                  "(default), or quarantine it and serve the others"))
     limits.add_argument("--fresh", action="store_true",
-                        help=say("use an empty (0-byte) database file as a new database"))
+                        help=gettext("use an empty (0-byte) database file as a new database"))
     parser.set_defaults(handler=run)
 
 
@@ -91,7 +92,7 @@ def _count(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(
-            say("not a whole number of at least 1: {text}").format(text=repr(text)))
+            gettext("not a whole number of at least 1: {text}").format(text=repr(text)))
     return value
 
 
@@ -99,7 +100,7 @@ def _rate(text: str) -> float:
     value = _seconds(text)
     if value == 0:
         raise argparse.ArgumentTypeError(
-            say("not a positive number: {text}").format(text=repr(text)))
+            gettext("not a positive number: {text}").format(text=repr(text)))
     return value
 
 
@@ -129,12 +130,13 @@ def run(args: argparse.Namespace) -> int:
     """Serve until stopped (Ctrl-C); 2 when the server extra is missing."""
     needed = ("starlette", "uvicorn", "sqlalchemy")
     if any(importlib.util.find_spec(name) is None for name in needed):
-        print("cardrules: " + say(MISSING), file=sys.stderr)
+        print("cardrules: " + gettext(MISSING), file=sys.stderr)
         return 2
     if args.turn_timer == 0:
-        raise ValueError(say("--turn-timer must be more than 0 seconds"))
+        raise ValueError(gettext("--turn-timer must be more than 0 seconds"))
     if not 0 <= args.port <= 65535:
-        raise ValueError(say("--port must be from 0 to 65535, not {port}").format(port=args.port))
+        raise ValueError(gettext("--port must be from 0 to 65535, not {port}").format(
+            port=args.port))
     import uvicorn
 
     from cardrules.server import create_app
@@ -164,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
                             http=protocol, ws_max_size=4 * limits.max_message,
                             timeout_keep_alive=5)
     server = uvicorn.Server(config)
-    print("cardrules: " + say("serving on {url} (database {db}); Ctrl-C stops").format(
+    print("cardrules: " + gettext("serving on {url} (database {db}); Ctrl-C stops").format(
         url=f"http://{args.host}:{args.port}/", db=args.db), file=sys.stderr)
     server.run()
     return 0 if server.started else 1

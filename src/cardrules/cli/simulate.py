@@ -17,18 +17,18 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from cardrules.cli import _common
-from cardrules.engine._words import mark, say, say_n
+from cardrules.cli import _games, _options, _output, _parser
 from cardrules.engine.presenter import game_title
 from cardrules.engine.registry import BUILT_IN, games
 from cardrules.engine.tally import Table
+from cardrules.i18n import N_, gettext, ngettext
 from cardrules.simulation.run import ENGINES, MAX_GAMES, MAX_WORKERS
 
 if TYPE_CHECKING:
     from cardrules.simulation import SeatTally, SimulationResult
 
-#: What to install for the progress bar and the drawn tables (shown through ``say``).
-RICH_HINT = mark('cardrules: for a progress bar and drawn tables: pip install "cardrules[cli]"')
+#: What to install for the progress bar and the drawn tables (shown through ``gettext``).
+RICH_HINT = N_('cardrules: for a progress bar and drawn tables: pip install "cardrules[cli]"')
 #: The game simulated when none is named: the first built-in one.
 DEFAULT_GAME = BUILT_IN[0].replace("_", "-")
 
@@ -37,72 +37,73 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     """Add the ``simulate`` subcommand."""
     parser = commands.add_parser(
         "simulate",
-        help=say("let bots play many games; print wins, means and game statistics"))
-    names = say(" or ").join(name.replace("_", "-") for name in games())
+        help=gettext("let bots play many games; print wins, means and game statistics"))
+    names = gettext(" or ").join(name.replace("_", "-") for name in games())
     parser.add_argument("game", nargs="?", default=DEFAULT_GAME,
-                        help=say("the game: {games} (default {default})").format(
+                        help=gettext("the game: {games} (default {default})").format(
                             games=names, default=DEFAULT_GAME))
     parser.add_argument("--games", type=int, default=100, metavar="N",
-                        help=say("the number of games, 1 to {most} (default 100)").format(
+                        help=gettext("the number of games, 1 to {most} (default 100)").format(
                             most=f"{MAX_GAMES:,}"))
     parser.add_argument("--seed", type=int, default=0, metavar="S",
-                        help=say("the master seed; each game's seeds derive from it "
-                                 "(default 0)"))
+                        help=gettext("the master seed; each game's seeds derive from it "
+                                     "(default 0)"))
     parser.add_argument("--bots", default="random",
-                        help=say("{bots}; default random").format(bots=say(_common.BOTS_HELP)))
+                        help=gettext("{bots}; default random").format(
+                            bots=gettext(_parser.BOTS_HELP)))
     parser.add_argument("--rotate", action="store_true",
-                        help=say("play duplicate: every deal once in each seating of the bots, "
-                                 "so the margins compare bots on the same cards (GAMES must "
-                                 "be a multiple of the seatings)"))
+                        help=gettext("play duplicate: every deal once in each seating of the bots, "
+                                     "so the margins compare bots on the same cards (GAMES must "
+                                     "be a multiple of the seatings)"))
     parser.add_argument("--engine", choices=ENGINES, default="reducer",
-                        help=say("reducer: each game by the game's rules (default); vector: "
-                                 "the batch engine, games in batches of 1,024 (random bots "
-                                 "only, needs numpy; equal to the reducer in distribution, "
-                                 "not game for game)"))
+                        help=gettext("reducer: each game by the game's rules (default); vector: "
+                                     "the batch engine, games in batches of 1,024 (random bots "
+                                     "only, needs numpy; equal to the reducer in distribution, "
+                                     "not game for game)"))
     parser.add_argument("--workers", type=int, metavar="W",
-                        help=say("worker processes, 1 to {most} (default: one per core; "
-                                 "1 plays here)").format(most=MAX_WORKERS))
-    _common.add_settings_options(parser)
-    _common.add_hand_size_option(parser)
+                        help=gettext("worker processes, 1 to {most} (default: one per core; "
+                                     "1 plays here)").format(most=MAX_WORKERS))
+    _options.add_settings_options(parser)
+    _options.add_hand_size_option(parser)
     parser.add_argument("--json", metavar="FILE",
-                        help=say("save the result as JSON (- prints it instead of the "
-                                 "tables)"))
+                        help=gettext("save the result as JSON (- prints it instead of the "
+                                     "tables)"))
     parser.add_argument("--plot", metavar="FILE",
-                        help=say("draw the charts into FILE, a .png, .svg or .pdf file "
-                                 "(needs matplotlib)"))
+                        help=gettext("draw the charts into FILE, a .png, .svg or .pdf file "
+                                     "(needs matplotlib)"))
     parser.set_defaults(handler=run)
 
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse bad options before any game is played."""
     if not 1 <= args.games <= MAX_GAMES:
-        raise ValueError(say("--games must be from 1 to {most}, not {number}").format(
-            most=f"{MAX_GAMES:,}", number=_common.shown_number(args.games)))
+        raise ValueError(gettext("--games must be from 1 to {most}, not {number}").format(
+            most=f"{MAX_GAMES:,}", number=_options.shown_number(args.games)))
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
-        raise ValueError(say("--workers must be from 1 to {most}, not {number}").format(
-            most=MAX_WORKERS, number=_common.shown_number(args.workers)))
+        raise ValueError(gettext("--workers must be from 1 to {most}, not {number}").format(
+            most=MAX_WORKERS, number=_options.shown_number(args.workers)))
     if args.plot is not None:
         from cardrules.simulation.plot import chart_format
 
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise ValueError(say('--plot needs matplotlib: pip install "cardrules[plot]"')
+            raise ValueError(gettext('--plot needs matplotlib: pip install "cardrules[plot]"')
                              ) from None
-        _common.check_record_path(args.plot, "--plot")
+        _options.check_record_path(args.plot, "--plot")
         try:
             chart_format(args.plot)
         except ValueError:
-            raise ValueError(say("--plot {path}: the name must end in .png, .svg or .pdf "
-                                 "(the format of the charts)").format(path=args.plot)) from None
+            raise ValueError(gettext("--plot {path}: the name must end in .png, .svg or .pdf "
+                                     "(the format of the charts)").format(path=args.plot)) from None
     if args.json is not None and args.json != "-":
-        _common.check_record_path(args.json, "--json")
+        _options.check_record_path(args.json, "--json")
 
 
 def _settings(args: argparse.Namespace) -> dict[str, int | None]:
     """The settings of the options, as ``play`` reads them (``--bots`` does not
     set the number of players: a list of names must have one per seat)."""
-    return _common.settings_of(_common.game(args.game), args)
+    return _options.settings_of(_games.game(args.game), args)
 
 
 def _rich() -> Any:
@@ -117,14 +118,14 @@ def run(args: argparse.Namespace) -> int:
     """Simulate the games the options describe; print or save the result."""
     from cardrules.simulation import simulate
 
-    rules = _common.game(args.game)
+    rules = _games.game(args.game)
     _check(args)
     settings = _settings(args)
     seats = len(rules.returns(rules.new_game_from_settings(settings)))
-    kinds = _common.bot_kinds(rules, args.bots, seats)
+    kinds = _games.bot_kinds(rules, args.bots, seats)
     rich = _rich()
     if rich is None:
-        print(say(RICH_HINT), file=sys.stderr)
+        print(gettext(RICH_HINT), file=sys.stderr)
     progress: Any = None
     if rich is not None:
         from rich.console import Console
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
                             transient=True)
     update = None
     if progress is not None:
-        task = progress.add_task(say("{game}: games").format(game=game_title(rules)),
+        task = progress.add_task(gettext("{game}: games").format(game=game_title(rules)),
                                  total=args.games)
 
         def update(done: int, total: int) -> None:
@@ -169,12 +170,12 @@ def run(args: argparse.Namespace) -> int:
             with open(args.json, "w", encoding="utf-8") as file:
                 json.dump(result.to_dict(), file, indent=2)
                 file.write("\n")
-            print(say("result written to {path}").format(path=args.json))
+            print(gettext("result written to {path}").format(path=args.json))
     if args.plot is not None:
         from cardrules.simulation.plot import plot_result
 
         plot_result(result, args.plot)
-        print(say("charts written to {path}").format(path=args.plot),
+        print(gettext("charts written to {path}").format(path=args.plot),
               file=sys.stderr if args.json == "-" else None)
     return 0
 
@@ -187,10 +188,10 @@ def tables(result: SimulationResult) -> list[Table]:
     """The summary as tables: the seats, the bots, the margins, then the
     game's own tables (from its tally)."""
     rules = result.rules
-    unit = say("value") if rules is None else say(rules.return_unit)
+    unit = gettext("value") if rules is None else gettext(rules.return_unit)
     title = result.game if rules is None else game_title(rules)
-    headers = (say("games"), say("wins"), say("ties"), say("losses"), say("win %"),
-               say("mean"), say("std"))
+    headers = (gettext("games"), gettext("wins"), gettext("ties"), gettext("losses"),
+               gettext("win %"), gettext("mean"), gettext("std"))
 
     def cells(tally: SeatTally) -> tuple[str, ...]:
         return (str(tally.games), str(tally.wins), str(tally.ties), str(tally.losses),
@@ -198,28 +199,28 @@ def tables(result: SimulationResult) -> list[Table]:
 
     found: list[Table] = []
     settings = ", ".join(f"{k} {v}" for k, v in result.settings)
-    found.append(Table(say_n("{game}: {n} games, seed {seed} ({settings}); mean and std of "
-                             "{unit}",
-                             "{game}: {n} games, seed {seed} ({settings}); mean and std of "
-                             "{unit}", result.games).format(
+    found.append(Table(ngettext("{game}: {n} games, seed {seed} ({settings}); mean and std of "
+                                "{unit}",
+                                "{game}: {n} games, seed {seed} ({settings}); mean and std of "
+                                "{unit}", result.games).format(
                                  game=title, n=result.games, seed=result.seed,
                                  settings=settings, unit=unit),
-                       (say("seat"), say("bot"), *headers),
+                       (gettext("seat"), gettext("bot"), *headers),
                        tuple((str(s), kind, *cells(t)) for s, (kind, t)
                              in enumerate(zip(result.bots, result.seats, strict=True))),
                        names=2))
     if len(result.by_bot) > 1:
-        found.append(Table(say("Per bot (seat-games)"), (say("bot"), *headers),
+        found.append(Table(gettext("Per bot (seat-games)"), (gettext("bot"), *headers),
                            tuple((kind, *cells(t)) for kind, t in result.by_bot)))
     if result.margins:
         rotations = result.margins[0].rotations
-        per = (say_n("per group of {n} games on the same cards",
-                     "per group of {n} games on the same cards", rotations).format(n=rotations)
-               if result.rotate else say("per game"))
-        found.append(Table(say("Margins: each bot's mean {unit} minus the other seats' mean, "
-                               "{per} (95% interval)").format(unit=unit, per=per),
-                           (say("bot"), say("seats"), say("margin"), say("low"), say("high"),
-                            say("se")),
+        per = (ngettext("per group of {n} games on the same cards",
+                        "per group of {n} games on the same cards", rotations).format(n=rotations)
+               if result.rotate else gettext("per game"))
+        found.append(Table(gettext("Margins: each bot's mean {unit} minus the other seats' mean, "
+                                   "{per} (95% interval)").format(unit=unit, per=per),
+                           (gettext("bot"), gettext("seats"), gettext("margin"), gettext("low"),
+                            gettext("high"), gettext("se")),
                            tuple((m.bot, str(m.seats), _value(m.mean), _value(m.interval[0]),
                                   _value(m.interval[1]), f"{m.standard_error:.2f}")
                                  for m in result.margins)))
@@ -232,10 +233,10 @@ def print_tables(result: SimulationResult, rich: Any = None) -> None:
     """Print the summary tables, drawn by rich when ``rich`` is the module."""
     found = [(t.title, t.headers, t.rows, range(t.names)) for t in tables(result)]
     if rich is None:
-        print("\n\n".join(_common.plain_table(*table) for table in found))
+        print("\n\n".join(_output.plain_table(*table) for table in found))
         return
     from rich.console import Console
 
     console = Console()
     for table in found:
-        console.print(_common.rich_table(*table))
+        console.print(_output.rich_table(*table))

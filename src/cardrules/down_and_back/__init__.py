@@ -26,25 +26,26 @@ Both game packages offer the same kinds of names under the same names
 
 - the rules for the shared engine: ``RULES``;
 - playing: ``new_game``, ``legal_actions``, ``apply``, ``is_legal``,
-  ``sample_chance``, ``chance_pile``, ``play_game`` (the same signature in
+  ``sample_chance``, ``play_game`` (the same signature in
   both, ``play_game(bots, *, seed=None, max_actions=None, **settings)``),
   and the table sizes ``MIN_PLAYERS`` and ``MAX_PLAYERS``;
 - actions: ``Action``, ``ChooseDealer``, ``Shuffle``, ``parse_action``,
   ``action_to_dict``, ``action_from_dict``;
 - the state: ``GameState``, ``Settings``, ``History``, ``Phase``;
-- how the game stands: ``returns`` (what each seat has won), ``summarize``
-  (a few lines for people), ``events`` (what every seat learns from a step);
+- how the game stands: ``summarize`` (a few lines for people);
 - what one seat may know: ``View``, ``view``, ``view_to_dict``, and
   ``determinize`` (a full state drawn to fit a view); JSON:
   ``state_to_dict``, ``state_from_dict``;
-- numbers and tensors for learning libraries: ``NUM_ACTIONS``,
-  ``action_id``, ``action_from_id``, ``legal_action_ids``,
-  ``OBSERVATION_SIZE``, ``OBSERVATION_LAYOUT``, ``observation_tensor``,
-  ``observation_string``;
 - bots: ``SearchBot`` (the game's rule-of-thumb bot is named for what it
-  does, and ``RULES.bots`` lists every bot by name);
-- the conformance hooks ``check_invariants``, ``hidden_variant``,
-  ``probe_actions``.
+  does, and ``RULES.bots`` lists every bot by name).
+
+What ``RULES`` carries is reached through it and not exported twice: what
+each seat has won (``RULES.returns``), what a step tells each seat
+(``RULES.events``), the cards a shuffle orders (``RULES.chance_pile``), the
+numbers and tensors for learning libraries (``RULES.encoding``, defined in
+the game's ``encoding`` module) and the conformance hooks
+(``RULES.check_invariants``, ``RULES.hidden_variant``,
+``RULES.probe_actions``).
 
 Down and Back's own: the evaluators (``evaluate3``, ``evaluate4``,
 ``best_splits``, ``splits``, ``strength3``, ``strength4``,
@@ -64,8 +65,10 @@ no ``Determinizer``.
 >>> import cardrules.back_alley as ba
 >>> import cardrules.down_and_back as db
 >>> shared = set(db.__all__) & set(ba.__all__)
->>> {"returns", "summarize", "determinize", "events", "chance_pile"} <= shared
+>>> {"RULES", "summarize", "determinize", "view", "play_game"} <= shared
 True
+>>> {"returns", "events", "chance_pile", "action_id"} & shared   # reached through RULES
+set()
 """
 
 from __future__ import annotations
@@ -74,7 +77,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from cardrules.cards import DECK as _DECK
-from cardrules.down_and_back import checks as _checks
 from cardrules.down_and_back import encoding as _encoding
 from cardrules.down_and_back._accel import (
     ACCELERATED,
@@ -108,24 +110,14 @@ from cardrules.down_and_back.batch import (
 from cardrules.down_and_back.bots import GreedyBot, hand_value
 from cardrules.down_and_back.bounds import bounds as _bounds
 from cardrules.down_and_back.categories import Category3, Category4
-from cardrules.down_and_back.checks import check_invariants, hidden_variant, probe_actions
-from cardrules.down_and_back.determinize import determinize
-from cardrules.down_and_back.encoding import (
-    NUM_ACTIONS,
-    OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
-    action_from_id,
-    action_id,
-    legal_action_ids,
-    observation_string,
-    observation_tensor,
-)
-from cardrules.down_and_back.evaluate import Combo, SplitOption, splits
-from cardrules.down_and_back.events import events
+from cardrules.down_and_back.checks import check_invariants as _check_invariants
+from cardrules.down_and_back.checks import probe_actions as _probe_actions
+from cardrules.down_and_back.combos import Combo, SplitOption, splits
+from cardrules.down_and_back.determinization import determinize
+from cardrules.down_and_back.determinization import hidden_variant as _hidden_variant
 from cardrules.down_and_back.events import events as _events
 from cardrules.down_and_back.game import (
     apply,
-    chance_pile,
     legal_actions,
     new_game,
     sample_chance,
@@ -146,12 +138,10 @@ from cardrules.down_and_back.state import (
     Showdown,
     Stage,
     TieBreakDraw,
-    returns,
 )
 from cardrules.down_and_back.state import returns as _returns
 from cardrules.down_and_back.summary import result_lines as _result_lines
 from cardrules.down_and_back.summary import summarize
-from cardrules.down_and_back.summary import summarize as _summarize
 from cardrules.down_and_back.tally import DownAndBackTally as _Tally
 from cardrules.down_and_back.views import View, view
 from cardrules.down_and_back.views import public_view as _public_view
@@ -171,8 +161,9 @@ if TYPE_CHECKING:
 # the package docstring lists them; the ones shared with Back Alley are the
 # same kind of thing under the same name there.  The batch evaluators are
 # defined in cardrules.down_and_back.batch (numpy is imported only when one
-# is called).  (The private aliases _summarize, _returns, _events and
-# _chance_pile feed the RULES call below.)
+# is called).  What RULES carries (returns, events,
+# chance_pile, the encoding, the conformance hooks) is imported under
+# private names for the RULES call below only.
 
 __all__ = [  # noqa: RUF022 (grouped by purpose)
     # --- the same names as in cardrules.back_alley ---
@@ -182,7 +173,6 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "apply",
-    "chance_pile",
     "is_legal",
     "legal_actions",
     "new_game",
@@ -200,9 +190,7 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "History",
     "Phase",
     "Settings",
-    # how the game stands: what each seat has won, a summary, what a step tells each seat
-    "events",
-    "returns",
+    # how the game stands, in a few lines for people
     "summarize",
     # what one seat may know, JSON, and full states drawn to fit a view
     "View",
@@ -211,21 +199,8 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "state_to_dict",
     "view",
     "view_to_dict",
-    # numbers and tensors for learning libraries (OpenSpiel, PettingZoo, ...)
-    "NUM_ACTIONS",
-    "OBSERVATION_LAYOUT",
-    "OBSERVATION_SIZE",
-    "action_from_id",
-    "action_id",
-    "legal_action_ids",
-    "observation_string",
-    "observation_tensor",
     # bots
     "SearchBot",
-    # conformance hooks (RULES holds them too)
-    "check_invariants",
-    "hidden_variant",
-    "probe_actions",
     # --- Down and Back's own ---
     # evaluating hands (DB-1 to DB-25)
     "ACCELERATED",
@@ -296,14 +271,15 @@ RULES: _Rules[GameState, Action] = _Rules(
     action_from_dict=action_from_dict, parse_action=parse_action,
     check_settings=tuple({"num_players": n, "ante": 1 + n % 2, "rounds": 2}
                          for n in range(2, 6)),
-    probe_actions=_checks.probe_actions, hidden_variant=_checks.hidden_variant,
-    check_invariants=_checks.check_invariants,
-    bots={"random": _RandomBot, "greedy": GreedyBot, "search": SearchBot}, summarize=_summarize,
+    probe_actions=_probe_actions, hidden_variant=_hidden_variant,
+    check_invariants=_check_invariants,
+    bots={"random": _RandomBot, "greedy": GreedyBot, "search": SearchBot}, summarize=summarize,
     returns=_returns, return_unit="net chips", chance_pile=_chance_pile,
     chance_cards=_DECK, events=_events, default_bot="greedy",
     presenter=_Table, result_lines=_result_lines, tally=_Tally,
-    encoding=_Encoding(NUM_ACTIONS, action_id, action_from_id, legal_action_ids,
-                       OBSERVATION_SIZE, OBSERVATION_LAYOUT, _encoding.seat_tensor,
+    encoding=_Encoding(_encoding.NUM_ACTIONS, _encoding.action_id, _encoding.action_from_id,
+                       _encoding.legal_action_ids, _encoding.OBSERVATION_SIZE,
+                       _encoding.OBSERVATION_LAYOUT, _encoding.seat_tensor,
                        _encoding.seat_string, _encoding.observation_bounds),
     bounds=_bounds, vector=_vector, view_to_dict=view_to_dict, public_view=_public_view)
 _register(RULES)

@@ -1,6 +1,6 @@
 """Chooses the evaluators the package exports: the optional C speed-ups
 (``_speedups``, built from ``_speedups_*.c`` when a compiler is available at
-install time) or the pure-Python ones in :mod:`cardrules.down_and_back.evaluate`;
+install time) or the pure-Python ones in :mod:`cardrules.down_and_back.combos`;
 likewise for :func:`split_actions`, the reducer's 35 legal splits, and for
 :data:`batch_strengths`, the kernel behind the batch evaluators.
 
@@ -22,9 +22,9 @@ from typing import Protocol
 
 from cardrules._native import load as load_extension
 from cardrules.cards import Card
-from cardrules.down_and_back import evaluate as _python
+from cardrules.down_and_back import combos as _python
 from cardrules.down_and_back.actions import Split
-from cardrules.down_and_back.evaluate import SPLIT_GETTERS, Combo, SplitOption
+from cardrules.down_and_back.combos import SPLIT_GETTERS, Combo, SplitOption
 from cardrules.down_and_back.tables import load, pair_offsets
 from cardrules.hand import Hand
 

@@ -3,7 +3,7 @@ from typing import Any
 
 from cardrules.cards import Card
 from cardrules.down_and_back.actions import Split
-from cardrules.down_and_back.evaluate import Combo, SplitOption
+from cardrules.down_and_back.combos import Combo, SplitOption
 from cardrules.hand import Hand
 
 def setup(card_type: type[Card], combo_type: type[Combo], option_type: type[SplitOption],

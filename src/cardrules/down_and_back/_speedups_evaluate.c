@@ -79,7 +79,7 @@ static PyObject *strength(PyObject *cards, int size, PyObject *fallback)
 PyDoc_STRVAR(evaluate4_doc,
 "evaluate4($module, cards, /)\n--\n\n"
 "Evaluate a 4-card (\"down\") hand under DB-10 to DB-17 (C speed-up).\n\n"
-"The same as the pure-Python :func:`cardrules.down_and_back.evaluate.evaluate4`.\n\n"
+"The same as the pure-Python :func:`cardrules.down_and_back.combos.evaluate4`.\n\n"
 ">>> from cardrules import parse_cards\n"
 ">>> evaluate4(parse_cards(\"8S 8H 8D QH\")).description\n"
 "'prial of eights'\n");
@@ -92,7 +92,7 @@ static PyObject *py_evaluate4(PyObject *Py_UNUSED(module), PyObject *cards)
 PyDoc_STRVAR(evaluate3_doc,
 "evaluate3($module, cards, /)\n--\n\n"
 "Evaluate a 3-card (\"back\") hand under DB-20 to DB-25 (C speed-up).\n\n"
-"The same as the pure-Python :func:`cardrules.down_and_back.evaluate.evaluate3`.\n\n"
+"The same as the pure-Python :func:`cardrules.down_and_back.combos.evaluate3`.\n\n"
 ">>> from cardrules import parse_cards\n"
 ">>> evaluate3(parse_cards(\"JH QH KH\")).description\n"
 "'bouncer, king high'\n");
@@ -190,7 +190,7 @@ static PyObject *py_split_strengths(PyObject *Py_UNUSED(module), PyObject *seven
 PyDoc_STRVAR(best_splits_doc,
 "best_splits($module, seven, /)\n--\n\n"
 "The Pareto-optimal splits of seven cards (DB-40, DB-41) (C speed-up).\n\n"
-"The same as the pure-Python :func:`cardrules.down_and_back.evaluate.best_splits`.\n\n"
+"The same as the pure-Python :func:`cardrules.down_and_back.combos.best_splits`.\n\n"
 ">>> from cardrules import parse_cards\n"
 ">>> [str(o.back) for o in best_splits(parse_cards(\"8S 8H 8D QH 5C 6C 7C\"))]\n"
 "['bouncer, seven high (5C 6C 7C)', 'prial of eights (8S 8H 8D)']\n");

@@ -17,7 +17,7 @@ True
 
 :func:`discard_advice` rates each legal draw or discard of the seat to act
 by rolling the round out to its end from states drawn with
-:func:`~cardrules.down_and_back.determinize.determinize`.
+:func:`~cardrules.down_and_back.determinization.determinize`.
 
 The model behind the odds:
 
@@ -66,7 +66,7 @@ from cardrules.cards import DECK, Card, parse_cards
 from cardrules.down_and_back._accel import split_actions, split_strengths, strength3, strength4
 from cardrules.down_and_back.actions import Discard, DrawDiscard, DrawStock, Split
 from cardrules.down_and_back.bots import greedy_index
-from cardrules.down_and_back.evaluate import Combo
+from cardrules.down_and_back.combos import Combo
 from cardrules.down_and_back.rollout import legal_options, play_out, undominated
 from cardrules.down_and_back.showdown import SHARE, rivals_table, showdown_share
 from cardrules.down_and_back.state import HAND_SIZE, Phase
@@ -470,7 +470,7 @@ def discard_advice(view: View, *, rollouts: int = 200, seed: int | None = None,
 
     ``view`` is the acting seat's view in the draw or discard phase (DB-34).
     For each of ``rollouts`` states drawn by
-    :func:`~cardrules.down_and_back.determinize.determinize` (the same
+    :func:`~cardrules.down_and_back.determinization.determinize` (the same
     states for every option, so that options are compared on equal terms),
     the option is played and the round is played out by bots made with
     ``bot(seed)`` for every seat, the advised seat included (default
@@ -491,7 +491,7 @@ def discard_advice(view: View, *, rollouts: int = 200, seed: int | None = None,
     >>> all(0 <= a.p_win <= 1 and a.rollouts == 20 for a in advice)
     True
     """
-    from cardrules.down_and_back.determinize import determinize
+    from cardrules.down_and_back.determinization import determinize
 
     require_int("rollouts", rollouts, minimum=2)
     if view.phase not in (Phase.DRAW, Phase.DISCARD) or view.current_player != view.seat:

@@ -31,7 +31,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from cardrules.down_and_back import _accel
-from cardrules.down_and_back.evaluate import PAIR_POSITIONS, SPLIT_POSITIONS
+from cardrules.down_and_back.combos import PAIR_POSITIONS, SPLIT_POSITIONS
 from cardrules.down_and_back.tables import INVALID, load, pair_offsets
 
 if TYPE_CHECKING:

@@ -3,8 +3,8 @@
 :func:`check_invariants` is what loading a state from JSON relies on: it
 raises :class:`ValueError` for any state the reducer could not have produced
 (a card missing or repeated, sizes that do not fit the phase, money not
-conserved).  :func:`hidden_variant` and :func:`probe_actions` feed
-:func:`cardrules.engine.check_game`.
+conserved).  :func:`probe_actions` feeds :func:`cardrules.engine.check_game`,
+with ``hidden_variant`` from :mod:`cardrules.down_and_back.determinization`.
 
 >>> from cardrules.down_and_back import new_game
 >>> check_invariants(new_game(4))   # passes silently
@@ -12,11 +12,8 @@ conserved).  :func:`hidden_variant` and :func:`probe_actions` feed
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from itertools import pairwise
-
-import attrs
 
 from cardrules._validate import is_int
 from cardrules.cards import DECK, Card
@@ -43,10 +40,9 @@ from cardrules.down_and_back.state import (
     Stage,
     TieBreakDraw,
 )
-from cardrules.down_and_back.views import view
 from cardrules.hand import Hand
 
-__all__ = ["check_counts", "check_invariants", "hidden_variant", "probe_actions"]
+__all__ = ["check_counts", "check_invariants", "probe_actions"]
 
 
 def _require(condition: bool, message: str) -> None:
@@ -306,43 +302,6 @@ def _on_table(state: GameState, log: tuple[TieBreakDraw, ...]) -> list[int]:
                 counts.append(at - start)
             tied = len(draw_winners(log[start:at]))
     return counts
-
-
-def hidden_variant(state: GameState, seat: int, rng: random.Random) -> GameState:
-    """A state drawn uniformly among those ``seat`` cannot tell from ``state``.
-
-    Hidden are the order of the stock, the cards of other hands that were
-    not seen taken from the discard pile (DB-37), the card another player
-    just drew from the stock, and splits chosen but not yet revealed (all
-    hands are open once every split is, DB-40).  The draw is
-    :func:`~cardrules.down_and_back.determinize.determinize` of the seat's
-    view, so it is exactly uniform over those; an unrevealed split is any
-    split of its hand, each equally likely.  The one public fact a view does
-    not carry, which of the cards seen taken another player has just drawn
-    from the pile (DB-34, DB-37), is copied from ``state``.  Between rounds
-    and at the end nothing is hidden, and the variant equals ``state``.
-
-    >>> import random
-    >>> from cardrules.down_and_back import Cut, apply, new_game, sample_chance, view
-    >>> s = new_game(2)
-    >>> hidden_variant(s, 0, random.Random(1)) == s   # nothing dealt yet
-    True
-    >>> rng = random.Random(4)
-    >>> for _ in range(2):   # the first dealer and the shuffle
-    ...     s = apply(s, sample_chance(s, rng))
-    >>> s = apply(s, Cut(20))
-    >>> other = hidden_variant(s, 0, random.Random(1))
-    >>> view(other, 0) == view(s, 0), other.hands[1] == s.hands[1]
-    (True, False)
-    """
-    # Imported here: the determinizer uses check_counts from this module.
-    from cardrules.down_and_back.determinize import determinize
-
-    guess = determinize(view(state, seat), rng)
-    drawn = state.drawn
-    if drawn is not None and guess.drawn != drawn and any(drawn in s for s in state.seen):
-        guess = attrs.evolve(guess, drawn=drawn)
-    return guess
 
 
 def probe_actions(state: GameState) -> Iterator[Action]:

@@ -129,7 +129,7 @@ def showdown_events(result: RoundResult, net: tuple[int, ...]) -> tuple[Event, .
     told.append(Event(None, (_told("  down hand: {down_seat}; back hand: {back_seat}; {pot}",
                                    down_seat=result.down_winner,
                                    back_seat=result.back_winner, pot=pot),)))
-    nets = tuple(_told("{seat} {value}", seat=seat, value=f"{value:+d}")
+    nets = tuple(_told("{seat} {value}", seat=seat, value=format(value, "+d"))
                  for seat, value in enumerate(net))
     told.append(Event(None, (_told("  net: {nets}", nets=nets),)))
     return tuple(told)

@@ -18,7 +18,6 @@ from cardrules.down_and_back._accel import best_splits
 from cardrules.down_and_back.actions import Action, Cut, Split, parse_action
 from cardrules.down_and_back.state import Phase
 from cardrules.down_and_back.views import View
-from cardrules.engine._words import mark, say, say_n, say_np
 from cardrules.engine.presenter import (
     CARD_NOTATION,
     listed_key,
@@ -29,17 +28,18 @@ from cardrules.engine.presenter import (
 )
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
+from cardrules.i18n import N_, gettext, ngettext, npgettext
 
 __all__ = ["DownAndBackTable"]
 
-#: What each phase asks of the person at their turn (through ``say``).
-_DOING = {Phase.CUT: mark("your turn: cut the deck (DB-32)"),
-          Phase.DRAW: mark("your turn: draw a card (DB-34)"),
-          Phase.DISCARD: mark("your turn: discard a card (DB-34)"),
-          Phase.SPLIT: mark("your turn: split your hand into a 4-card down and a 3-card "
-                            "back hand (DB-40)")}
+#: What each phase asks of the person at their turn (through ``gettext``).
+_DOING = {Phase.CUT: N_("your turn: cut the deck (DB-32)"),
+          Phase.DRAW: N_("your turn: draw a card (DB-34)"),
+          Phase.DISCARD: N_("your turn: discard a card (DB-34)"),
+          Phase.SPLIT: N_("your turn: split your hand into a 4-card down and a 3-card "
+                          "back hand (DB-40)")}
 #: The game's title and its unit, for the catalog.
-_WORDS = (mark("Down and Back"), mark("net chips"))
+_WORDS = (N_("Down and Back"), N_("net chips"))
 
 
 def _cards(cards: Sequence[object]) -> str:
@@ -65,12 +65,12 @@ class DownAndBackTable:
     @property
     def notation(self) -> str:
         """The moves as they are typed (in English in every language), for ``help``."""
-        return (say("  cut 20          lift 20 cards when you cut (DB-32)\n"
-                    "  draw stock      take the top card of the stock (DB-34)\n"
-                    "  draw discard    take the top card of the discard pile\n"
-                    "  discard 7H      discard a card, ending your turn\n"
-                    "  split 8S 8H 8D QH / 5C 6C 7C   your 4-card down / 3-card back hands"
-                    " (DB-40)\n") + say(CARD_NOTATION))
+        return (gettext("  cut 20          lift 20 cards when you cut (DB-32)\n"
+                        "  draw stock      take the top card of the stock (DB-34)\n"
+                        "  draw discard    take the top card of the discard pile\n"
+                        "  discard 7H      discard a card, ending your turn\n"
+                        "  split 8S 8H 8D QH / 5C 6C 7C   your 4-card down / 3-card back hands"
+                        " (DB-40)\n") + gettext(CARD_NOTATION))
 
     def intro(self, view: View) -> str:
         """The first line of the game.
@@ -79,9 +79,9 @@ class DownAndBackTable:
         >>> DownAndBackTable(0).intro(view(new_game(3), 0))
         "Down and Back: 3 players, you are seat 0; type 'help' for help"
         """
-        return say_n("Down and Back: {n} players, you are seat {number}; type 'help' for help",
-                     "Down and Back: {n} players, you are seat {number}; type 'help' for help",
-                     view.num_players).format(n=view.num_players, number=self.you)
+        return ngettext("Down and Back: {n} players, you are seat {number}; type 'help' for help",
+                        "Down and Back: {n} players, you are seat {number}; type 'help' for help",
+                        view.num_players).format(n=view.num_players, number=self.you)
 
     def table(self, view: View) -> list[str]:
         """The table: money, turns, what everyone saw, the piles, your hand (DB-37).
@@ -90,38 +90,40 @@ class DownAndBackTable:
         >>> DownAndBackTable(0).table(view(new_game(3), 0))[-1]
         'your hand: -'
         """
-        dealer = (say("no dealer yet") if view.dealer is None
-                  else say("dealer seat {number}").format(number=view.dealer))
-        head = (say("Down and Back: round {round} open-ended, {dealer}, pot {pot} (ante {ante})")
+        dealer = (gettext("no dealer yet") if view.dealer is None
+                  else gettext("dealer seat {number}").format(number=view.dealer))
+        head = (gettext("Down and Back: round {round} open-ended, {dealer}, pot {pot} "
+                        "(ante {ante})")
                 if view.rounds is None else
-                say("Down and Back: round {round} of {rounds}, {dealer}, pot {pot} (ante {ante})"))
+                gettext("Down and Back: round {round} of {rounds}, {dealer}, pot {pot} "
+                        "(ante {ante})"))
         lines = ["== " + head.format(round=view.round, rounds=view.rounds, dealer=dealer,
                                      pot=view.pot, ante=view.ante) + " =="]
         for seat in range(view.num_players):
-            text = say("{label} net {net}  turns {turns}").format(
+            text = gettext("{label} net {net}  turns {turns}").format(
                 label=pad(seat_label(seat, self.you), 14), net=f"{view.net[seat]:+d}",
                 turns=view.turns[seat])
             if seat != self.you:
                 size = view.hand_sizes[seat]
-                text += "  " + say_n("{n} card", "{n} cards", size).format(n=size)
+                text += "  " + ngettext("{n} card", "{n} cards", size).format(n=size)
             if view.seen[seat]:
-                text += "  " + say("took {cards} from the discard pile").format(
+                text += "  " + gettext("took {cards} from the discard pile").format(
                     cards=_cards(view.seen[seat]))
             if view.split_chosen[seat] and seat != self.you:
-                text += "  " + say("(has split)")
+                text += "  " + gettext("(has split)")
             lines.append(text)
         discard = view.discard
         # (English says "cards" of the stock whatever the number, as it always has.)
-        piles = say("stock {stock};  discard pile {pile}").format(
-            stock=say_np("stock", "{n} cards", "{n} cards", view.stock_size).format(
+        piles = gettext("stock {stock};  discard pile {pile}").format(
+            stock=npgettext("stock", "{n} cards", "{n} cards", view.stock_size).format(
                 n=view.stock_size),
-            pile=say_n("{n} card", "{n} cards", len(discard)).format(n=len(discard)))
+            pile=ngettext("{n} card", "{n} cards", len(discard)).format(n=len(discard)))
         if discard:
-            piles += say(", top {card}").format(card=discard[-1])
+            piles += gettext(", top {card}").format(card=discard[-1])
         lines.append(piles)
-        mine = say("your hand: {hand}").format(hand=_cards(view.hand))
+        mine = gettext("your hand: {hand}").format(hand=_cards(view.hand))
         if view.drawn is not None:
-            mine += say("   (you drew {card})").format(card=view.drawn)
+            mine += gettext("   (you drew {card})").format(card=view.drawn)
         lines.append(mine)
         return lines
 
@@ -139,11 +141,11 @@ class DownAndBackTable:
          1-51) cut 1 ... cut 51: the number is how many cards you lift
         """
         doing = _DOING.get(view.phase)
-        lines = [say(doing) if doing is not None else
-                 say("your turn: {doing}").format(doing=view.phase), say("moves:")]
+        lines = [gettext(doing) if doing is not None else
+                 gettext("your turn: {doing}").format(doing=view.phase), gettext("moves:")]
         cuts = [action.count for action in legal if isinstance(action, Cut)]
         if legal and len(cuts) == len(legal):
-            lines.append(f" {cuts[0]}-{cuts[-1]}) " + say(
+            lines.append(f" {cuts[0]}-{cuts[-1]}) " + gettext(
                 "cut 1 ... cut {last}: the number is how many cards you lift").format(
                     last=cuts[-1]))
             return lines
@@ -152,7 +154,7 @@ class DownAndBackTable:
         if best:
             number = {(a.down, a.back): n for n, a in enumerate(legal, start=1)
                       if isinstance(a, Split)}
-            lines.append(say("best splits (no other split is as strong in both hands):"))
+            lines.append(gettext("best splits (no other split is as strong in both hands):"))
             for hint, split in best:
                 lines.append(f" {number[split.down, split.back]:>2}) {hint}")
         return lines
@@ -224,5 +226,5 @@ class DownAndBackTable:
         ['you (seat 0) finish with net +0: you share the lead']
         """
         you = self.you
-        return [say("you (seat {number}) finish with net {net}: {verdict}").format(
+        return [gettext("you (seat {number}) finish with net {net}: {verdict}").format(
             number=you, net=f"{view.net[you]:+d}", verdict=verdict(you, view.net))]

@@ -1,7 +1,7 @@
 """A determinized Monte Carlo search bot for Down and Back: :class:`SearchBot`.
 
 For each decision it draws states that fit its view
-(:func:`~cardrules.down_and_back.determinize.determinize`), tries each
+(:func:`~cardrules.down_and_back.determinization.determinize`), tries each
 candidate action in every one of them, plays the round out with greedy
 players (:class:`~cardrules.down_and_back.GreedyBot`'s choices) and keeps
 the action whose final hands would take the largest share of pots (DB-43).
@@ -30,7 +30,7 @@ from cardrules.down_and_back.bots import (
     takes_discard,
     without_each,
 )
-from cardrules.down_and_back.determinize import determinize
+from cardrules.down_and_back.determinization import determinize
 from cardrules.down_and_back.rollout import play_out, undominated
 from cardrules.down_and_back.showdown import pot_share, rivals_table
 from cardrules.down_and_back.state import GameState, Phase

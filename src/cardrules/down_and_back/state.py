@@ -471,7 +471,7 @@ def _cards(cards: tuple[Card, ...]) -> str:
 def _pile(stock: bool, size: int, top: Card | None) -> str:
     text = (ngettext("stock {n} card", "stock {n} cards", size) if stock
             else ngettext("discard {n} card", "discard {n} cards", size)).format(n=size)
-    return text if top is None else text + gettext(", top {card}").format(card=top)
+    return text if top is None else text + pgettext("summary", ", top {card}").format(card=top)
 
 
 def stage_name(stage: Stage) -> str:

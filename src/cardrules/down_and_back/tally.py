@@ -21,8 +21,8 @@ import attrs
 from cardrules.down_and_back._accel import evaluate3, evaluate4
 from cardrules.down_and_back.categories import Category3, Category4
 from cardrules.down_and_back.state import GameState
-from cardrules.engine._words import mark, say, say_n
 from cardrules.engine.tally import ChartAxes, Table, alone, read_count
+from cardrules.i18n import N_, gettext, ngettext
 
 __all__ = ["BACK_CATEGORIES", "DOWN_CATEGORIES", "DownAndBackTally"]
 
@@ -32,10 +32,10 @@ DOWN_CATEGORIES = tuple(c.name for c in sorted(Category4, reverse=True))
 BACK_CATEGORIES = tuple(c.name for c in sorted(Category3, reverse=True))
 
 
-#: The categories' names as the tables show them (through ``say``; in
+#: The categories' names as the tables show them (through ``gettext``; in
 #: English the enum names, as they always were).
-_SHOWN = (mark("QUAD"), mark("PRIAL"), mark("BOUNCER"), mark("RUN"), mark("FLUSH"),
-          mark("TWO_PAIR"), mark("PAIR"), mark("HIGH_CARD"))
+_SHOWN = (N_("QUAD"), N_("PRIAL"), N_("BOUNCER"), N_("RUN"), N_("FLUSH"),
+          N_("TWO_PAIR"), N_("PAIR"), N_("HIGH_CARD"))
 
 
 def _add(mine: tuple[tuple[str, int], ...],
@@ -154,12 +154,12 @@ class DownAndBackTally:
         ('HIGH_CARD', '0', '0')
         """
         back = dict(self.back_wins)
-        return [Table(say_n("Showdowns: {n} rounds, pot carried over in {carries} ({rate})",
-                            "Showdowns: {n} rounds, pot carried over in {carries} ({rate})",
-                            self.rounds).format(n=self.rounds, carries=self.carries,
+        return [Table(ngettext("Showdowns: {n} rounds, pot carried over in {carries} ({rate})",
+                               "Showdowns: {n} rounds, pot carried over in {carries} ({rate})",
+                               self.rounds).format(n=self.rounds, carries=self.carries,
                                                 rate=f"{self.carry_rate:.1%}"),
-                      (say("winning category"), say("down wins"), say("back wins")),
-                      tuple((say(name), str(count), str(back[name]) if name in back else "-")
+                      (gettext("winning category"), gettext("down wins"), gettext("back wins")),
+                      tuple((gettext(name), str(count), str(back[name]) if name in back else "-")
                             for name, count in self.down_wins))]
 
     def chart(self, axes: ChartAxes) -> None:
@@ -175,12 +175,12 @@ class DownAndBackTally:
         back = dict(self.back_wins)
         positions = list(range(len(names)))
         axes.barh([p - 0.2 for p in positions], [count for _, count in self.down_wins],
-                  height=0.4, label=say("down (4 cards)"))
+                  height=0.4, label=gettext("down (4 cards)"))
         axes.barh([p + 0.2 for p in positions], [back.get(name, 0) for name in names],
-                  height=0.4, label=say("back (3 cards)"))
+                  height=0.4, label=gettext("back (3 cards)"))
         axes.set_yticks(positions, [name.replace("_", " ").lower() for name in names])
         axes.invert_yaxis()
-        axes.set_title(say("Winning categories"))
-        axes.set_xlabel(say("rounds won (pot carried over in {rate})").format(
+        axes.set_title(gettext("Winning categories"))
+        axes.set_xlabel(gettext("rounds won (pot carried over in {rate})").format(
             rate=f"{self.carry_rate:.0%}"))
         axes.legend(fontsize="small")

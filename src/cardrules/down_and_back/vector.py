@@ -577,10 +577,11 @@ class DownAndBackVector(VectorGame):
 
     def observation(self, seat: int | None = None) -> npt.NDArray[np.float32]:
         """``(num_games, 1087)`` float32: each game's
-        :func:`~cardrules.down_and_back.observation_tensor` of the view of
+        :func:`~cardrules.down_and_back.encoding.observation_tensor` of the view of
         ``seat`` (of the seat to act when None; zeros once a game is over).
 
-        >>> from cardrules.down_and_back import observation_tensor, view
+        >>> from cardrules.down_and_back import view
+        >>> from cardrules.down_and_back.encoding import observation_tensor
         >>> games = DownAndBackVector(3, seed=4, num_players=3, rounds=1)
         >>> _ = games.step(np.array([5, 6, 7]))
         >>> row = observation_tensor(view(games.state(1), 2))

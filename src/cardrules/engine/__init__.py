@@ -22,7 +22,7 @@ from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.conformance import check_game
 from cardrules.engine.play import PlayedGame, play
 from cardrules.engine.records import GameRecord, Seated
-from cardrules.engine.registry import games, register, rules_for
+from cardrules.engine.registry import display_name, display_names, games, register, rules_for
 from cardrules.engine.rules import Rules
 
 __all__ = [
@@ -35,6 +35,8 @@ __all__ = [
     "Seated",
     "Shuffle",
     "check_game",
+    "display_name",
+    "display_names",
     "games",
     "play",
     "register",

@@ -11,7 +11,7 @@ the second person (:func:`narration`), so the person, the OpenSpiel
 information states and any later reader are told the same things.
 
 Every text a presenter writes is in the current language
-(:func:`cardrules.language`, domain ``"cardrules-cli"``); the narration's
+(:func:`cardrules.language`); the narration's
 sentences (:class:`~cardrules.engine.events.Told`) are translated whole, with
 the form said to "you" for the person's own seat (:func:`tell`), and a
 sentence the catalog lacks is told in English.
@@ -29,9 +29,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from cardrules.engine._words import mark, say, say_n, say_np, say_p
 from cardrules.engine.events import Told
-from cardrules.i18n import current_language
+from cardrules.i18n import N_, current_language, gettext, ngettext, npgettext, pgettext
 
 if TYPE_CHECKING:
     from cardrules.engine.events import Event
@@ -59,10 +58,10 @@ __all__ = [
 ]
 
 #: How a person types a card, in every game (the end of a presenter's
-#: ``notation``), in English: ``say(CARD_NOTATION)`` is the reader's language.
+#: ``notation``), in English: ``gettext(CARD_NOTATION)`` is the reader's language.
 #: Cards are typed in this notation in every language.
-CARD_NOTATION = mark("Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
-                     "(or the symbols); either case.")
+CARD_NOTATION = N_("Cards: rank A 2 3 4 5 6 7 8 9 T J Q K (10 also works), suit S H D C\n"
+                   "(or the symbols); either case.")
 
 
 A = TypeVar("A")
@@ -135,7 +134,7 @@ class PlainPresenter(Generic[A]):
     @property
     def notation(self) -> str:
         """Help on the notation: every move is typed as the list shows it."""
-        return say("  type a move as the list shows it (either case), or its number")
+        return gettext("  type a move as the list shows it (either case), or its number")
 
     def __init__(self, rules: Rules[Any, A], you: int) -> None:
         self.rules = rules
@@ -143,7 +142,7 @@ class PlainPresenter(Generic[A]):
 
     def intro(self, view: object) -> str:
         """The first line: the game's title and the person's seat."""
-        return say("{game}: you are seat {number}; type 'help' for help").format(
+        return gettext("{game}: you are seat {number}; type 'help' for help").format(
             game=game_title(self.rules), number=self.you)
 
     def table(self, view: object) -> list[str]:
@@ -152,7 +151,7 @@ class PlainPresenter(Generic[A]):
 
     def moves(self, view: object, legal: Sequence[A]) -> list[str]:
         """The legal actions by their ``str()``, numbered from 1."""
-        return [say("your turn: choose a move"), say("moves:"),
+        return [gettext("your turn: choose a move"), gettext("moves:"),
                 *numbered([str(a) for a in legal])]
 
     def labels(self, view: object, legal: Sequence[A]) -> dict[str, A]:
@@ -171,8 +170,8 @@ class PlainPresenter(Generic[A]):
     def outcome(self, view: object, returns: Sequence[int]) -> list[str]:
         """What the person won, in the game's unit, and whether that leads."""
         you = self.you
-        return [say("you (seat {number}) finish with {value} {unit}: {verdict}").format(
-            number=you, value=f"{returns[you]:+d}", unit=say(self.rules.return_unit),
+        return [gettext("you (seat {number}) finish with {value} {unit}: {verdict}").format(
+            number=you, value=f"{returns[you]:+d}", unit=gettext(self.rules.return_unit),
             verdict=verdict(you, returns))]
 
 
@@ -186,8 +185,8 @@ def verdict(you: int, values: Sequence[int]) -> str:
     best = max(values)
     leaders = [seat for seat, value in enumerate(values) if value == best]
     if leaders == [you]:
-        return say("you win")
-    return say("you share the lead") if you in leaders else say("you lose")
+        return gettext("you win")
+    return gettext("you share the lead") if you in leaders else gettext("you lose")
 
 
 def game_title(rules: Rules[Any, Any]) -> str:
@@ -200,7 +199,7 @@ def game_title(rules: Rules[Any, Any]) -> str:
     >>> game_title(RULES)
     'Back Alley'
     """
-    return say(rules.title)
+    return gettext(rules.title)
 
 
 def presenter_for(rules: Rules[Any, A], seat: int) -> Presenter[A]:
@@ -236,13 +235,14 @@ def narration(events: Iterable[Event], seat: int) -> list[str]:
     return lines
 
 
-def tell(parts: Sequence[object], seat: int) -> str:
+def tell(parts: Sequence[object], seat: int, names: Mapping[int, str] | None = None) -> str:
     """One event's part (words, values and :class:`~cardrules.engine.events.Told`
     sentences) as the person at ``seat`` reads it, in the current language:
     in English the parts joined with spaces in the second person
     (:func:`second_person`); in another language each sentence's translation,
     the one said to "you" when it is about ``seat``.  A sentence the catalog
-    lacks is told in English.
+    lacks is told in English.  ``names`` gives other seats a name of their
+    own (such as "your partner"), used for ``seat N`` wherever it stands.
 
     >>> from cardrules import language
     >>> from cardrules.engine.events import told
@@ -254,52 +254,63 @@ def tell(parts: Sequence[object], seat: int) -> str:
     >>> with language("uk"):
     ...     tell([told("{seat} discards {card}", seat=2, card="7H")], 1)
     'місце 2 скидає 7H'
+    >>> tell([told("{seat} discards {card}", seat=2, card="7H")], 0, {2: "your partner"})
+    'your partner discards 7H'
     """
+    named = dict(names or {})
+    named.pop(seat, None)
     if current_language() != "en" and all(isinstance(part, Told) for part in parts):
-        found = [_localised(part, seat) for part in parts if isinstance(part, Told)]
+        found = [_localised(part, seat, named) for part in parts if isinstance(part, Told)]
         if all(text is not None for text in found):
             return " ".join(text for text in found if text is not None)
-    return second_person(" ".join(map(str, parts)), seat)
+    text = second_person(" ".join(map(str, parts)), seat)
+    for other, name in named.items():
+        text = re.sub(rf"\bseat {other}\b", name.replace("\\", "\\\\"), text)
+    return text
 
 
 #: A message with nothing to translate but its fields (``{result}``).
 _FIELDS_ONLY = re.compile(r"(\{[^{}]*\}|[\s\W\d])*")
 
 
-def _localised(sentence: Told, you: int) -> str | None:
+def _localised(sentence: Told, you: int,
+               names: Mapping[int, str] | None = None) -> str | None:
     """``sentence`` in the current language for the person at seat ``you``, or
     None when the catalog lacks it."""
     message, plural, n = sentence.message, sentence.plural, sentence.n
     mine = sentence.subject == you
     if plural is not None:
         count = 0 if n is None else n
-        template = say_np("to you", message, plural, count) if mine else message
+        template = npgettext("to you", message, plural, count) if mine else message
         if template in (message, plural):
-            template = say_n(message, plural, count)
+            template = ngettext(message, plural, count)
         missing = template in (message, plural)
     else:
-        template = say_p("to you", message) if mine else message
+        template = pgettext("to you", message) if mine else message
         if template == message:
-            template = say(message)
+            template = gettext(message)
         missing = template == message
     if missing and not _FIELDS_ONLY.fullmatch(sentence.template()):
         return None
-    values = {name: _field(name, value, you) for name, value in sentence.fields}
+    values = {name: _field(name, value, you, names) for name, value in sentence.fields}
     try:
         return template.format_map(values)
     except (KeyError, IndexError, ValueError):  # a broken translation: English instead
         return None
 
 
-def _field(name: str, value: object, you: int) -> str:
+def _field(name: str, value: object, you: int,
+           names: Mapping[int, str] | None = None) -> str:
     """A field of a :class:`Told` sentence in the current language."""
     if (name == "seat" or name.endswith("_seat")) and isinstance(value, int):
+        if names and value != you and value in names:
+            return names[value]
         return seat_noun(value, you)
     if isinstance(value, Told):
-        text = _localised(value, you)
+        text = _localised(value, you, names)
         return second_person(str(value), you) if text is None else text
     if type(value) is tuple:  # a list of sentences (a Hand is a tuple too)
-        return say_p("list", ", ").join(_field("", item, you) for item in value)
+        return pgettext("list", ", ").join(_field("", item, you, names) for item in value)
     return shown(value)
 
 
@@ -323,8 +334,8 @@ def seat_noun(seat: int, you: int) -> str:
     ('you', 'seat 2')
     """
     if seat == you:
-        return say_p("seat", "you")
-    return say("seat {number}").format(number=seat)
+        return pgettext("seat", "you")
+    return gettext("seat {number}").format(number=seat)
 
 
 #: Phrases about "seat N" and how they read once ``seat N`` became ``you``.
@@ -426,14 +437,16 @@ def width(text: str) -> int:
                2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def pad(text: str, columns: int) -> str:
+def pad(text: str, columns: int, *, right: bool = False) -> str:
     """``text`` padded with spaces to ``columns`` terminal columns (see
-    :func:`width`), for tables that line up in every language.
+    :func:`width`), for tables that line up in every language; with
+    ``right``, the spaces go before the text (right-aligned).
 
-    >>> pad("席1", 5) + "|"
-    '席1  |'
+    >>> pad("席1", 5) + "|", pad("席1", 5, right=True) + "|"
+    ('席1  |', '  席1|')
     """
-    return text + " " * max(0, columns - width(text))
+    room = " " * max(0, columns - width(text))
+    return room + text if right else text + room
 
 
 def who(seat: int, you: int) -> str:
@@ -442,7 +455,7 @@ def who(seat: int, you: int) -> str:
     >>> who(2, 2), who(1, 2)
     ('you', 'seat 1')
     """
-    return say_p("seat", "you") if seat == you else say("seat {number}").format(number=seat)
+    return pgettext("seat", "you") if seat == you else gettext("seat {number}").format(number=seat)
 
 
 def seat_label(seat: int, you: int) -> str:
@@ -452,5 +465,5 @@ def seat_label(seat: int, you: int) -> str:
     ('seat 0 (you)', 'seat 1')
     """
     if seat == you:
-        return say("seat {number} (you)").format(number=seat)
-    return say("seat {number}").format(number=seat)
+        return gettext("seat {number} (you)").format(number=seat)
+    return gettext("seat {number}").format(number=seat)

@@ -208,7 +208,7 @@ class GameRecord:
                 raise err.within(f"record: 'settings': {name!r}: ") from None
         rules = rules_for(game)
         players = _check_settings(rules, settings, "record: 'settings'")
-        return cls(game, settings, tuple(_entry_from_dict(rules, action, number, players)
+        return cls(rules.name, settings, tuple(_entry_from_dict(rules, action, number, players)
                                          for number, action in enumerate(actions, start=1)))
 
     def to_json(self, *, indent: int | None = None) -> str:
@@ -327,7 +327,7 @@ class GameRecord:
             if not stripped or stripped.startswith("#"):
                 continue
             actions.append(_entry_from_text(rules, line, number, players))
-        return cls(game, settings, tuple(actions))
+        return cls(rules.name, settings, tuple(actions))
 
     @classmethod
     def read(cls, text: str) -> GameRecord:

@@ -1,88 +1,14 @@
 """Any cardrules game as an OpenSpiel game (needs ``cardrules[openspiel]``).
 
-:func:`register_game` registers a game's :class:`~cardrules.engine.Rules`
-with OpenSpiel as the Python game ``"cardrules_" + rules.name``, so that
-``pyspiel.load_game`` and every OpenSpiel algorithm that works on Python
-games can use it.  Importing this module registers the built-in games
-(``cardrules.engine.registry.BUILT_IN``):
-
-- ``cardrules_down_and_back``, parameters ``num_players`` (2 to 5, default
-  4), ``ante`` (default 1) and ``rounds`` (default 10: an OpenSpiel game
-  must end, so an open-ended game is refused, DB-44);
-- ``cardrules_back_alley``, always 4 players, parameters ``max_hand_size``
-  (13 by the rules, BA-10; smaller for short games) and ``max_throw_ins``
-  (default 50, see below).
-
-The adapter is written once over ``Rules``; everything about a game comes
-from its fields.  The parameters are the game's settings
-(``rules.default_settings``) and its ``rules.limit_settings``.  Each
-OpenSpiel state holds a cardrules state and every step goes through
-``rules.apply``.  Player actions are numbered by ``rules.encoding``, which
-also gives the observations; ``rules.returns`` the returns;
-``rules.bounds(settings)`` the length and utility bounds.  A game without
-an encoding or bounds is refused (:class:`ValueError`).
-
-**Chance.**  OpenSpiel lists the outcomes of a chance node, so a shuffle of
-the pile ``rules.chance_pile(state)`` is split into card-by-card steps: each
-step picks the next card of the pile (from the top) among the cards left,
-each with probability ``1 / cards left``; the outcome's number is the card's
-index (:attr:`cardrules.Card.index`, 52 and 53 for the jokers).  The last
-card is forced and taken without a step, so a pile of ``k`` cards takes
-``k - 1`` chance steps; then the whole order is applied as one
-:class:`~cardrules.engine.Shuffle`.  Where ``chance_pile`` is None the
-chance action is a :class:`~cardrules.engine.ChooseDealer`: one step whose
-outcome is the seat, each with probability ``1 / players``.  This is
-exactly the distribution of ``rules.sample_chance`` (a uniform dealer, a
-uniform order).  Chance outcome numbers and player action numbers are
-separate ranges in OpenSpiel (``max_chance_outcomes()``, the largest card
-index or seat plus one, and ``num_distinct_actions()``), so they may overlap.
-
-**Returns.**  ``returns()`` is ``rules.returns`` of the state: Down and Back
-pays net chips (winnings minus antes, DB-44), Back Alley gives each player
-the points of their team (BA-40 to BA-43).  Games are registered as
-general-sum.  ``rewards()`` is the change of the returns since the previous
-player decision (so antes taken at a chance step count in the reward of the
-decision that follows).
-
-**Length.**  ``rules.bounds(settings)`` gives ``max_game_length()`` (player
-decisions) and ``max_chance_nodes_in_history()`` (chance steps).  A rule
-that could repeat without end (Back Alley's throw-ins, BA-25; Down and
-Back's tie-break draws with their reshuffles, DB-36, DB-42) is kept finite
-by one rule for every game: a game whose chance step now due (a whole
-shuffle, or a choice of dealer) would not fit in the chance steps left ends
-there, with the returns as they stand.  Down and Back's bounds leave room
-for every shuffle plus two whole-deck reshuffles of tie-break draws per
-round; Back Alley's for ``max_throw_ins`` deals thrown in, so a game with at
-most that many throw-ins is never cut short.  Neither happens in ordinary
-play.
-
-**Information.**  ``observation_string`` and ``observation_tensor`` are the
-encoding's of the seat's view.  ``information_state_string`` adds
-everything the seat has learnt since the start, in order: the part of each
-of ``rules.events`` the seat sees (:meth:`~cardrules.engine.events.Event.seen_by`:
-every public action, its own dealt hands, its own stock draws and splits).
-``resample_from_infostate`` deals out what the seat cannot see afresh
-(``rules.hidden_variant``, uniform over the states the seat's information
-allows), at every node, a shuffle in progress redrawn, so OpenSpiel's
-information-set MCTS works.
-
-**Parameters** must fit OpenSpiel's C++ ``int``, and so must the bounds
-they give (``max_game_length()``, ``max_chance_nodes_in_history()`` and
-their sum): anything larger is a :class:`ValueError` that says so.
-
-**Serialization.**  ``state.serialize()`` is OpenSpiel's text for a Python
-state: the history, the move number and the state's attributes pickled (here
-the adapter's JSON, with ``rules.state_to_dict``).  ``game.deserialize_state(text)``
-reads that text strictly: the pickled part may hold only the adapter's JSON
-(nothing else is unpickled), the JSON goes through the library's strict
-readers (``rules.state_from_dict``) and must be of this game with its
-settings, and replaying the history must lead to exactly that state; a
-resampled state carries the state it was drawn from, which is checked the
-same way.  Anything else is a :class:`~cardrules.ParseError`.  OpenSpiel's
-own formats, pickling a state or a game and
-``pyspiel.deserialize_game_and_state``, unpickle whatever they are given, by
-design: never give them untrusted bytes (the adapter's JSON they reach is
-still checked).
+Importing this module registers the built-in games as ``cardrules_down_and_back``
+and ``cardrules_back_alley``; :func:`register_game` registers any other
+:class:`~cardrules.engine.Rules`.  Each OpenSpiel state wraps a cardrules
+state and every step goes through ``rules.apply``; actions and observations
+are ``rules.encoding``'s, returns ``rules.returns``'s.  A shuffle is dealt
+card by card (one chance step per card); :func:`bot` makes any registered
+bot an OpenSpiel bot; saved states are read by :mod:`cardrules.integrations.openspiel_saved`.
+The parameters, chance, returns, information states and saved states are
+described in :doc:`/integrations`.
 
 >>> import pyspiel
 >>> from cardrules.integrations import openspiel
@@ -96,15 +22,7 @@ still checked).
 
 from __future__ import annotations
 
-import base64
-import binascii
-import io
-import json
-import math
-import pickle
-import pickletools
 import random
-import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -118,16 +36,16 @@ except ImportError as _error:  # pragma: no cover - depends on the installation
 from cardrules._validate import is_int
 from cardrules.cards import Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
-from cardrules.engine.readers import MAX_DIGITS, Fields, safe_repr
 from cardrules.engine.registry import BUILT_IN, rules_for
 from cardrules.engine.rules import Rules, StateLike
 from cardrules.errors import IllegalActionError, ParseError
+from cardrules.integrations.openspiel_saved import Resample, Saved, saved_from_json, screen
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
 
-__all__ = ["CardrulesGame", "CardrulesState", "register_game"]
+__all__ = ["CardrulesBot", "CardrulesGame", "CardrulesState", "bot", "register_game"]
 
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -144,14 +62,19 @@ class _Entry:
 
     ``owner`` is the seat the event is private to, or None for a public event;
     ``public`` is what everyone else learns (None: nothing), ``private`` what
-    the owner learns (never None when there is an owner).
+    the owner learns (never None when there is an owner).  ``depth`` counts
+    the entries up to this one.  Every :data:`_MARK_EVERY` entries one keeps,
+    once asked, each seat's lines up to it joined (``marks``), so that an
+    information state joins at most that many new lines to a kept prefix.
     """
 
-    __slots__ = ("owner", "prev", "private", "public")
+    __slots__ = ("depth", "marks", "owner", "prev", "private", "public")
 
     def __init__(self, prev: _Entry | None, owner: int | None, public: _Parts | None,
                  private: _Parts | None) -> None:
         self.prev, self.owner, self.public, self.private = prev, owner, public, private
+        self.depth: int = 1 if prev is None else prev.depth + 1
+        self.marks: dict[int, str] | None = None
 
     def entries(self) -> list[_Entry]:
         """Every entry up to this one, oldest first."""
@@ -162,6 +85,48 @@ class _Entry:
             entry = entry.prev
         out.reverse()
         return out
+
+    def line(self, seat: int) -> str | None:
+        """What ``seat`` learnt from this event (None: nothing)."""
+        return _text(self.private if self.owner == seat else self.public)
+
+
+#: How often a log entry keeps the lines up to it (see :class:`_Entry`).
+_MARK_EVERY = 64
+
+
+def _lines_to_mark(entry: _Entry | None, seat: int) -> tuple[_Entry | None, list[str]]:
+    """The nearest marked entry at or before ``entry`` (None: the start) and
+    ``seat``'s lines after it, newest first."""
+    lines: list[str] = []
+    while entry is not None and entry.depth % _MARK_EVERY:
+        line = entry.line(seat)
+        if line is not None:
+            lines.append(line)
+        entry = entry.prev
+    return entry, lines
+
+
+def _prefix(mark: _Entry | None, seat: int) -> str:
+    """``seat``'s lines up to the marked entry ``mark``, joined (kept there)."""
+    pending: list[_Entry] = []
+    while mark is not None and (mark.marks is None or seat not in mark.marks):
+        pending.append(mark)
+        mark = mark.prev
+        while mark is not None and mark.depth % _MARK_EVERY:
+            mark = mark.prev
+    text = "" if mark is None else cast(dict[int, str], mark.marks)[seat]
+    for entry in reversed(pending):
+        _, lines = _lines_to_mark(entry.prev, seat)
+        own = entry.line(seat)
+        if own is not None:
+            lines.insert(0, own)
+        lines.reverse()
+        text = "\n".join([text, *lines] if text else lines)
+        if entry.marks is None:
+            entry.marks = {}
+        entry.marks[seat] = text
+    return text
 
 
 def _text(parts: _Parts | None) -> str | None:
@@ -377,11 +342,12 @@ class _Core:
 
     OpenSpiel copies a Python state by deep-copying each attribute and
     serializes it by pickling them; this object copies itself cheaply (its
-    parts are immutable) and pickles as JSON text (the library's state form).
+    parts are immutable) and pickles as what the history cannot rebuild
+    (:class:`~cardrules.integrations.openspiel_saved.Saved`).
     """
 
-    __slots__ = ("base", "base_state", "chance_steps", "log", "origin", "picked", "player",
-                 "remaining", "spec", "state", "truncated", "unchecked")
+    __slots__ = ("base", "base_state", "chance_steps", "log", "picked", "player",
+                 "remaining", "resamples", "sampled", "spec", "state", "truncated")
 
     spec: _Spec
     state: Any
@@ -396,12 +362,12 @@ class _Core:
     chance_steps: int
     #: The game was cut short: the chance action due did not fit the bounds.
     truncated: bool
-    #: Made by resample_from_infostate (or played on from such a state), whose
-    #: OpenSpiel history is the original's: the seat it was drawn for, the
-    #: history's length then, the core it was drawn from and the core drawn.
-    origin: _Origin | None
-    #: Read from JSON and not yet checked against a state's history (not saved).
-    unchecked: bool
+    #: The resamples this state went through (resample_from_infostate), whose
+    #: OpenSpiel history stays the original's: saved with the state.
+    resamples: tuple[Resample, ...]
+    #: The shuffles the state sampled itself (sampled chance mode): the move
+    #: of each chance step and its order of card numbers; saved with the state.
+    sampled: tuple[tuple[int, tuple[int, ...]], ...]
     #: OpenSpiel's current player (asked many times per step, so kept).
     player: int
 
@@ -424,9 +390,6 @@ class _Core:
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Core:
         return self.copy()
-
-    def __reduce__(self) -> tuple[Callable[[str], _Core], tuple[str]]:
-        return _core_from_json, (self.to_json(),)
 
     # -- chance ---------------------------------------------------------------------
 
@@ -476,6 +439,10 @@ class _Core:
         self.remaining = remaining[:at] + remaining[at + 1:]
         if len(self.remaining) == 1:
             self.finish_shuffle()
+
+    def apply_sampled(self, number: int, order: tuple[int, ...]) -> None:
+        """Apply a whole shuffle sampled before (sampled chance mode)."""
+        raise ValueError("not a sampled chance step")
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         remaining = self.remaining
@@ -529,14 +496,12 @@ class _Core:
     # -- what the players see --------------------------------------------------------
 
     def information_string(self, seat: int) -> str:
-        lines = [f"seat {seat}"]
-        if self.log is not None:
-            for entry in self.log.entries():
-                text = _text(entry.private if entry.owner == seat else entry.public)
-                if text is not None:
-                    lines.append(text)
-        lines.append(self.spec.observation_string(self.state, seat))
-        return "\n".join(lines)
+        """``seat``'s information state: its lines of the log, then its observation."""
+        mark, lines = _lines_to_mark(self.log, seat)
+        prefix = _prefix(mark, seat)
+        lines.reverse()
+        head = [f"seat {seat}", prefix] if prefix else [f"seat {seat}"]
+        return "\n".join([*head, *lines, self.spec.observation_string(self.state, seat)])
 
     def forget_others(self, seat: int) -> None:
         """Keep only ``seat``'s private events: the others' become their public part."""
@@ -548,34 +513,15 @@ class _Core:
                 log = _Entry(log, entry.owner, entry.public, entry.public)
         self.log = log
 
-    # -- JSON ---------------------------------------------------------------------------
+    # -- saving ------------------------------------------------------------------------
 
-    def to_data(self, *, origin: bool = True) -> dict[str, object]:
-        """The JSON object of this core (``origin=False``: as if never resampled)."""
+    def saved(self) -> Saved:
+        """What the history cannot rebuild (see :func:`_rebuild`)."""
         spec = self.spec
-        entries = [] if self.log is None else self.log.entries()
-        resampled: dict[str, object] | None = None
-        if origin and self.origin is not None:
-            seat, at, source, start = self.origin
-            resampled = {"seat": seat, "at": at, "source": source.to_data(),
-                         "start": start.to_data()}
-        return {
-            "game": spec.name, "settings": spec.settings,
-            "state": spec.rules.state_to_dict(self.state),
-            "picked": list(self.picked), "remaining": list(self.remaining),
-            "log": [[e.owner, _text(e.public), _text(e.private)] for e in entries],
-            "base": list(self.base_returns()), "chance_steps": self.chance_steps,
-            "truncated": self.truncated, "resampled": resampled,
-        }
+        return Saved(spec.name, dict(spec.settings), self.resamples, self.sampled)
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_data(), separators=(",", ":"))
-
-
-#: Where a resampled core comes from: (seat, history length, source core, drawn core).
-_Origin = tuple[int, int, _Core, _Core]
-#: How deep resamples of resamples may nest in a serialized state.
-_MAX_RESAMPLES = 32
+    def __reduce__(self) -> tuple[Callable[[object], Saved], tuple[str]]:
+        return saved_from_json, (self.saved().to_json(),)
 
 
 def _new_core(spec: _Spec) -> _Core:
@@ -585,304 +531,106 @@ def _new_core(spec: _Spec) -> _Core:
     core.log = None
     core.base, core.base_state = (0.0,) * spec.num_players, None
     core.chance_steps = 0
-    core.truncated = core.unchecked = False
-    core.origin = None
+    core.truncated = False
+    core.resamples = core.sampled = ()
     core.enter()   # a game may start with a shuffle
     core.update_player()
     return core
-
-
-def _json_number(text: str) -> int:
-    digits = len(text) - text.startswith("-")
-    if digits > MAX_DIGITS:
-        raise ParseError(f"number too long ({digits} digits)", token=text)
-    return int(text)
-
-
-def _json_constant(name: str) -> object:
-    raise ParseError("not valid JSON (NaN and Infinity are not JSON numbers)", token=name)
-
-
-def _read_json(text: object, what: str) -> object:
-    """Strict JSON: no NaN or Infinity, no overlong numbers, a sane depth."""
-    if not isinstance(text, str):
-        raise ParseError(f"{what}: expected JSON text, not {type(text).__name__}")
-    try:
-        return json.loads(text, parse_int=_json_number, parse_constant=_json_constant)
-    except json.JSONDecodeError as error:
-        raise ParseError(f"{what}: not valid JSON ({error.msg})", position=error.pos) from None
-    except RecursionError:
-        raise ParseError(f"{what}: not valid JSON (nested too deeply)") from None
-
-
-def _card_indexes(f: Fields, key: str, cards: Mapping[int, AnyCard]) -> tuple[int, ...]:
-    """A list of distinct card numbers (:attr:`Card.index`) of ``cards``."""
-    values = f.array(key)
-    if len(values) > len(cards):
-        raise ParseError(f"{f.what}: {key!r} lists more than {len(cards)} cards")
-    out: list[int] = []
-    for at, value in enumerate(values):
-        if not is_int(value) or value not in cards:
-            raise ParseError(f"{f.what}: {key}[{at}] is not a card number of the game",
-                             token=safe_repr(value))
-        out.append(value)
-    if len(set(out)) != len(out):
-        raise ParseError(f"{f.what}: {key!r} lists a card twice")
-    return tuple(out)
-
-
-def _core_from_json(text: str) -> _Core:
-    """Read back :meth:`_Core.to_json` (what unpickling a state calls), strictly.
-
-    Every key is checked (types, ranges, the game's settings, the game's
-    ``state_from_dict``, the shuffle in progress against the pile, the
-    counters against the bounds); anything wrong is a ParseError.  The core
-    is then still ``unchecked``: a state checks it against its own OpenSpiel
-    history when it takes it (:meth:`CardrulesState.__setattr__`).
-    """
-    core = _core_from_data(_read_json(text, "OpenSpiel state"), "OpenSpiel state", 0)
-    core.unchecked = True
-    return core
-
-
-def _core_from_data(data: object, what: str, depth: int) -> _Core:
-    """One core from its JSON object (see :func:`_core_from_json`)."""
-    f = Fields(data, what)
-    name = f.text("game")
-    entry = _GAMES.get(name)
-    if entry is None:
-        raise ParseError(f"{what}: unknown game", token=safe_repr(name))
-    given = Fields(f.obj("settings"), f"{what}: settings")
-    settings = {key: given.integer(key) for key in entry.defaults}
-    given.done()
-    spec = _SPECS.get((name, tuple(sorted(settings.items()))))
-    if spec is None or spec.rules is not entry.rules:  # a game makes its spec before its states
-        raise ParseError(f"{what}: no game {name} with these settings is loaded",
-                         token=safe_repr(settings))
-    rules = spec.rules
-    core = _new_core(spec)
-    try:
-        state = rules.state_from_dict(f.obj("state"))
-    except ParseError:
-        raise
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
-        # a game whose reader raises something else
-        raise ParseError(f"{what}: 'state' is not a state of the game ({error})") from None
-    if rules.settings_of(state) != rules.settings_of(spec.initial):
-        raise ParseError(f"{what}: the cardrules state's settings are not the game's "
-                         f"({', '.join(f'{k}={v}' for k, v in settings.items())})")
-    core.state = state
-    core.picked = _card_indexes(f, "picked", spec.cards)
-    core.remaining = _card_indexes(f, "remaining", spec.cards)
-    n = spec.num_players
-    log: _Entry | None = None
-    for at, item in enumerate(f.array("log")):
-        if not isinstance(item, list) or len(item) != 3:
-            raise ParseError(f"{what}: log[{at}] must be [owner, public, private]",
-                             token=safe_repr(item))
-        owner, public, private = item
-        if owner is not None and not (is_int(owner) and 0 <= owner < n):
-            raise ParseError(f"{what}: log[{at}]: the owner must be a seat or null",
-                             token=safe_repr(owner))
-        if (public is not None and not isinstance(public, str)) or (
-                private is not None and not isinstance(private, str)):
-            raise ParseError(f"{what}: log[{at}]: the texts must be text or null",
-                             token=safe_repr(item))
-        if (owner is None) != (private is None) or (owner is None and public is None):
-            raise ParseError(f"{what}: log[{at}]: a public event has a public text only, "
-                             f"a private one its owner and private text", token=safe_repr(item))
-        log = _Entry(log, owner, None if public is None else (public,),
-                     None if private is None else (private,))
-    core.log = log
-    base = f.array("base")
-    if len(base) != n or not all(
-            type(v) in (int, float) and math.isfinite(cast(float, v)) for v in base):
-        raise ParseError(f"{what}: 'base' must be {n} numbers", token=safe_repr(base))
-    core.base = tuple(float(cast(float, v)) for v in base)
-    core.base_state = None
-    core.chance_steps = f.integer("chance_steps", minimum=0, maximum=spec.max_chance_nodes)
-    core.truncated = f.flag("truncated")
-    # Written before resampled states were saved with their origin: absent.
-    origin = f.obj("resampled") if f.has("resampled") and f.get("resampled") is not None else None
-    f.done()
-    _check_core(core)
-    core.update_player()
-    if origin is not None:
-        if depth >= _MAX_RESAMPLES:
-            raise ParseError(f"{what}: resampled more than {_MAX_RESAMPLES} times over")
-        o = Fields(origin, f"{what}: resampled")
-        seat = o.integer("seat", minimum=0, maximum=n - 1)
-        at = o.integer("at", minimum=0, maximum=_INT_MAX)
-        source = _core_from_data(o.obj("source"), f"{what}: resampled.source", depth + 1)
-        start = _core_from_data(o.obj("start"), f"{what}: resampled.start", depth + 1)
-        o.done()
-        if source.spec is not spec or start.spec is not spec:
-            raise ParseError(f"{what}: resampled from a state of another game")
-        if start.origin is not None:
-            raise ParseError(f"{what}: the state drawn by a resample has no origin of its own")
-        core.origin = (seat, at, source, start)
-    return core
-
-
-def _check_core(core: _Core) -> None:
-    """The parts of a core read from JSON agree with each other."""
-    what = "OpenSpiel state"
-    spec, state = core.spec, core.state
-    pile = spec.pile(state) if state.is_chance else None
-    # A game is cut short at a chance action that would pass the bounds
-    # (_Core.enter); a shuffle under way had room when it began.
-    at_cap = (state.is_chance and not core.picked
-              and core.chance_steps + spec.chance_cost(state) > spec.max_chance_nodes)
-    if core.truncated != at_cap:
-        raise ParseError(f"{what}: 'truncated' does not agree with the counters and the state",
-                         token=safe_repr(core.truncated))
-    if pile is None or core.truncated:
-        if core.picked or core.remaining:
-            raise ParseError(f"{what}: a shuffle in progress where no pile is being shuffled")
-        return
-    if sorted((*core.picked, *core.remaining)) != sorted(card.index for card in pile):
-        raise ParseError(f"{what}: the shuffle in progress is not of the pile being shuffled")
-    if list(core.remaining) != sorted(core.remaining) or len(core.remaining) < 2:
-        raise ParseError(f"{what}: 'remaining' must list at least two cards in order")
 
 
 def _history_of(state: pyspiel.State) -> list[tuple[int, int]]:
     return [(int(step.player), int(step.action)) for step in state.full_history()]
 
 
-def _replay(start: _Core, history: list[tuple[int, int]], offset: int) -> _Core:
-    """The core ``history`` (from move ``offset`` on) leads to from ``start``."""
-    core = start.copy()
-    core.origin = None
-    for at, (player, number) in enumerate(history, offset):
-        if player != core.player:
-            raise ParseError(f"history step {at}: player {player} cannot move here "
-                             f"(the player to move is {core.player})", token=f"{player}:{number}")
-        try:
-            if player == _CHANCE:
-                core.apply_chance(number)
-            elif number in core.spec.legal_ids(core.state):
-                core.apply_player(number)
-            else:
-                raise ValueError("not a legal action")
-        except (IllegalActionError, ValueError) as error:
-            raise ParseError(f"history step {at}: {error}", token=f"{player}:{number}") from None
-        core.update_player()
-    return core
+def _params(spec: _Spec) -> str:
+    return ",".join(f"{key}={value}" for key, value in spec.settings.items())
 
 
-def _check_history(state: CardrulesState, core: _Core) -> _Core:
-    """``core`` (read from JSON) checked against ``state``'s game and history;
-    a checked copy (see :func:`_verify`)."""
+def _rebuild(state: CardrulesState, saved: Saved) -> _Core:
+    """The core ``state``'s history leads to, with the resamples (and the
+    sampled shuffles) ``saved`` holds, replayed once; anything that does not
+    fit is a ParseError."""
     spec = state.get_game()._spec
-    if core.spec is not spec:
-        raise ParseError(f"the OpenSpiel state is of {core.spec.name}({_params(core.spec)}), "
+    if saved.game != spec.name or dict(saved.settings) != spec.settings:
+        given = ",".join(f"{key}={value}" for key, value in saved.settings.items())
+        raise ParseError(f"the OpenSpiel state is of {saved.game}({given}), "
                          f"not of {spec.name}({_params(spec)})")
     history = _history_of(state)
     if state.move_number() != len(history):
         raise ParseError(f"move_number {state.move_number()} is not the length of the "
                          f"history ({len(history)})")
-    _verify(core, history)
-    checked = core.copy()
-    checked.unchecked = False
-    return checked
+    resamples = saved.resamples
+    moves = [r.at for r in resamples]
+    if moves != sorted(moves) or (moves and moves[-1] > len(history)):
+        raise ParseError(f"resampled at moves {moves}: not in order within the history "
+                         f"({len(history)} moves)")
+    sampled = dict(saved.sampled)
+    if len(sampled) != len(saved.sampled) or not set(sampled) <= set(range(len(history))):
+        raise ParseError("the sampled shuffles do not name distinct moves of the history")
+    core = _new_core(spec)
+    next_resample = 0
+    for at in range(len(history) + 1):
+        while next_resample < len(resamples) and resamples[next_resample].at == at:
+            core = _resampled(core, resamples[next_resample])
+            next_resample += 1
+        if at == len(history):
+            break
+        player, number = history[at]
+        if player != core.player:
+            raise ParseError(f"history step {at}: player {player} cannot move here "
+                             f"(the player to move is {core.player})", token=f"{player}:{number}")
+        try:
+            if player != _CHANCE:
+                if number not in spec.legal_ids(core.state):
+                    raise ValueError("not a legal action")
+                core.apply_player(number)
+            elif at in sampled:
+                core.apply_sampled(number, sampled.pop(at))
+            else:
+                core.apply_chance(number)
+        except (IllegalActionError, ValueError) as error:
+            raise ParseError(f"history step {at}: {error}", token=f"{player}:{number}") from None
+    if sampled:
+        raise ParseError(f"a sampled shuffle at move {min(sampled)}, which is no sampled "
+                         f"chance step")
+    return core
 
 
-def _verify(core: _Core, history: list[tuple[int, int]]) -> None:
-    """Replaying ``history`` must lead to exactly ``core``.
-
-    A resampled core's history is the original's up to the resample (see
-    :meth:`CardrulesState.resample_from_infostate`), then its own: so the
-    core it was drawn from is checked against the history up to then, the
-    core drawn must give that seat the same information, and the rest of the
-    history replayed from the core drawn must lead to this one.
-    """
-    if core.origin is None:
-        replayed = _replay(_new_core(core.spec), history, 0)
-    else:
-        seat, at, source, start = core.origin
-        if at > len(history):
-            raise ParseError(f"resampled at move {at}, after the end of the history "
-                             f"({len(history)} moves)")
-        _verify(source, history[:at])
-        if not (start.information_string(seat) == source.information_string(seat)
-                and (start.player, start.base_returns(), start.chance_steps, start.truncated,
-                     len(start.picked))
-                == (source.player, source.base_returns(), source.chance_steps, source.truncated,
-                    len(source.picked))):
-            raise ParseError(f"the resampled state does not give seat {seat} the "
-                             f"information of the state it was drawn from")
-        replayed = _replay(start, history[at:], at)
-    if replayed.to_data() != core.to_data(origin=False):
-        raise ParseError("the history does not lead to the state written with it")
-
-
-def _params(spec: _Spec) -> str:
-    return ",".join(f"{key}={value}" for key, value in spec.settings.items())
-
-
-#: ``player:action`` pairs as OpenSpiel writes them (chance is -1; no sign, no leading 0).
-_PAIR = r"(?:-1|0|[1-9][0-9]{0,9}):(?:0|[1-9][0-9]{0,9})"
-_HISTORY = re.compile(rf"(?:{_PAIR}(?:,{_PAIR})*)?")
-#: The only pickle opcodes of the ``__dict__`` part the adapter writes: a dict,
-#: text, and one call of _core_from_json (no BUILD, no other object).
-_SAFE_OPCODES = frozenset({
-    "PROTO", "FRAME", "STOP", "MARK", "EMPTY_DICT", "DICT", "EMPTY_TUPLE", "TUPLE", "TUPLE1",
-    "SETITEM", "SETITEMS", "MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT", "GET", "BINGET",
-    "LONG_BINGET", "SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE",
-    "GLOBAL", "STACK_GLOBAL", "REDUCE"})
-
-
-class _DictUnpickler(pickle.Unpickler):
-    """Reads the ``__dict__`` part of a serialized state, allowing no global
-    but :func:`_core_from_json` (the pickle docs' "restricting globals")."""
-
-    def find_class(self, module: str, name: str) -> object:
-        if module == __name__ and name == "_core_from_json":
-            return _core_from_json
-        raise ParseError("a serialized state may call nothing but the adapter's reader",
-                         token=f"{module}.{name}")
-
-
-def _screen_serialized(text: object, num_players: int, max_moves: int) -> None:
-    """Check ``deserialize_state``'s text before OpenSpiel reads it: the
-    ``history=``, ``move_number=`` and ``__dict__=`` lines, the pickle inside
-    holding only the adapter's JSON."""
-    if not isinstance(text, str):
-        raise ParseError(f"a serialized state is text, not {type(text).__name__}")
-    pieces = text.split("\n", 2)
-    tags = ("history=", "move_number=", "__dict__=")
-    if len(pieces) != 3 or not all(p.startswith(t) for p, t in zip(pieces, tags, strict=True)):
-        raise ParseError("a serialized state has three lines: history=, move_number= "
-                         "and __dict__=")
-    history, moves, data = (p[len(t):] for p, t in zip(pieces, tags, strict=True))
-    if not _HISTORY.fullmatch(history):
-        raise ParseError("history= must list player:action pairs", token=history[:80])
-    pairs = history.split(",") if history else []
-    if len(pairs) > max_moves:
-        raise ParseError(f"history= lists {len(pairs)} moves, more than a game has "
-                         f"({max_moves})")
-    for pair in pairs:
-        player, action = map(int, pair.split(":"))
-        if not (-1 <= player < num_players and 0 <= action <= _INT_MAX):
-            raise ParseError("history=: not a player and an action", token=pair)
-    if not re.fullmatch(r"0|[1-9][0-9]{0,9}", moves) or int(moves) > _INT_MAX:
-        raise ParseError("move_number= must be a whole number", token=moves[:80])
+def _resampled(core: _Core, resample: Resample) -> _Core:
+    """``core`` with the resample ``resample`` applied, checked (see
+    :meth:`CardrulesState.resample_from_infostate`)."""
+    spec = core.spec
+    rules, seat = spec.rules, resample.seat
+    if seat >= spec.num_players:
+        raise ParseError(f"resampled for seat {seat}, not a seat of the game")
     try:
-        raw = base64.b64decode(data, validate=True)
-        for opcode, _, _ in pickletools.genops(raw):
-            if opcode.name not in _SAFE_OPCODES:
-                raise ParseError("__dict__= holds more than the adapter's data",
-                                 token=opcode.name)
-        loaded = _DictUnpickler(io.BytesIO(raw)).load()
+        drawn = rules.state_from_dict(resample.state)
     except ParseError:
         raise
-    except (binascii.Error, pickle.UnpicklingError, ValueError, TypeError, EOFError,
-            IndexError, KeyError, RecursionError) as error:
-        raise ParseError(f"__dict__= is not the adapter's data ({error})") from None
-    if not (isinstance(loaded, dict) and loaded.keys() == {"_core"}
-            and isinstance(loaded["_core"], _Core)):
-        raise ParseError("__dict__= must hold the adapter's state and nothing else")
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+        # a game whose reader raises something else
+        raise ParseError(f"the resampled state is not a state of the game ({error})") from None
+    if rules.settings_of(drawn) != rules.settings_of(spec.initial):
+        raise ParseError(f"the resampled state's settings are not the game's ({_params(spec)})")
+    start = core.copy()
+    start.state = drawn
+    start.forget_others(seat)
+    start.picked, start.remaining = resample.picked, resample.remaining
+    pile = spec.pile(drawn) if drawn.is_chance and core.remaining else None
+    if pile is None:
+        if resample.picked or resample.remaining:
+            raise ParseError("a shuffle in progress in a resample where none was under way")
+    elif (sorted((*resample.picked, *resample.remaining)) != sorted(c.index for c in pile)
+          or list(resample.remaining) != sorted(resample.remaining)
+          or len(resample.picked) != len(core.picked)):
+        raise ParseError("the shuffle in progress of a resample is not of its pile")
+    start.update_player()
+    if start.player != core.player or \
+            start.information_string(seat) != core.information_string(seat):
+        raise ParseError(f"the resampled state does not give seat {seat} the information "
+                         f"of the state it was drawn from")
+    start.resamples = (*core.resamples, resample)
+    return start
 
 
 # -- OpenSpiel classes ---------------------------------------------------------------
@@ -923,11 +671,11 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         cardrules.errors.ParseError: an OpenSpiel state of cardrules holds the adapter's data: 'str'
         """
         if name == "_core":
-            if not isinstance(value, _Core):
+            if isinstance(value, Saved):
+                value = _rebuild(self, value)
+            elif not isinstance(value, _Core):
                 raise ParseError("an OpenSpiel state of cardrules holds the adapter's data",
                                  token=type(value).__name__)
-            if value.unchecked:
-                value = _check_history(self, value)
         super().__setattr__(name, value)
 
     @property
@@ -1081,11 +829,10 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
                 rng.shuffle(pile)
             core.picked = tuple(pile[:picked])
             core.remaining = tuple(sorted(pile[picked:]))
-        # Kept so that a serialized resample can be checked (_verify).
-        source, start = self._core.copy(), core.copy()
-        source.unchecked = start.unchecked = False
-        start.origin = None
-        core.origin = (player_id, len(self.history()), source, start)
+        # Saved with the state: its history cannot rebuild the cards drawn.
+        core.resamples = (*core.resamples, Resample(
+            player_id, self.move_number(), spec.rules.state_to_dict(core.state),
+            core.picked, core.remaining))
         clone._core = core
         return clone
 
@@ -1213,14 +960,14 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         >>> state.apply_action(3)
         >>> game.deserialize_state(state.serialize()).cardrules_state.dealer
         3
-        >>> game.deserialize_state(state.serialize().replace("-1:3", "-1:2"))
+        >>> game.deserialize_state(state.serialize().replace("-1:3", "-1:7"))
         Traceback (most recent call last):
         ...
-        cardrules.errors.ParseError: the history does not lead to the state written with it
+        cardrules.errors.ParseError: history step 0: chance outcome 7: the dealer is a seat, ...
         """
         spec = self._spec
-        _screen_serialized(text, spec.num_players,
-                           spec.game_info.max_game_length + spec.max_chance_nodes)
+        screen(text, num_players=spec.num_players,
+               max_moves=spec.game_info.max_game_length + spec.max_chance_nodes)
         return cast(CardrulesState, super().deserialize_state(text))
 
     def make_py_observer(self, iig_obs_type: object = None,
@@ -1248,6 +995,135 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         54
         """
         return self._spec.max_chance_nodes
+
+
+class CardrulesBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of a game's registered bots (``rules.bots``) as an OpenSpiel bot;
+    made by :func:`bot`.
+
+    ``step(state)`` shows the bot the view of the seat to act and its legal
+    actions and returns the action's number.  The bot plays whichever seat
+    is to act; its seeded generator runs on from game to game
+    (``restart_at`` and ``inform_action`` change nothing).
+
+    >>> import pyspiel
+    >>> from cardrules.integrations import openspiel
+    >>> game = pyspiel.load_game("cardrules_back_alley", {"max_hand_size": 1})
+    >>> player = openspiel.bot(game, "heuristic", seed=1)
+    >>> player.player_id(), player.provides_policy()
+    (-1, False)
+    """
+
+    def __init__(self, game: CardrulesGame, name: str, seed: int | None,
+                 player_id: int | None) -> None:
+        pyspiel.Bot.__init__(self)
+        spec = game._spec
+        factories = spec.rules.bots
+        if name not in factories:
+            raise ValueError(f"{spec.rules.title} has no bot {name!r} "
+                             f"(its bots: {', '.join(factories)})")
+        if player_id is not None and not (is_int(player_id)
+                                          and 0 <= player_id < spec.num_players):
+            raise ValueError(f"player_id must be a seat, 0 to {spec.num_players - 1}, "
+                             f"not {player_id!r}")
+        self.name = name
+        self._spec = spec
+        self._player_id = -1 if player_id is None else int(player_id)
+        self._bot = factories[name](seed)
+
+    def player_id(self) -> int:
+        """The seat given to :func:`bot`, or -1 (any seat).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley")
+        >>> openspiel.bot(game, "random", seed=0, player_id=2).player_id()
+        2
+        """
+        return self._player_id
+
+    def provides_policy(self) -> bool:
+        """False: a cardrules bot gives an action, not a policy.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> openspiel.bot(pyspiel.load_game("cardrules_back_alley"), "random").provides_policy()
+        False
+        """
+        return False
+
+    def restart_at(self, state: CardrulesState) -> None:
+        """Nothing to do: the bot reads everything from the state it is asked at.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley")
+        >>> openspiel.bot(game, "random").restart_at(game.new_initial_state())
+        """
+
+    def inform_action(self, state: CardrulesState, player_id: int, action: int) -> None:
+        """Nothing to do (see :meth:`restart_at`).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley")
+        >>> openspiel.bot(game, "random").inform_action(game.new_initial_state(), -1, 0)
+        """
+
+    def step(self, state: CardrulesState) -> int:
+        """The number of the action the bot chooses for the seat to act.
+
+        A chance node or the end of the game is a :class:`ValueError`, and
+        so is a state of another game.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley", {"max_hand_size": 1})
+        >>> state = game.new_initial_state()
+        >>> while state.is_chance_node():
+        ...     state.apply_action(state.chance_outcomes()[0][0])
+        >>> openspiel.bot(game, "heuristic", seed=0).step(state) in state.legal_actions()
+        True
+        """
+        core = state._core
+        spec = core.spec
+        if spec.rules is not self._spec.rules or spec.settings != self._spec.settings:
+            raise ValueError(f"this bot plays {self._spec.name}({_params(self._spec)}), "
+                             f"not {spec.name}({_params(spec)})")
+        seat = core.player
+        if seat < 0:
+            raise ValueError("no player is to act here (a chance node or the end)")
+        rules, game_state = spec.rules, core.state
+        action = self._bot.act(rules.view(game_state, seat), rules.legal_actions(game_state))
+        assert rules.encoding is not None
+        return int(rules.encoding.action_id(action, game_state))
+
+
+def bot(game: CardrulesGame, name: str, seed: int | None = None, *,
+        player_id: int | None = None) -> CardrulesBot:
+    """The game's registered bot ``name`` (one of ``game.rules.bots``),
+    seeded with ``seed``, as a ``pyspiel.Bot`` for OpenSpiel's evaluation
+    and training loops (such as ``evaluate_bots``).
+
+    The bot sees only the view of the seat to act (``rules.view``).
+    ``player_id`` is what the bot's ``player_id()`` answers (-1 when not
+    given); the bot plays any seat it is asked for.  An unknown name is a
+    :class:`ValueError` listing the game's bots.
+
+    >>> import numpy as np, pyspiel
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> from cardrules.integrations import openspiel
+    >>> game = pyspiel.load_game("cardrules_back_alley", {"max_hand_size": 1})
+    >>> bots = [openspiel.bot(game, name, seed=seat)
+    ...         for seat, name in enumerate(["search", "random", "heuristic", "random"])]
+    >>> returns = evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
+    >>> returns[0] == returns[2] and returns[1] == returns[3]
+    True
+    """
+    if not isinstance(game, CardrulesGame):
+        raise ValueError(f"bot() needs a cardrules game loaded with pyspiel.load_game, "
+                         f"not {type(game).__name__}")
+    return CardrulesBot(game, name, seed, player_id)
 
 
 def _register_built_in() -> None:

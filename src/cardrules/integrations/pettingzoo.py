@@ -64,10 +64,9 @@ except ImportError as _missing:  # pragma: no cover - the extra is installed in 
         "cardrules.integrations.pettingzoo needs PettingZoo, gymnasium and numpy: "
         'pip install "cardrules[pettingzoo]"') from _missing
 
-from cardrules.engine.registry import games, rules_for
+from cardrules.engine.registry import rules_for
 from cardrules.engine.rules import Rules, StateLike
 from cardrules.engine.tensors import as_action_id
-from cardrules.errors import ParseError
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -319,16 +318,9 @@ def _box_bounds(encoding: Encoding[Any, Any], settings: Mapping[str, int | None]
 
 def _find(game: object) -> Rules[Any, Any]:
     """The rules ``game`` names (any case, ``-`` or ``_``), or ``game`` itself."""
-    if isinstance(game, Rules):
-        return game
-    if not isinstance(game, str):
+    if not isinstance(game, str | Rules):
         raise TypeError(f"a game is a name or a Rules object, not {type(game).__name__}")
-    for name in dict.fromkeys((game, game.strip().lower().replace("-", "_"))):
-        try:
-            return rules_for(name)
-        except ParseError:
-            continue
-    raise ValueError(f"unknown game {game!r}: choose from {', '.join(games())}")
+    return rules_for(game)
 
 
 @overload

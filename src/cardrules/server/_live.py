@@ -38,11 +38,11 @@ import attrs
 from cardrules.engine.bots import is_quick
 from cardrules.engine.events import Event, Told
 from cardrules.engine.json_out import attributes_to_json
-from cardrules.engine.presenter import tell
+from cardrules.engine.presenter import second_person, tell
 from cardrules.engine.records import GameRecord
 from cardrules.engine.rules import Rules
 from cardrules.errors import CardRulesError, IllegalActionError
-from cardrules.i18n import language
+from cardrules.i18n import language, pgettext
 from cardrules.server.store import Store, StoredTable
 
 __all__: list[str] = []
@@ -357,20 +357,22 @@ class LiveTable:
         action is refused."""
         async with self.lock:
             if self.over:
-                raise Refused("game-over", "the game is over")
+                raise Refused("game-over", pgettext("web", "the game is over"))
             if version is not None and version != self.version:
-                raise Refused("stale", f"the table is at version {self.version}, "
-                                       f"not {version}")
+                raise Refused("stale", pgettext(
+                    "web", "the table is at version {now}, not {sent}").format(
+                        now=self.version, sent=version))
             state = self.state
             if isinstance(text_or_action, str):
                 try:
                     action = self.rules.parse_action(text_or_action)
                 except (CardRulesError, ValueError) as err:
-                    raise Refused("parse", f"not an action: {err}") from None
+                    raise Refused("parse", pgettext("web", "not an action: {reason}").format(
+                        reason=err)) from None
             else:
                 action = text_or_action
             if state.is_chance:
-                raise Refused("illegal", "a chance action is due")
+                raise Refused("illegal", pgettext("web", "a chance action is due"))
             if seat == state.current_player:
                 if action not in self.rules.legal_actions(state):
                     self._explain(state, action, seat)
@@ -402,7 +404,7 @@ class LiveTable:
         try:
             self.rules.apply(state, action, seat=seat)
         except IllegalActionError as err:   # in the language of the client who sent it
-            raise Refused(err.rule, str(err.text)) from None
+            raise Refused(err.rule, second_person(str(err.text), seat)) from None
         except (CardRulesError, ValueError, TypeError) as err:
             raise Refused("illegal", str(err)) from None
 
@@ -460,14 +462,17 @@ class LiveTable:
         if seat is not None and not state.is_terminal and seat == state.current_player:
             legal = [str(action) for action in rules.legal_actions(state)]
         since = 0 if client.sent_version is None else client.sent_version
+        # Told to the viewer: "you", and in Back Alley "your partner" (BA-1).
+        viewer = -1 if seat is None else seat
+        names = ({(seat + 2) % 4: pgettext("web", "your partner")}
+                 if seat is not None and rules.name == "back_alley" else None)
         events: list[dict[str, object]] = []
         for version in range(since + 1, self.version + 1):
             step = self.steps[version - 1]
             for event in step.events:
                 parts = event.public if seat is None else event.seen_by(seat)
                 if parts is not None:
-                    text = (" ".join(map(str, parts)) if client.language == "en"
-                            else tell(parts, -1 if seat is None else seat))
+                    text = tell(parts, viewer, names)
                     events.append({"version": version, "text": text, "parts": _texts(parts)})
         message: dict[str, object] = {
             "type": "view", "table": self.id, "version": self.version, "seat": seat,

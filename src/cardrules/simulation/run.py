@@ -24,6 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from cardrules._validate import is_int, require_int
 from cardrules.engine.tally import outcomes
 from cardrules.simulation.result import (
@@ -120,20 +122,13 @@ def vector_seeds(seed: int, batch: int, seats: int) -> tuple[int, tuple[int, ...
 
 
 def _rules(game: str | Rules[Any, Any]) -> Rules[Any, Any]:
-    from cardrules.engine.registry import games, rules_for
+    from cardrules.engine.registry import rules_for
     from cardrules.engine.rules import Rules
-    from cardrules.errors import ParseError
 
-    if isinstance(game, Rules):
-        return game
-    if not isinstance(game, str):
+    if not isinstance(game, str | Rules):
         raise ValueError(f"simulate plays a game given by its name or its Rules, "
                          f"not {game!r}")
-    try:
-        return rules_for(game.replace("-", "_"))
-    except ParseError:
-        known = " or ".join(name.replace("_", "-") for name in games())
-        raise ValueError(f"unknown game {game!r} (simulate plays {known})") from None
+    return rules_for(game)
 
 
 def _sent(rules: Rules[Any, Any]) -> str | Rules[Any, Any]:
@@ -426,6 +421,49 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     ...
     ValueError: simulate needs games that end: rounds must be 1 to 10000, not None
     """
+    job = _validate(game, games, seed, bots, settings, workers=workers, executor=executor,
+                    chunk_size=chunk_size, progress=progress, rotate=rotate, engine=engine)
+    plan = _plan(job, workers, chunk_size, executor is not None)
+    return _run(job, plan, executor, progress)
+
+
+@attrs.frozen
+class _Job:
+    """What :func:`simulate` was asked to play, checked: complete settings,
+    one bot name per seat, a master seed."""
+
+    rules: Rules[Any, Any]
+    settings: dict[str, int | None]
+    bots: list[str]
+    seed: int
+    games: int
+    rotate: bool
+    engine: str
+    group: int   # games per group: the distinct seatings with rotate, else 1
+
+
+@attrs.frozen
+class _Plan:
+    """How the games of a :class:`_Job` are cut up and where they are played."""
+
+    chunk_size: int
+    chunks: int        # how many chunks
+    workers: int       # local processes (1: in this process)
+    in_process: bool   # no pool: play the chunks here, one after the other
+
+    def ranges(self, games: int) -> Iterator[tuple[int, int]]:
+        """The chunks' ranges of game numbers, in order."""
+        return ((start, min(games, start + self.chunk_size))
+                for start in range(0, games, self.chunk_size))
+
+
+def _validate(game: str | Rules[Any, Any], games: int, seed: int | None,
+              bots: str | Sequence[str], settings: Mapping[str, int | None] | None, *,
+              workers: int | None, executor: Executor | None, chunk_size: int | None,
+              progress: Callable[[int, int], object] | None, rotate: bool,
+              engine: str) -> _Job:
+    """Check every argument of :func:`simulate` before any game is played and
+    complete the settings, the bots and the seed."""
     from concurrent.futures import Executor
 
     rules = _rules(game)
@@ -463,41 +501,54 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     if len(names) != seats:
         raise ValueError(f"{rules.title} has {seats} seats here; give one bot name "
                          f"or {seats}, not {len(names)}")
-
     if not isinstance(rotate, bool):
         raise ValueError(f"rotate must be True or False, not {rotate!r}")
-    size = len(rotations(names)) if rotate else 1
-    if games % size:
-        raise ValueError(f"with rotate, games must be a multiple of {size} (one game for "
+    group = len(rotations(names)) if rotate else 1
+    if games % group:
+        raise ValueError(f"with rotate, games must be a multiple of {group} (one game for "
                          f"each seating of the bots), not {games}")
-    _check_engine(rules, engine, names, size)
+    _check_engine(rules, engine, names, group)
+    return _Job(rules, values, names, seed, games, rotate, engine, group)
+
+
+def _plan(job: _Job, workers: int | None, chunk_size: int | None, on_executor: bool) -> _Plan:
+    """Cut the games into chunks of whole groups (and whole batches for the
+    batch engine), a few per worker unless ``chunk_size`` is given."""
     parallel = workers if workers is not None else min(MAX_WORKERS, os.cpu_count() or 1)
     if chunk_size is None:
-        chunk_size = min(_MAX_CHUNK, max(1, math.ceil(games / (parallel * _CHUNKS_PER_WORKER))))
-    chunk_size = math.ceil(chunk_size / size) * size  # whole groups
-    if engine == "vector":
+        chunk_size = min(_MAX_CHUNK,
+                         max(1, math.ceil(job.games / (parallel * _CHUNKS_PER_WORKER))))
+    chunk_size = math.ceil(chunk_size / job.group) * job.group  # whole groups
+    if job.engine == "vector":
         chunk_size = math.ceil(chunk_size / VECTOR_BATCH) * VECTOR_BATCH  # whole batches
-    count = math.ceil(games / chunk_size)
-    chunks = ((start, min(games, start + chunk_size)) for start in range(0, games, chunk_size))
-    report = _Reporter(progress, games)
+    count = math.ceil(job.games / chunk_size)
+    return _Plan(chunk_size, count, min(parallel, count),
+                 not on_executor and (parallel == 1 or count == 1))
 
-    if executor is None and (parallel == 1 or count == 1):
+
+def _run(job: _Job, plan: _Plan, executor: Executor | None,
+         progress: Callable[[int, int], object] | None) -> SimulationResult:
+    """Play the chunks of ``plan``, here, on ``executor`` or on local workers,
+    and merge their results in order."""
+    chunks = plan.ranges(job.games)
+    report = _Reporter(progress, job.games)
+    if plan.in_process:
         result: SimulationResult | None = None
         for start, stop in chunks:
-            part = _play(rules, values, names, seed, start, stop, rotate,
-                         None if progress is None else report.at(start), engine)
+            part = _play(job.rules, job.settings, job.bots, job.seed, start, stop, job.rotate,
+                         None if progress is None else report.at(start), job.engine)
             result = part if result is None else result.merge(part)
             report.finish(start, stop - start)
         assert result is not None
         return result
-    sent = _sent(rules)
-    task = (sent, values, names, seed, rotate, engine)
+    sent = _sent(job.rules)
     if executor is not None:
-        given_executor = executor
-        return _stream(lambda number, start, stop: given_executor.submit(
-            play_chunk, sent, values, names, seed, start, stop, rotate, engine),
-            chunks, _EXECUTOR_WINDOW, report, None)
-    return _on_local_workers(task, chunks, min(parallel, count), report)
+        given = executor
+        return _stream(lambda number, start, stop: given.submit(
+            play_chunk, sent, job.settings, job.bots, job.seed, start, stop, job.rotate,
+            job.engine), chunks, _EXECUTOR_WINDOW, report, None)
+    task = (sent, job.settings, job.bots, job.seed, job.rotate, job.engine)
+    return _on_local_workers(task, chunks, plan.workers, report)
 
 
 def _check_engine(rules: Rules[Any, Any], engine: object, names: Sequence[str],

@@ -43,22 +43,14 @@ def vector_rules(game: str | Rules[Any, Any]) -> Rules[Any, Any]:
     >>> vector_rules("go fish")
     Traceback (most recent call last):
     ...
-    ValueError: unknown game 'go fish' (known: back-alley, down-and-back...)
+    cardrules.errors.ParseError: unknown game (choose from down-and-back, back-alley...): 'go fish'
     """
-    from cardrules.engine.registry import games, rules_for
+    from cardrules.engine.registry import rules_for
     from cardrules.engine.rules import Rules
-    from cardrules.errors import ParseError
 
-    if isinstance(game, Rules):
-        rules = game
-    elif isinstance(game, str):
-        try:
-            rules = rules_for(game.strip().lower().replace("-", "_"))
-        except ParseError:
-            known = ", ".join(name.replace("_", "-") for name in games())
-            raise ValueError(f"unknown game {game!r} (known: {known})") from None
-    else:
+    if not isinstance(game, str | Rules):
         raise ValueError(f"a game is given by its name or its Rules, not {game!r}")
+    rules = rules_for(game)
     if rules.vector is None:
         raise ValueError(f"{rules.title} has no batch engine (its Rules.vector is None)")
     return rules

@@ -5,8 +5,8 @@ its own rows of numpy arrays (pgx style).  Chance happens inside
 :meth:`VectorGame.step` from each game's own stream
 (:mod:`cardrules.vector.streams`), so game ``i`` is the same game whatever
 ``num_games`` is.  Player actions are the game's ``encoding`` numbers, the
-same as :data:`cardrules.down_and_back.NUM_ACTIONS` and
-:data:`cardrules.back_alley.NUM_ACTIONS` count.
+same as :data:`cardrules.down_and_back.encoding.NUM_ACTIONS` and
+:data:`cardrules.back_alley.encoding.NUM_ACTIONS` count.
 
 Each game's engine (:mod:`cardrules.down_and_back.vector`,
 :mod:`cardrules.back_alley.vector`) subclasses this and keeps these arrays

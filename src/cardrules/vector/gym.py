@@ -94,7 +94,7 @@ class VectorEnv:
     >>> VectorEnv("go fish", 4, seed=0)
     Traceback (most recent call last):
     ...
-    ValueError: unknown game 'go fish' (known: ...)
+    cardrules.errors.ParseError: unknown game (choose from down-and-back, back-alley...): 'go fish'
     """
 
     def __init__(self, game: str | Rules[Any, Any], num_envs: int, *, seed: int,

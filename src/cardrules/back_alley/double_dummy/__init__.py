@@ -4,6 +4,8 @@ plays by it and the report on a played game.
 - :func:`max_tricks` and :func:`play_values` (``solver``): the most tricks
   the team of the seat to act takes with best play by both teams, in C
   (``_solver.c``, through ``_native``) or in Python, with the same answers;
+  :func:`double_dummy_table` the tricks of each team with each seat on lead;
+  :func:`solve_many` a batch of positions across threads;
 - :class:`DoubleDummyBot` (``bot``): draws deals that fit what its seat has
   seen and plays the card that does best over them;
 - :func:`double_dummy_report` (``report``): each deal of a played game
@@ -37,9 +39,13 @@ from cardrules.back_alley.double_dummy.report import (
 )
 from cardrules.back_alley.double_dummy.solver import (
     IMPLEMENTATIONS,
+    TABLE_ENTRIES,
+    DoubleDummyTable,
     clear_cache,
+    double_dummy_table,
     max_tricks,
     play_values,
+    solve_many,
 )
 
 __all__ = [
@@ -47,13 +53,17 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "IMPLEMENTATIONS",
     "POOL",
+    "TABLE_ENTRIES",
     "DealDoubleDummy",
     "DoubleDummyBot",
     "DoubleDummyReport",
+    "DoubleDummyTable",
     "bid_misfit",
     "clear_cache",
     "double_dummy_report",
+    "double_dummy_table",
     "double_dummy_text",
     "max_tricks",
     "play_values",
+    "solve_many",
 ]

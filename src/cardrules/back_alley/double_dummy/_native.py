@@ -23,13 +23,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from cardrules._native import load
 from cardrules.back_alley.actions import PLAYS, Board, Play
 from cardrules.back_alley.game import legal_actions
 from cardrules.back_alley.state import GameState, Phase
 
-__all__ = ["available", "max_tricks", "play_values"]
+__all__ = ["Table", "available", "max_tricks", "new_table", "play_values"]
 
 _Solve = Callable[[tuple[int, int, int, int], tuple[int, ...], int, int, bool, int], object]
 
@@ -51,19 +52,48 @@ def _bit_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[dict[int, int], ..
     return tuple(bits), back
 
 
+class Table(Protocol):
+    """A transposition table of the C solver that one thread searches with
+    at a time (``_solver.Table``): ``entries`` of 56 bytes each."""
+
+    @property
+    def entries(self) -> int:
+        """The entries it holds."""
+
+    @property
+    def nbytes(self) -> int:
+        """Its memory in bytes."""
+
+
 _BITS, _INDEXES = _bit_tables()
 _loaded = False
 _max_tricks: Callable[..., int] | None = None
 _play_values: Callable[..., tuple[tuple[int, int], ...]] | None = None
+_new_table: Callable[[int], Table] | None = None
 
 
 def _load() -> None:
-    global _loaded, _max_tricks, _play_values
+    global _loaded, _max_tricks, _play_values, _new_table
     _loaded = True
     solver = load("cardrules.back_alley.double_dummy._solver")
     if solver is not None:
         _max_tricks = solver.max_tricks
         _play_values = solver.play_values
+        _new_table = solver.Table
+
+
+def new_table(entries: int) -> Table | None:
+    """A new table of ``entries`` entries (a power of two, 64 to 2**26), or
+    None when the C solver is not in use.
+
+    >>> table = new_table(1024)
+    >>> table is None or (table.entries, table.nbytes) == (1024, 1024 * 56)
+    True
+    """
+    if not available():
+        return None
+    assert _new_table is not None
+    return _new_table(entries)
 
 
 def available() -> bool:
@@ -105,10 +135,13 @@ def _arguments(state: GameState) -> tuple[int, tuple[tuple[int, int, int, int], 
     return trump, (hands, trick, state.leader, trump, state.trump_played, board)
 
 
-def max_tricks(state: GameState) -> int | None:
+def max_tricks(state: GameState, table: Table | None = None, keep: bool = False) -> int | None:
     """The most tricks the team of the seat to act takes from here (the
     current trick included) with best play by both teams, computed in C;
     None when the C solver is not available for it (see the module).
+    ``table``: a :func:`new_table` to search with (else the module's own);
+    ``keep``: keep what earlier calls stored in it (they hold when the trump
+    suit and board claims are the same, which the C code checks).
 
     >>> from cardrules.back_alley import apply, new_game, ChooseDealer, Shuffle, Bid
     >>> from cardrules.back_alley.actions import CARDS
@@ -122,13 +155,17 @@ def max_tricks(state: GameState) -> int | None:
     if arguments is None:
         return None
     assert _max_tricks is not None
-    return _max_tricks(*arguments[1])
+    if table is None:
+        return _max_tricks(*arguments[1])
+    return _max_tricks(*arguments[1], table, keep)
 
 
-def play_values(state: GameState) -> dict[Play, int] | None:
+def play_values(state: GameState, table: Table | None = None,
+                keep: bool = False) -> dict[Play, int] | None:
     """Every legal play of the seat to act (in :func:`legal_actions` order)
     with the tricks its team takes from here with best play, computed in C;
     None when the C solver is not available for it (see the module).
+    ``table`` and ``keep`` as for :func:`max_tricks`.
 
     >>> from cardrules.back_alley import apply, new_game, ChooseDealer, Shuffle, Bid
     >>> from cardrules.back_alley.actions import CARDS
@@ -143,7 +180,10 @@ def play_values(state: GameState) -> dict[Play, int] | None:
     if arguments is None:
         return None
     assert _play_values is not None
-    found = dict(_play_values(*arguments[1]))
+    if table is None:
+        found = dict(_play_values(*arguments[1]))
+    else:
+        found = dict(_play_values(*arguments[1], table, keep))
     back = _INDEXES[arguments[0]]
     values: dict[Play, int] = {}
     for action in legal_actions(state):

@@ -64,6 +64,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 typedef uint64_t u64;
 
@@ -172,37 +175,94 @@ typedef struct {
 /* Beside the entries, a tag per entry: the call's generation (16 bits), a
  * hash of the distribution and flags (16), the entry's segment sizes (16)
  * and a hash of its owners of those top cards (16).  A look-up scans the
- * bucket's tags and reads only the entries whose tag matches. */
+ * bucket's tags and reads only the entries whose tag matches.  size: the
+ * entries (a power of two, at least WAYS); 56 bytes each with their tags.
+ * trump, board: what the last call that used it searched under (entries
+ * are true only under the same trump suit and board claims). */
 typedef struct {
     Entry *e;
     u64 *tag;
+    size_t size;
     uint16_t gen;
+    int trump, board;
 } Table;
 
 /* The spare table, taken and given back with the GIL held. */
 static Table spare;
+
+/* Zeroed memory for a table.  On Linux it is mapped with huge pages
+ * asked for: a look-up lands anywhere in tens of megabytes, and with 4 kB
+ * pages most of them also miss the TLB (measured: the table's reads were
+ * most of the search's stalls). */
+static void *big_zeroed(size_t bytes)
+{
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    return p;
+#else
+    return calloc(1, bytes);
+#endif
+}
+
+static void big_free(void *p, size_t bytes)
+{
+    if (p == NULL)
+        return;
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    munmap(p, bytes);
+#else
+    (void)bytes;
+    free(p);
+#endif
+}
+
+static void table_free(Table *t)
+{
+    big_free(t->e, t->size * sizeof(Entry));
+    big_free(t->tag, t->size * sizeof(u64));
+    t->e = NULL;
+    t->tag = NULL;
+}
+
+static int table_alloc(Table *t, size_t size)
+{
+    t->size = size;
+    t->e = big_zeroed(size * sizeof(Entry));
+    t->tag = big_zeroed(size * sizeof(u64));
+    if (t->e == NULL || t->tag == NULL) {
+        table_free(t);
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->size = size;
+    t->gen = 0;
+    t->trump = t->board = -2;
+    return 0;
+}
+
+/* A new generation: the entries of earlier calls count as empty. */
+static void table_new_generation(Table *t)
+{
+    if (++t->gen == 0) {  /* wrapped: clear the old generations */
+        memset(t->tag, 0, t->size * sizeof(u64));
+        t->gen = 1;
+    }
+}
 
 static int table_take(Table *t)
 {
     if (spare.e != NULL) {
         *t = spare;
         spare.e = NULL;
-    } else {
-        t->e = calloc(TT_SIZE, sizeof(Entry));
-        t->tag = calloc(TT_SIZE, sizeof(u64));
-        if (t->e == NULL || t->tag == NULL) {
-            free(t->e);
-            free(t->tag);
-            t->e = NULL;
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->gen = 0;
+    } else if (table_alloc(t, TT_SIZE) < 0) {
+        return -1;
     }
-    if (++t->gen == 0) {  /* wrapped: clear the old generations */
-        memset(t->tag, 0, TT_SIZE * sizeof(u64));
-        t->gen = 1;
-    }
+    table_new_generation(t);
     return 0;
 }
 
@@ -211,8 +271,7 @@ static void table_give_back(Table *t)
     if (spare.e == NULL) {
         spare = *t;
     } else {
-        free(t->e);
-        free(t->tag);
+        table_free(t);
     }
     t->e = NULL;
 }
@@ -232,6 +291,7 @@ typedef struct {
     int wseat[4], wkey[4]; /* who wins the trick after each card, and with what */
     Entry *tt;
     u64 *tag;
+    size_t ttmask;      /* the table's entries less one */
     uint16_t gen;
     long long nodes;
 } Ctx;
@@ -300,7 +360,7 @@ static void make_key(const Ctx *c, Key *k)
     h *= 0x165667B19E3779F9ULL;
     u64 h1 = h ^ (h >> 32);
     k->tag = (uint32_t)c->gen << 16 | (uint32_t)(h >> 48);
-    k->index = (size_t)(h1 & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
+    k->index = (size_t)(h1 & c->ttmask) & ~(size_t)(WAYS - 1);
     uint16_t tops = 0;
     for (int s = 0; s < 4; s++)
         if (k->count[s])
@@ -312,7 +372,7 @@ static void make_key(const Ctx *c, Key *k)
     h2 = (h2 ^ (h2 >> 29)) + (k->rel[2] & m) * 0xE7037ED1A0B428DBULL;
     h2 *= 0x165667B19E3779F9ULL;
     h2 ^= h2 >> 32;
-    k->index2 = (size_t)(h2 & (TT_SIZE - 1)) & ~(size_t)(WAYS - 1);
+    k->index2 = (size_t)(h2 & c->ttmask) & ~(size_t)(WAYS - 1);
 }
 
 /* The relative-rank mask of the top seg[s] cards of each suit. */
@@ -1410,16 +1470,19 @@ static int representative(const Ctx *c, int seat, int b)
 }
 
 PyDoc_STRVAR(ba_max_tricks_doc,
-"max_tricks($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
+"max_tricks($module, hands, trick, leader, trump, trump_played, board,\n"
+"           table=None, keep=False, /)\n--\n\n"
 "The Back Alley double-dummy solver: the most tricks the team of the seat to\n"
 "act takes from here (the current trick included) with best play by both\n"
 "teams.  hands: four card masks (see _solver.c); trick: the bit\n"
 "numbers of the current trick's cards in play order; leader: its leader;\n"
 "trump: the trump suit 0-3 or -1; trump_played (BA-32); board: a 4-bit\n"
-"mask of the seats that claimed board.");
+"mask of the seats that claimed board; table: a Table to search with (else\n"
+"the module's own); keep: keep the table's entries of earlier calls.");
 
 PyDoc_STRVAR(ba_play_values_doc,
-"play_values($module, hands, trick, leader, trump, trump_played, board, /)\n--\n\n"
+"play_values($module, hands, trick, leader, trump, trump_played, board,\n"
+"            table=None, keep=False, /)\n--\n\n"
 "Like max_tricks, for each legal play of the seat to act: a tuple of\n"
 "(bit number, tricks its team takes from here with best play after it),\n"
 "the plays in ascending bit order.");
@@ -1482,13 +1545,24 @@ static int check_hands(Ctx *c, PyObject *hands, PyObject *trick, int leader, int
     return 0;
 }
 
+/* A table a caller owns (Table in Python): one per thread that solves at
+ * once, kept from call to call; busy while a search runs on it. */
+typedef struct {
+    PyObject_HEAD
+    Table t;
+    int busy;
+} TableObject;
+
+static PyTypeObject TableType;
+
 static PyObject *ba_solve(PyObject *args, int all_plays)
 {
-    PyObject *hands, *trick;
-    int leader, trump, trump_played, board;
-    if (!PyArg_ParseTuple(args, all_plays ? "O!O!iipi:ba_play_values" : "O!O!iipi:ba_max_tricks",
+    PyObject *hands, *trick, *tobj = Py_None;
+    int leader, trump, trump_played, board, keep = 0;
+    if (!PyArg_ParseTuple(args, all_plays ? "O!O!iipi|Op:ba_play_values"
+                                          : "O!O!iipi|Op:ba_max_tricks",
                           &PyTuple_Type, &hands, &PyTuple_Type, &trick, &leader, &trump,
-                          &trump_played, &board))
+                          &trump_played, &board, &tobj, &keep))
         return NULL;
     Ctx c;
     memset(&c, 0, sizeof c);
@@ -1497,6 +1571,19 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     if (board < 0 || board > 15) {
         PyErr_SetString(PyExc_ValueError, "board must be a mask of seats, 0 to 15");
         return NULL;
+    }
+    TableObject *owner = NULL;
+    if (tobj != Py_None) {
+        if (!PyObject_TypeCheck(tobj, &TableType)) {
+            PyErr_SetString(PyExc_TypeError, "table must be a Table or None");
+            return NULL;
+        }
+        owner = (TableObject *)tobj;
+        if (owner->busy) {
+            PyErr_SetString(PyExc_RuntimeError, "the table is in use by another search "
+                                                "(one table per thread)");
+            return NULL;
+        }
     }
     c.trump = trump;
     c.tmask = trump >= 0 ? slot_bits(trump) : 0;
@@ -1510,10 +1597,22 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     /* cards of the trick break trump for later tricks only (BA-32): the
      * search sets broken when the trick is over */
     Table t;
-    if (table_take(&t) < 0)
+    if (owner != NULL) {
+        /* the entries of earlier calls hold for this one when it searches
+         * under the same trump suit and board claims: kept when asked */
+        owner->busy = 1;
+        Py_INCREF(owner);
+        t = owner->t;
+        if (!keep || t.trump != trump || t.board != board)
+            table_new_generation(&t);
+        t.trump = trump;
+        t.board = board;
+    } else if (table_take(&t) < 0) {
         return NULL;
+    }
     c.tt = t.e;
     c.tag = t.tag;
+    c.ttmask = t.size - 1;
     c.gen = t.gen;
     int seat = (leader + c.played) & 3;
     int team0 = !(seat & 1);
@@ -1525,48 +1624,63 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
         int v = exact(&c, 0, left, first_guess(&c));
         result = team0 ? v : left - v;
     } else {
-        int reps[64], repv[64], nreps = 0, guess = first_guess(&c);
+        /* Every card's value in one pass under one table: the cards (one
+         * of each run of equal cards) in the order the search tries them,
+         * the likely best first; each searched with its first probe at the
+         * best value found so far ("does this card do as well?"), so that
+         * a card as good as the best costs two probes and one a trick
+         * worse two, and each probe finds in the table what the searches
+         * of the cards before it stored. */
+        int order[MAXMOVES * 4], reps[64], repv[64];
+        int nreps = gen_moves(&c, seat, order, -1), best = -1, guess = first_guess(&c);
+        for (int i = 0; i < nreps; i++) {
+            int b = order[i], pos = c.played, v;
+            Ctx d = c;
+            d.nodes = 0;
+            d.hand[seat] &= ~((u64)1 << b);
+            d.tcard[pos] = b;
+            note_winner(&d, pos, seat);
+            if (pos < 3) {
+                d.played = pos + 1;
+                v = exact(&d, 0, left, guess);
+            } else {
+                /* team 0's tricks from here: this trick's and the later ones */
+                int w = d.wseat[3];
+                d.broken |= trick_trumped(&d);
+                d.leader = w;
+                d.left = left - 1;
+                d.played = 0;
+                d.ns = !(w & 1);
+                v = d.left ? exact(&d, d.ns, d.ns + d.left, guess) : d.ns;
+            }
+            c.nodes += d.nodes;
+            reps[i] = representative(&c, seat, b);
+            repv[i] = v;
+            if (best < 0 || (team0 ? v > best : v < best))
+                best = v;
+            guess = best;
+        }
         u64 rest = legal;
         while (rest) {
-            int b = lowest_bit(rest);
+            int b = lowest_bit(rest), v = -1;
             rest &= rest - 1;
-            int rep = representative(&c, seat, b), v = -1;
+            int rep = representative(&c, seat, b);
             for (int i = 0; i < nreps; i++)
                 if (reps[i] == rep)
                     v = repv[i];
-            if (v < 0) {
-                /* play rep and solve what follows; team 0's tricks from here
-                 * are those of the rest of this trick and the later ones */
-                int pos = c.played;
-                u64 bit = (u64)1 << rep;
-                Ctx d = c;
-                d.hand[seat] &= ~bit;
-                d.tcard[pos] = rep;
-                note_winner(&d, pos, seat);
-                if (pos < 3) {
-                    d.played = pos + 1;
-                    v = exact(&d, 0, left, guess);
-                } else {
-                    int w = d.wseat[3];
-                    d.broken |= trick_trumped(&d);
-                    d.leader = w;
-                    d.left = left - 1;
-                    d.played = 0;
-                    d.ns = !(w & 1);
-                    v = d.left ? exact(&d, d.ns, d.ns + d.left, guess) : d.ns;
-                }
-                c.nodes += d.nodes;
-                guess = v;
-                reps[nreps] = rep;
-                repv[nreps++] = v;
-            }
             moves[nmoves] = b;
             values[nmoves++] = team0 ? v : left - v;
         }
     }
     Py_END_ALLOW_THREADS
     last_nodes = c.nodes;
-    table_give_back(&t);
+    if (owner != NULL) {
+        owner->t = t;
+        owner->busy = 0;
+        Py_DECREF(owner);
+    } else {
+        table_give_back(&t);
+    }
     if (!all_plays)
         return PyLong_FromLong(result);
     PyObject *out = PyTuple_New(nmoves);
@@ -1582,6 +1696,69 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     }
     return out;
 }
+
+
+/* -- Table: a transposition table for one thread ------------------------- */
+
+static int table_init(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kw[] = {"entries", NULL};
+    Py_ssize_t entries = (Py_ssize_t)TT_SIZE;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|n:Table", kw, &entries))
+        return -1;
+    if (entries < WAYS || entries > ((Py_ssize_t)1 << 26) || (entries & (entries - 1))) {
+        PyErr_SetString(PyExc_ValueError, "entries must be a power of two from 64 to 2**26");
+        return -1;
+    }
+    TableObject *t = (TableObject *)self;
+    if (t->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the table is in use by another search");
+        return -1;
+    }
+    table_free(&t->t);
+    return table_alloc(&t->t, (size_t)entries);
+}
+
+static void table_dealloc(PyObject *self)
+{
+    table_free(&((TableObject *)self)->t);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject *table_entries(PyObject *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSize_t(((TableObject *)self)->t.size);
+}
+
+static PyObject *table_nbytes(PyObject *self, void *Py_UNUSED(closure))
+{
+    return PyLong_FromSize_t(((TableObject *)self)->t.size * (sizeof(Entry) + sizeof(u64)));
+}
+
+static PyGetSetDef table_getset[] = {
+    {"entries", table_entries, NULL, "The entries the table holds.", NULL},
+    {"nbytes", table_nbytes, NULL, "The memory the table takes, in bytes.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyDoc_STRVAR(table_doc,
+"Table(entries=1048576)\n--\n\n"
+"A transposition table for the searches of one thread at a time: entries\n"
+"(a power of two, 64 to 2**26) of 56 bytes each, allocated once.  Pass it\n"
+"to max_tricks or play_values; with keep true a call keeps what earlier\n"
+"calls under the same trump suit and board claims stored.");
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "cardrules.back_alley.double_dummy._solver.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = table_doc,
+    .tp_new = PyType_GenericNew,
+    .tp_init = table_init,
+    .tp_dealloc = table_dealloc,
+    .tp_getset = table_getset,
+};
 
 static PyObject *py_ba_last_nodes(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(args))
 {
@@ -1636,10 +1813,7 @@ static int solver_init(void)
 
 static void solver_free(void *Py_UNUSED(m))
 {
-    free(spare.e);
-    free(spare.tag);
-    spare.e = NULL;
-    spare.tag = NULL;
+    table_free(&spare);
 }
 
 static struct PyModuleDef module = {
@@ -1654,5 +1828,16 @@ PyMODINIT_FUNC PyInit__solver(void)
         PyErr_SetString(PyExc_ImportError, "the C double-dummy solver needs a processor with popcnt");
         return NULL;
     }
-    return PyModule_Create(&module);
+    if (PyType_Ready(&TableType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&TableType);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
+        Py_DECREF(&TableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -71,9 +71,9 @@ from typing import TypeVar
 import attrs
 
 from cardrules.back_alley.actions import Bid, BidAction, Board, Pass, Play
-from cardrules.back_alley.bots import HeuristicBot
-from cardrules.back_alley.determinize import Determinizer
-from cardrules.back_alley.double_dummy.solver import IMPLEMENTATIONS, max_tricks, play_values
+from cardrules.back_alley.bots import BackAlleyBot, HeuristicBot
+from cardrules.back_alley.determinization import Determinizer
+from cardrules.back_alley.double_dummy.solver import IMPLEMENTATIONS, max_tricks, solve_many
 from cardrules.back_alley.game import BID_CHOICES, apply, legal_actions
 from cardrules.back_alley.search import distinct_plays
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, contract_of, score
@@ -97,7 +97,7 @@ DEFAULT_INFERENCE = 1.0
 POOL = 4
 
 
-class DoubleDummyBot:
+class DoubleDummyBot(BackAlleyBot):
     """Plays the card with the best average double-dummy result over deals
     drawn from its view; bids as :class:`~cardrules.back_alley.HeuristicBot` or, with
     ``bid_samples``, from the double-dummy tricks of drawn deals.
@@ -112,7 +112,11 @@ class DoubleDummyBot:
     :data:`~cardrules.back_alley.double_dummy.DEFAULT_INFERENCE`) how
     strongly the draws lean towards deals that fit the bids seen (0:
     uniform); ``implementation`` is passed to the solver (one of
-    :data:`cardrules.back_alley.double_dummy.solver.IMPLEMENTATIONS`).  See the module
+    :data:`cardrules.back_alley.double_dummy.solver.IMPLEMENTATIONS`);
+    ``threads`` (default None: one per processor) is how many threads solve
+    a play's draws at once
+    (:func:`~cardrules.back_alley.double_dummy.solve_many`, a table of
+    29.4 MB each, kept from draw to draw); the choice does not depend on it.  See the module
     ``cardrules.back_alley.double_dummy`` for what it maximises and how it
     bids.  The bot sees only the view it is given.
 
@@ -134,7 +138,7 @@ class DoubleDummyBot:
 
     def __init__(self, seed: int | None = None, *, samples: int = DEFAULT_SAMPLES,
                  bid_samples: int = 0, inference: float = DEFAULT_INFERENCE,
-                 implementation: str = "auto") -> None:
+                 implementation: str = "auto", threads: int | None = None) -> None:
         for name, value, least in (("samples", samples, 1), ("bid_samples", bid_samples, 0)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise ValueError(f"{name} must be a whole number of at least {least}, "
@@ -146,30 +150,20 @@ class DoubleDummyBot:
         self.samples = samples
         self.bid_samples = bid_samples
         self.implementation = implementation
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                    or threads < 1):
+            raise ValueError(f"threads must be None or a whole number of at least 1, "
+                             f"not {threads!r}")
+        self.threads = threads
         if (isinstance(inference, bool) or not isinstance(inference, int | float)
                 or not 0.0 <= inference < math.inf):
             raise ValueError(f"inference must be a number of at least 0, not {inference!r}")
         self.inference = float(inference)
         self._heuristic = HeuristicBot(self.rng.randrange(1 << 32))
 
-    def act(self, view: object, legal: Sequence[A]) -> A:
-        """Choose one of ``legal`` for the seat of ``view``.
-
-        Without a Back Alley view it leaves the choice to
-        :class:`~cardrules.back_alley.HeuristicBot` (which picks at random among ``legal``).
-
-        >>> DoubleDummyBot(seed=0).act(None, [Pass()])
-        Pass()
-        """
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
-        if isinstance(view, View):
-            if view.phase is Phase.PLAY and isinstance(legal[0], Play):
-                return self._play(view, legal)
-            if view.phase is Phase.BID and isinstance(legal[0], Pass | Bid | Board):
-                return self._bid(view, legal)
+    def _other(self, view: object, legal: Sequence[A]) -> A:
+        # Anything but a Back Alley bid or play: the heuristic bot's choice
+        # (a random one among ``legal``).
         return self._heuristic.act(view, legal)
 
     def _draws(self, view: View, count: int) -> list[GameState]:
@@ -208,8 +202,9 @@ class DoubleDummyBot:
         worth = [score(ours, t, size) - score(theirs, size - t, size) for t in range(size + 1)]
         points = dict.fromkeys(distinct, 0)
         tricks = dict.fromkeys(distinct, 0)
-        for drawn in self._draws(view, self.samples):
-            values = play_values(drawn, implementation=self.implementation)
+        draws = self._draws(view, self.samples)
+        for values in solve_many(draws, threads=self.threads, every_card=True,
+                                 implementation=self.implementation):
             for action in distinct:
                 assert isinstance(action, Play)
                 taken = values[action]

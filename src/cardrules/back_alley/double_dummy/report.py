@@ -10,11 +10,16 @@ report ``cardrules replay --double-dummy`` prints (``RULES.double_dummy``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from typing import cast
 
 import attrs
 
-from cardrules.back_alley.double_dummy.solver import max_tricks
+from cardrules.back_alley.double_dummy.solver import (
+    DoubleDummyTable,
+    double_dummy_table,
+    max_tricks,
+)
 from cardrules.back_alley.state import Contract, GameState, Phase, cards_phrase
 from cardrules.cards import Card, Joker
 from cardrules.engine.records import GameRecord
@@ -31,7 +36,10 @@ class DealDoubleDummy:
     with every hand open and both teams playing their best from the opening
     lead (the two add up to ``hand_size``); ``tricks`` the tricks it took,
     ``contracts`` its contract (BA-24) and ``points`` what it scored
-    (BA-40 to BA-42).  ``leader`` led the first trick (BA-30).
+    (BA-40 to BA-42).  ``leader`` led the first trick (BA-30).  ``table``:
+    the deal's :class:`~cardrules.back_alley.double_dummy.DoubleDummyTable`
+    (each team's tricks with each seat on lead), None when not worked out;
+    its text adds a line for it.
 
     >>> from cardrules.cards import Card
     >>> d = DealDoubleDummy(deal_number=1, dealer=3, hand_size=2, trump_card=Card.parse("2H"),
@@ -52,6 +60,7 @@ class DealDoubleDummy:
     double_dummy: tuple[int, int]
     tricks: tuple[int, int]
     points: tuple[int, int]
+    table: DoubleDummyTable | None = None
 
     @property
     def lost(self) -> tuple[int, int]:
@@ -71,10 +80,16 @@ class DealDoubleDummy:
             gettext("team {team} bid {contract} dd {dd} took {took}").format(
                 team=t, contract=self.contracts[t], dd=self.double_dummy[t],
                 took=self.tricks[t]) for t in (0, 1))
-        return gettext("deal {number} ({cards}, turned {card}, seat {seat} led): "
+        line = gettext("deal {number} ({cards}, turned {card}, seat {seat} led): "
                        "{teams}").format(number=self.deal_number,
                                          cards=cards_phrase(self.hand_size),
                                          card=self.trump_card, seat=self.leader, teams=teams)
+        if self.table is None:
+            return line
+        rows = ", ".join(gettext("seat {seat}").format(seat=leader) + f" {row[0]}-{row[1]}"
+                         for leader, row in enumerate(self.table.tricks))
+        return line + "\n  " + gettext("dd with each seat on lead, team 0-team 1: "
+                                       "{rows}").format(rows=rows)
 
 
 @attrs.frozen(slots=True)
@@ -94,6 +109,11 @@ class DoubleDummyReport:
     dd: the tricks a team takes from the opening lead, every hand open, both teams at best
     deal 1 (2 cards, turned 2H, seat 0 led): team 0 bid 1 dd 2 took 1; team 1 bid 0 dd 0 took 1
     1 deal: team 0 dd 2 took 1; team 1 dd 0 took 1
+    >>> from cardrules.back_alley.double_dummy import DoubleDummyTable
+    >>> table = DoubleDummyTable(((2, 0, 2, 0), (1, 1, 1, 1), (2, 0, 2, 0), (1, 1, 1, 1)))
+    >>> print(DoubleDummyReport((attrs.evolve(d, table=table),)).deals[0])
+    deal 1 (2 cards, turned 2H, seat 0 led): team 0 bid 1 dd 2 took 1; team 1 bid 0 dd 0 took 1
+      dd with each seat on lead, team 0-team 1: seat 0 2-0, seat 1 1-1, seat 2 2-0, seat 3 1-1
     """
 
     deals: tuple[DealDoubleDummy, ...]
@@ -129,10 +149,13 @@ class DoubleDummyReport:
         return "\n".join(lines)
 
 
-def double_dummy_report(game: GameRecord | Iterable[GameState], *,
-                        implementation: str = "auto") -> DoubleDummyReport:
+def double_dummy_report(game: GameRecord | Iterable[GameState], *, implementation: str = "auto",
+                        tables: bool = True) -> DoubleDummyReport:
     """Every finished deal of ``game`` beside its double-dummy result at the
-    opening lead (:func:`cardrules.back_alley.double_dummy.max_tricks`).
+    opening lead (:func:`cardrules.back_alley.double_dummy.max_tricks`) and,
+    with ``tables`` (the default), its double-dummy table
+    (:func:`cardrules.back_alley.double_dummy.double_dummy_table`: four
+    solves a deal rather than one).
 
     ``game`` is a record of a Back Alley game, or its states in order (as
     :meth:`~cardrules.engine.Rules.replay` gives them); a final state alone
@@ -148,15 +171,20 @@ def double_dummy_report(game: GameRecord | Iterable[GameState], *,
     (3, [2, 1, 2])
     >>> all(sum(d.double_dummy) == d.hand_size for d in report.deals)
     True
+    >>> all(d.table is not None and d.table.team_tricks(d.leader) == d.double_dummy
+    ...     for d in report.deals)
+    True
     """
     if isinstance(game, GameRecord):
-        from cardrules.back_alley import RULES
-
-        states: Iterable[GameState] = RULES.replay(game)
+        if game.game != "back_alley":
+            raise ValueError(f"a double-dummy report is of a Back Alley game, "
+                             f"not {game.game!r}")
+        states = cast("Iterator[GameState]", game.replay())
     else:
-        states = game
+        states = iter(game)
     deals: list[DealDoubleDummy] = []
-    opening: tuple[int, int, tuple[int, int]] | None = None   # results, leader, dd
+    # results, leader, dd, table
+    opening: tuple[int, int, tuple[int, int], DoubleDummyTable | None] | None = None
     for state in states:
         if opening is not None and len(state.results) > opening[0]:
             result = state.results[opening[0]]
@@ -166,7 +194,7 @@ def double_dummy_report(game: GameRecord | Iterable[GameState], *,
                 hand_size=result.hand_size, trump_card=result.trump_card, leader=opening[1],
                 contracts=(contracts[0], contracts[1]), double_dummy=opening[2],
                 tricks=(result.tricks[0], result.tricks[1]),
-                points=(result.points[0], result.points[1])))
+                points=(result.points[0], result.points[1]), table=opening[3]))
             opening = None
         if (opening is None and state.phase is Phase.PLAY and not state.tricks
                 and not state.trick_indexes):
@@ -174,10 +202,17 @@ def double_dummy_report(game: GameRecord | Iterable[GameState], *,
             deal = state.deal
             assert leader is not None
             assert deal is not None
-            solved = max_tricks(state, implementation=implementation)
-            rest = deal.hand_size - solved
-            team_tricks = (solved, rest) if leader & 1 == 0 else (rest, solved)
-            opening = (len(state.results), leader, team_tricks)
+            if tables:
+                table: DoubleDummyTable | None = double_dummy_table(
+                    state, implementation=implementation)
+                assert table is not None
+                team_tricks = table.team_tricks(leader)
+            else:
+                table = None
+                solved = max_tricks(state, implementation=implementation)
+                rest = deal.hand_size - solved
+                team_tricks = (solved, rest) if leader & 1 == 0 else (rest, solved)
+            opening = (len(state.results), leader, team_tricks, table)
     return DoubleDummyReport(tuple(deals))
 
 
@@ -191,6 +226,7 @@ def double_dummy_text(states: Iterable[GameState]) -> str:
     >>> print(double_dummy_text(RULES.replay(game.record)))
     dd: the tricks a team takes from the opening lead, every hand open, both teams at best
     deal 1 (1 card, turned ..., seat ... led): team 0 bid ... dd ... took ...; team 1 bid ...
+      dd with each seat on lead, team 0-team 1: seat 0 ...-..., seat 1 ..., seat 2 ..., seat 3 ...
     1 deal: team 0 dd ... took ...; team 1 dd ... took ...
     """
     return str(double_dummy_report(states))

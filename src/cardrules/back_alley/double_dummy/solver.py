@@ -46,13 +46,22 @@ the same answers.
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Literal, overload
+
+import attrs
+
 from cardrules.back_alley.actions import Board, Play
 from cardrules.back_alley.double_dummy import _native
 from cardrules.back_alley.game import legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase
 from cardrules.back_alley.trick import TRUMP_CLASS
 
-__all__ = ["IMPLEMENTATIONS", "clear_cache", "max_tricks", "play_values"]
+__all__ = ["IMPLEMENTATIONS", "TABLE_ENTRIES", "DoubleDummyTable", "clear_cache",
+           "double_dummy_table", "max_tricks", "play_values", "solve_many"]
 
 #: The values ``implementation`` may take.
 IMPLEMENTATIONS = ("auto", "c", "python")
@@ -761,3 +770,224 @@ def max_tricks(state: GameState, *, implementation: str = "auto") -> int:
     position = _Position(state)
     return position.ours(position.team0(-1))
 
+
+
+@attrs.frozen(slots=True)
+class DoubleDummyTable:
+    """A deal's double-dummy table, Back Alley's analogue of bridge's: for
+    each seat on lead at the start of the play, the tricks each seat's team
+    takes in the whole deal, every hand open and both teams at their best.
+
+    ``tricks[leader][seat]`` is the tricks of ``seat``'s team (BA-1: seats 0
+    and 2 against 1 and 3) when ``leader`` leads the first trick; in each
+    row the two teams' tricks add up to the hand size.  The trump suit, the turned card and the
+    board claims (which let a seat lead trump before it is broken, BA-32) are
+    those of the deal; only the leader changes.
+
+    >>> table = DoubleDummyTable(tricks=((2, 0, 2, 0), (1, 1, 1, 1), (2, 0, 2, 0), (1, 1, 1, 1)))
+    >>> table.team_tricks(1)
+    (1, 1)
+    >>> print(table)
+    leader  team 0  team 1
+    seat 0       2       0
+    seat 1       1       1
+    seat 2       2       0
+    seat 3       1       1
+    """
+
+    tricks: tuple[tuple[int, ...], ...]
+
+    def team_tricks(self, leader: int) -> tuple[int, int]:
+        """Team 0's and team 1's tricks when ``leader`` leads.
+
+        >>> DoubleDummyTable(((3, 1, 3, 1),) * 4).team_tricks(0)
+        (3, 1)
+        """
+        row = self.tricks[leader]
+        return row[0], row[1]
+
+    def __str__(self) -> str:
+        from cardrules.i18n import gettext
+
+        head = gettext("leader  team 0  team 1")
+        rows = [gettext("seat {seat}").format(seat=leader).ljust(6)
+                + f"  {row[0]:6}  {row[1]:6}" for leader, row in enumerate(self.tricks)]
+        return "\n".join([head, *rows])
+
+
+def double_dummy_table(state: GameState, *, implementation: str = "auto") -> DoubleDummyTable:
+    """The double-dummy table of the deal of ``state`` (see
+    :class:`DoubleDummyTable`): four solves, one per seat on lead, of the
+    position at the start of the play (BA-30 names who really leads; the
+    table asks what each seat's team would take if another did).
+
+    ``state`` must be in the play phase before the first card (the opening
+    lead), else a :class:`ValueError`.  The rules of play are those of
+    :func:`max_tricks` (BA-31 to BA-34, the no-trump deals of BA-13); a
+    seat that claimed board may lead trump from the first trick (BA-32).
+
+    >>> from cardrules import parse_cards
+    >>> from cardrules.back_alley import ChooseDealer, Shuffle, apply, new_game, parse_action
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> dealt = parse_cards("AC AD 2C 3C KC KD 2D 3D 9H")  # hearts trump, none held
+    >>> order = dealt + tuple(c for c in CARDS if c not in dealt)
+    >>> state = apply(apply(new_game(max_hand_size=2), ChooseDealer(3)), Shuffle(order))
+    >>> for bid in ("bid 1", "pass", "pass", "pass"):
+    ...     state = apply(state, parse_action(bid))
+    >>> [str(hand) for hand in state.hands]
+    ['AC KC', 'AD KD', '2D 2C', '3D 3C']
+    >>> print(double_dummy_table(state))  # the leader's side cashes its aces and kings
+    leader  team 0  team 1
+    seat 0       2       0
+    seat 1       0       2
+    seat 2       2       0
+    seat 3       0       2
+    >>> double_dummy_table(state).tricks[3]  # seat 3 leads: each seat's team
+    (0, 2, 0, 2)
+    """
+    if state.phase is not Phase.PLAY or state.tricks or state.trick_indexes:
+        raise ValueError("a double-dummy table needs a deal at its opening lead (the play "
+                         "phase before the first card)")
+    deal = state.deal
+    assert deal is not None
+    rows = []
+    for leader in range(NUM_PLAYERS):
+        opening = attrs.evolve(state, leader=leader, current_player=leader)
+        ours = max_tricks(opening, implementation=implementation)
+        theirs = deal.hand_size - ours
+        team = (ours, theirs) if leader % 2 == 0 else (theirs, ours)
+        rows.append((team[0], team[1], team[0], team[1]))
+    return DoubleDummyTable(tuple(rows))
+
+
+#: The entries of each thread's transposition table in :func:`solve_many`
+#: unless told: 2**19 entries of 56 bytes, 29.4 MB a thread (the table of a
+#: single :func:`max_tricks` call holds 2**20, 58.7 MB, kept for the next).
+TABLE_ENTRIES = 1 << 19
+
+#: Tables of the C solver made by :func:`solve_many`, by size, free for the
+#: next call (one thread searches with a table at a time).
+_FREE_TABLES: dict[int, list[_native.Table]] = {}
+_FREE_LOCK = threading.Lock()
+
+
+def _take_table(entries: int) -> _native.Table | None:
+    with _FREE_LOCK:
+        free = _FREE_TABLES.get(entries)
+        if free:
+            return free.pop()
+    return _native.new_table(entries)
+
+
+def _give_table(table: _native.Table) -> None:
+    with _FREE_LOCK:
+        _FREE_TABLES.setdefault(table.entries, []).append(table)
+
+
+def _solve_chunk(states: list[GameState], every_card: bool, use_c: bool,
+                 entries: int) -> list[int | dict[Play, int]]:
+    """Solve ``states`` in order on one thread with one table, kept from
+    state to state (what one deal stored often serves the next one drawn
+    from the same view)."""
+    table = _take_table(entries) if use_c else None
+    out: list[int | dict[Play, int]] = []
+    try:
+        for state in states:
+            answer: int | dict[Play, int] | None = None
+            if table is not None:
+                if every_card:
+                    answer = _native.play_values(state, table, True)
+                else:
+                    answer = _native.max_tricks(state, table, True)
+            if answer is None:  # no C solver, or a position it leaves to Python
+                if every_card:
+                    answer = _python_values(state)
+                else:
+                    position = _Position(state)
+                    answer = position.ours(position.team0(-1))
+            out.append(answer)
+    finally:
+        if table is not None:
+            _give_table(table)
+    return out
+
+
+@overload
+def solve_many(states: Iterable[GameState], *, threads: int | None = None,
+               every_card: Literal[False] = False, implementation: str = "auto",
+               table_entries: int = TABLE_ENTRIES) -> list[int]: ...
+
+
+@overload
+def solve_many(states: Iterable[GameState], *, threads: int | None = None,
+               every_card: Literal[True], implementation: str = "auto",
+               table_entries: int = TABLE_ENTRIES) -> list[dict[Play, int]]: ...
+
+
+def solve_many(states: Iterable[GameState], *, threads: int | None = None,
+               every_card: bool = False, implementation: str = "auto",
+               table_entries: int = TABLE_ENTRIES) -> list[int] | list[dict[Play, int]]:
+    """Solve a batch of positions across ``threads`` threads: for each state,
+    in order, :func:`max_tricks` or, with ``every_card``, :func:`play_values`
+    (the same answers, BA-31 to BA-34).
+
+    The C solver searches with the GIL released, so the threads run at
+    once: the states are cut into ``threads`` runs in order, each solved by
+    one thread with a transposition table of its own of ``table_entries``
+    entries (a power of two, 64 to 2**26; 56 bytes each, so 29.4 MB a thread
+    by default and at most ``threads * table_entries * 56`` bytes in all),
+    kept from one state to the next of its run (an entry holds for any
+    position under the same trump suit and board claims).  The tables are
+    kept for the next call.  ``threads`` None means one per processor, never
+    more than there are states.  With the pure-Python solver (no C
+    extension, ``implementation="python"`` or ``CARDRULES_PURE_PYTHON``)
+    the states are solved one after the other.
+
+    A :class:`ValueError` when a state is not in the play phase or
+    ``threads`` is below 1.
+
+    >>> from cardrules.back_alley import apply, new_game, ChooseDealer, Shuffle, Bid
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> state = apply(apply(new_game(max_hand_size=2), ChooseDealer(3)), Shuffle(CARDS))
+    >>> for bid in (Bid(1), Bid(1), Bid(1), Bid(1)):
+    ...     state = apply(state, bid)
+    >>> solve_many([state, state], threads=2) == [max_tricks(state)] * 2
+    True
+    >>> solve_many([state], every_card=True) == [play_values(state)]
+    True
+    >>> solve_many([state], threads=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: threads must be at least 1, not 0
+    """
+    batch = list(states)
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    use_c = _check_implementation(implementation)
+    for state in batch:
+        if state.phase is not Phase.PLAY:
+            _Position(state)  # raises the phase error
+    if use_c and not _native.available():
+        if implementation == "c":
+            raise RuntimeError("the C double-dummy solver is not available: the speed-ups "
+                               "extension was built without it (use implementation='python')")
+        use_c = False
+    if use_c and (table_entries < 64 or table_entries > 1 << 26
+                  or table_entries & (table_entries - 1)):
+        raise ValueError(f"table_entries must be a power of two from 64 to 2**26, "
+                         f"not {table_entries}")
+    count = min(threads or os.cpu_count() or 1, len(batch)) if use_c else 1
+    if count <= 1:
+        solved = _solve_chunk(batch, every_card, use_c, table_entries)
+    else:
+        size, extra = divmod(len(batch), count)
+        runs, at = [], 0
+        for k in range(count):
+            step = size + (k < extra)
+            runs.append(batch[at:at + step])
+            at += step
+        with ThreadPoolExecutor(max_workers=count) as pool:
+            parts = list(pool.map(lambda run: _solve_chunk(run, every_card, use_c,
+                                                           table_entries), runs))
+        solved = [answer for part in parts for answer in part]
+    return solved  # type: ignore[return-value]

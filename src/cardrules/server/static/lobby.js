@@ -4,11 +4,18 @@
 
 let GAMES = [];
 
+// Each setting's label and the hint under its box (unknown ones: their name).
+const SETTINGS = {
+  num_players: {label: N("Players"), hint: N("How many seats the table has.")},
+  max_hand_size: {label: N("Largest hand"), hint: N("From 1 to 13 cards: the deals grow to this many cards each, then shrink back to one.")},
+  ante: {label: N("Ante"), hint: N("The chips each player puts in the pot every round (1 or more).")},
+  rounds: {label: N("Rounds"), hint: N("How many rounds are played; leave it empty to play on with no limit.")},
+};
+
 function normaliseGames(data) {
   const list = (data && data.games) || [];
   return list.map((g) => ({
     name: g.game,
-    title: g.title || g.game,
     settings: g.settings || {},
     bots: g.bots || [],
     defaultBot: g.default_bot || (g.bots || [])[0] || null,
@@ -32,41 +39,65 @@ function seatCount(game) {
   return game.players.length ? game.players[0] : 4;
 }
 
+function settingLabel(name) {
+  return SETTINGS[name] ? t(SETTINGS[name].label) : name.replace(/_/g, " ");
+}
+
 function drawSettings() {
   const game = currentGame();
   const box = document.getElementById("settings");
-  box.replaceChildren(el("legend", {}, "Settings"));
+  box.replaceChildren(el("legend", {}, t("Settings")));
   for (const [name, value] of Object.entries(game.settings)) {
-    const input = el("input", {type: "number", id: `setting-${name}`, name: name,
-                               "data-setting": name, min: 0, step: 1,
-                               placeholder: value === null ? "none" : String(value),
-                               value: value === null ? "" : String(value)});
+    const attrs = {type: "number", id: `setting-${name}`, name: name, "data-setting": name,
+                   min: 1, step: 1, inputmode: "numeric", value: value === null ? "" : String(value),
+                   "aria-describedby": `hint-${name}`};
+    if (name === "num_players" && game.players.length) {
+      attrs.min = Math.min(...game.players);
+      attrs.max = Math.max(...game.players);
+    }
+    if (name === "max_hand_size") attrs.max = 13;
+    const input = el("input", attrs);
     if (name === "num_players") input.addEventListener("input", drawSeats);
-    box.append(el("label", {}, name.replace(/_/g, " "), " ", input));
+    let hint = SETTINGS[name] ? t(SETTINGS[name].hint) : "";
+    if (name === "num_players" && game.players.length) {
+      hint = t("From {low} to {high} players.", {low: attrs.min, high: attrs.max});
+    }
+    box.append(el("div", {class: "setting"},
+      el("label", {for: input.id}, settingLabel(name)), input,
+      el("p", {class: "hint quiet", id: `hint-${name}`}, hint)));
   }
-  const hint = el("p", {class: "quiet"}, "Leave a box empty for no limit where the game allows it.");
-  box.append(hint);
   drawSeats();
+}
+
+function seatKindText(kind) {
+  if (kind === "human") return t("you (this browser)");
+  if (kind === "open") return t("a person who joins");
+  return t("bot: {name}", {name: botName(kind.replace(/^bot:/, ""))});
+}
+
+function botName(name) {
+  const names = {random: N("random"), greedy: N("greedy"), heuristic: N("heuristic"),
+                 search: N("search"), dd: N("double dummy")};
+  return names[name] ? t(names[name]) : name;
 }
 
 function drawSeats() {
   const game = currentGame();
   const box = document.getElementById("seats");
   const before = Array.from(box.querySelectorAll("select")).map((s) => s.value);
-  box.replaceChildren(el("legend", {}, "Seats"));
+  box.replaceChildren(el("legend", {}, t("Seats")));
   const n = seatCount(game);
   for (let seat = 0; seat < n; seat++) {
     const select = el("select", {id: `seat-${seat}`, "data-seat": seat});
-    select.append(el("option", {value: "human"}, "you (this browser)"));
-    select.append(el("option", {value: "open"}, "a person who joins"));
-    for (const bot of game.bots) {
-      select.append(el("option", {value: `bot:${bot}`}, `bot: ${bot}`));
+    for (const kind of ["human", "open", ...game.bots.map((b) => `bot:${b}`)]) {
+      select.append(el("option", {value: kind}, seatKindText(kind)));
     }
     // Seat 0 is you; the others default to the game's default bot.
     const fallback = seat === 0 || !game.defaultBot ? "human" : `bot:${game.defaultBot}`;
     select.value = before[seat] && Array.from(select.options).some((o) => o.value === before[seat])
       ? before[seat] : fallback;
-    box.append(el("label", {}, `seat ${seat}`, " ", select));
+    box.append(el("div", {class: "setting"},
+      el("label", {for: select.id}, t("seat {number}", {number: seat})), select));
   }
 }
 
@@ -74,11 +105,7 @@ function readSettings() {
   const settings = {};
   for (const input of document.querySelectorAll("#settings input[data-setting]")) {
     const name = input.dataset.setting;
-    if (input.value === "") {
-      settings[name] = null;
-    } else {
-      settings[name] = parseInt(input.value, 10);
-    }
+    settings[name] = input.value === "" ? null : parseInt(input.value, 10);
   }
   return settings;
 }
@@ -101,7 +128,7 @@ async function createTable(event) {
     for (const s of mine) Seats.add(answer.id, s.seat, s.token);
     location.href = mine.length ? `/tables/${answer.id}?seat=${mine[0].seat}` : `/tables/${answer.id}`;
   } catch (err) {
-    message(`The table was not created: ${err.message}`, "error");
+    message(t("The table was not created: {reason}", {reason: err.message}), "error");
   } finally {
     button.disabled = false;
   }
@@ -113,19 +140,24 @@ async function join(table) {
     Seats.add(table, answer.seat, answer.token);
     location.href = `/tables/${table}?seat=${answer.seat}`;
   } catch (err) {
-    message(`Could not join table ${table}: ${err.message}`, "error");
+    message(t("Could not join table {table}: {reason}", {table: table, reason: err.message}), "error");
     refresh();
   }
 }
 
 function seatText(s) {
   const kind = String(s.kind || "human");
-  if (kind.startsWith("bot:")) return kind.replace(/^bot:/, "bot ");
-  return s.taken ? "person" : "free";
+  if (kind.startsWith("bot:")) return t("bot: {name}", {name: botName(kind.slice(4))});
+  return s.taken ? t("a person") : t("free");
 }
 
 function freeSeats(table) {
   return (table.seats || []).filter((s) => s.kind === "human" && !s.taken).length;
+}
+
+function settingsText(settings) {
+  return Object.entries(settings || {}).map(([k, v]) =>
+    `${settingLabel(k)}: ${v === null ? t("no limit") : v}`).join(", ");
 }
 
 async function refresh() {
@@ -133,26 +165,28 @@ async function refresh() {
   try {
     data = await api("GET", "/api/tables");
   } catch (err) {
-    message(`The list of tables did not load: ${err.message}`, "error");
+    message(t("The list of tables did not load: {reason}", {reason: err.message}), "error");
     return;
   }
   const tables = Array.isArray(data) ? data : (data && data.tables) || [];
-  const body = document.querySelector("#tables tbody");
-  body.replaceChildren();
-  for (const t of tables) {
-    const settings = Object.entries(t.settings || {}).map(([k, v]) => `${k.replace(/_/g, " ")} ${v === null ? "none" : v}`).join(", ");
-    const seats = (t.seats || []).map(seatText).join(", ");
-    const held = Seats.of(t.id);
-    const actions = el("td", {class: "row-actions"});
+  const list = document.getElementById("tables");
+  list.replaceChildren();
+  for (const table of tables) {
+    const held = Seats.of(table.id);
+    const actions = el("div", {class: "row-actions"});
     if (held.length) {
-      actions.append(el("a", {href: `/tables/${t.id}?seat=${held[0].seat}`, class: "button", "data-open": t.id}, "back to my seat"));
-    } else if (freeSeats(t) > 0) {
-      actions.append(el("button", {type: "button", "data-join": t.id, onclick: () => join(t.id)}, "join"));
+      actions.append(el("a", {href: `/tables/${table.id}?seat=${held[0].seat}`, class: "button", "data-open": table.id},
+                         t("back to my seat")));
+    } else if (freeSeats(table) > 0) {
+      actions.append(el("button", {type: "button", "data-join": table.id, onclick: () => join(table.id)}, t("join")));
     }
-    actions.append(el("a", {href: `/tables/${t.id}?watch=1`, class: "button quiet-button", "data-watch": t.id}, "watch"));
-    body.append(el("tr", {"data-table": t.id},
-      el("td", {}, `#${t.id}`), el("td", {}, gameTitle(GAMES, t.game)),
-      el("td", {}, settings), el("td", {}, seats), actions));
+    actions.append(el("a", {href: `/tables/${table.id}?watch=1`, class: "button quiet-button", "data-watch": table.id},
+                       t("watch")));
+    list.append(el("li", {class: "listed", "data-table": table.id},
+      el("div", {class: "listed-title"}, el("strong", {}, gameTitle(table.game)), ` #${table.id}`),
+      el("div", {class: "quiet"}, settingsText(table.settings)),
+      el("div", {}, t("Seats: {seats}", {seats: (table.seats || []).map(seatText).join(", ")})),
+      actions));
   }
   document.getElementById("no-tables").hidden = tables.length > 0;
   drawMine();
@@ -168,36 +202,37 @@ async function drawFinished() {
   }
   const tables = ((data && data.tables) || []).slice(-20).reverse();
   const list = document.getElementById("finished");
-  list.replaceChildren(...tables.map((t) => el("li", {"data-finished": t.id},
-    el("a", {href: `/tables/${t.id}?watch=1`}, `#${t.id}`), ` ${t.title || gameTitle(GAMES, t.game)} `,
-    el("a", {href: `/api/tables/${t.id}/record`, class: "quiet"}, "record"))));
+  list.replaceChildren(...tables.map((table) => el("li", {"data-finished": table.id},
+    el("a", {href: `/tables/${table.id}?watch=1`}, `#${table.id}`), ` ${gameTitle(table.game)} `,
+    el("a", {href: `/api/tables/${table.id}/record`, class: "quiet"}, t("record")))));
   document.getElementById("no-finished").hidden = tables.length > 0;
 }
 
 function drawMine() {
   const list = document.getElementById("my-seats");
   list.replaceChildren();
-  const all = Seats.all();
-  for (const [table, seats] of Object.entries(all)) {
+  for (const [table, seats] of Object.entries(Seats.all())) {
     for (const s of seats || []) {
       list.append(el("li", {},
-        el("a", {href: `/tables/${table}?seat=${s.seat}`}, `table #${table}, seat ${s.seat}`), " ",
-        el("button", {type: "button", class: "quiet-button", title: "Forget this table's tokens",
-                      onclick: () => { Seats.forget(table); drawMine(); }}, "forget")));
+        el("a", {href: `/tables/${table}?seat=${s.seat}`}, t("table #{table}, seat {number}", {table: table, number: s.seat})), " ",
+        el("button", {type: "button", class: "quiet-button", title: t("Forget this table's tokens"),
+                      onclick: () => { Seats.forget(table); drawMine(); }}, t("forget"))));
     }
   }
   document.getElementById("no-seats").hidden = list.children.length > 0;
 }
 
 async function start() {
+  languageSwitch();
+  await loadWords();
   try {
     GAMES = normaliseGames(await api("GET", "/api/games"));
   } catch (err) {
-    message(`The games did not load: ${err.message}`, "error");
+    message(t("The games did not load: {reason}", {reason: err.message}), "error");
     return;
   }
   const select = document.getElementById("game");
-  for (const g of GAMES) select.append(el("option", {value: g.name}, g.title));
+  for (const g of GAMES) select.append(el("option", {value: g.name}, gameTitle(g.name)));
   select.addEventListener("change", drawSettings);
   drawSettings();
   document.getElementById("create-form").addEventListener("submit", createTable);

@@ -1,0 +1,213 @@
+"""The words of the web table: every text the pages show, in the catalog.
+
+The pages' scripts and HTML hold only English message ids; the server
+translates them from the library's catalog, where they are the entries of
+the context ``"web"``, and serves them as ``/words/{lang}.json``
+(:func:`words`).  A message the catalog lacks is shown in English.  The
+ids keep ``{name}`` fields, filled in by the page.
+
+>>> words("ja")["Game over"]
+'ゲーム終了'
+>>> words("en")["Game over"]
+'Game over'
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cardrules.i18n import NP_, language, normalize, pgettext
+
+__all__ = ["MESSAGES", "words"]
+
+#: The English id of every text the pages show (the catalog's context ``"web"``).
+MESSAGES: Final = (
+    NP_("web", "a card face down"),
+    NP_("web", "big blooper (joker)"),
+    NP_("web", "little blooper (joker)"),
+    NP_("web", "Back Alley"),
+    NP_("web", "Down and Back"),
+    NP_("web", "Players"),
+    NP_("web", "How many seats the table has."),
+    NP_("web", "Largest hand"),
+    NP_("web",
+        "From 1 to 13 cards: the deals grow to this many cards each, then shrink back to one."),
+    NP_("web", "Ante"),
+    NP_("web", "The chips each player puts in the pot every round (1 or more)."),
+    NP_("web", "Rounds"),
+    NP_("web", "How many rounds are played; leave it empty to play on with no limit."),
+    NP_("web", "Settings"),
+    NP_("web", "From {low} to {high} players."),
+    NP_("web", "you (this browser)"),
+    NP_("web", "a person who joins"),
+    NP_("web", "bot: {name}"),
+    NP_("web", "random"),
+    NP_("web", "greedy"),
+    NP_("web", "heuristic"),
+    NP_("web", "search"),
+    NP_("web", "double dummy"),
+    NP_("web", "Seats"),
+    NP_("web", "seat {number}"),
+    NP_("web", "The table was not created: {reason}"),
+    NP_("web", "Could not join table {table}: {reason}"),
+    NP_("web", "a person"),
+    NP_("web", "free"),
+    NP_("web", "no limit"),
+    NP_("web", "The list of tables did not load: {reason}"),
+    NP_("web", "back to my seat"),
+    NP_("web", "join"),
+    NP_("web", "watch"),
+    NP_("web", "Seats: {seats}"),
+    NP_("web", "record"),
+    NP_("web", "table #{table}, seat {number}"),
+    NP_("web", "Forget this table's tokens"),
+    NP_("web", "forget"),
+    NP_("web", "The games did not load: {reason}"),
+    NP_("web", "reconnecting"),
+    NP_("web", "connecting"),
+    NP_("web", "connected"),
+    NP_("web", "watching"),
+    NP_("web", "refused"),
+    NP_("web", "Your seat's token was not accepted. You can still watch the table."),
+    NP_("web", "This table cannot be shown."),
+    NP_("web", "game over"),
+    NP_("web", "connection lost; trying again in {seconds} s"),
+    NP_("web", "watch instead"),
+    NP_("web", "The table moved on before your move arrived; here is where it stands now."),
+    NP_("web", "That move was not accepted."),
+    NP_("web", "Rule"),
+    NP_("web", "not allowed now"),
+    NP_("web", "close"),
+    NP_("web", "nobody"),
+    NP_("web", "you"),
+    NP_("web", "your partner"),
+    NP_("web", "pass"),
+    NP_("web", "board"),
+    NP_("web", "bid {n}"),
+    NP_("web", "draw from the stock"),
+    NP_("web", "take the top discard"),
+    NP_("web", "cut {n} cards"),
+    NP_("web", "play {card}"),
+    NP_("web", "discard {card}"),
+    NP_("web", "no cards in hand"),
+    NP_("web", "cards in hand: {n}"),
+    NP_("web", "{seconds} s left"),
+    NP_("web", "Game over"),
+    NP_("web", "back to the lobby"),
+    NP_("web", "dealer"),
+    NP_("web", "D"),
+    NP_("web", "Waiting for {name}…"),
+    NP_("web", "passed"),
+    NP_("web", "double board"),
+    NP_("web", "triple board"),
+    NP_("web", "quadruple board"),
+    NP_("web", "spades"),
+    NP_("web", "hearts"),
+    NP_("web", "diamonds"),
+    NP_("web", "clubs"),
+    NP_("web", "your team"),
+    NP_("web", "the other team"),
+    NP_("web", "team {team} (seats {a} and {b})"),
+    NP_("web", "no bid yet"),
+    NP_("web", "tricks: {n}"),
+    NP_("web", "trumps: {suit}"),
+    NP_("web", "no trumps"),
+    NP_("web", "the trick"),
+    NP_("web", "last trick, won by {name}"),
+    NP_("web", "no card played yet"),
+    NP_("web", "deal {deal} of {deals}, {n} cards each"),
+    NP_("web", "{card} discarded"),
+    NP_("web", "The game is over."),
+    NP_("web", "Your turn: play a card."),
+    NP_("web", "Your turn: bid."),
+    NP_("web", "Dealing…"),
+    NP_("web", "{n} points"),
+    NP_("web", "deal"),
+    NP_("web", "cards"),
+    NP_("web", "bid {contract}, won {tricks}: {points}"),
+    NP_("web", "A draw at {n} points each."),
+    NP_("web", "{team} wins, {high} to {low}."),
+    NP_("web", "No results yet."),
+    NP_("web", "has split"),
+    NP_("web", "splitting"),
+    NP_("web", "net {net} · turns {turns}"),
+    NP_("web", "took"),
+    NP_("web", "stock: {n}"),
+    NP_("web", "empty"),
+    NP_("web", "discard pile: {n}"),
+    NP_("web", "round {round}"),
+    NP_("web", "round {round} of {rounds}"),
+    NP_("web", "ante {ante}"),
+    NP_("web", "pot"),
+    NP_("web", "Tie-break draws under way"),
+    NP_("web", "Your turn: cut the deck."),
+    NP_("web", "Your turn: draw from the stock or take the top discard."),
+    NP_("web", "Your turn: discard a card."),
+    NP_("web", "Your turn: split your seven cards."),
+    NP_("web", "Waiting for the others to split…"),
+    NP_("web", "Everyone splits: choose your down hand."),
+    NP_("web", "net {net}"),
+    NP_("web", "round"),
+    NP_("web", "down hand"),
+    NP_("web", "back hand"),
+    NP_("web", "{pot} carries over"),
+    NP_("web", "{pot} to {name}"),
+    NP_("web", "You win with net {net}."),
+    NP_("web", "{name} wins with net {net}."),
+    NP_("web", "Shared lead at net {net}: {names}."),
+    NP_("web", "pot left: {pot}"),
+    NP_("web", "Round {round} showdown"),
+    NP_("web", "{card} in the down hand"),
+    NP_("web", "in the down hand"),
+    NP_("web", "in the back hand"),
+    NP_("web", "split: down {down} / back {back}"),
+    NP_("web", "choose {n} more for the four-card down hand"),
+    NP_("web", "clear"),
+    NP_("web", "How many cards to cut ({low} to {high})?"),
+    NP_("web", "Your turn."),
+    NP_("web", "How to play"),
+    NP_("web", "You hold no seat at this table in this browser, so you are watching."),
+    NP_("web", "lobby"),
+    NP_("web", "New table"),
+    NP_("web", "Game"),
+    NP_("web", "Create the table and sit down"),
+    NP_("web", "Tables"),
+    NP_("web", "Refresh the list"),
+    NP_("web", "No open tables yet: create one."),
+    NP_("web", "Finished games"),
+    NP_("web", "None yet."),
+    NP_("web", "Your seats"),
+    NP_("web",
+        "None yet. The seat tokens this browser holds are kept here, "
+        "so a reload finds your tables again."),
+    NP_("web", "table"),
+    NP_("web", "your seats at this table"),
+    NP_("web", "the middle of the table"),
+    NP_("web", "your hand"),
+    NP_("web", "your moves"),
+    NP_("web", "Score"),
+    NP_("web", "Log"),
+    NP_("web", "Language"),
+    NP_("web", "No such game."),
+    # the server's refusals, in the language of the client refused
+    NP_("web", "the game is over"),
+    NP_("web", "the table is at version {now}, not {sent}"),
+    NP_("web", "not an action: {reason}"),
+    NP_("web", "a chance action is due"),
+    NP_("web", "your partner"),
+    NP_("web", "Rules"),
+)
+
+
+def words(lang: str) -> dict[str, str]:
+    """Every message of :data:`MESSAGES` in ``lang`` (normalised: anything
+    cardrules does not speak gives English), keyed by its English id.
+
+    >>> words("uk")["join"], words("xx")["join"]
+    ('приєднатися', 'join')
+    """
+    code = normalize(lang)
+    with language(code):
+        return {message: pgettext("web", message) for message in MESSAGES}
+
+
