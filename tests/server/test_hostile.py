@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverplay import RELAXED, new_table, served, url
 from starlette.requests import Request
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -30,6 +29,7 @@ from cardrules.server._live import MAX_FAILURES, Client, LiveTable, _texts
 from cardrules.server._requests import BadRequest, read_json
 from cardrules.server.limits import Limits
 from support import ROOT
+from support.serverplay import RELAXED, new_table, served, url
 
 JSON = {"content-type": "application/json"}
 
