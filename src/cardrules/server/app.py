@@ -242,7 +242,8 @@ class _Server:
             # a client asks for them; what the others store is heard of.
             running.cluster = Cluster(running.store, running.db, ttl=self.lease_seconds,
                                       renew=self.lease_seconds / 3)
-            await running.cluster.start(self._on_leases, self._on_message, self._on_resync)
+            await running.cluster.start(self._on_leases, self._on_message, self._on_resync,
+                                        self._on_tick)
             return
         for stored in stored_tables:
             try:
@@ -374,6 +375,23 @@ class _Server:
         process running its bots that it is watched."""
         if self.running.cluster is not None and not table.may_drive:
             self._spawn(self._say_watched(table.id))
+
+    def _on_tick(self) -> None:
+        """After each lease step: check the tables watched here against the
+        store (a safety net under the notifications: one query a step)."""
+        if self._running is not None:
+            self._spawn(self._sweep())
+
+    async def _sweep(self) -> None:
+        watched = [t.id for t in self.live.values() if t.clients and not t.over]
+        if not watched:
+            return
+        with contextlib.suppress(Exception):
+            stored = await self.call(self.store.versions, watched)
+            for table_id, version in stored.items():
+                table = self.live.get(table_id)
+                if table is not None and version > table.version:
+                    self._catch_up(table_id, version)
 
     def _on_resync(self) -> None:
         if self._running is None:

@@ -90,11 +90,13 @@ class Cluster:
 
     async def start(self, on_leases: Callable[[Sequence[str], Sequence[str]], object],
                     on_message: Callable[[Sequence[str]], object],
-                    on_resync: Callable[[], object]) -> None:
+                    on_resync: Callable[[], object],
+                    on_tick: Callable[[], object] | None = None) -> None:
         """Start listening (and wait until the listener is ready, at most 10 s),
-        then start the lease loop."""
+        then start the lease loop (``on_tick`` is called after each step)."""
         loop = asyncio.get_running_loop()
         self._on_leases = on_leases
+        self._on_tick = on_tick
         self._stopping.clear()
 
         def deliver(lines: list[str]) -> None:
@@ -165,6 +167,8 @@ class Cluster:
             await asyncio.sleep(self.renew)
             try:
                 await self.step()
+                if self._on_tick is not None:
+                    self._on_tick()
             except asyncio.CancelledError:
                 raise
             except Exception as err:   # the database is away: try again next time
