@@ -14,7 +14,7 @@ before the call):
 ``--before PATH`` runs the same cases with another tree (its ``.venv`` and
 ``src``) beside this one.  Medians and spreads (min-max) are printed.
 
-Run: ``python benchmarks/speed/bench_hostile_readers.py [--before /work/before] [--runs 3]``.
+Run: ``python benchmarks/speed/bench_hostile_readers.py [--before OTHER_CHECKOUT] [--runs 3]``.
 """
 
 from __future__ import annotations
