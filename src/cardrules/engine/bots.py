@@ -62,7 +62,7 @@ class RandomBot:
     True
     """
 
-    #: A move takes microseconds (see :func:`is_quick`).
+    #: A move takes microseconds (see :func:`~cardrules.engine.bots.is_quick`).
     quick: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:

@@ -126,7 +126,7 @@ class Limits:
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
         """True when a browser page from ``origin`` may change things here:
         no Origin (not a browser's request), the server's own origin (the
-        same host as the Host header), or one of :attr:`allowed_origins`.
+        same host as the Host header), or one of ``allowed_origins``.
 
         >>> Limits().origin_allowed("http://localhost:8000", "localhost:8000")
         True
