@@ -59,10 +59,18 @@ def _names(listed: str) -> list[str]:
 
 
 def documented_names() -> set[str]:
-    """The full names that docs/api.rst documents."""
+    """The full names that the pages of docs/api/ document."""
+    documented: set[str] = set()
+    for page in sorted((DOCS / "api").glob("*.rst")):
+        documented |= _documented_on(page.read_text("utf-8"))
+    return documented
+
+
+def _documented_on(text: str) -> set[str]:
+    """The full names one page of the API reference documents."""
     documented: set[str] = set()
     current = ""
-    for directive, argument, options in _directives((DOCS / "api.rst").read_text("utf-8")):
+    for directive, argument, options in _directives(text):
         if directive in ("currentmodule", "py:currentmodule"):
             current = argument
         elif directive == "automodule":
@@ -119,7 +127,7 @@ def test_api_page_documents_every_public_name() -> None:
                 continue
             if not any(f"{package}.{name}" in documented for package in packages):
                 missing.append(path)
-    assert missing == [], f"public names missing from docs/api.rst: {missing}"
+    assert missing == [], f"public names missing from docs/api/: {missing}"
 
 
 def test_documented_names_exist() -> None:
@@ -332,6 +340,12 @@ def _toctree_entries(text: str) -> list[str]:
     return entries
 
 
+def _rst_pages() -> list[Path]:
+    """The source of every page (the API reference's in docs/api/ included)."""
+    return sorted(path for path in DOCS.rglob("*.rst")
+                  if not any(part.startswith("_") for part in path.relative_to(DOCS).parts))
+
+
 def _pages() -> set[str]:
     """Every page of the documentation, as a document name (``cli``, ``api``)."""
     return {path.relative_to(DOCS).with_suffix("").as_posix() for path in DOCS.rglob("*.rst")
@@ -342,7 +356,11 @@ def test_every_page_is_reached_from_the_index() -> None:
     pages = _pages()
     reached, todo = {"index"}, ["index"]
     while todo:
-        for entry in _toctree_entries((DOCS / f"{todo.pop()}.rst").read_text("utf-8")):
+        page = todo.pop()
+        folder = page.rpartition("/")[0]
+        for entry in _toctree_entries((DOCS / f"{page}.rst").read_text("utf-8")):
+            entry = entry.removeprefix("/") if entry.startswith("/") \
+                else f"{folder}/{entry}".lstrip("/")
             assert entry in pages, f"the toctree names a missing page: {entry}"
             if entry not in reached:
                 reached.add(entry)
@@ -353,7 +371,7 @@ def test_every_page_is_reached_from_the_index() -> None:
 def test_index_orders_the_pages_for_a_newcomer() -> None:
     entries = _toctree_entries((DOCS / "index.rst").read_text("utf-8"))
     wanted = ["installation", "quickstart", "down_and_back_game", "back_alley_game",
-              "hand_analysis", "rules", "cli", "performance", "changelog", "api", "release"]
+              "hand_analysis", "rules", "cli", "performance", "changelog", "api/index", "release"]
     positions = [entries.index(page) for page in wanted]
     assert positions == sorted(positions), entries
 
@@ -486,6 +504,17 @@ def test_html_checker_finds_every_kind_of_error_box() -> None:
     assert "(line 2)" in findings[0]  # the contents element is on the page's line 2
 
 
+def test_html_checker_refuses_a_page_over_400_kb(tmp_path: Path) -> None:
+    # The API reference was once one 2.8 MB page; now each part is its own page.
+    checker = _load_html_checker()
+    body = "<p>" + "x" * 399_000 + "</p>"
+    (tmp_path / "short.html").write_text(f"<html><body>{body}</body></html>", "utf-8")
+    assert checker.check_directory(tmp_path) == {}
+    (tmp_path / "long.html").write_text(f"<html><body>{body}{body}</body></html>", "utf-8")
+    assert checker.check_directory(tmp_path) == {
+        "long.html": ["798 kB of HTML, over 400 kB (split the page)"]}
+
+
 def test_html_checker_names_the_pages_and_sets_the_status(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     checker = _load_html_checker()
@@ -514,7 +543,7 @@ def test_no_page_hard_codes_the_version_the_command_prints() -> None:
     # (or a placeholder such as X.Y.Z), never a number that goes stale.
     printed = re.compile(r"^\s*cardrules (\S+) \((?:C speed-ups active|pure-Python "
                          r"evaluators)\)")
-    versions = [(page.name, match.group(1)) for page in DOCS.glob("*.rst")
+    versions = [(page.name, match.group(1)) for page in _rst_pages()
                 for line in page.read_text("utf-8").splitlines()
                 if (match := printed.match(line))]
     assert versions, "the installation page shows the output of cardrules --version"
@@ -524,7 +553,7 @@ def test_no_page_hard_codes_the_version_the_command_prints() -> None:
 
 def test_no_page_opens_with_a_table_of_contents_directive() -> None:
     # Furo draws '.. contents::' as a red error box (tools/check_html.py finds it built).
-    assert [page.name for page in DOCS.glob("*.rst")
+    assert [page.name for page in _rst_pages()
             if re.search(r"^\.\. contents::", page.read_text("utf-8"), re.M)] == []
 
 
@@ -588,7 +617,7 @@ def test_no_reference_reads_the_the() -> None:
                        if _page_title(page).startswith("The ")}
     assert "rules" in starts_with_the
     bare = re.compile(r"\bthe\s+:doc:`([\w/]+)`", re.IGNORECASE)
-    found = [f"{page.name}: {match.group()}" for page in DOCS.glob("*.rst")
+    found = [f"{page.name}: {match.group()}" for page in _rst_pages()
              for match in bare.finditer(page.read_text("utf-8"))
              if match.group(1) in starts_with_the]
     assert found == []

@@ -77,7 +77,7 @@ _NAMED = re.compile(r"\b(?:benchmarks|tests|tools|examples)/[\w/.-]*\w\.(?:py|md
 
 def test_every_file_the_pages_name_exists() -> None:
     pages = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", TESTS / "README.md",
-             *sorted((ROOT / "docs").glob("*.rst")),
+             *sorted((ROOT / "docs").glob("*.rst")), *sorted((ROOT / "docs" / "api").glob("*.rst")),
              *sorted((ROOT / "benchmarks").rglob("*.py")), *sorted(TESTS.rglob("*.py"))]
     missing = [f"{page.relative_to(ROOT)}: {name}" for page in pages
                for name in _NAMED.findall(page.read_text("utf-8"))
@@ -127,6 +127,24 @@ def test_a_game_package_imports_no_other_game_nor_the_command_or_the_server(game
     assert found == []
 
 
+def test_no_shared_part_imports_a_game_as_it_loads() -> None:
+    found = sorted(f"{module} -> {target}" for module, targets in GRAPH.items()
+                   if _part(module) in GRAPH_TOOL.SHARED
+                   for target, kind in targets.items()
+                   if _part(target) in GAMES and kind == "eager")
+    assert found == []
+
+
+def test_no_module_hides_an_import_of_cardrules_from_the_graph() -> None:
+    # importlib.import_module("cardrules.x") is an import the graph cannot see;
+    # only the registry finds packages by a computed name.
+    hidden = re.compile(r"import_module\(\s*[\"']cardrules")
+    found = sorted(path.relative_to(ROOT).as_posix()
+                   for path in (ROOT / "src" / "cardrules").rglob("*.py")
+                   if hidden.search(path.read_text("utf-8")))
+    assert found == []
+
+
 def test_no_circle_joins_two_parts() -> None:
     # Between modules, lazy imports included ...
     joined = [group for group in GRAPH_TOOL.circles(GRAPH, eager_only=False)
@@ -172,6 +190,31 @@ def test_the_pure_python_switch_is_read_in_one_place() -> None:
     assert readers == ["src/cardrules/_native.py"]
 
 
+def test_no_module_is_named_like_a_name_its_package_exports() -> None:
+    # `from cardrules.engine import play` is the function and `determinize` of a
+    # game is the function: neither package has a module of that name, so a
+    # reader never meets a module where a function was meant.
+    import pkgutil
+
+    import cardrules
+
+    clashes = []
+    for found in pkgutil.walk_packages(cardrules.__path__, "cardrules."):
+        if not found.ispkg:
+            continue
+        try:
+            package = importlib.import_module(found.name)
+        except ImportError:   # an optional extra not installed
+            continue
+        exported = set(getattr(package, "__all__", ()))
+        clashes += [f"{found.name}.{sub.name}" for sub in pkgutil.iter_modules(package.__path__)
+                    if sub.name in exported]
+    assert clashes == []
+    from cardrules import down_and_back
+
+    assert not hasattr(down_and_back, "evaluate")   # evaluate3 and evaluate4 are the functions
+
+
 def test_text_width_on_a_terminal_is_measured_in_one_place() -> None:
     # engine.presenter.width (wide characters two columns, combining ones none)
     measured = sorted(path.relative_to(ROOT).as_posix()
@@ -192,3 +235,15 @@ def test_rule_ids_in_test_names_are_written_one_way() -> None:
                  for name in pattern.findall(path.read_text("utf-8"))
                  if re.search(r"(?:BA|DB)_?\d|(?:^|_)(?:ba|db)_\d", name))
     assert odd == []
+
+
+def test_the_browser_and_load_tests_are_marked_slow() -> None:
+    # A developer's quick loop (pytest -m "not slow") skips them; .ci/run runs
+    # them alone, after the rest (tests/README.md).
+    heavy = [path for path in _test_files()
+             if re.search(r"^from support(?:\.| import )(?:browser|server_load)\b",
+                          path.read_text("utf-8"), re.M)]
+    assert heavy, "the browser and load tests import support.browser or support.server_load"
+    unmarked = [path.relative_to(TESTS).as_posix() for path in heavy
+                if "pytestmark = pytest.mark.slow" not in path.read_text("utf-8")]
+    assert unmarked == []

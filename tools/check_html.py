@@ -11,7 +11,9 @@ while the page a reader opens shows an error:
   ``problematic``);
 - an ``error`` admonition in the page body;
 - a reference to a page whose title starts with "The" after the word "the"
-  reads "the The rules as implemented page".
+  reads "the The rules as implemented page";
+- a page over :data:`MAX_PAGE_BYTES` (400 kB): too long to load and to find
+  one's way in (split it, as the API reference is split into its parts).
 
 Usage (``.ci/run`` runs it after the HTML build)::
 
@@ -33,6 +35,8 @@ from pathlib import Path
 #: Furo's escape hatch: a ``contents`` element with this class is drawn normally.
 FURO_ESCAPE = "this-will-duplicate-information-and-it-is-still-useful-here"
 _FURO_TEXT = "Adding a table of contents in Furo"
+#: The largest page a reader is given, in bytes of HTML.
+MAX_PAGE_BYTES = 400_000
 _DOUBLED_THE = re.compile(r"\bthe\s+The\b")
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
                    "meta", "source", "track", "wbr"})
@@ -119,7 +123,12 @@ def check_directory(root: Path) -> dict[str, list[str]]:
     below ``root``; pages without findings are left out."""
     found: dict[str, list[str]] = {}
     for page in sorted(root.rglob("*.html")):
-        findings = check_page(page.read_text("utf-8"))
+        html = page.read_text("utf-8")
+        findings = check_page(html)
+        size = len(html.encode("utf-8"))
+        if size > MAX_PAGE_BYTES:
+            findings.append(f"{size // 1000} kB of HTML, over {MAX_PAGE_BYTES // 1000} kB "
+                            f"(split the page)")
         if findings:
             found[page.relative_to(root).as_posix()] = findings
     return found

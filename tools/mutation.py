@@ -69,7 +69,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/hand.py": [_ENT + "test_hand.py", "src/cardrules/hand.py"],
     "cardrules/errors.py": [_ENT + "test_cards.py", _ENT + "test_records.py",
                             "src/cardrules/errors.py"],
-    # The command line (a package since issue 14).
+    # The command line (a package).
     **{f"cardrules/cli/{name}.py": [*_CLI, f"src/cardrules/cli/{name}.py"]
        for name in ("__init__", "_games", "_options", "_output", "simulate", "play", "human",
                     "evaluate", "replay")},
@@ -93,8 +93,8 @@ TESTS: dict[str, list[str]] = {
     "cardrules/engine/json_out.py": [_ENT + "test_readers.py",
                                    _DBT + "test_loading.py",
                                    "src/cardrules/engine/json_out.py"],
-    "cardrules/engine/play.py": [_ENT + "test_rules.py",
-                                 "src/cardrules/engine/play.py"],
+    "cardrules/engine/selfplay.py": [_ENT + "test_rules.py",
+                                 "src/cardrules/engine/selfplay.py"],
     "cardrules/engine/records.py": [_ENT + "test_records.py", _ENT + "test_records.py",
                                     _ENT + "test_contracts.py",
                                     "src/cardrules/engine/records.py"],
@@ -160,7 +160,7 @@ TESTS: dict[str, list[str]] = {
                                           "src/cardrules/down_and_back/tables.py"],
     "cardrules/down_and_back/views.py": [_DB + "game.py", _DB + "properties.py",
                                          "src/cardrules/down_and_back/views.py"],
-    # Modules first sampled for issue 14 (section 5).
+    # Modules sampled since the second run.
     "cardrules/back_alley/analysis.py": [_BAT + "test_analysis.py", *_BA_PINS,
                                          "src/cardrules/back_alley/analysis.py"],
     "cardrules/back_alley/determinization.py": [_BAT + "test_analysis.py",
@@ -211,8 +211,8 @@ TESTS: dict[str, list[str]] = {
                                            "src/cardrules/down_and_back/rollout.py"],
     "cardrules/down_and_back/search.py": [_DB + "search.py",
                                           "src/cardrules/down_and_back/search.py"],
-    # The seam of issue 15: what each game tells its seats, shows a person,
-    # counts in a simulation and bounds for OpenSpiel.
+    # The seam between the games and the shared parts: what each game tells its
+    # seats, shows a person, counts in a simulation and bounds for OpenSpiel.
     "cardrules/engine/events.py": [_CLIT + "test_human.py", _INT + "test_openspiel.py",
                                    "src/cardrules/engine/events.py"],
     "cardrules/engine/presenter.py": [_CLIT + "test_human.py", _ENT + "test_toy_game.py",

@@ -1,4 +1,4 @@
-"""Back Alley determinization and trick estimates (issue 10).
+"""Back Alley determinization and trick estimates.
 
 The consistency oracle is the rules themselves: a card may lie in a seat's
 hand when :func:`check_invariants` accepts the state with that hand, which

@@ -1,4 +1,4 @@
-"""The double-dummy analysis of a played Back Alley game (issue 18):
+"""The double-dummy analysis of a played Back Alley game:
 analysis.double_dummy_report, RULES.double_dummy and ``replay --double-dummy``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Back Alley double-dummy bot (issue 18): registered, legal, seeded,
+"""The Back Alley double-dummy bot: registered, legal, seeded,
 view-only, plays the double-dummy winner, bids from the solved tricks."""
 
 from __future__ import annotations

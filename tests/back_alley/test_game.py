@@ -691,7 +691,7 @@ def test_illegal_plays_are_refused_with_the_state_unchanged() -> None:
 
 
 def test_a_non_action_is_a_type_error_at_game_over_too() -> None:
-    # Issue 14: at game over (BA-43) apply answered a non-action with
+    # Once: at game over (BA-43) apply answered a non-action with
     # IllegalActionError, where every other phase raises TypeError.
     rng = random.Random(3)
     state = new_game(max_hand_size=1)

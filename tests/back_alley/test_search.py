@@ -1,4 +1,4 @@
-"""The Back Alley search bot (issue 10): legal, seeded, view-only, registered."""
+"""The Back Alley search bot: legal, seeded, view-only, registered."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The double-dummy solver against DDS, the standard bridge solver, through
 the ``endplay`` package (a test-only dependency; skipped without it), on
-Back Alley deals that are bridge deals (issue 18): deals in which a joker
+Back Alley deals that are bridge deals: deals in which a joker
 is turned (no trumps, no joker in play), and positions after both jokers
 have been played and trump broken, played in the trump suit.
 

@@ -1,5 +1,5 @@
-"""The one home of Back Alley's trick rules, ``cardrules.back_alley.trick``
-(issue 15, section 2): the trump tables (BA-3, BA-13), the legal plays and
+"""The one home of Back Alley's trick rules, ``cardrules.back_alley.trick``:
+the trump tables (BA-3, BA-13), the legal plays and
 the reason a card is refused (BA-31 to BA-33), the trick winner (BA-34).
 
 The rules are checked against the independent reference ``support.references.back_alley``,

@@ -73,7 +73,10 @@ def test_typing_1_plays_the_game_to_the_end_like_replaying_its_record(
     # Every prompt was answered, and each answer was one of the person's moves.
     states = list(record.rules.replay(record))
     mine = [s for s in states[:-1] if not s.is_chance and s.current_player == seat]
-    assert prompts(out) == ["1"] * len(mine)
+    # A split chosen by its number is shown, then made when the number is typed again.
+    splits = [s for s in mine if str(record.rules.legal_actions(s)[0]).startswith("split ")]
+    assert out.count("again (or y) to make it") == len(splits)
+    assert prompts(out) == ["1"] * (len(mine) + len(splits))
     assert out.count("\nmoves:\n") == len(mine)
 
 
@@ -322,7 +325,7 @@ def test_a_piped_game_end_to_end(tmp_path: Path) -> None:
                      proc.stdout, flags=re.MULTILINE)
 
 
-# -- issue 14: moves typed as listed, refusals to "you" -----------------------------------
+# -- moves typed as listed, refusals to "you" -----------------------------------
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -379,7 +382,7 @@ def _games() -> st.SearchStrategy[tuple[Rules[Any, Any], dict[str, int], int]]:
 @given(_games())
 def test_every_listed_move_typed_back_as_listed_is_that_move(
         game: tuple[Rules[Any, Any], dict[str, int], int]) -> None:
-    """Issue 14: splits were listed as ``9S 9C QH QC / 8D JH KD`` but typing that was
+    """Splits were once listed as ``9S 9C QH QC / 8D JH KD`` but typing that was
     refused.  In random positions of both games, the text of every move as the move
     list shows it (numbered entries, each cut of the cut range, the best splits' hint
     lines and their move part) is accepted as typed, also in lower case, and is the
@@ -540,7 +543,7 @@ def test_back_alley_hands_show_trump_first_with_the_jokers_on_top(seed: int,
             assert ranks == sorted(ranks, key=_TRUMP_POWER.index)
 
 
-# -- issue 15: one command over Rules ----------------------------------------------------
+# -- one command over Rules ----------------------------------------------------
 
 import ast  # noqa: E402
 import enum  # noqa: E402
@@ -557,7 +560,7 @@ _CLI = ROOT / "src" / "cardrules" / "cli"
 @pytest.mark.parametrize("module", ["human.py", "play.py", "replay.py", "_games.py", "_options.py",
                                     "_output.py", "_parser.py"])
 def test_the_play_replay_and_human_commands_know_no_game(module: str) -> None:
-    """Issue 15: these modules are written once over Rules: no import of a game
+    """These modules are written once over Rules: no import of a game
     package, no game's registry name in their code (docstrings, the doctests, aside;
     the options' help may name the games that take them) and no comparison with a
     game's ``name``."""
@@ -730,7 +733,7 @@ def test_a_game_registered_in_process_plays_with_the_plain_presenter(
         in lines
     assert "no move numbered 99: choose 1 to 3" in lines
     assert "  type a move as the list shows it (either case), or its number" in lines
-    assert any(re.fullmatch(r"you are dealt \S\S \S\S", line) for line in lines)
+    assert any(re.fullmatch(r"you are dealt \S\S( \|)? \S\S", line) for line in lines)
     assert any(re.fullmatch(r"seat [123] plays \S\S", line) for line in lines)
     assert re.search(r"^you \(seat 0\) finish with [+-]\d+ team points: you "
                      r"(win|lose|share the lead)$", out, flags=re.MULTILINE)

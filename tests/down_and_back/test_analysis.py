@@ -562,9 +562,8 @@ def test_cli_advise_json_all_and_exact(capsys: pytest.CaptureFixture[str]) -> No
     assert "every one of 3432 deals listed (exact)" in capsys.readouterr().out
 
 
-def test_cli_advise_refusals(capsys: pytest.CaptureFixture[str],
-                             monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardrules.cli import advise, main
+def test_cli_advise_refusals(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
 
     assert main(["advise", "down-and-back", "8S", "8H", "8D"]) == 2
     assert "7 cards, not 3" in capsys.readouterr().err
@@ -572,9 +571,6 @@ def test_cli_advise_refusals(capsys: pytest.CaptureFixture[str],
     assert "1 to 4 opponents" in capsys.readouterr().err
     assert main(["advise", "back-alley", "AS", "KS", "--opponents", "2"]) == 2
     assert "--opponents: Down and Back options" in capsys.readouterr().err
-    monkeypatch.setattr(advise, "_back_alley", lambda: None)
-    assert main(["advise", "back-alley", "AS", "KS"]) == 2
-    assert "not available yet" in capsys.readouterr().err
 
 
 # -- found by mutation runs: sampling, odds and advice -------------------------------------

@@ -936,7 +936,7 @@ def test_db37_cards_seen_taken_are_a_hand_in_canonical_order() -> None:
 
 
 def test_db40_a_split_without_a_seat_is_the_current_players() -> None:
-    # Issue 14: without seat= an action is the player to act's, so apply agrees
+    # Without seat= an action is the player to act's, so apply agrees
     # with legal_actions; another seat still to split must be named (DB-40).
     state = at_split()
     assert state.current_player == 1

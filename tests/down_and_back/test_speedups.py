@@ -179,7 +179,7 @@ def test_pure_python_mode_gives_the_same_results() -> None:
         "False", str(db.evaluate4(DECK[:4]).strength), str(len(db.best_splits(DECK[10:17])))]
 
 
-# -- Hands (issue 6): tuple subclasses on the fast path, split actions, new hands
+# -- Hands: tuple subclasses on the fast path, split actions, new hands
 
 
 def test_evaluators_take_a_hand_and_keep_it_as_the_cards() -> None:
@@ -261,7 +261,7 @@ def test_setup_refuses_classes_without_the_slots_and_keeps_working() -> None:
 
 
 def test_the_c_code_uses_the_public_attribute_protocol() -> None:
-    """No slot offsets read from CPython's member descriptors (issue 6, section 8)."""
+    """No slot offsets read from CPython's member descriptors."""
     sources = sorted(pathlib.Path(python.__file__).parent.glob("_speedups*.[ch]"))
     if not sources:
         pytest.skip("the C sources are not installed")

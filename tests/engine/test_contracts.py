@@ -1,5 +1,5 @@
 """The library's promises about every value and every action, over random games
-of both games (issue 14).
+of both games.
 
 * **Every value survives pickle and copy**: at every step of a random game the
   state, every seat's view, the action and the record so far pickle,
@@ -95,7 +95,7 @@ def test_every_value_of_a_random_game_survives_pickle_and_copy(
 
 
 def test_a_back_alley_state_whose_hands_hold_a_joker_pickles() -> None:
-    # Issue 14: Hand's unpickling refused jokers, so such a state could not be
+    # Once: Hand's unpickling refused jokers, so such a state could not be
     # pickled, copied or sent to a worker process (BA-2).
     rng = random.Random(0)
     for seed in range(50):
@@ -127,7 +127,7 @@ def test_hands_with_and_without_jokers_pickle_at_every_protocol(text: str,
 
 
 def test_a_pickled_back_alley_state_passes_its_own_invariants() -> None:
-    # Issue 14: the trump tables travelled in the state and check_invariants
+    # Once: the trump tables travelled in the state and check_invariants
     # compared them by identity, which unpickling loses; they are now derived
     # from the trump (BA-13).
     rng = random.Random(7)
@@ -247,7 +247,7 @@ def at_split(num_players: int, seed: int) -> db.GameState:
 
 
 def test_db40_a_split_without_a_seat_is_the_player_to_acts() -> None:
-    # Issue 14: apply took another seat's split when no seat was named, and
+    # Once: apply took another seat's split when no seat was named, and
     # is_legal said True, while legal_actions listed only the actor's splits.
     state = at_split(4, 3)
     actor = state.current_player
@@ -344,7 +344,7 @@ def test_a_bad_seated_json_entry_is_a_parse_error(entry: dict[str, object],
 
 
 def test_older_records_with_seatless_splits_out_of_order_still_replay() -> None:
-    # Records written before issue 14 hold splits in any order without a seat
+    # Records written by older versions hold splits in any order without a seat
     # (tests/support/db_recorded_games.json has three): replay gives such a split to the
     # one seat whose seven cards it uses (DB-40).
     state = at_split(3, 2)

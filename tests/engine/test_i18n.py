@@ -22,6 +22,7 @@ from cardrules.back_alley.serialize import state_to_dict, view_to_dict
 from cardrules.back_alley.state import Contract, cards_phrase, tricks_phrase
 from cardrules.i18n import (
     LANGUAGES,
+    LazyText,
     current_language,
     from_environment,
     gettext,
@@ -454,6 +455,15 @@ def test_the_compiled_catalog_is_read_when_it_is_newer_than_its_po(
         assert gettext("pear") == "груша"
 
 
+def test_a_compiled_catalog_as_new_as_its_po_is_read_as_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _locale(tmp_path, monkeypatch, 'msgid "pear"\nmsgstr "груша (нова)"\n',
+                     mo='msgid "pear"\nmsgstr "груша"\n')
+    os.utime(folder / "cardrules.po", (1_000_000, 1_000_000))  # the .mo's time
+    with language("uk"):
+        assert gettext("pear") == "груша"
+
+
 def test_without_babel_a_source_tree_reads_its_compiled_catalog(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _locale(tmp_path, monkeypatch, 'msgid "pear"\nmsgstr "груша (нова)"\n',
@@ -469,3 +479,20 @@ def test_no_catalog_at_all_gives_english(tmp_path: Path,
     with language("uk"):
         assert gettext("spades") == "spades"
         assert ngettext("{n} card", "{n} cards", 2) == "{n} cards"
+
+
+def test_a_plural_text_without_a_number_takes_the_form_for_zero() -> None:
+    text = LazyText("{n} card", plural="{n} cards")
+    assert (str(text), text.english) == ("{n} cards", "{n} cards")
+    with language("uk"):
+        assert str(text) == "{n} карт"  # Ukrainian's form for 0 (and 5), not for 1
+
+
+def test_lazy_texts_are_equal_by_message_and_fields_never_to_plain_text() -> None:
+    first = lazy_gettext("seat {seat} to act", seat=1)
+    same = lazy_gettext("seat {seat} to act", seat=1)
+    assert first == same
+    assert hash(first) == hash(same)
+    assert first != lazy_gettext("seat {seat} to act", seat=2)
+    assert first != lazy_ngettext("seat {seat} to act", "seats {seat} to act", 1, seat=1)
+    assert first != "seat 1 to act"

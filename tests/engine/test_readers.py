@@ -213,7 +213,7 @@ def test_split_verb_refuses_blank_text(text: str) -> None:
     assert (err.message, err.token, err.position) == ("expected an action", text, 0)
 
 
-# Issue 14: only the documented blanks (readers.BLANKS) separate the words of an
+# Only the documented blanks (readers.BLANKS) separate the words of an
 # action; other white space stays part of its token, which is then refused.
 OTHER_SPACES = ["\u00a0", "\u3000", "\u2003", "\u2028", "\x0b", "\x0c", "\x85"]
 

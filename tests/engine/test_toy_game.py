@@ -1,5 +1,5 @@
 """A game written outside cardrules gets every generic part through its ``Rules``
-alone (issue 15 §1): the toy game of ``toy_game.py`` (high card, rules TOY-1 to
+alone: the toy game of ``toy_game.py`` (high card, rules TOY-1 to
 TOY-4), registered with :func:`cardrules.engine.register`, passes the
 conformance checks, records and replays, OpenSpiel's ``random_sim_test``,
 PettingZoo's ``api_test``, ``simulate`` and the ``cardrules`` command, and what

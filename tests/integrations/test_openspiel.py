@@ -36,6 +36,8 @@ from cardrules.integrations import openspiel, openspiel_saved  # noqa: E402
 DOWN_AND_BACK = "cardrules_down_and_back"
 BACK_ALLEY = "cardrules_back_alley"
 DB_SHORT = {"num_players": 3, "rounds": 2}
+#: The adapter's own parameters and their defaults (every game has them).
+ADAPTER_DEFAULTS = {"fixed_deals": 0, "returns": 0, "sampled_chance": 0, "seed": 0}
 BA_SHORT = {"max_hand_size": 2}
 
 
@@ -379,7 +381,9 @@ def test_serialization_round_trips() -> None:
 
 # -- search ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("make", [lambda: db_game(num_players=2, rounds=1), lambda: ba_game()])
+@pytest.mark.parametrize("make", [lambda: db_game(num_players=2, rounds=1), lambda: ba_game(),
+                                  lambda: ba_game(sampled_chance=1),
+                                  lambda: db_game(num_players=2, rounds=1, sampled_chance=1)])
 def test_ismcts_plays_whole_games(make: Any) -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -953,7 +957,7 @@ def test_a_game_known_only_by_its_rules_passes_openspiel_checks() -> None:
     assert openspiel.register_game(MINI) == "cardrules_os_minimal"
     assert openspiel.register_game(MINI) == "cardrules_os_minimal"   # again: nothing changes
     game = mini_game(stake=3)
-    assert game.get_parameters() == {"stake": 3}
+    assert game.get_parameters() == {"stake": 3, **ADAPTER_DEFAULTS}
     assert (game.num_players(), game.max_chance_outcomes(), game.num_distinct_actions()) == \
         (2, 13, 2)   # 4S is card index 12
     assert (game.min_utility(), game.max_utility(), game.max_game_length(),
@@ -1133,9 +1137,7 @@ def rebuilt_information_state(state: Any, seat: int) -> str:
     core = state._core
     lines = [f"seat {seat}"]
     for entry in [] if core.log is None else core.log.entries():
-        text = entry.line(seat)
-        if text is not None:
-            lines.append(text)
+        lines.extend(entry.lines(seat))
     lines.append(core.spec.observation_string(core.state, seat))
     return "\n".join(lines)
 
@@ -1168,6 +1170,164 @@ def test_information_states_equal_the_ones_rebuilt_from_the_whole_log(
         assert state.information_state_string(seat) == rebuilt_information_state(state, seat)
     assert asked > 10
 
+
+# -- sampled chance: a whole shuffle in one step ----------------------------------------
+
+@pytest.mark.parametrize("make", [lambda: db_game(sampled_chance=1),
+                                  lambda: ba_game(sampled_chance=1),
+                                  lambda: ba_game(max_hand_size=4, sampled_chance=1, seed=7)])
+def test_sampled_chance_passes_random_sim_test(make: Any) -> None:
+    """OpenSpiel's own test (its serialization of the game needs a C++ random
+    state a Python game cannot give, so states are checked by ours below)."""
+    game = make()
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(("make", "rules"),
+                         [(lambda: db_game(sampled_chance=1), down_and_back.RULES),
+                          (lambda: ba_game(sampled_chance=1), back_alley.RULES)])
+def test_a_sampled_shuffle_is_one_chance_step_of_the_whole_pile(make: Any, rules: Any) -> None:
+    """DB-32, DB-36, BA-12: each shuffle is one chance step with the one
+    outcome 0; the state draws an order of the whole pile itself."""
+    game = make()
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    shuffles = 0
+    while not state.is_terminal():
+        if state.is_chance_node() and state.cardrules_state.phase.value != "choose_dealer":
+            assert state.chance_outcomes() == [(0, 1.0)]
+            assert state.legal_actions() == [0]
+            assert state.action_to_string(-1, 0) == "sampled shuffle"
+            with pytest.raises(ValueError, match="one outcome 0"):
+                state.clone().apply_action(1)
+            pile = sorted(card.index for card in rules.chance_pile(state.cardrules_state))
+            state.apply_action(0)
+            order = state._core.sampled[-1][1]
+            assert sorted(order) == pile
+            assert state._core.sampled[-1][0] == len(state.history()) - 1
+            shuffles += 1
+        else:
+            state.apply_action(random_step(state, rng))
+    decisions = sum(1 for step in state.full_history() if step.player >= 0)
+    assert len(state.history()) == decisions + 1 + shuffles
+    assert shuffles >= 2
+
+
+def test_sampled_shuffles_follow_the_game_seed() -> None:
+    """The game draws its shuffles from random.Random(seed): two games loaded
+    with the same seed deal alike, another seed deals otherwise (BA-12)."""
+    def first_hand(seed: int) -> Any:
+        game = pyspiel.load_game(BACK_ALLEY, {"max_hand_size": 5, "sampled_chance": 1,
+                                              "seed": seed})
+        state = game.new_initial_state()
+        state.apply_action(0)
+        state.apply_action(0)
+        return state.cardrules_state.hand_indexes
+    assert first_hand(11) == first_hand(11)
+    assert first_hand(11) != first_hand(12)
+
+
+def test_sampled_states_round_trip_with_their_shuffles() -> None:
+    """A sampled state saves the orders its history cannot rebuild; a
+    tampered or missing order is refused; pickle and deepcopy work too."""
+    rng = random.Random(6)
+    for game in (db_game(sampled_chance=1), ba_game(sampled_chance=1)):
+        state = advance(game.new_initial_state(), rng, 40)
+        sample = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        for original in (state, advance(sample.clone(), rng, 5)):
+            for loaded in (game.deserialize_state(original.serialize()),
+                           pickle.loads(pickle.dumps(original)), copy.deepcopy(original)):
+                assert loaded.cardrules_state == original.cardrules_state
+                assert loaded.history() == original.history()
+                for seat in range(game.num_players()):
+                    assert loaded.information_state_string(seat) == \
+                        original.information_state_string(seat)
+        history, moves, data = split_serialized(state.serialize())
+        assert data["sampled"]
+        at, order = data["sampled"][0]
+        for sampled in ([], [[at, order[::-1][1:]]], [[at + 1, order]],
+                        [[at, [*order[1:], order[0] ^ 1]]], [*data["sampled"], [at, order]]):
+            with pytest.raises(ParseError):
+                game.deserialize_state(join_serialized(history, moves,
+                                                       {**data, "sampled": sampled}))
+
+
+def test_both_chance_modes_cut_a_game_short_at_the_same_point() -> None:
+    """BA-25: with max_throw_ins=0 the second deal thrown in ends the game, in
+    both modes (the chance steps are counted card by card in both)."""
+    for mode in (0, 1):
+        game = ba_game(max_hand_size=1, max_throw_ins=0, sampled_chance=mode)
+        state = game.new_initial_state()
+        rng = random.Random(1)
+        while not state.is_terminal():
+            state.apply_action(random_step(state, rng) if state.is_chance_node()
+                               else ba_encoding.action_id(back_alley.Pass()))
+        assert state.cardrules_state.history.throw_ins == 1
+        assert not state.cardrules_state.is_terminal
+
+
+# -- returns a search can use ------------------------------------------------------------
+
+@pytest.mark.parametrize("make", [lambda **p: db_game(**p), lambda **p: ba_game(**p)])
+@pytest.mark.parametrize("mode", [1, 2])
+def test_zero_sum_returns_pass_random_sim_test(make: Any, mode: int) -> None:
+    game = make(returns=mode)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert game.utility_sum() == 0.0
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    sampled = make(returns=mode, sampled_chance=1)
+    assert sampled.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    pyspiel.random_sim_test(sampled, num_sims=2, serialize=False, verbose=False)
+
+
+def test_zero_sum_returns_are_each_return_minus_the_table_mean() -> None:
+    """Back Alley (BA-40 to BA-43): half the margin between the teams;
+    Down and Back (DB-43, DB-44): net chips with an unwon pot shared back
+    among the seats that paid it in equal antes; normalised within the
+    declared bounds."""
+    setups: list[tuple[Any, dict[str, int], Any]] = [
+        (ba_game, {"max_hand_size": 3}, back_alley.RULES),
+        (db_game, {"num_players": 3, "rounds": 2}, down_and_back.RULES)]
+    for make, params, rules in setups:
+        games = [make(**params, returns=mode) for mode in (0, 1, 2)]
+        for seed in range(6):
+            states = [advance(game.new_initial_state(), random.Random(seed), 10 ** 6)
+                      for game in games]
+            raw = rules.returns(states[0].cardrules_state)
+            n = len(raw)
+            assert states[0].returns() == list(map(float, raw))
+            margins = states[1].returns()
+            assert sum(margins) == pytest.approx(0.0)
+            if rules is back_alley.RULES:
+                assert margins[0] == margins[2] == pytest.approx((raw[0] - raw[1]) / 2)
+            else:
+                pot = states[0].cardrules_state.pot
+                assert margins == pytest.approx([net + pot / n for net in raw])
+            spread = games[1].max_utility()
+            assert games[1].min_utility() == -spread
+            assert all(abs(m) <= spread for m in margins)
+            assert states[2].returns() == pytest.approx([m / spread for m in margins])
+            assert (games[2].min_utility(), games[2].max_utility()) == (-1.0, 1.0)
+            rewards = [0.0] * n
+            state = games[1].new_initial_state()
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply_action(random_step(state, rng))
+                if not state.is_chance_node():
+                    rewards = [a + b for a, b in zip(rewards, state.rewards(), strict=True)]
+            assert rewards == pytest.approx(state.returns())
+
+
+def test_zero_sum_bounds_follow_from_the_game_bounds() -> None:
+    """(n - 1) / n of the game's spread of returns: Down and Back's is every
+    other seat's antes (DB-30); Back Alley's 40 points a card each way (BA-41)."""
+    db = db_game(num_players=4, ante=2, rounds=5, returns=1)
+    assert (db.min_utility(), db.max_utility()) == (-30.0, 30.0)
+    ba = ba_game(max_hand_size=2, returns=1)
+    assert (ba.min_utility(), ba.max_utility()) == (-300.0, 300.0)   # deals of 2, 1, 2
+    with pytest.raises(ValueError, match="'returns' is 0 to 2"):
+        ba_game(returns=3)
 
 
 def test_a_resampled_shuffle_in_progress_must_be_of_the_pile_being_shuffled() -> None:
@@ -1218,3 +1378,85 @@ def test_a_down_and_back_game_cut_short_at_the_chance_cap_loads_back(
     loaded = game.deserialize_state(text)
     assert loaded.serialize() == text
     assert loaded.is_terminal()
+
+
+# -- fixed deals, for duplicate play --------------------------------------------------------
+
+def pass_all(state: Any) -> int:
+    """Everyone passes: the deal is thrown in (BA-25)."""
+    return int(ba_encoding.action_id(back_alley.Pass()))
+
+
+def bid_first(state: Any) -> int:
+    """The first bidder bids 1, so no deal is thrown in (BA-20, BA-21)."""
+    ids = state.legal_actions()
+    return int(ids[1] if state.cardrules_state.phase.value == "bid" else ids[0])
+
+
+def dealt_hands(make: Any, player: Any, seed: int) -> list[tuple[int, int, Any]]:
+    """(deal number, throw-ins of this deal so far, the hands dealt) of each deal."""
+    state = make(fixed_deals=1, seed=seed).new_initial_state()
+    out = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert len(outcomes) == 1
+            assert outcomes[0][1] == 1.0
+            state.apply_action(outcomes[0][0])
+            inner = state.cardrules_state
+            if not state.is_chance_node() and inner.phase.value == "bid":
+                out.append((len(inner.history.results), inner.history.throw_ins,
+                            inner.hand_indexes))
+        else:
+            state.apply_action(player(state))
+    return out
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_fixed_deals_give_both_games_of_a_pair_the_same_cards(mode: int) -> None:
+    """BA-12, BA-25: deal by deal the same hands whatever the play; a deal
+    thrown in is dealt again the same way in every game that throws it in."""
+    def make(**p: int) -> Any:
+        return ba_game(max_hand_size=3, max_throw_ins=1, sampled_chance=mode, **p)
+    calm = dealt_hands(make, bid_first, 5)
+    passing = dealt_hands(make, pass_all, 5)
+    assert [deal for deal, _, _ in calm] == [0, 1, 2, 3, 4]
+    # The first deal, thrown in, then dealt again (and thrown in for good).
+    assert passing[0][0] == calm[0][0]
+    assert passing[0][2] == calm[0][2]
+    assert passing[1][:2] == (0, 1)
+    assert passing[1][2] != calm[1][2]
+    def pass_once(state: Any) -> int:
+        history = state.cardrules_state.history
+        if not history.results and history.throw_ins == 0:
+            return pass_all(state)
+        return bid_first(state)
+    once = dealt_hands(make, pass_once, 5)
+    assert once[:2] == passing[:2]            # the same deal thrown in, dealt again alike
+    # Later deals are the same hands, each at the same place from the dealer,
+    # who has moved one seat on for the deal thrown in (BA-25).
+    assert [hands[1:] + hands[:1] for _, _, hands in once[2:]] == \
+        [hands for _, _, hands in calm[1:]]
+    other = dealt_hands(make, bid_first, 6)
+    assert other[0][2] != calm[0][2]
+
+
+def test_fixed_deals_are_the_same_in_both_chance_modes_and_refuse_other_outcomes() -> None:
+    hands = [dealt_hands(lambda mode=mode, **p: db_game(sampled_chance=mode, **p),
+                         lambda state: random_step(state, random.Random(len(state.history()))),
+                         9) for mode in (0, 1)]
+    assert hands[0] == hands[1]
+    state = db_game(fixed_deals=1, seed=9).new_initial_state()
+    (outcome, _), = state.chance_outcomes()
+    with pytest.raises(ValueError, match="the deals are fixed"):
+        state.apply_action((outcome + 1) % 3)
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_fixed_deals_pass_random_sim_test(mode: int) -> None:
+    for game in (db_game(fixed_deals=1, seed=3, sampled_chance=mode),
+                 ba_game(fixed_deals=1, seed=3, sampled_chance=mode, returns=2)):
+        pyspiel.random_sim_test(game, num_sims=3, serialize=mode == 0, verbose=False)
+        state = advance(game.new_initial_state(), random.Random(1), 60)
+        loaded = game.deserialize_state(state.serialize())
+        assert loaded.cardrules_state == state.cardrules_state

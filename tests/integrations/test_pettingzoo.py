@@ -62,14 +62,50 @@ def episode(game: object, seed: int | None,
         game.step(action)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("fixed_deals", [False, True])
 @pytest.mark.parametrize(("game", "settings"), GAMES, ids=IDS)
-def test_pettingzoo_api_test_passes(game: str, settings: dict[str, Any]) -> None:
-    api_test(env(game, **settings), num_cycles=200, verbose_progress=False)
+def test_pettingzoo_api_test_passes(game: str, settings: dict[str, Any],
+                                    fixed_deals: bool) -> None:
+    api_test(env(game, fixed_deals=fixed_deals, **settings), num_cycles=200,
+             verbose_progress=False)
 
 
+@pytest.mark.parametrize("fixed_deals", [False, True])
 @pytest.mark.parametrize(("game", "settings"), GAMES, ids=IDS)
-def test_pettingzoo_seed_test_passes(game: str, settings: dict[str, Any]) -> None:
-    seed_test(lambda: env(game, **settings), num_cycles=100)
+def test_pettingzoo_seed_test_passes(game: str, settings: dict[str, Any],
+                                     fixed_deals: bool) -> None:
+    seed_test(lambda: env(game, fixed_deals=fixed_deals, **settings), num_cycles=100)
+
+
+def test_fixed_deals_deal_alike_however_the_game_is_played() -> None:
+    """BA-12, BA-25: reset with the same seed and fixed_deals, two games see
+    the same first deal and, deal by deal, the same hands at the same places
+    from the dealer, even when one throws a deal in."""
+    from cardrules.back_alley import Pass
+    from cardrules.back_alley import encoding as ba_encoding
+
+    def deals(pass_first: bool) -> list[Any]:
+        game = raw_env("back_alley", max_hand_size=3, fixed_deals=True)
+        game.reset(seed=21)
+        hands = []
+        while game.agents:
+            state = game.game_state
+            if state.phase.value == "bid" and all(bid is None for bid in state.deal.bids):
+                hands.append(state.hand_indexes[state.dealer:] + state.hand_indexes[:state.dealer])
+            mask = game.observe(game.agent_selection)["action_mask"]
+            legal = [int(i) for i in np.flatnonzero(mask)]
+            if game.terminations[game.agent_selection]:
+                game.step(None)
+            elif pass_first and not state.history.results and state.history.throw_ins == 0:
+                game.step(ba_encoding.action_id(Pass()))
+            else:
+                game.step(legal[1] if state.phase.value == "bid" else legal[0])
+        return hands
+    calm, thrown = deals(False), deals(True)
+    assert thrown[0] == calm[0]
+    assert thrown[2:] == calm[1:]
+    with pytest.raises(ValueError, match="fixed_deals must be True or False"):
+        raw_env("back_alley", fixed_deals=1)  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize(("game", "settings"), GAMES, ids=IDS)
@@ -191,13 +227,13 @@ def test_observations_are_the_seats_views(game: str, settings: dict[str, Any]) -
         acting = environment.agent_selection
         for seat, agent in enumerate(environment.possible_agents):
             observation = environment.observe(agent)
-            expected = module.observation_tensor(module.view(state, seat))
+            expected = module.encoding.observation_tensor(module.view(state, seat))
             assert np.array_equal(observation["observation"], expected)
             assert observation["observation"].dtype == np.float32
             mask = observation["action_mask"]
             assert mask.dtype == np.int8
             if agent == acting:
-                assert tuple(np.flatnonzero(mask)) == module.legal_action_ids(state)
+                assert tuple(np.flatnonzero(mask)) == module.encoding.legal_action_ids(state)
             else:
                 assert not mask.any()
             assert environment.observation_space(agent).contains(observation)

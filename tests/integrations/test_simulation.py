@@ -18,6 +18,7 @@ from cardrules.back_alley import team_of
 from cardrules.back_alley.tally import BackAlleyTally, ContractTally
 from cardrules.down_and_back import evaluate3, evaluate4
 from cardrules.down_and_back.tally import DownAndBackTally
+from cardrules.engine.deals import FixedDeals
 from cardrules.engine.registry import rules_for
 from cardrules.simulation import (
     MarginTally,
@@ -218,7 +219,9 @@ def test_rotate_plays_each_deal_in_every_seating_and_pairs_the_margins(
         margin = 0.0
         for shift in shifts:
             seated = [(s - shift) % n for s in range(n)]     # the player in each seat
-            state = rules.play([rules.bots[bots[j]](seeds[j]) for j in seated],
+            # The group's deals, fixed deal by deal.
+            fixed = attrs.evolve(rules, sample_chance=FixedDeals(rules, chance).sample_chance)
+            state = fixed.play([rules.bots[bots[j]](seeds[j]) for j in seated],
                                settings, seed=chance).state
             if game == "down_and_back":
                 by_seat = list(state.net)
@@ -541,15 +544,17 @@ def test_cardrules_simulate_is_lazy_and_the_same_function() -> None:
     assert out.strip() == "[]"
 
 
-# --- simulate written once over Rules (issue 15 section 1) ---------------------------------
+# --- simulate written once over Rules ---------------------------------
 
 #: Digests of ``to_dict`` (sorted JSON) of three simulations, taken with the code as it
 #: was before simulate was written over Rules: the same seed gives the same result.
+#: (The rotated ones were taken again when rotated groups came to fix their deals
+#: deal by deal, cardrules.engine.deals.)
 _BEFORE = [
     ("down-and-back", ["greedy", "random", "random"], {"rounds": 4}, True, 12,
-     "78eeb5b24c02bc8b"),
+     "59b374e8291f090d"),
     ("back-alley", ["heuristic", "random", "heuristic", "random"], {"max_hand_size": 2}, True,
-     10, "5e11e5cfb9b368cc"),
+     10, "20d6f81143686061"),
     ("back-alley", "random", {"max_hand_size": 3}, False, 20, "4bc313fda03085c7"),
 ]
 
@@ -1008,3 +1013,31 @@ def test_the_local_pool_keeps_every_worker_busy(monkeypatch: pytest.MonkeyPatch)
     assert windows[0] == 2 * run._WINDOW_PER_WORKER
     assert pooled == run.simulate("down-and-back", games=4, seed=2, bots="random",
                                   workers=1, settings=settings)
+
+
+def test_simulate_checks_then_plans_then_plays() -> None:
+    # simulate is _validate (every argument, before any game), _plan (the
+    # chunks) and _run (where they are played); the plan alone is checked here.
+    from cardrules.simulation.run import VECTOR_BATCH, _plan, _validate
+
+    def job(**kwargs: Any) -> Any:
+        base: dict[str, Any] = {"games": 40, "seed": 1, "bots": ["search", "greedy", "greedy"],
+                                "settings": {"rounds": 1}, "workers": None,
+                                "executor": None, "chunk_size": None, "progress": None,
+                                "rotate": True, "engine": "reducer"}
+        base.update(kwargs)
+        return _validate("Down-And-Back", base.pop("games"), base.pop("seed"),
+                         base.pop("bots"), base.pop("settings"), **base)
+
+    rotating = job(games=48)
+    assert (rotating.rules.name, rotating.group) == ("down_and_back", 3)
+    plan = _plan(rotating, 2, 5, False)
+    assert plan.chunk_size == 6   # whole groups of 3 seatings
+    assert list(plan.ranges(48))[-1] == (42, 48)
+    assert (plan.chunks, plan.workers, plan.in_process) == (8, 2, False)
+    assert _plan(rotating, 1, None, False).in_process
+    assert not _plan(rotating, 1, None, True).in_process   # an executor is always used
+    batch = job(games=3000, bots="random", rotate=False, engine="vector")
+    assert _plan(batch, 4, 10, False).chunk_size == VECTOR_BATCH   # whole batches
+    with pytest.raises(ValueError, match="multiple of 3"):
+        job(games=40)

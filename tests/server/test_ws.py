@@ -219,7 +219,7 @@ def test_each_connection_reads_events_and_refusals_in_its_own_language(
         tmp_path: Path) -> None:
     # Two people at one table, one reading Japanese and one Ukrainian, and an
     # English spectator: each is told the same steps in its own language at
-    # the same time (issue 19); the views and the action texts stay the same.
+    # the same time; the views and the action texts stay the same.
     with served(tmp_path / "db.sqlite") as client:
         table_id, tokens = new_table(client, "back-alley", ["human", "human", *BOTS[2:]])
         with client.websocket_connect(url(table_id, tokens[0]) + "&lang=ja") as ja, \

@@ -1,7 +1,7 @@
 """Back Alley positions that are bridge positions, and their answer from DDS
 (the standard bridge double-dummy solver, through the ``endplay`` package).
 
-Two kinds (issue 18):
+Two kinds:
 
 * :func:`no_trump_deal`: a deal in which a joker is turned (BA-13): no trump
   suit and no joker in play, so the deal is a bridge deal at no trumps, with

@@ -1,6 +1,6 @@
 """Recorded games the tests replay, kept beside this module.
 
-``db_recorded_games.json`` holds Down and Back games recorded before issue 6
+``db_recorded_games.json`` holds Down and Back games recorded by an older version
 (random and rigged ones, with tie-breaks and reshuffles); the current code
 must replay every one to the same money and round results.
 

@@ -138,10 +138,10 @@ from cardrules.back_alley.views import View, view
 from cardrules.back_alley.views import public_view as _public_view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
-from cardrules.engine.play import PlayedGame as _PlayedGame
-from cardrules.engine.play import play as _play
 from cardrules.engine.registry import register as _register
 from cardrules.engine.rules import Rules as _Rules
+from cardrules.engine.selfplay import PlayedGame as _PlayedGame
+from cardrules.engine.selfplay import play as _play
 from cardrules.engine.tensors import Encoding as _Encoding
 
 if TYPE_CHECKING:
@@ -210,13 +210,13 @@ __all__ = [  # noqa: RUF022 (grouped by purpose)
     "hand_size_of",
     "score",
     "team_of",
-    # bots and analysis (issue 10)
+    # bots and analysis
     "HeuristicBot",
     "BidValue",
     "Determinizer",
     "TrickEstimate",
     "trick_estimate",
-    # the double-dummy solver and bot (issue 18)
+    # the double-dummy solver and bot
     "max_tricks",
     "play_values",
     "DoubleDummyBot",

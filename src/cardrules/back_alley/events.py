@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import cast
 
+import attrs
+
 from cardrules.back_alley.actions import Action, Bid, Board, Pass, Play
 from cardrules.back_alley.state import Contract, GameState, Phase, contract_of
 from cardrules.back_alley.trick import table_for, trick_winner
@@ -32,6 +34,24 @@ from cardrules.hand import Hand
 from cardrules.i18n import lazy_gettext
 
 __all__ = ["events"]
+
+
+@attrs.frozen
+class _DealtHand:
+    """A dealt hand as the table shows a hand: trumps first, suit by suit,
+    highest first (so the narration and the table write it in one order).
+
+    >>> str(_DealtHand(tuple(Hand.parse("5C BB TH 2H", jokers=True)), Suit.HEARTS))
+    'BB TH 2H | 5C'
+    """
+
+    cards: tuple[Card | Joker, ...]
+    trump: Suit | None
+
+    def __str__(self) -> str:
+        from cardrules.back_alley.presenter import hand_text
+
+        return hand_text(self.cards, self.trump)
 
 
 def _suit_name(suit: Suit) -> object:
@@ -119,10 +139,10 @@ def _deal(after: GameState) -> tuple[Event, ...]:
             dealt: Hand[Card | Joker] = Hand(
                 (*(c for c in hand if c != deal.taken), deal.joker_discard), jokers=True)
             told.append(Event(seat, None, (_told("{seat} is dealt {hand}", seat=seat,
-                                                 hand=dealt),)))
+                                                 hand=_DealtHand(dealt, deal.trump)),)))
             told.append(Event(seat, None, (_told("{seat} takes {card} for its joker (BA-13)",
                                                  seat=seat, card=deal.taken),)))
         else:
             told.append(Event(seat, None, (_told("{seat} is dealt {hand}", seat=seat,
-                                                 hand=hand),)))
+                                                 hand=_DealtHand(tuple(hand), deal.trump)),)))
     return tuple(told)

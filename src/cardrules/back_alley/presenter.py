@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cardrules.back_alley.actions import Action, parse_action
-from cardrules.back_alley.events import _suit_name
 from cardrules.back_alley.state import Phase, bid_name, contract_of
 from cardrules.back_alley.trick import TRUMP_CLASS, table_for
 from cardrules.back_alley.views import View
@@ -174,7 +173,8 @@ class BackAlleyTable:
         """The turned card and what it makes trump (BA-12, BA-13), and whether
         trump has been played (BA-32)."""
         trump = (gettext("no trump") if view.trump is None
-                 else gettext("trump {suit}").format(suit=_suit_name(view.trump)))
+                 # the suit's name in the reader's language ("spades"), as the narration says it
+                 else gettext("trump {suit}").format(suit=gettext(view.trump.name.lower())))
         line = gettext("turned {card}: {trump}").format(card=view.trump_card, trump=trump)
         if view.joker_discard is not None:
             line += gettext("; seat {number} discarded {card}").format(

@@ -1,14 +1,13 @@
-"""The games and bots as the ``cardrules`` command names them: game names in
-any case with ``-`` or ``_``, every game the registry finds, and the bots
-``--bots`` names."""
+"""The games and bots as the ``cardrules`` command names them: the built-in
+games first (a game's name is read by the registry,
+:func:`cardrules.engine.rules_for`), and the bots ``--bots`` names."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from cardrules.engine.presenter import game_title
-from cardrules.engine.registry import BUILT_IN
-from cardrules.errors import ParseError
+from cardrules.engine.registry import BUILT_IN, display_name
 from cardrules.i18n import gettext, pgettext
 
 if TYPE_CHECKING:
@@ -16,61 +15,11 @@ if TYPE_CHECKING:
     from cardrules.engine.rules import Rules
 
 #: The built-in games as the command spells them.  Every game the registry
-#: finds is accepted (see :func:`game_names`), in any case, with ``-`` or ``_``.
-GAME_NAMES = tuple(name.replace("_", "-") for name in BUILT_IN)
-#: The game ``play`` plays when none is named: the first built-in game.
+#: finds is accepted (:func:`cardrules.engine.rules_for` reads a name in any
+#: case, with ``-`` or ``_``).
+GAME_NAMES = tuple(display_name(name) for name in BUILT_IN)
+#: The game ``play`` and ``simulate`` play when none is named: the first built-in game.
 DEFAULT_GAME = GAME_NAMES[0]
-
-
-def game_key(name: str) -> str:
-    """The registry name of a game as typed on the command line: case does
-    not matter and ``-`` and ``_`` are alike (ASCII text only).
-
-    >>> game_key("DOWN-AND-BACK"), game_key("back_alley"), game_key("Back-Alley")
-    ('down_and_back', 'back_alley', 'back_alley')
-    """
-    return name.lower().replace("-", "_") if name.isascii() else name
-
-
-def game(name: str) -> Rules[Any, Any]:
-    """The rules of the game named on the command line: any game the registry
-    finds (:func:`cardrules.engine.registry.rules_for`), its name written in
-    any case with ``-`` or ``_`` (see :func:`game_key`).
-
-    >>> game("Down-And-Back").title
-    'Down and Back'
-    >>> game("go-fish")
-    Traceback (most recent call last):
-    ...
-    cardrules.errors.ParseError: unknown game (choose from down-and-back, back-alley...): 'go-fish'
-    """
-    from cardrules.engine.registry import games, rules_for
-
-    key = game_key(name)
-    try:
-        return rules_for(key)
-    except ParseError:
-        pass
-    for found in games():  # a game registered under a name in capitals or with dashes
-        if game_key(found) == key:
-            return rules_for(found)
-    raise ParseError(gettext("unknown game (choose from {games})").format(
-        games=", ".join(game_names())), token=name) from None
-
-
-def game_names() -> tuple[str, ...]:
-    """Every game the registry finds, as the command spells them: the
-    built-in games first, then the others by name.
-
-    >>> game_names()[:2]
-    ('down-and-back', 'back-alley')
-    """
-    from cardrules.engine.registry import games
-
-    found = games()
-    ordered = [name for name in BUILT_IN if name in found]
-    ordered += sorted(set(found) - set(BUILT_IN))
-    return tuple(name.replace("_", "-") for name in ordered)
 
 
 def registered_bots() -> str:

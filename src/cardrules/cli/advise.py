@@ -9,15 +9,11 @@ Down and Back: the odds of each split of seven cards (see
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
-import sys
 from collections.abc import Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING
 
-from cardrules.cli import _games
+from cardrules.cli import advise_back_alley
 from cardrules.cli._games import GAME_NAMES
 from cardrules.cli._output import print_table
 from cardrules.i18n import gettext, language, ngettext
@@ -32,16 +28,6 @@ MAX_TRIALS = {"down_and_back": 1_000_000, "back_alley": 10_000}
 
 #: The options only Down and Back uses, with their defaults.
 _DB_DEFAULTS = {"opponents": None, "dead": None, "all": False}
-
-
-def _back_alley() -> ModuleType | None:
-    """The Back Alley half of the command, if it is installed."""
-    try:
-        return importlib.import_module("cardrules.cli.advise_back_alley")
-    except ModuleNotFoundError as err:
-        if err.name != "cardrules.cli.advise_back_alley":
-            raise
-        return None
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -68,9 +54,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--all", action="store_true",
                         help=gettext("Down and Back: all 35 splits, not only the undominated "
                                      "ones"))
-    other = _back_alley()
-    if other is not None:
-        other.add_arguments(parser)
+    advise_back_alley.add_arguments(parser)
     parser.set_defaults(handler=run)
 
 
@@ -94,7 +78,9 @@ def check_trials(rules_name: str, trials: int | None) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the advice for the game named on the command line (any case,
     ``-`` or ``_``)."""
-    rules = _games.game(args.game)
+    from cardrules.engine.registry import rules_for
+
+    rules = rules_for(args.game)
     if rules.name not in MAX_TRIALS:
         from cardrules.engine.presenter import game_title
 
@@ -106,13 +92,7 @@ def run(args: argparse.Namespace) -> int:
         if given:
             raise ValueError(gettext("{options}: Down and Back options, not for back-alley")
                              .format(options=", ".join(given)))
-        other = _back_alley()
-        if other is None:
-            print("cardrules: " + gettext("advise back-alley is not available yet"),
-                  file=sys.stderr)
-            return 2
-        status: int = other.run(args)
-        return status
+        return advise_back_alley.run(args)
     return _down_and_back(args)
 
 

@@ -25,17 +25,22 @@ import argparse
 import json
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from cardrules.back_alley.actions import Bid, BidAction, Board, Pass
-from cardrules.back_alley.analysis import DEFAULT_SAMPLES, TrickEstimate, trick_estimate
-from cardrules.back_alley.presenter import hand_text
-from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settings
-from cardrules.back_alley.views import View
 from cardrules.cards import Card, Joker, parse_card, parse_cards
 from cardrules.cli._output import print_table
 from cardrules.errors import ParseError
 from cardrules.hand import Hand
-from cardrules.i18n import gettext, ngettext, pgettext
+from cardrules.i18n import gettext, language, ngettext, pgettext
+
+if TYPE_CHECKING:
+    from cardrules.back_alley.actions import BidAction
+    from cardrules.back_alley.analysis import TrickEstimate
+    from cardrules.back_alley.views import View
+
+# The game's modules are imported by the functions that use them, so that
+# the command starts without loading Back Alley (the command imports no game
+# as it loads; docs/architecture.rst).
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,6 +77,9 @@ def parse_bids(text: str | None, hand_size: int) -> tuple[BidAction, ...]:
     ...
     cardrules.errors.ParseError: a bid is pass, board or 1 to 4 with 5 cards: '7' at position 0
     """
+    from cardrules.back_alley.actions import Bid, Board, Pass
+    from cardrules.back_alley.state import NUM_PLAYERS
+
     if not text:
         return ()
     bids: list[BidAction] = []
@@ -97,6 +105,8 @@ def parse_bids(text: str | None, hand_size: int) -> tuple[BidAction, ...]:
 
 
 def _seat_arg(name: str, value: int | None) -> int | None:
+    from cardrules.back_alley.state import NUM_PLAYERS
+
     if value is not None and not 0 <= value < NUM_PLAYERS:
         raise ValueError(gettext("--{name} must be a seat from 0 to 3, not {value}").format(
             name=name, value=value))
@@ -109,10 +119,14 @@ def build_view(cards: Sequence[Card | Joker], trump_card: Card | Joker,
     """The bidding view of the seat holding ``cards`` (the first half of the
     game: deal 14 - hand size, scores 0), its turn to bid after ``bids``.
 
+    >>> from cardrules.back_alley import Pass
     >>> v = build_view(parse_cards("AS KS", jokers=True), parse_card("2S"), [Pass()], seat=2)
     >>> v.dealer, v.current_player, v.bids
     (0, 2, (None, Pass(), None, None))
     """
+    from cardrules.back_alley.state import MAX_HAND_SIZE, NUM_PLAYERS, Phase, Settings
+    from cardrules.back_alley.views import View
+
     size = len(cards)
     if not 1 <= size <= MAX_HAND_SIZE:
         raise ValueError(gettext("a Back Alley hand has 1 to {most} cards, not {size}").format(
@@ -168,6 +182,8 @@ def build_view(cards: Sequence[Card | Joker], trump_card: Card | Joker,
 
 
 def _report(v: View, estimate: TrickEstimate) -> None:
+    from cardrules.back_alley.presenter import hand_text
+
     trump = (gettext("no trump") if v.trump is None
              else gettext("trump {suit}").format(suit=v.trump_card.suit.char))  # type: ignore[union-attr]
     print(ngettext("Back Alley, seat {number} (dealer {dealer}) with {hand}, turned {card}: "
@@ -190,6 +206,8 @@ def _report(v: View, estimate: TrickEstimate) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``cardrules advise back-alley``; bad input raises (one line, exit 2).
+    :func:`cardrules.cli.advise.run`, which calls it, has checked ``--trials``
+    against the most rollouts the command allows.
 
     >>> args = argparse.Namespace(game="back-alley", cards=["AS"], trump=None, bids=None,
     ...                           seat=None, dealer=None, exchanger=None, trials=None,
@@ -199,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
     ...
     ValueError: Back Alley needs the turned card: --trump CARD
     """
+    from cardrules.back_alley.analysis import DEFAULT_SAMPLES, trick_estimate
+
     if args.trump is None:
         raise ValueError(gettext("Back Alley needs the turned card: --trump CARD"))
     cards = parse_cards(" ".join(args.cards), jokers=True)
@@ -210,13 +230,8 @@ def run(args: argparse.Namespace) -> int:
     if trials < 1:
         raise ValueError(gettext("--trials must be at least 1, not {trials}").format(
             trials=trials))
-    from cardrules.cli.advise import check_trials
-
-    check_trials("back_alley", trials)
     estimate = trick_estimate(v, samples=trials, seed=args.seed)
     if args.json:
-        from cardrules.i18n import language
-
         with language("en"):  # a machine format: the same in every language
             data = {"game": "back_alley", "hand": [str(c) for c in v.hand],
                     "trump_card": str(trump_card), "dealer": v.dealer,

@@ -48,8 +48,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from cardrules.cards import parse_card
 from cardrules.cli import _options
-from cardrules.engine.play import steps
 from cardrules.engine.presenter import (
     Presenter,
     listed_key,
@@ -57,7 +57,8 @@ from cardrules.engine.presenter import (
     presenter_for,
     second_person,
 )
-from cardrules.errors import CardRulesError, IllegalActionError
+from cardrules.engine.selfplay import steps
+from cardrules.errors import CardRulesError, IllegalActionError, ParseError
 from cardrules.i18n import N_, current_language, gettext, ngettext, pgettext
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ def play_human(rules: Rules[Any, Any], settings: SettingValues, you: int,
     """Play a game of ``rules`` with a person at seat ``you`` and ``bots`` in
     the other seats; return the exit status (0, also when the person leaves).
 
-    The game is the engine's loop (:func:`cardrules.engine.play.steps`, so
+    The game is the engine's loop (:func:`cardrules.engine.selfplay.steps`, so
     chance comes from ``random.Random(seed)`` as in
     :func:`cardrules.engine.play`) with the person as the bot of their seat;
     each bot sees its own view only.  Answers are read with ``read(prompt)``
@@ -203,8 +204,10 @@ def _ask(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int, sta
             print(line)
 
     show_table()
+    again: str | None = None   # an answer read while confirming, taken as the next one
     while True:
-        line = read(gettext(PROMPT))
+        line = again if again is not None else read(gettext(PROMPT))
+        again = None
         if line is None:
             raise _Left(gettext("end of input"))
         text = line.strip()
@@ -224,7 +227,15 @@ def _ask(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int, sta
         elif text.isascii() and text.isdigit():
             number = int(text)
             if 1 <= number <= len(legal):
-                return legal[number - 1]
+                chosen = legal[number - 1]
+                if len(str(chosen).split()) <= 3:   # a short move: made at once
+                    return chosen
+                # A move of many cards (a split) is shown and made once confirmed.
+                answer = _confirm(chosen, number, read)
+                if answer is True:
+                    return chosen
+                again = answer or None
+                continue
             print(gettext("no move numbered {number}: choose 1 to {count}").format(
                 number=number, count=len(legal)))
         else:
@@ -247,6 +258,12 @@ def _parse(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int,
     action = show.labels(view, legal).get(listed_key(text))
     if action is not None:
         return action
+    verb = _card_verb(legal, text)
+    if verb is not None:   # a bare card ("QH") where one move names cards: "play QH"
+        text = f"{verb} {text.strip()}"
+        action = show.labels(view, legal).get(listed_key(text))
+        if action is not None:
+            return action
     try:
         action = show.read(text)
     except (CardRulesError, ValueError) as err:
@@ -264,6 +281,64 @@ def _parse(rules: Rules[Any, Any], show: Presenter[Any], state: Any, you: int,
         print(gettext("not allowed now: {error}").format(error=err))
         return None
     return action  # legal_actions lists every legal move; kept for safety
+
+
+def _card_verb(legal: Sequence[Any], text: str) -> str | None:
+    """The verb of the legal moves that name one card each (``play`` in
+    ``play QH``), when ``text`` is a card alone and one verb is its only
+    reading; else None.
+
+    >>> _card_verb(["play 2S", "play QH"], "qh"), _card_verb(["discard 7C"], "10h")
+    ('play', 'discard')
+    >>> _card_verb(["bid 1", "pass"], "QH") is None, _card_verb(["play 2S"], "bid 2") is None
+    (True, True)
+    """
+    try:
+        card = parse_card(text.strip(), jokers=True)
+    except ParseError:
+        return None
+    verbs = set()
+    for action in legal:
+        words = str(action).split()
+        if len(words) == 2 and _is_card(words[1]):
+            verbs.add(words[0])
+    if len(verbs) != 1 or not _is_card(str(card)):
+        return None
+    return verbs.pop()
+
+
+def _is_card(word: str) -> bool:
+    try:
+        return str(parse_card(word, jokers=True)) == word
+    except ParseError:
+        return False
+
+
+def _confirm(chosen: Any, number: int, read: Callable[[str], str | None]) -> bool | str:
+    """Show the move numbered ``number`` and ask for it again: True when the
+    answer is the same number or yes; else the answer (to be taken as the
+    next one; empty for none).  Raises :class:`_Left` at the end of the input.
+
+    >>> _confirm("split 8S 8H 8D QH / 5C 6C 7C", 3, lambda prompt: "3")
+    move 3 is: split 8S 8H 8D QH / 5C 6C 7C
+    type 3 again (or y) to make it, or choose another move
+    True
+    >>> _confirm("split 8S 8H 8D QH / 5C 6C 7C", 3, lambda prompt: "table")
+    move 3 is: split 8S 8H 8D QH / 5C 6C 7C
+    type 3 again (or y) to make it, or choose another move
+    'table'
+    """
+    print(gettext("move {number} is: {move}").format(number=number, move=chosen))
+    print(gettext("type {number} again (or y) to make it, or choose another move").format(
+        number=number))
+    line = read(gettext(PROMPT))
+    if line is None:
+        raise _Left(gettext("end of input"))
+    answer = line.strip()
+    yes = ("y", "yes", pgettext("answer", "yes").lower())
+    if answer == str(number) or answer.lower() in yes:
+        return True
+    return answer
 
 
 def _to_you(err: IllegalActionError, you: int) -> str:

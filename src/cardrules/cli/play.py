@@ -12,11 +12,14 @@ names others.
 from __future__ import annotations
 
 import argparse
+import secrets
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _games, _options, _output, _parser
-from cardrules.engine.play import steps
+from cardrules.engine.registry import rules_for
+from cardrules.engine.selfplay import steps
 from cardrules.i18n import gettext
 
 if TYPE_CHECKING:
@@ -33,7 +36,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         .format(games=_parser.GAMES_MARK, default=_games.DEFAULT_GAME))
     _options.add_settings_options(parser)
     _options.add_hand_size_option(parser)
-    parser.add_argument("--seed", type=int, default=0, help=gettext("seed for chance and the bots"))
+    parser.add_argument("--seed", type=int, default=None,
+                        help=gettext("seed for chance and the bots (default: a fresh one, "
+                                     "printed so that the game can be played again)"))
     parser.add_argument("--human", type=int, metavar="SEAT",
                         help=gettext("you play this seat (from 0), typing your moves"))
     parser.add_argument("--bots", default=None,
@@ -90,25 +95,48 @@ def play_printing(rules: Rules[Any, Any], bots: Sequence[Bot], settings: Setting
     return start, state, actions
 
 
+def fresh_seed() -> int:
+    """A seed for a game nobody asked to repeat: drawn from the system's
+    randomness, small enough to type back after ``--seed``.
+
+    >>> 0 <= fresh_seed() < 10 ** 9
+    True
+    """
+    return secrets.randbelow(10 ** 9)
+
+
+def _say_seed(seed: int, drawn: bool) -> None:
+    """Say which seed a fresh game was drawn with (on standard error)."""
+    if drawn:
+        print(gettext("seed {seed} (drawn at random; --seed {seed} plays this game again)")
+              .format(seed=seed), file=sys.stderr, flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Play the game the options describe, printing it as it goes."""
-    rules = _games.game(args.game)
+    """Play the game the options describe, printing it as it goes.  Without
+    ``--seed`` the game is a fresh one: its seed is drawn and printed (on
+    standard error, so the game's own account is unchanged) with the option
+    that plays it again."""
+    rules = rules_for(args.game)
     if args.record is not None:
         _options.check_record_path(args.record)
     settings = _options.settings_of(rules, args)
     seats = rules.new_game_from_settings(settings).num_players
+    if args.human is not None and not 0 <= args.human < seats:
+        raise ValueError(gettext("--human is a seat from 0 to {last}, not {number}").format(
+            last=seats - 1, number=args.human))
+    drawn = args.seed is None
+    seed = fresh_seed() if drawn else args.seed
     if args.human is not None:
         from cardrules.cli.human import play_human
 
-        if not 0 <= args.human < seats:
-            raise ValueError(gettext("--human is a seat from 0 to {last}, not {number}").format(
-                last=seats - 1, number=args.human))
-        bots = _games.bots_around(rules, args.bots, seats, args.seed, args.human)
-        return play_human(rules, settings, args.human, bots, args.seed,
-                          record_path=args.record)
+        around = _games.bots_around(rules, args.bots, seats, seed, args.human)
+        _say_seed(seed, drawn)
+        return play_human(rules, settings, args.human, around, seed, record_path=args.record)
     spec = rules.default_bot if args.bots is None else args.bots
-    start, _, actions = play_printing(rules, _games.bots(rules, spec, seats, args.seed),
-                                      settings, args.seed, moves=args.moves,
+    bots = _games.bots(rules, spec, seats, seed)
+    _say_seed(seed, drawn)
+    start, _, actions = play_printing(rules, bots, settings, seed, moves=args.moves,
                                       keep=args.record is not None)
     if args.record is not None:
         assert actions is not None

@@ -48,26 +48,26 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help=gettext("how long bots wait before each move (default 0.5)"))
     parser.add_argument("--turn-timer", type=_seconds, default=None, metavar="SECONDS",
                         help=gettext("a person who has not moved within this many seconds "
-                                 "has the game's default bot move for them (default: no "
-                                 "timer)"))
+                                     "has the game's default bot move for them (default: no "
+                                     "timer)"))
     limits = parser.add_argument_group(gettext("limits (see the server guide)"))
     limits.add_argument("--allowed-host", action="append", default=None, metavar="NAME",
                         help=gettext("a host name the server answers for (repeat for more; "
-                                 "*.example.org for its subdomains, * for any); default: "
-                                 "localhost and 127.0.0.1 when --host is a loopback "
-                                 "address, else any"))
+                                     "*.example.org for its subdomains, * for any); default: "
+                                     "localhost and 127.0.0.1 when --host is a loopback "
+                                     "address, else any"))
     limits.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                         help=gettext("a web origin (https://cards.example.org) whose pages may "
-                                 "make and join tables and open the table's WebSocket, "
-                                 "besides the server's own (repeat for more)"))
+                                     "make and join tables and open the table's WebSocket, "
+                                     "besides the server's own (repeat for more)"))
     limits.add_argument("--max-tables", type=_count, default=500, metavar="N",
                         help=gettext("how many unfinished tables the server keeps (default 500)"))
     limits.add_argument("--tables-per-minute", type=_rate, default=20.0, metavar="N",
                         help=gettext("how many tables one address may make or join a minute "
-                                 "(default 20)"))
+                                     "(default 20)"))
     limits.add_argument("--messages-per-second", type=_rate, default=20.0, metavar="N",
                         help=gettext("how many messages one WebSocket may send a second "
-                                 "(default 20, bursts of 60)"))
+                                     "(default 20, bursts of 60)"))
     limits.add_argument("--header-timeout", type=_rate, default=10.0, metavar="SECONDS",
                         help=gettext("how long a request's headers may take (default 10)"))
     limits.add_argument("--max-connections", type=_count, default=500, metavar="N",
@@ -76,10 +76,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                         help=gettext("how many connections one address may hold (default 60)"))
     limits.add_argument("--bots-play-unwatched", action="store_true",
                         help=gettext("let tables of bots alone play while nobody watches "
-                                 "(by default they wait for a spectator)"))
+                                     "(by default they wait for a spectator)"))
     limits.add_argument("--damaged", choices=("refuse", "quarantine"), default="refuse",
                         help=gettext("a table the database cannot replay: refuse to start "
-                                 "(default), or quarantine it and serve the others"))
+                                     "(default), or quarantine it and serve the others"))
     limits.add_argument("--fresh", action="store_true",
                         help=gettext("use an empty (0-byte) database file as a new database"))
     parser.set_defaults(handler=run)

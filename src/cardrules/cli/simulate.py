@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _games, _options, _output, _parser
 from cardrules.engine.presenter import game_title
-from cardrules.engine.registry import BUILT_IN, games
+from cardrules.engine.registry import display_names, rules_for
 from cardrules.engine.tally import Table
 from cardrules.i18n import N_, gettext, ngettext
 from cardrules.simulation.run import ENGINES, MAX_GAMES, MAX_WORKERS
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
 #: What to install for the progress bar and the drawn tables (shown through ``gettext``).
 RICH_HINT = N_('cardrules: for a progress bar and drawn tables: pip install "cardrules[cli]"')
-#: The game simulated when none is named: the first built-in one.
-DEFAULT_GAME = BUILT_IN[0].replace("_", "-")
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,10 +36,10 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser = commands.add_parser(
         "simulate",
         help=gettext("let bots play many games; print wins, means and game statistics"))
-    names = gettext(" or ").join(name.replace("_", "-") for name in games())
-    parser.add_argument("game", nargs="?", default=DEFAULT_GAME,
+    names = gettext(" or ").join(display_names())
+    parser.add_argument("game", nargs="?", default=_games.DEFAULT_GAME,
                         help=gettext("the game: {games} (default {default})").format(
-                            games=names, default=DEFAULT_GAME))
+                            games=names, default=_games.DEFAULT_GAME))
     parser.add_argument("--games", type=int, default=100, metavar="N",
                         help=gettext("the number of games, 1 to {most} (default 100)").format(
                             most=f"{MAX_GAMES:,}"))
@@ -103,7 +101,7 @@ def _check(args: argparse.Namespace) -> None:
 def _settings(args: argparse.Namespace) -> dict[str, int | None]:
     """The settings of the options, as ``play`` reads them (``--bots`` does not
     set the number of players: a list of names must have one per seat)."""
-    return _options.settings_of(_games.game(args.game), args)
+    return _options.settings_of(rules_for(args.game), args)
 
 
 def _rich() -> Any:
@@ -118,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     """Simulate the games the options describe; print or save the result."""
     from cardrules.simulation import simulate
 
-    rules = _games.game(args.game)
+    rules = rules_for(args.game)
     _check(args)
     settings = _settings(args)
     seats = len(rules.returns(rules.new_game_from_settings(settings)))

@@ -147,10 +147,10 @@ from cardrules.down_and_back.views import View, view
 from cardrules.down_and_back.views import public_view as _public_view
 from cardrules.engine.bots import Bot as _Bot
 from cardrules.engine.bots import RandomBot as _RandomBot
-from cardrules.engine.play import PlayedGame as _PlayedGame
-from cardrules.engine.play import play as _play
 from cardrules.engine.registry import register as _register
 from cardrules.engine.rules import Rules as _Rules
+from cardrules.engine.selfplay import PlayedGame as _PlayedGame
+from cardrules.engine.selfplay import play as _play
 from cardrules.engine.tensors import Encoding as _Encoding
 
 if TYPE_CHECKING:

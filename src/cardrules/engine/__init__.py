@@ -6,7 +6,7 @@
 - :mod:`cardrules.engine.registry`: finding a game's rules by name;
 - :mod:`cardrules.engine.records`: game records (JSON and text), :class:`Seated`
   entries for actions of a seat other than the player to act, and replay;
-- :mod:`cardrules.engine.play`: :func:`play`, bots playing a whole game;
+- :mod:`cardrules.engine.selfplay`: :func:`play`, bots playing a whole game;
 - :mod:`cardrules.engine.readers`: strict readers for action text and JSON;
 - :mod:`cardrules.engine.bots`: the :class:`Bot` protocol and :class:`RandomBot`;
 - :mod:`cardrules.engine.conformance`: :func:`check_game`, random-playout checks.
@@ -20,10 +20,10 @@
 from cardrules.engine.bots import Bot, RandomBot
 from cardrules.engine.chance import ChooseDealer, Shuffle
 from cardrules.engine.conformance import check_game
-from cardrules.engine.play import PlayedGame, play
 from cardrules.engine.records import GameRecord, Seated
 from cardrules.engine.registry import display_name, display_names, games, register, rules_for
 from cardrules.engine.rules import Rules
+from cardrules.engine.selfplay import PlayedGame, play
 
 __all__ = [
     "Bot",

@@ -6,8 +6,12 @@ that builds its batch engine: many games stepped together on numpy arrays.
 :class:`cardrules.vector.VectorGame` is the base class the games' engines
 derive from (it needs numpy, which the engine itself does not).
 
->>> BatchEngine.__name__
-'BatchEngine'
+A game's batch engine, built through its rules, offers all of it:
+
+>>> from cardrules.vector import make
+>>> engine: BatchEngine = make("down-and-back", 2, seed=0, num_players=2, rounds=1)
+>>> engine.num_games, engine.legal_action_mask.shape, engine.terminated.tolist()
+(2, (2, 140), [False, False])
 """
 
 from __future__ import annotations

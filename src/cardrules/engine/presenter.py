@@ -338,9 +338,11 @@ def seat_noun(seat: int, you: int) -> str:
     return gettext("seat {number}").format(number=seat)
 
 
-#: Phrases about "seat N" and how they read once ``seat N`` became ``you``.
-_SECOND_PERSON = ((" does not ", " do not "), (" has ", " have "), (" is ", " are "),
-                  (" holds ", " hold "), (" its ", " your "))
+#: Phrases about "seat N" and how they read once ``seat N`` became ``you``: a
+#: second verb of the same subject ("... and holds") and its possessive; a verb
+#: of another subject later in the clause ("before any card is played") stays.
+_SECOND_PERSON = ((" and does not ", " and do not "), (" and has ", " and have "),
+                  (" and is ", " and are "), (" and holds ", " and hold "), (" its ", " your "))
 #: Verbs whose second person is not the third person less its ``s``.
 _IRREGULAR = {"is": "are", "has": "have", "does": "do", "was": "were"}
 
@@ -375,6 +377,8 @@ def second_person(message: str, seat: int) -> str:
     "it is seat 3's turn, not yours"
     >>> second_person("seat 1 passes; seat 2 takes the pot of 3, seat 12 claims board", 2)
     'seat 1 passes; you take the pot of 3, seat 12 claims board'
+    >>> second_person("seat 0 must bid before any card is played", 0)
+    'you must bid before any card is played'
     """
     me = re.escape(f"seat {seat}")
     text = re.sub(rf"\b{me}'s(?= \w)", "your", message)

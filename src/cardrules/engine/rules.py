@@ -34,9 +34,9 @@ if TYPE_CHECKING:
     from cardrules.engine.bounds import Bounds
     from cardrules.engine.chance import ChooseDealer, Shuffle
     from cardrules.engine.events import Event
-    from cardrules.engine.play import PlayedGame
     from cardrules.engine.presenter import Presenter
     from cardrules.engine.records import GameRecord, Seated
+    from cardrules.engine.selfplay import PlayedGame
     from cardrules.engine.tally import Tally
     from cardrules.engine.tensors import Encoding
 
@@ -476,6 +476,6 @@ class Rules(Generic[S, A]):
         >>> game.state.is_terminal, len(game.record.actions) > 20
         (True, True)
         """
-        from cardrules.engine.play import play
+        from cardrules.engine.selfplay import play
 
         return play(self, bots, settings, seed=seed, max_actions=max_actions)

@@ -50,8 +50,21 @@ class ChartAxes(Protocol):
     """The part of a matplotlib ``Axes`` a tally's chart draws with (the
     caller passes real axes; a game package needs no matplotlib).
 
-    >>> ChartAxes.__name__
-    'ChartAxes'
+    Anything with these methods will do, such as this stand-in that keeps
+    the titles and ignores the rest:
+
+    >>> class Titles:
+    ...     def __init__(self) -> None:
+    ...         self.titles: list[str] = []
+    ...     def set_title(self, label: str) -> None:
+    ...         self.titles.append(label)
+    ...     def __getattr__(self, name: str) -> object:
+    ...         return lambda *args, **options: None
+    >>> from cardrules.down_and_back.tally import DownAndBackTally
+    >>> axes = Titles()
+    >>> DownAndBackTally.empty().chart(axes)
+    >>> axes.titles
+    ['Winning categories']
     """
 
     def bar(self, x: Sequence[str], height: Sequence[int], **options: Any) -> object:

@@ -36,6 +36,7 @@ except ImportError as _error:  # pragma: no cover - depends on the installation
 from cardrules._validate import is_int
 from cardrules.cards import Card, Joker
 from cardrules.engine.chance import ChooseDealer, Shuffle
+from cardrules.engine.deals import fixed_chance, next_key
 from cardrules.engine.registry import BUILT_IN, rules_for
 from cardrules.engine.rules import Rules, StateLike
 from cardrules.errors import IllegalActionError, ParseError
@@ -57,22 +58,29 @@ _Parts = tuple[object, ...]
 _AnyRules = Rules[Any, Any]
 
 
-class _Entry:
-    """One event of the log of a game, as a persistent list (newest first).
+#: What one seat may learn of an event: (owner, public, private) parts, where
+#: ``owner`` is the seat the event is private to (None: a public event),
+#: ``public`` what everyone else learns (None: nothing) and ``private`` what
+#: the owner learns (never None when there is an owner).
+_Seen = tuple[int | None, _Parts | None, _Parts | None]
 
-    ``owner`` is the seat the event is private to, or None for a public event;
-    ``public`` is what everyone else learns (None: nothing), ``private`` what
-    the owner learns (never None when there is an owner).  ``depth`` counts
-    the entries up to this one.  Every :data:`_MARK_EVERY` entries one keeps,
-    once asked, each seat's lines up to it joined (``marks``), so that an
-    information state joins at most that many new lines to a kept prefix.
+
+class _Entry:
+    """One step of the log of a game, as a persistent list (newest first).
+
+    The step's events are worked out only when an information state needs
+    them (``rules.events`` of ``step``, the state before, the action and the
+    state after), then kept as ``events``.  ``depth`` counts the entries up
+    to this one.  Every :data:`_MARK_EVERY` entries one keeps, once asked,
+    each seat's lines up to it joined (``marks``), so that an information
+    state joins at most that many steps' lines to a kept prefix.
     """
 
-    __slots__ = ("depth", "marks", "owner", "prev", "private", "public")
+    __slots__ = ("depth", "events", "marks", "prev", "step")
 
-    def __init__(self, prev: _Entry | None, owner: int | None, public: _Parts | None,
-                 private: _Parts | None) -> None:
-        self.prev, self.owner, self.public, self.private = prev, owner, public, private
+    def __init__(self, prev: _Entry | None, step: tuple[Any, Any, Any, Any] | None = None,
+                 events: tuple[_Seen, ...] | None = None) -> None:
+        self.prev, self.step, self.events = prev, step, events
         self.depth: int = 1 if prev is None else prev.depth + 1
         self.marks: dict[int, str] | None = None
 
@@ -86,9 +94,36 @@ class _Entry:
         out.reverse()
         return out
 
-    def line(self, seat: int) -> str | None:
-        """What ``seat`` learnt from this event (None: nothing)."""
-        return _text(self.private if self.owner == seat else self.public)
+    def seen(self) -> tuple[_Seen, ...]:
+        """The step's events as each seat may learn them."""
+        events = self.events
+        if events is None:
+            assert self.step is not None
+            events_of, before, action, after = self.step
+            out: list[_Seen] = []
+            for event in events_of(before, action, after):
+                owner, public = event.owner, event.public
+                if owner is None:
+                    if public is not None:
+                        out.append((None, public, None))
+                else:
+                    private = event.private
+                    if private is None:   # the owner learns what everyone does
+                        private = public
+                    if private is not None:
+                        out.append((owner, public, private))
+            events = self.events = tuple(out)
+            self.step = None
+        return events
+
+    def lines(self, seat: int) -> list[str]:
+        """What ``seat`` learnt from this step, one line an event."""
+        out = []
+        for owner, public, private in self.seen():
+            text = _text(private if owner == seat else public)
+            if text is not None:
+                out.append(text)
+        return out
 
 
 #: How often a log entry keeps the lines up to it (see :class:`_Entry`).
@@ -100,9 +135,9 @@ def _lines_to_mark(entry: _Entry | None, seat: int) -> tuple[_Entry | None, list
     ``seat``'s lines after it, newest first."""
     lines: list[str] = []
     while entry is not None and entry.depth % _MARK_EVERY:
-        line = entry.line(seat)
-        if line is not None:
-            lines.append(line)
+        own = entry.lines(seat)
+        if own:
+            lines.extend(reversed(own))
         entry = entry.prev
     return entry, lines
 
@@ -118,10 +153,8 @@ def _prefix(mark: _Entry | None, seat: int) -> str:
     text = "" if mark is None else cast(dict[int, str], mark.marks)[seat]
     for entry in reversed(pending):
         _, lines = _lines_to_mark(entry.prev, seat)
-        own = entry.line(seat)
-        if own is not None:
-            lines.insert(0, own)
         lines.reverse()
+        lines.extend(entry.lines(seat))
         text = "\n".join([text, *lines] if text else lines)
         if entry.marks is None:
             entry.marks = {}
@@ -156,6 +189,15 @@ class _Registered:
 #: Every game registered by :func:`register_game`, by OpenSpiel name.
 _GAMES: dict[str, _Registered] = {}
 
+#: The adapter's own parameters, beside each game's settings, with their
+#: defaults and allowed values (see :doc:`/integrations`).
+_OPTIONS: dict[str, tuple[int, range]] = {
+    "sampled_chance": (0, range(2)),
+    "returns": (0, range(3)),
+    "fixed_deals": (0, range(2)),
+    "seed": (0, range(-2 ** 31, 2 ** 31)),
+}
+
 
 def register_game(rules: _AnyRules) -> str:
     """Register ``rules`` with OpenSpiel as ``"cardrules_" + rules.name``; returns that name.
@@ -175,8 +217,8 @@ def register_game(rules: _AnyRules) -> str:
     >>> from cardrules.down_and_back import RULES
     >>> openspiel.register_game(RULES)
     'cardrules_down_and_back'
-    >>> pyspiel.load_game("cardrules_down_and_back").get_parameters()
-    {'ante': 1, 'num_players': 4, 'rounds': 10}
+    >>> sorted(pyspiel.load_game("cardrules_down_and_back").get_parameters())
+    ['ante', 'fixed_deals', 'num_players', 'returns', 'rounds', 'sampled_chance', 'seed']
     """
     name = "cardrules_" + rules.name
     known = _GAMES.get(name)
@@ -192,11 +234,16 @@ def register_game(rules: _AnyRules) -> str:
     if clash:
         raise ValueError(f"{rules.title}: {', '.join(sorted(clash))} is both a setting and a "
                          f"limit setting")
+    clash = (set(rules.default_settings) | set(rules.limit_settings)) & set(_OPTIONS)
+    if clash:
+        raise ValueError(f"{rules.title}: {', '.join(sorted(clash))} is a parameter of the "
+                         f"adapter (see cardrules.integrations.openspiel)")
     defaults = {**rules.default_settings, **rules.limit_settings}
     for key, value in defaults.items():
         if type(value) is not int:
             raise ValueError(f"{rules.title} setting {key!r} defaults to {value!r}: an OpenSpiel "
                              f"parameter needs a whole number for its default")
+    defaults.update({key: default for key, (default, _) in _OPTIONS.items()})
     if known is not None and known.defaults != defaults:
         raise ValueError(f"{name} is registered with other parameters "
                          f"({', '.join(known.defaults)})")
@@ -252,6 +299,10 @@ def _settings(params: Mapping[str, object] | None, defaults: Mapping[str, int]
         if not -_INT_MAX - 1 <= value <= _INT_MAX:
             raise ValueError(f"parameter {key!r} = {value} does not fit OpenSpiel, which "
                              f"keeps parameters in a C++ int ({-_INT_MAX - 1} to {_INT_MAX})")
+        if key in _OPTIONS and value not in _OPTIONS[key][1]:
+            allowed = _OPTIONS[key][1]
+            raise ValueError(f"parameter {key!r} is {allowed.start} to {allowed.stop - 1}, "
+                             f"not {value}")
         values[key] = value
     return values
 
@@ -261,23 +312,29 @@ class _Spec:
     rules once (every field a plain attribute: the steps read them often)."""
 
     __slots__ = (
+        "action_id",
         "action_of",
         "apply",
         "cards",
         "events",
+        "fixed",
         "game_info",
         "initial",
-        "legal_ids",
         "max_chance_nodes",
         "name",
         "num_players",
         "observation_size",
         "observation_string",
         "observation_tensor",
+        "params",
         "pile",
+        "returns_mode",
         "returns_of",
         "rules",
+        "sample_chance",
+        "sampled",
         "settings",
+        "spread",
     )
 
     def __init__(self, entry: _Registered, settings: dict[str, int]) -> None:
@@ -287,7 +344,14 @@ class _Spec:
         assert bounds_of is not None
         self.name: str = entry.game_type.short_name
         self.rules = rules
+        #: Every parameter; the game's settings and limit settings; the adapter's own.
+        self.params = settings
+        settings = {key: value for key, value in settings.items() if key not in _OPTIONS}
         self.settings = settings
+        self.sampled: bool = self.params["sampled_chance"] == 1
+        #: Every chance action fixed from ``seed`` deal by deal (cardrules.engine.deals).
+        self.fixed: bool = self.params["fixed_deals"] == 1
+        self.sample_chance: Callable[[Any, random.Random], Any] = rules.sample_chance
         self.initial: StateLike = rules.new_game_from_settings(
             {key: settings[key] for key in rules.default_settings})   # checks the settings
         self.num_players: int = self.initial.num_players
@@ -302,32 +366,60 @@ class _Spec:
         self.events: Callable[[Any, Any, Any], Any] = rules.events
         self.pile: Callable[[Any], tuple[AnyCard, ...] | None] = rules.chance_pile
         self.returns_of: Callable[[Any], tuple[int, ...]] = rules.returns
-        self.legal_ids: Callable[[Any], tuple[int, ...]] = encoding.legal_action_ids
         self.action_of: Callable[[Any, int], Any] = encoding.action_from_id
+        self.action_id: Callable[[Any], int] = encoding.action_id
         self.observation_string: Callable[[Any, int], str] = encoding.observation_string
         self.observation_tensor: Callable[[Any, int], npt.NDArray[np.float32]] = \
             encoding.observation_tensor
         self.observation_size: int = encoding.observation_size
+        #: 0: the game's returns; 1: each minus the table's mean (zero-sum);
+        #: 2: that divided by its bound (zero-sum, within -1 and 1).
+        self.returns_mode: int = self.params["returns"]
+        low, high = float(bounds.min_return), float(bounds.max_return)
+        #: What a zero-sum return can reach: a seat's return minus the mean is
+        #: (n - 1) / n times its return minus the others' mean.
+        self.spread = (self.num_players - 1) / self.num_players * (high - low) or 1.0
+        utility_sum: float | None = None
+        if self.returns_mode == 1:
+            low, high, utility_sum = -self.spread, self.spread, 0.0
+        elif self.returns_mode == 2:
+            low, high, utility_sum = -1.0, 1.0, 0.0
         self.game_info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions,
             max_chance_outcomes=max(entry.max_chance_outcomes, self.num_players),
-            num_players=self.num_players, min_utility=float(bounds.min_return),
-            max_utility=float(bounds.max_return), utility_sum=None, max_game_length=max_length)
+            num_players=self.num_players, min_utility=low, max_utility=high,
+            utility_sum=utility_sum, max_game_length=max_length)
 
     def returns(self, state: Any) -> tuple[float, ...]:
-        return tuple(map(float, self.returns_of(state)))
+        """The returns OpenSpiel is given (see ``returns_mode``)."""
+        raw = self.returns_of(state)
+        if not self.returns_mode:
+            return tuple(map(float, raw))
+        mean = sum(raw) / len(raw)
+        scale = self.spread if self.returns_mode == 2 else 1.0
+        return tuple((value - mean) / scale for value in raw)
 
-    def chance_cost(self, state: Any) -> int:
-        """The chance steps of the chance action due in ``state``."""
-        pile = self.pile(state)
-        return 1 if pile is None else max(len(pile) - 1, 0)
+    def game_type(self, registered: pyspiel.GameType) -> pyspiel.GameType:
+        """The game's OpenSpiel type with these parameters."""
+        if not self.sampled and not self.returns_mode:
+            return registered
+        fields = {name: getattr(registered, name) for name in (
+            "short_name", "long_name", "dynamics", "information", "utility", "reward_model",
+            "max_num_players", "min_num_players", "provides_information_state_string",
+            "provides_information_state_tensor", "provides_observation_string",
+            "provides_observation_tensor", "parameter_specification")}
+        fields["chance_mode"] = (pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC if self.sampled
+                                 else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC)
+        if self.returns_mode:
+            fields["utility"] = pyspiel.GameType.Utility.ZERO_SUM
+        return pyspiel.GameType(**fields)
 
 
 _SPECS: dict[tuple[str, tuple[tuple[str, int], ...]], _Spec] = {}
 
 
 def _spec(entry: _Registered, settings: dict[str, int]) -> _Spec:
-    """The (cached) game description for ``entry`` with ``settings``."""
+    """The (cached) game description for ``entry`` with ``settings`` (every parameter)."""
     key = (entry.game_type.short_name, tuple(sorted(settings.items())))
     spec = _SPECS.get(key)
     if spec is None or spec.rules is not entry.rules:
@@ -346,8 +438,9 @@ class _Core:
     (:class:`~cardrules.integrations.openspiel_saved.Saved`).
     """
 
-    __slots__ = ("base", "base_state", "chance_steps", "log", "picked", "player",
-                 "remaining", "resamples", "sampled", "spec", "state", "truncated")
+    __slots__ = ("base", "base_state", "chance_steps", "deal_key", "fixed", "legal", "log",
+                 "picked", "player", "remaining", "resamples", "rng", "sampled", "spec", "state",
+                 "truncated", "whole")
 
     spec: _Spec
     state: Any
@@ -370,6 +463,16 @@ class _Core:
     sampled: tuple[tuple[int, tuple[int, ...]], ...]
     #: OpenSpiel's current player (asked many times per step, so kept).
     player: int
+    #: The legal action numbers here and the action of each (None: not worked out yet).
+    legal: tuple[tuple[int, ...], dict[int, Any]] | None
+    #: Sampled chance mode: the chance step due is a whole shuffle.
+    whole: bool
+    #: The game's own draws (sampled shuffles): one stream per loaded game.
+    rng: random.Random
+    #: Fixed deals: the key of the chance point now due (cardrules.engine.deals),
+    #: and its fixed outcome (the dealer's seat, or the shuffle's order).
+    deal_key: tuple[int, int] | None
+    fixed: tuple[int, ...] | None
 
     def update_player(self) -> None:
         state = self.state
@@ -395,7 +498,9 @@ class _Core:
 
     def enter(self) -> None:
         """Set up the chance point the state is at, if any (a new shuffle), or
-        cut the game short when its chance steps would not fit the bounds."""
+        cut the game short when its chance steps would not fit the bounds.
+        (The chance steps are counted card by card in both chance modes, so
+        a game is cut short at the same point in both.)"""
         state, spec = self.state, self.spec
         if not state.is_chance:
             return
@@ -404,7 +509,15 @@ class _Core:
         if self.chance_steps + cost > spec.max_chance_nodes:
             self.truncated = True
             return
+        if spec.fixed:
+            self.deal_key = next_key(state, self.deal_key)
+            action = fixed_chance(spec.rules, state, spec.params["seed"], self.deal_key)
+            self.fixed = ((action.seat,) if isinstance(action, ChooseDealer)
+                          else tuple(card.index for card in action.order))
         if pile is None:
+            return
+        if spec.sampled and len(pile) > 1:
+            self.whole = True
             return
         self.picked = ()
         self.remaining = tuple(sorted(card.index for card in pile))
@@ -417,10 +530,24 @@ class _Core:
         self.picked, self.remaining = (), ()
         self.step(Shuffle(tuple(cards[i] for i in order)))
 
-    def apply_chance(self, number: int) -> None:
+    def apply_chance(self, number: int, move: int) -> None:
+        """Apply chance outcome ``number`` as move ``move`` of the game."""
         state = self.state
         if not state.is_chance:
             raise ValueError("not a chance node")
+        fixed = self.fixed
+        if self.whole:
+            if number != 0:
+                raise ValueError(f"chance outcome {number}: a sampled shuffle has the one "
+                                 f"outcome 0")
+            if fixed is None:
+                fixed = tuple(card.index
+                              for card in self.spec.sample_chance(state, self.rng).order)
+            self.apply_sampled(0, fixed, move)
+            return
+        if fixed is not None and number != self.fixed_outcome():
+            raise ValueError(f"chance outcome {number}: the deals are fixed (fixed_deals=1), "
+                             f"the outcome here is {self.fixed_outcome()}")
         if not self.remaining:  # the choice of a dealer
             if not 0 <= number < state.num_players:
                 raise ValueError(f"chance outcome {number}: the dealer is a seat, 0 to "
@@ -440,11 +567,38 @@ class _Core:
         if len(self.remaining) == 1:
             self.finish_shuffle()
 
-    def apply_sampled(self, number: int, order: tuple[int, ...]) -> None:
-        """Apply a whole shuffle sampled before (sampled chance mode)."""
-        raise ValueError("not a sampled chance step")
+    def apply_sampled(self, number: int, order: tuple[int, ...], move: int) -> None:
+        """Apply the whole shuffle ``order`` (card numbers, top first) as the
+        sampled chance step ``move`` (outcome ``number``, always 0)."""
+        if not self.whole or number != 0:
+            raise ValueError("not a sampled chance step")
+        pile = self.spec.pile(self.state)
+        assert pile is not None
+        if sorted(order) != sorted(card.index for card in pile):
+            raise ValueError("the sampled shuffle is not an order of the pile")
+        if self.fixed is not None and tuple(order) != self.fixed:
+            raise ValueError("the sampled shuffle is not the fixed deal")
+        self.whole = False
+        self.chance_steps += len(order) - 1
+        self.sampled = (*self.sampled, (move, order))
+        cards = self.spec.cards
+        self.step(Shuffle(tuple(cards[i] for i in order)))
+
+    def fixed_outcome(self) -> int:
+        """The one outcome of this chance step when the deals are fixed: the
+        dealer, or the first card of the fixed order not picked yet."""
+        fixed = self.fixed
+        assert fixed is not None
+        if not self.remaining:
+            return fixed[0]
+        left = set(self.remaining)
+        return next(card for card in fixed if card in left)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.whole:
+            return [(0, 1.0)]
+        if self.fixed is not None:
+            return [(self.fixed_outcome(), 1.0)]
         remaining = self.remaining
         if remaining:
             chance = 1.0 / len(remaining)
@@ -454,11 +608,23 @@ class _Core:
 
     # -- steps ------------------------------------------------------------------------
 
+    def legal_actions(self) -> tuple[tuple[int, ...], dict[int, Any]]:
+        """The legal action numbers (ascending) and the action of each."""
+        legal = self.legal
+        if legal is None:
+            state, rules = self.state, self.spec.rules
+            action_id = self.spec.action_id
+            actions = {action_id(action): action for action in rules.legal_actions(state)}
+            legal = self.legal = (tuple(sorted(actions)), actions)
+        return legal
+
     def apply_player(self, number: int) -> None:
         state = self.state
-        if state.is_chance or state.is_terminal or self.truncated:
+        if self.player < 0:
             raise ValueError("no player is to act")
-        action = self.spec.action_of(state, number)
+        action = self.legal_actions()[1].get(number)
+        if action is None:   # the game's own error, naming the rule
+            action = self.spec.action_of(state, number)
         # The returns before the decision, read only if asked for (rewards()).
         self.base, self.base_state = None, state
         self.step(action)
@@ -471,27 +637,22 @@ class _Core:
         return base
 
     def step(self, action: object) -> None:
-        """Apply ``action`` to the cardrules state, log what each seat learns,
-        set up the next chance point and the player to move.  (A card picked
+        """Apply ``action`` to the cardrules state, log the step (its events
+        are worked out when an information state needs them), set up the
+        next chance point and the player to move.  (A card picked
         mid-shuffle is no step: the chance player stays to move.)"""
         spec, before = self.spec, self.state
         after = spec.apply(before, action)
         self.state = after
-        log = self.log
-        for event in spec.events(before, action, after):
-            owner, public = event.owner, event.public
-            if owner is None:
-                if public is not None:
-                    log = _Entry(log, None, public, None)
-            else:
-                private = event.private
-                if private is None:   # the owner learns what everyone does
-                    private = public
-                if private is not None:
-                    log = _Entry(log, owner, public, private)
-        self.log = log
-        self.enter()
-        self.update_player()
+        self.log = _Entry(self.log, (spec.events, before, action, after))
+        self.legal = None
+        if after.is_chance:
+            self.enter()
+            self.update_player()
+        elif after.is_terminal:
+            self.player = _TERMINAL
+        else:
+            self.player = after.current_player
 
     # -- what the players see --------------------------------------------------------
 
@@ -504,13 +665,19 @@ class _Core:
         return "\n".join([*head, *lines, self.spec.observation_string(self.state, seat)])
 
     def forget_others(self, seat: int) -> None:
-        """Keep only ``seat``'s private events: the others' become their public part."""
+        """Keep only ``seat``'s private events: the others' become their public
+        part.  (``seat`` learns the same, so its kept lines stay.)"""
         log: _Entry | None = None
         for entry in ([] if self.log is None else self.log.entries()):
-            if entry.owner is None or entry.owner == seat:
-                log = _Entry(log, entry.owner, entry.public, entry.private)
-            elif entry.public is not None:
-                log = _Entry(log, entry.owner, entry.public, entry.public)
+            kept: list[_Seen] = []
+            for owner, public, private in entry.seen():
+                if owner is None or owner == seat:
+                    kept.append((owner, public, private))
+                elif public is not None:
+                    kept.append((owner, public, public))
+            log = _Entry(log, events=tuple(kept))
+            if entry.marks is not None and seat in entry.marks:
+                log.marks = {seat: entry.marks[seat]}
         self.log = log
 
     # -- saving ------------------------------------------------------------------------
@@ -518,21 +685,23 @@ class _Core:
     def saved(self) -> Saved:
         """What the history cannot rebuild (see :func:`_rebuild`)."""
         spec = self.spec
-        return Saved(spec.name, dict(spec.settings), self.resamples, self.sampled)
+        return Saved(spec.name, dict(spec.params), self.resamples, self.sampled)
 
     def __reduce__(self) -> tuple[Callable[[object], Saved], tuple[str]]:
         return saved_from_json, (self.saved().to_json(),)
 
 
-def _new_core(spec: _Spec) -> _Core:
+def _new_core(spec: _Spec, rng: random.Random) -> _Core:
     core = _Core.__new__(_Core)
-    core.spec, core.state = spec, spec.initial
+    core.spec, core.state, core.rng = spec, spec.initial, rng
     core.picked = core.remaining = ()
     core.log = None
     core.base, core.base_state = (0.0,) * spec.num_players, None
     core.chance_steps = 0
     core.truncated = False
     core.resamples = core.sampled = ()
+    core.legal, core.whole = None, False
+    core.deal_key = core.fixed = None
     core.enter()   # a game may start with a shuffle
     core.update_player()
     return core
@@ -543,7 +712,7 @@ def _history_of(state: pyspiel.State) -> list[tuple[int, int]]:
 
 
 def _params(spec: _Spec) -> str:
-    return ",".join(f"{key}={value}" for key, value in spec.settings.items())
+    return ",".join(f"{key}={value}" for key, value in spec.params.items())
 
 
 def _rebuild(state: CardrulesState, saved: Saved) -> _Core:
@@ -551,7 +720,7 @@ def _rebuild(state: CardrulesState, saved: Saved) -> _Core:
     sampled shuffles) ``saved`` holds, replayed once; anything that does not
     fit is a ParseError."""
     spec = state.get_game()._spec
-    if saved.game != spec.name or dict(saved.settings) != spec.settings:
+    if saved.game != spec.name or dict(saved.settings) != spec.params:
         given = ",".join(f"{key}={value}" for key, value in saved.settings.items())
         raise ParseError(f"the OpenSpiel state is of {saved.game}({given}), "
                          f"not of {spec.name}({_params(spec)})")
@@ -567,7 +736,7 @@ def _rebuild(state: CardrulesState, saved: Saved) -> _Core:
     sampled = dict(saved.sampled)
     if len(sampled) != len(saved.sampled) or not set(sampled) <= set(range(len(history))):
         raise ParseError("the sampled shuffles do not name distinct moves of the history")
-    core = _new_core(spec)
+    core = _new_core(spec, state.get_game()._rng)
     next_resample = 0
     for at in range(len(history) + 1):
         while next_resample < len(resamples) and resamples[next_resample].at == at:
@@ -581,13 +750,15 @@ def _rebuild(state: CardrulesState, saved: Saved) -> _Core:
                              f"(the player to move is {core.player})", token=f"{player}:{number}")
         try:
             if player != _CHANCE:
-                if number not in spec.legal_ids(core.state):
+                if number not in core.legal_actions()[1]:
                     raise ValueError("not a legal action")
                 core.apply_player(number)
-            elif at in sampled:
-                core.apply_sampled(number, sampled.pop(at))
+            elif core.whole:
+                if at not in sampled:
+                    raise ValueError("a sampled shuffle that was not saved")
+                core.apply_sampled(number, sampled.pop(at), at)
             else:
-                core.apply_chance(number)
+                core.apply_chance(number, at)
         except (IllegalActionError, ValueError) as error:
             raise ParseError(f"history step {at}: {error}", token=f"{player}:{number}") from None
     if sampled:
@@ -652,7 +823,25 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: CardrulesGame) -> None:
         super().__init__(game)
-        self._core = _new_core(game._spec)
+        self._core = _new_core(game._spec, game._rng)
+
+    def __reduce__(self) -> tuple[Callable[..., CardrulesState], tuple[str, dict[str, int], str]]:
+        """Pickled as its game's name and parameters and ``serialize()``'s text,
+        read back with ``deserialize_state`` (so in every chance mode).
+
+        >>> import pickle, pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> game = pyspiel.load_game("cardrules_back_alley", {"sampled_chance": 1})
+        >>> state = game.new_initial_state()
+        >>> state.apply_action(0); state.apply_action(0)   # a dealer, a whole shuffle
+        >>> pickle.loads(pickle.dumps(state)).cardrules_state == state.cardrules_state
+        True
+        """
+        spec = self._core.spec
+        return _load_state, (spec.name, dict(spec.params), self.serialize())
+
+    def __deepcopy__(self, memo: dict[int, object]) -> CardrulesState:
+        return cast(CardrulesState, self.clone())
 
     def __setattr__(self, name: str, value: object) -> None:
         """Set an attribute; the adapter's data (``_core``) is checked on the way.
@@ -700,11 +889,52 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         """
         return self._core.player
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to move) in
+        increasing order; at a chance node, its outcomes.  (Answered here,
+        without a round trip through OpenSpiel's C++ side; C++ callers get
+        the same from ``_legal_actions``.)
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> state = pyspiel.load_game("cardrules_back_alley").new_initial_state()
+        >>> state.legal_actions(), state.legal_actions(0)
+        ([0, 1, 2, 3], [])
+        """
+        core = self._core
+        if player is None:
+            player = core.player
+        if player != core.player or player == _TERMINAL:
+            return []
+        if player == _CHANCE:
+            return [outcome for outcome, _ in core.chance_outcomes()]
+        return list(core.legal_actions()[0])
+
+    def is_chance_node(self) -> bool:
+        """True at a chance node (answered without a round trip through C++).
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> pyspiel.load_game("cardrules_back_alley").new_initial_state().is_chance_node()
+        True
+        """
+        return self._core.player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        """True where a player is to act.
+
+        >>> import pyspiel
+        >>> from cardrules.integrations import openspiel
+        >>> pyspiel.load_game("cardrules_back_alley").new_initial_state().is_player_node()
+        False
+        """
+        return self._core.player >= 0
+
     def _legal_actions(self, player: int) -> list[int]:
         core = self._core
-        if player != self.current_player() or player < 0:
+        if player != core.player or player < 0:
             return []
-        return list(core.spec.legal_ids(core.state))
+        return list(core.legal_actions()[0])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance outcomes here with their probabilities (see the module).
@@ -723,8 +953,8 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
-        if core.state.is_chance and not core.truncated:
-            core.apply_chance(int(action))
+        if core.player == _CHANCE:
+            core.apply_chance(int(action), self.move_number())
         else:
             core.apply_player(int(action))
 
@@ -732,6 +962,8 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         core = self._core
         if player == _CHANCE:
             state = core.state
+            if core.whole:
+                return "sampled shuffle"
             if not core.remaining and state.is_chance and core.spec.pile(state) is None:
                 return f"dealer {action}"
             card = core.spec.cards.get(action)
@@ -749,8 +981,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         >>> pyspiel.load_game("cardrules_back_alley").new_initial_state().is_terminal()
         False
         """
-        core = self._core
-        return core.truncated or core.state.is_terminal
+        return self._core.player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Each player's total so far (the game's ``rules.returns``): net chips
@@ -846,6 +1077,12 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         return text
 
 
+def _load_state(name: str, params: dict[str, int], text: str) -> CardrulesState:
+    """A pickled state read back (see :meth:`CardrulesState.__reduce__`)."""
+    game = pyspiel.load_game(name, params)
+    return cast(CardrulesState, game.deserialize_state(text))
+
+
 class _Observer:
     """OpenSpiel's Python observer: a seat's observation, or its information state."""
 
@@ -901,13 +1138,15 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
     """
 
     _spec: _Spec
+    _rng: random.Random
 
     def __init__(self, rules: _AnyRules, params: Mapping[str, object] | None = None) -> None:
         entry = _GAMES[register_game(rules)]
         settings = _settings(params, entry.defaults)
         spec = _spec(entry, settings)
-        super().__init__(entry.game_type, spec.game_info, settings)
+        super().__init__(spec.game_type(entry.game_type), spec.game_info, settings)
         self._spec = spec
+        self._rng = random.Random(spec.params["seed"])
 
     def __reduce__(self) -> tuple[Callable[..., pyspiel.Game], tuple[str, dict[str, int]]]:
         """Pickled as its OpenSpiel name and parameters (loaded back with
@@ -919,7 +1158,7 @@ class CardrulesGame(pyspiel.Game):  # type: ignore[misc]
         >>> pickle.loads(pickle.dumps(game)).get_parameters()["max_hand_size"]
         2
         """
-        return pyspiel.load_game, (self._spec.name, dict(self._spec.settings))
+        return pyspiel.load_game, (self._spec.name, dict(self._spec.params))
 
     @property
     def rules(self) -> _AnyRules:
@@ -1087,7 +1326,7 @@ class CardrulesBot(pyspiel.Bot):  # type: ignore[misc]
         """
         core = state._core
         spec = core.spec
-        if spec.rules is not self._spec.rules or spec.settings != self._spec.settings:
+        if spec.rules is not self._spec.rules or spec.params != self._spec.params:
             raise ValueError(f"this bot plays {self._spec.name}({_params(self._spec)}), "
                              f"not {spec.name}({_params(spec)})")
         seat = core.player

@@ -15,7 +15,8 @@ rules and following the conventions of PettingZoo's classic games:
   (see :doc:`/integrations`);
 * chance (the first dealer, every shuffle) is played inside the environment
   with ``rules.sample_chance``, drawn from a :class:`random.Random` seeded by
-  ``reset(seed=...)``;
+  ``reset(seed=...)`` (with ``fixed_deals=True``, fixed deal by deal from that
+  seed, for duplicate play: :mod:`cardrules.engine.deals`);
 * the reward of a step is the change of ``rules.returns`` it brought (for
   the first step, the change since the start of the game, the chance played
   before it included), so a game's rewards add up to its final returns: in
@@ -64,6 +65,7 @@ except ImportError as _missing:  # pragma: no cover - the extra is installed in 
         "cardrules.integrations.pettingzoo needs PettingZoo, gymnasium and numpy: "
         'pip install "cardrules[pettingzoo]"') from _missing
 
+from cardrules.engine.deals import FixedDeals
 from cardrules.engine.registry import rules_for
 from cardrules.engine.rules import Rules, StateLike
 from cardrules.engine.tensors import as_action_id
@@ -115,8 +117,10 @@ class CardGameEnv(AECEnv, Generic[_S, _A]):  # type: ignore[misc]  # PettingZoo 
     """
 
     def __init__(self, rules: Rules[_S, _A], settings: Mapping[str, int | None] | None = None,
-                 *, render_mode: str | None = None) -> None:
+                 *, render_mode: str | None = None, fixed_deals: bool = False) -> None:
         super().__init__()
+        if not isinstance(fixed_deals, bool):
+            raise ValueError(f"fixed_deals must be True or False, not {fixed_deals!r}")
         if render_mode is not None and render_mode not in ("ansi", "human"):
             raise ValueError(f"render_mode is 'ansi', 'human' or None, not {render_mode!r}")
         encoding = rules.encoding
@@ -135,6 +139,8 @@ class CardGameEnv(AECEnv, Generic[_S, _A]):  # type: ignore[misc]  # PettingZoo 
         self._state = state
         self._returns: tuple[int, ...] = rules.returns(state)
         self._rng: random.Random | None = None
+        self._fixed_deals = fixed_deals
+        self._deals: FixedDeals | None = None
         self._num_actions = num_actions = encoding.num_actions
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(state.num_players)]
         self.agents: list[str] = []
@@ -184,7 +190,10 @@ class CardGameEnv(AECEnv, Generic[_S, _A]):  # type: ignore[misc]  # PettingZoo 
         """Start a new game; chance is drawn from ``random.Random(seed)``.
 
         Without a seed the generator of the previous games goes on (a fresh
-        unseeded one for the first game).
+        unseeded one for the first game).  With ``fixed_deals``, the deals
+        are fixed by ``seed`` deal by deal (without one, by a seed drawn from
+        that generator), so two games reset with the same seed get the same
+        cards however they are played.
 
         >>> game = raw_env("back_alley", max_hand_size=2)
         >>> game.reset(seed=5)
@@ -193,6 +202,9 @@ class CardGameEnv(AECEnv, Generic[_S, _A]):  # type: ignore[misc]  # PettingZoo 
         """
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)
+        if self._fixed_deals:
+            deal_seed = seed if seed is not None else self._rng.getrandbits(63)
+            self._deals = FixedDeals(self._rules, deal_seed)
         state = self._state = self._advance(self._start)
         # The first step's rewards count from the start, chance before it included.
         self._returns = self._rules.returns(self._start)
@@ -209,9 +221,9 @@ class CardGameEnv(AECEnv, Generic[_S, _A]):  # type: ignore[misc]  # PettingZoo 
         """Play chance until a player must act or the game is over."""
         rng = self._rng
         assert rng is not None
-        apply, sample = self._rules.apply, self._rules.sample_chance
+        apply, sample, deals = self._rules.apply, self._rules.sample_chance, self._deals
         while state.is_chance:
-            state = apply(state, sample(state, rng))
+            state = apply(state, sample(state, rng) if deals is None else deals(state))
         return state
 
     def _agent_to_act(self) -> str:
@@ -325,16 +337,16 @@ def _find(game: object) -> Rules[Any, Any]:
 
 @overload
 def raw_env(game: Rules[_S, _A], *, render_mode: str | None = None,
-            **settings: int | None) -> CardGameEnv[_S, _A]: ...
+            fixed_deals: bool = False, **settings: int | None) -> CardGameEnv[_S, _A]: ...
 
 
 @overload
 def raw_env(game: str, *, render_mode: str | None = None,
-            **settings: int | None) -> CardGameEnv[Any, Any]: ...
+            fixed_deals: bool = False, **settings: int | None) -> CardGameEnv[Any, Any]: ...
 
 
 def raw_env(game: str | Rules[Any, Any], *, render_mode: str | None = None,
-            **settings: int | None) -> CardGameEnv[Any, Any]:
+            fixed_deals: bool = False, **settings: int | None) -> CardGameEnv[Any, Any]:
     """The unwrapped environment of ``game``: a registered name (any case,
     ``-`` or ``_``, such as ``"down_and_back"``) or a game's rules.
 
@@ -343,6 +355,7 @@ def raw_env(game: str | Rules[Any, Any], *, render_mode: str | None = None,
     ``max_hand_size`` for Back Alley (default 13); one the game does not
     have raises :class:`ValueError`.  An illegal action id raises
     :class:`~cardrules.IllegalActionError` and changes nothing.
+    ``fixed_deals=True`` fixes the deals by ``reset``'s seed (see :meth:`CardGameEnv.reset`).
 
     >>> game = raw_env("down_and_back", num_players=2, rounds=1)
     >>> game.reset(seed=0)
@@ -357,17 +370,18 @@ def raw_env(game: str | Rules[Any, Any], *, render_mode: str | None = None,
     ...
     ValueError: Back Alley has no encoding (Rules.encoding is None) for PettingZoo to use
     """
-    return CardGameEnv(_find(game), settings, render_mode=render_mode)
+    return CardGameEnv(_find(game), settings, render_mode=render_mode, fixed_deals=fixed_deals)
 
 
 def env(game: str | Rules[Any, Any], *, render_mode: str | None = None,
-        illegal_reward: float = -1.0, **settings: int | None) -> AECEnv:
+        illegal_reward: float = -1.0, fixed_deals: bool = False,
+        **settings: int | None) -> AECEnv:
     """The PettingZoo AEC environment of ``game``, wrapped as PettingZoo's classic games are.
 
     The wrappers end the game on an action outside the mask
     (``illegal_reward`` to its player, 0 to the others), check that actions
     are in the action space, and enforce the calling order (``reset`` first).
-    ``game`` and ``settings`` are as for :func:`raw_env`.
+    ``game``, ``fixed_deals`` and ``settings`` are as for :func:`raw_env`.
 
     >>> game = env("down_and_back", num_players=3, rounds=2)
     >>> game.reset(seed=7)
@@ -377,7 +391,7 @@ def env(game: str | Rules[Any, Any], *, render_mode: str | None = None,
     >>> observation["observation"].shape, int(observation["action_mask"].sum())
     ((1087,), 51)
     """
-    wrapped = raw_env(game, render_mode=render_mode, **settings)
+    wrapped = raw_env(game, render_mode=render_mode, fixed_deals=fixed_deals, **settings)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)

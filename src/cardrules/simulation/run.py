@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from cardrules._validate import is_int, require_int
+from cardrules.engine.deals import FixedDeals
 from cardrules.engine.tally import outcomes
 from cardrules.simulation.result import (
     MarginTally,
@@ -202,7 +203,11 @@ def _reducer_games(rules: Rules[Any, Any], settings: Mapping[str, int | None],
         # Player j (bots[j], with bot seed bot_seeds[j]) sits in seat (j + shift) % n.
         at = [(s - shift) % n for s in range(n)]
         players = [rules.bots[bots[j]](bot_seeds[j]) for j in at]
-        yield rules.play(players, settings, seed=chance).state
+        if rotate:   # the group's games deal alike, deal by deal (cardrules.engine.deals)
+            fixed = attrs.evolve(rules, sample_chance=FixedDeals(rules, chance).sample_chance)
+            yield fixed.play(players, settings, seed=chance).state
+        else:
+            yield rules.play(players, settings, seed=chance).state
 
 
 def _vector_games(rules: Rules[Any, Any], settings: Mapping[str, int | None],
@@ -391,8 +396,10 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
     the cards out of a comparison: the games come in groups, one game for
     every distinct seating of the bots round the table (:func:`rotations`;
     four for one search bot against three greedy ones, two for two teams),
-    all dealt from the same chance seed, the bots keeping their own seeds as
-    they move.  ``games`` must then be a multiple of the group size; each
+    their deals fixed deal by deal from the same chance seed
+    (:class:`~cardrules.engine.deals.FixedDeals`: a deal thrown in is dealt
+    again alike in every game that throws it in), the bots keeping their
+    own seeds as they move.  ``games`` must then be a multiple of the group size; each
     :class:`MarginTally` counts groups, and ``seats[j]`` follows the bot
     ``bots[j]`` from seat to seat.
 

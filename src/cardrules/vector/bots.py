@@ -45,8 +45,11 @@ class VectorBot(Protocol):
     def act(self, game: VectorGame) -> npt.NDArray[np.int64]:
         """``(game.num_games,)`` action numbers, legal in every game not over.
 
-        >>> RandomVectorBot(0).act.__name__
-        'act'
+        >>> from cardrules.vector import make
+        >>> games = make("down-and-back", 3, seed=1, num_players=2, rounds=1)
+        >>> chosen = RandomVectorBot(0).act(games)
+        >>> bool(games.legal_action_mask[range(3), chosen].all())
+        True
         """
 
 

@@ -129,9 +129,9 @@ class VectorEnv:
     def single_action_space(self) -> Any:
         """``Discrete(num_actions)`` (needs gymnasium).
 
-        >>> from cardrules.vector.gym import VectorEnv
-        >>> VectorEnv.single_action_space.__doc__.split()[0]
-        '``Discrete(num_actions)``'
+        >>> env = VectorEnv("down-and-back", 3, seed=0, num_players=2, rounds=1)
+        >>> env.single_action_space
+        Discrete(140)
         """
         return _gymnasium().spaces.Discrete(self.num_actions)
 
@@ -140,9 +140,10 @@ class VectorEnv:
         """A ``Box`` of the observation vector, bounded by the game's
         ``encoding.observation_bounds`` when it has them (needs gymnasium).
 
-        >>> from cardrules.vector.gym import VectorEnv
-        >>> "Box" in VectorEnv.single_observation_space.__doc__
-        True
+        >>> env = VectorEnv("down-and-back", 3, seed=0, num_players=2, rounds=1)
+        >>> space = env.single_observation_space
+        >>> space.shape, float(space.high.max())   # bounded: at most the 52 cards of the stock
+        ((1087,), 52.0)
         """
         gym = _gymnasium()
         size = self.game.observation_size
@@ -163,9 +164,9 @@ class VectorEnv:
     def action_space(self) -> Any:
         """``MultiDiscrete`` of ``num_envs`` actions (needs gymnasium).
 
-        >>> from cardrules.vector.gym import VectorEnv
-        >>> VectorEnv.action_space.__doc__.split()[0]
-        '``MultiDiscrete``'
+        >>> env = VectorEnv("down-and-back", 3, seed=0, num_players=2, rounds=1)
+        >>> env.action_space
+        MultiDiscrete([140 140 140])
         """
         gym = _gymnasium()
         return gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
@@ -174,9 +175,9 @@ class VectorEnv:
     def observation_space(self) -> Any:
         """The ``Box`` of ``num_envs`` observations (needs gymnasium).
 
-        >>> from cardrules.vector.gym import VectorEnv
-        >>> "Box" in VectorEnv.observation_space.__doc__
-        True
+        >>> env = VectorEnv("down-and-back", 3, seed=0, num_players=2, rounds=1)
+        >>> env.observation_space.shape
+        (3, 1087)
         """
         gym = _gymnasium()
         return gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
@@ -194,9 +195,10 @@ class VectorEnv:
         ``infos["rewards"]`` holds the rewards of the chance dealt before the
         first decisions.
 
-        >>> from cardrules.vector.gym import VectorEnv
-        >>> VectorEnv.reset.__name__
-        'reset'
+        >>> env = VectorEnv("down-and-back", 3, seed=0, num_players=2, rounds=1)
+        >>> observations, infos = env.reset()
+        >>> observations.shape, sorted(infos)
+        ((3, 1087), ['action_mask', 'current_player', 'over', 'rewards'])
         """
         if options:
             raise ValueError(f"VectorEnv.reset takes no options, not {options!r}")
@@ -226,9 +228,12 @@ class VectorEnv:
         ``autoreset``; without it, that step changes nothing and returns zero
         rewards until :meth:`reset`).
 
-        >>> from cardrules.vector.gym import VectorEnv
-        >>> VectorEnv.step.__name__
-        'step'
+        >>> env = VectorEnv("down-and-back", 3, seed=0, num_players=2, rounds=1)
+        >>> _, infos = env.reset()
+        >>> legal = infos["action_mask"].argmax(axis=1)   # a legal action in each game
+        >>> observations, rewards, terminations, truncations, infos = env.step(legal)
+        >>> rewards.shape, terminations.tolist(), truncations.tolist()
+        ((3, 2), [False, False, False], [False, False, False])
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")
@@ -256,9 +261,7 @@ class VectorEnv:
     def close(self) -> None:
         """Nothing to release (Gymnasium's signature).
 
-        >>> from cardrules.vector.gym import VectorEnv
-        >>> VectorEnv.close.__name__
-        'close'
+        >>> VectorEnv("down-and-back", 3, seed=0, num_players=2, rounds=1).close()
         """
 
 

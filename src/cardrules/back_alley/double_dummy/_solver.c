@@ -57,7 +57,14 @@
  *  - the root's searches start at team 0's share of the high cards.
  *
  * The search itself runs with the GIL released, on a table it owns: the
- * module keeps one spare table, taken and put back with the GIL held.
+ * module keeps one spare table (2^20 entries), taken and put back with the
+ * GIL held, or the caller passes a Table of its own (one per thread; the
+ * size is the caller's), whose entries may be kept from call to call when
+ * the trump suit and board claims stay the same (solve_many does so).
+ *
+ * play_values: the cards of the seat to act in the order the search would
+ * try them, each one's exact value found by zero-window probes whose first
+ * target is the best value found so far, all under one table.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -880,8 +880,13 @@ def _take_table(entries: int) -> _native.Table | None:
 
 
 def _give_table(table: _native.Table) -> None:
+    """Keep ``table`` for the next call, up to one per processor of each
+    size (the others are freed: many callers at once do not pin their
+    tables' memory for ever)."""
     with _FREE_LOCK:
-        _FREE_TABLES.setdefault(table.entries, []).append(table)
+        free = _FREE_TABLES.setdefault(table.entries, [])
+        if len(free) < (os.cpu_count() or 1):
+            free.append(table)
 
 
 def _solve_chunk(states: list[GameState], every_card: bool, use_c: bool,
@@ -937,9 +942,9 @@ def solve_many(states: Iterable[GameState], *, threads: int | None = None,
     entries (a power of two, 64 to 2**26; 56 bytes each, so 29.4 MB a thread
     by default and at most ``threads * table_entries * 56`` bytes in all),
     kept from one state to the next of its run (an entry holds for any
-    position under the same trump suit and board claims).  The tables are
-    kept for the next call.  ``threads`` None means one per processor, never
-    more than there are states.  With the pure-Python solver (no C
+    position under the same trump suit and board claims).  Up to one table
+    per processor is kept for the next call.  ``threads`` None means one
+    per processor, never more than there are states.  With the pure-Python solver (no C
     extension, ``implementation="python"`` or ``CARDRULES_PURE_PYTHON``)
     the states are solved one after the other.
 

@@ -155,6 +155,14 @@ function gameTitle(name) {
   return String(name).replace(/[_-]+/g, " ");
 }
 
+// The bots the games register, by name (any other: "bot: NAME").
+const BOT_LABELS = {random: N("bot: random"), greedy: N("bot: greedy"), heuristic: N("bot: heuristic"),
+                    search: N("bot: search"), dd: N("bot: double dummy")};
+
+function botLabel(name) {
+  return Object.prototype.hasOwnProperty.call(BOT_LABELS, name) ? t(BOT_LABELS[name]) : t("bot: {name}", {name: name});
+}
+
 // The link to a rule on the rules page ("BA-31" -> /rules/back-alley#BA-31).
 function ruleLink(rule) {
   const game = rule.startsWith("BA-") ? "back-alley" : rule.startsWith("DB-") ? "down-and-back" : null;

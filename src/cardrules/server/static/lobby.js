@@ -9,7 +9,7 @@ const SETTINGS = {
   num_players: {label: N("Players"), hint: N("How many seats the table has.")},
   max_hand_size: {label: N("Largest hand"), hint: N("From 1 to 13 cards: the deals grow to this many cards each, then shrink back to one.")},
   ante: {label: N("Ante"), hint: N("The chips each player puts in the pot every round (1 or more).")},
-  rounds: {label: N("Rounds"), hint: N("How many rounds are played; leave it empty to play on with no limit.")},
+  rounds: {label: N("Rounds"), optional: true, hint: N("How many rounds are played; leave it empty to play on with no limit.")},
 };
 
 function normaliseGames(data) {
@@ -50,7 +50,9 @@ function drawSettings() {
   for (const [name, value] of Object.entries(game.settings)) {
     const attrs = {type: "number", id: `setting-${name}`, name: name, "data-setting": name,
                    min: 1, step: 1, inputmode: "numeric", value: value === null ? "" : String(value),
-                   "aria-describedby": `hint-${name}`};
+                   "aria-describedby": `hint-${name}`,
+                   // A box may be left empty only where the setting says so (rounds).
+                   required: value !== null && !(SETTINGS[name] && SETTINGS[name].optional)};
     if (name === "num_players" && game.players.length) {
       attrs.min = Math.min(...game.players);
       attrs.max = Math.max(...game.players);
@@ -72,14 +74,9 @@ function drawSettings() {
 function seatKindText(kind) {
   if (kind === "human") return t("you (this browser)");
   if (kind === "open") return t("a person who joins");
-  return t("bot: {name}", {name: botName(kind.replace(/^bot:/, ""))});
+  return botLabel(kind.replace(/^bot:/, ""));
 }
 
-function botName(name) {
-  const names = {random: N("random"), greedy: N("greedy"), heuristic: N("heuristic"),
-                 search: N("search"), dd: N("double dummy")};
-  return names[name] ? t(names[name]) : name;
-}
 
 function drawSeats() {
   const game = currentGame();
@@ -110,6 +107,14 @@ function readSettings() {
   return settings;
 }
 
+// Why the server said no, in the page's language where the status says it all.
+function refusal(err) {
+  if (err.status === 429) return t("Too many tables made or joined from here: wait a moment and try again.");
+  if (err.status === 404) return t("This table is gone.");
+  if (err.status === 409) return t("No seat is free at this table now.");
+  return err.message;
+}
+
 function message(text, kind) {
   const box = document.getElementById("create-message");
   box.textContent = text;
@@ -128,7 +133,7 @@ async function createTable(event) {
     for (const s of mine) Seats.add(answer.id, s.seat, s.token);
     location.href = mine.length ? `/tables/${answer.id}?seat=${mine[0].seat}` : `/tables/${answer.id}`;
   } catch (err) {
-    message(t("The table was not created: {reason}", {reason: err.message}), "error");
+    message(t("The table was not created: {reason}", {reason: refusal(err)}), "error");
   } finally {
     button.disabled = false;
   }
@@ -140,14 +145,14 @@ async function join(table) {
     Seats.add(table, answer.seat, answer.token);
     location.href = `/tables/${table}?seat=${answer.seat}`;
   } catch (err) {
-    message(t("Could not join table {table}: {reason}", {table: table, reason: err.message}), "error");
+    message(t("Could not join table {table}: {reason}", {table: table, reason: refusal(err)}), "error");
     refresh();
   }
 }
 
 function seatText(s) {
   const kind = String(s.kind || "human");
-  if (kind.startsWith("bot:")) return t("bot: {name}", {name: botName(kind.slice(4))});
+  if (kind.startsWith("bot:")) return botLabel(kind.slice(4));
   return s.taken ? t("a person") : t("free");
 }
 

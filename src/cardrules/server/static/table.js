@@ -201,7 +201,7 @@ function seatName(seat) {
 // Who sits at a seat, for its box: a bot's kind, or a person.
 function seatWho(seat) {
   const bot = botOf(seat);
-  if (bot) return t("bot: {name}", {name: t(bot === "dd" ? "double dummy" : bot)});
+  if (bot) return botLabel(bot);
   return T.seats ? t("a person") : "";
 }
 
@@ -300,6 +300,11 @@ function eventText(event) {
   return "";
 }
 
+// A text with each rule id it cites ("(BA-34)") a link to that rule.
+function withRuleLinks(text) {
+  return text.split(/((?:BA|DB)-\d+)/).map((part, i) => (i % 2 ? ruleLink(part) : part));
+}
+
 function drawLog() {
   const list = document.getElementById("log");
   const versions = Array.from(T.log.keys()).sort((a, b) => a - b);
@@ -307,7 +312,7 @@ function drawLog() {
   for (const version of versions) {
     for (const event of T.log.get(version)) {
       const text = eventText(event);
-      if (text) list.append(el("li", {"data-version": version}, faces(text)));
+      if (text) list.append(el("li", {"data-version": version}, ...withRuleLinks(faces(text))));
     }
   }
   list.scrollTop = list.scrollHeight;

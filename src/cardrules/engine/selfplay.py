@@ -54,7 +54,7 @@ class PlayedGame(Generic[S]):
 
 @attrs.frozen(slots=True)
 class Step(Generic[S, A]):
-    """One action of a game :func:`~cardrules.engine.play.steps` plays: the
+    """One action of a game :func:`~cardrules.engine.selfplay.steps` plays: the
     state ``before`` it, the ``seat`` that acted (None for chance), the
     ``action`` and the state ``after`` it.
 
@@ -74,7 +74,7 @@ class Step(Generic[S, A]):
 def steps(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | None = None, *,
           seed: int | None = None, max_actions: int | None = None) -> Iterator[Step[S, A]]:
     """The game loop: play a game of ``rules`` between ``bots`` (one per
-    seat), one :class:`~cardrules.engine.play.Step` per action, to the end.
+    seat), one :class:`~cardrules.engine.selfplay.Step` per action, to the end.
 
     ``settings`` are the game's settings (defaults for those left out; a
     game with a ``num_players`` setting gets ``len(bots)``).  ``seed`` seeds
@@ -139,9 +139,9 @@ def _loop(rules: Rules[S, A], bots: Sequence[Bot], state: S, rng: random.Random,
 def play(rules: Rules[S, A], bots: Sequence[Bot], settings: SettingValues | None = None, *,
          seed: int | None = None, max_actions: int | None = None) -> PlayedGame[S]:
     """Play a game of ``rules`` between ``bots`` (one per seat) to its end:
-    :func:`~cardrules.engine.play.steps` played out, as a :class:`PlayedGame`.
+    :func:`~cardrules.engine.selfplay.steps` played out, as a :class:`PlayedGame`.
 
-    The arguments are those of :func:`~cardrules.engine.play.steps` (a
+    The arguments are those of :func:`~cardrules.engine.selfplay.steps` (a
     game with a ``num_players`` setting gets ``len(bots)``; ``max_actions``
     stops a game that would never end with :class:`RuntimeError`).  :meth:`Rules.play
     <cardrules.engine.rules.Rules.play>` and each game's ``play_game`` are
