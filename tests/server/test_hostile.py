@@ -18,11 +18,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from starlette.requests import Request
-from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardrules.server._live import MAX_FAILURES, Client, LiveTable, _texts
@@ -30,6 +29,9 @@ from cardrules.server._requests import BadRequest, read_json
 from cardrules.server.limits import Limits
 from support import ROOT
 from support.serverplay import RELAXED, new_table, served, url
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
 
 JSON = {"content-type": "application/json"}
 
