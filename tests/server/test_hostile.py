@@ -550,3 +550,12 @@ def test_a_client_leaving_mid_body_and_invalid_utf8_log_one_line(real_server: An
     assert real_server.tracebacks() == [], real_server.log_tail()
     log = real_server.log_tail(200)
     assert "Invalid UTF-8" in log
+
+
+def test_serve_on_loopback_answers_only_loopback_names(real_server: Any) -> None:
+    import httpx
+
+    games = f"{real_server.url}/api/games"
+    assert httpx.get(games, headers={"host": "rebound.example"}, timeout=10).status_code == 400
+    for name in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
+        assert httpx.get(games, headers={"host": name}, timeout=10).status_code == 200, name
