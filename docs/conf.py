@@ -47,6 +47,10 @@ extensions = [
 # as "type: description" and render it wrongly.
 
 exclude_patterns = ["_build", "_ext", "_generated", "_inventories", "Thumbs.db", ".DS_Store"]
+# The API reference is not translated: the catalogs' build (``-b gettext -t
+# no_api`` in .ci/run) leaves its pages out, the slowest to read (autodoc).
+if tags.has("no_api"):  # noqa: F821 (Sphinx gives conf.py its tags)
+    exclude_patterns.append("api/*")
 # The pages are reStructuredText; Markdown (through myst-parser) is only used
 # to include CHANGELOG.md in changelog.rst.
 source_suffix = {".rst": "restructuredtext"}

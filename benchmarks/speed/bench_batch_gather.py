@@ -12,7 +12,7 @@ headline gather reads a ``uint16`` table, the type of the strengths the
 batch evaluators look up, and the faster (stricter) of the two yardsticks;
 the gather from an ``int64`` table is printed beside it.
 
-The target (issue 6): ``evaluate4_batch`` on int64 rows at least 0.25x the
+The target: ``evaluate4_batch`` on int64 rows at least 0.25x the
 rate of the ``uint16`` gather, in the same run.  With the C speed-ups the
 batch evaluators run a C kernel, whose AVX2 loop (where the processor has
 AVX2) takes contiguous 4-card rows; the same rows through its plain loop and
@@ -42,7 +42,7 @@ from cardrules.down_and_back.tables import load
 
 #: Entries of the yardstick tables: C(52, 4), the number of 4-card hands.
 GATHER_ENTRIES = 270_725
-#: issue 6: evaluate4_batch on int64 rows at least this share of the gather rate
+#: The target: evaluate4_batch on int64 rows at least this share of the gather rate
 TARGET = 0.25
 
 TARGET_CASE = "evaluate4_batch, int64 rows"

@@ -23,7 +23,7 @@ old one as it was) is timed in the same loop: it is what an immutable
 information, the engines' own ``legal_actions`` + ``apply`` are also timed by
 replaying recorded playouts.
 
-Targets (issue 6 for Down and Back, issue 7 for Back Alley): our cost per
+Targets (for Down and Back and for Back Alley): our cost per
 action at most 8x OpenSpiel's minimal loop, measured in the same run.  Timing
 follows the other benchmarks here: each figure is the best of several runs,
 all cases timed round-robin, the garbage collector off (``--gc`` times with it

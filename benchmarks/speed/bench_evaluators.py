@@ -57,7 +57,7 @@ GATHER = "numpy gather table[idx], uint16"
 #: Entries of the gather's table: C(52, 4), one per 4-card hand (as in
 #: bench_batch_gather.py, which times the batch target on 5 million rows).
 GATHER_ENTRIES = 270_725
-#: issue 6: evaluate4_batch on int64 rows at least this share of the gather rate
+#: The target: evaluate4_batch on int64 rows at least this share of the gather rate
 BATCH_TARGET = 0.25
 IMPORT = "import cardrules"
 FIRST = "import + first evaluate4"

@@ -1,4 +1,4 @@
-"""pgx on this machine's CPU: the batch-engine peer the issue 16 figures stand beside.
+"""pgx on this machine's CPU: the batch-engine peer the batch engines' figures stand beside.
 
 pgx (https://github.com/sotetsuk/pgx) steps thousands of games per call in
 JAX.  This script times two of its card games, ``sparrow_mahjong`` and

@@ -12,7 +12,7 @@ deal and throw-in) happens inside the timed calls but is not counted.
   every node of a spades deal, divided by its 56 decisions (4 bids and 52
   plays; the 52 dealing chance actions are inside the time, not the count).
 
-Targets (issue 16): at 4,096 games at most 1/10 of OpenSpiel's time per
+Targets: at 4,096 games at most 1/10 of OpenSpiel's time per
 decision, and the observations of all games of a step at most 1/10 of the
 scalar ``observation_tensor`` per game.  Memory per game is the bytes of the
 engine's arrays (the action log included) divided by the games, after the

@@ -12,7 +12,7 @@ and its time counted per decision (the 56 bids and plays of a deal, not its
 52 chance actions), as the issue asks.  Each figure is the best of several
 runs, the garbage collector off, on one core.
 
-Target (issue 16): at 4,096 games, at most 1/10 of spades' time per decision;
+Target: at 4,096 games, at most 1/10 of spades' time per decision;
 the observations of all games of a step at most 1/10 of the scalar
 ``observation_tensor`` per game.
 

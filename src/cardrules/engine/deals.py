@@ -110,7 +110,7 @@ class FixedDeals:
         return fixed_chance(self.rules, state, self.seed, self._key)
 
     def sample_chance(self, state: Any, rng: random.Random) -> Any:
-        """:meth:`__call__` in the shape of ``Rules.sample_chance`` (``rng`` is
+        """``__call__`` in the shape of ``Rules.sample_chance`` (``rng`` is
         not used), so that ``attrs.evolve(rules, sample_chance=deals.sample_chance)``
         plays a game with these deals.
 
