@@ -227,13 +227,13 @@ def test_observations_are_the_seats_views(game: str, settings: dict[str, Any]) -
         acting = environment.agent_selection
         for seat, agent in enumerate(environment.possible_agents):
             observation = environment.observe(agent)
-            expected = module.observation_tensor(module.view(state, seat))
+            expected = module.encoding.observation_tensor(module.view(state, seat))
             assert np.array_equal(observation["observation"], expected)
             assert observation["observation"].dtype == np.float32
             mask = observation["action_mask"]
             assert mask.dtype == np.int8
             if agent == acting:
-                assert tuple(np.flatnonzero(mask)) == module.legal_action_ids(state)
+                assert tuple(np.flatnonzero(mask)) == module.encoding.legal_action_ids(state)
             else:
                 assert not mask.any()
             assert environment.observation_space(agent).contains(observation)
