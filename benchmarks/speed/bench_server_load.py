@@ -33,13 +33,14 @@ from _timing import machine_summary
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
-from support.server_load import LoadReport, LoadSettings, percentile, run_load
+from support.server_load import LOAD_OPTIONS, LoadReport, LoadSettings, percentile, run_load
 from support.server_process import ServerProcess
 
 
 def _measure(settings: LoadSettings, bot_delay: float) -> tuple[LoadReport, str]:
     with tempfile.TemporaryDirectory(prefix="cardrules-load-") as folder:
-        server = ServerProcess(Path(folder) / "load.sqlite", bot_delay=bot_delay)
+        server = ServerProcess(Path(folder) / "load.sqlite", bot_delay=bot_delay,
+                               extra=LOAD_OPTIONS)
         with server:
             report = asyncio.run(run_load(server, settings))
         report.errors += [f"server: {line}" for line in server.tracebacks()]

@@ -3,7 +3,7 @@ before a change, in one run, on the same positions.
 
 Run from the repository root (endplay, the dev extra, must be installed)::
 
-    python benchmarks/speed/bench_solver_dds.py --before /work/before/.venv/bin/python
+    python benchmarks/speed/bench_solver_dds.py --before OTHER/.venv/bin/python
 
 For each position, in turn: our C solver's ``max_tricks`` and
 ``play_values`` (a fresh table: each call starts a new generation of it),
@@ -86,8 +86,8 @@ _Args = tuple[tuple[int, int, int, int], tuple[int, ...], int, int, bool, int]
 def trump_position(rng: random.Random) -> GameState:
     """A 13-card deal with a plain card turned and both jokers dealt, played
     at random (a joker whenever one may be played) until both jokers are
-    gone and a trick is over: a bridge position of 9 to 12 cards in that
-    trump suit, trump broken, which DDS can solve too."""
+    gone and a trick is over, kept when 9 to 12 cards are left: a bridge
+    position in that trump suit, trump broken, which DDS can solve too."""
     from cardrules.back_alley import Phase, apply
 
     while True:
@@ -97,7 +97,9 @@ def trump_position(rng: random.Random) -> GameState:
         while state.phase is Phase.PLAY:
             held = {i for hand in state.hand_indexes for i in hand}
             if not state.trick_indexes and not held & {52, 53} and state.trump_played:
-                return state
+                if len(state.hand_indexes[0]) >= 9:
+                    return state
+                break  # a joker held back too long: deal again
             legal = legal_actions(state)
             jokers = [a for a in legal if getattr(a, "index", 0) >= 52]
             state = apply(state, jokers[0] if jokers else rng.choice(legal))

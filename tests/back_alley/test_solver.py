@@ -8,7 +8,9 @@ rule of play changes the double-dummy result.
 
 from __future__ import annotations
 
+import importlib
 import random
+import types
 from collections import Counter
 
 import pytest
@@ -30,6 +32,7 @@ from cardrules.back_alley.double_dummy import _native as _solver_c
 from cardrules.back_alley.double_dummy.solver import IMPLEMENTATIONS, clear_cache
 from support.ba_deals import dealt, then
 from support.ba_minimax import minimax_tricks, minimax_values, random_position
+from support.ba_positions import deep_positions
 
 _OPENING_BIDS = ("bid 1", "pass", "pass", "pass")  # seat 0 bids first and leads
 
@@ -378,7 +381,7 @@ def test_ba30_ba32_the_double_dummy_table_equals_minimax_with_each_seat_on_lead(
             tricks = minimax_tricks(attrs.evolve(state, leader=leader, current_player=leader))
             team = (tricks, deal.hand_size - tricks)
             want.append(team if leader % 2 == 0 else team[::-1])
-        for implementation in IMPLEMENTATIONS:
+        for implementation in ("python", "c") if _solver_c.available() else ("python",):
             table = double_dummy_table(state, implementation=implementation)
             for leader in range(4):
                 assert table.team_tricks(leader) == want[leader], (implementation, str(state))
@@ -400,3 +403,41 @@ def test_the_double_dummy_table_refuses_a_deal_already_under_way() -> None:
         double_dummy_table(state)
     with pytest.raises(ValueError, match="opening lead"):
         double_dummy_table(new_game())
+
+
+# -- the Python solver against the C one on larger positions ----------------------
+
+def _raw_c_solver(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """The bridge to the C solver, loaded even under CARDRULES_PURE_PYTHON
+    (the mutation tool runs the tests so, and this test is what checks the
+    Python solver on positions too large for the minimax); a skip when the
+    extension is not built."""
+    try:
+        raw = importlib.import_module("cardrules.back_alley.double_dummy._solver")
+    except ImportError:
+        pytest.skip("the C solver is not built")
+    monkeypatch.setattr(_solver_c, "_loaded", True)
+    monkeypatch.setattr(_solver_c, "_max_tricks", raw.max_tricks)
+    monkeypatch.setattr(_solver_c, "_play_values", raw.play_values)
+    return _solver_c
+
+
+def test_ba30_ba34_python_equals_c_on_hundreds_of_five_to_seven_card_positions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Python solver files its answers under a packed key (``_place``:
+    # the leader, the BA-32 facts, the jokers' holders, every hand's length
+    # in every class, the holders of the cards left): a shifted field there
+    # mixes positions up only once the hands are long enough, so this runs
+    # 300 positions of 5 to 7 cards each, trick starts and mid-trick, trump
+    # and no trump, with the Python table warm across them as in play.
+    c_solver = _raw_c_solver(monkeypatch)
+    states = deep_positions(2812, 300)
+    sizes = {len(state.hand_indexes[state.current_player or 0]) for state in states}
+    assert sizes >= {5, 6, 7}
+    assert sum(state.deal.trump is None for state in states if state.deal) == 150
+    clear_cache()
+    for state in states:
+        want = c_solver.play_values(state)
+        assert want is not None
+        assert play_values(state, implementation="python") == want, state
+        assert max_tricks(state, implementation="python") == max(want.values()), state

@@ -29,6 +29,7 @@ from cardrules.back_alley.actions import CARDS
 from cardrules.back_alley.double_dummy import _native as _solver_c
 from cardrules.back_alley.double_dummy import solver
 from support.ba_minimax import minimax_values
+from support.ba_positions import deep_positions as _deep_positions
 
 pytestmark = pytest.mark.skipif(not _solver_c.available(),
                                 reason="the speed-ups extension has no solver")
@@ -205,57 +206,6 @@ def test_the_node_count_of_the_last_solve_is_reported() -> None:
     many = _solver.last_nodes()
     _solver_c.max_tricks(one)
     assert 1 <= _solver.last_nodes() < many
-
-
-def _deep_positions(seed: int, count: int) -> list[GameState]:
-    """Positions of 5- to 7-card deals with most of the cards still to play
-    (at most one trick gone), half no trump and half with trumps: where the
-    Python solver's table key holds the most cards and a slip in it shows."""
-    rng = random.Random(seed)
-    found: list[GameState] = []
-    while len(found) < count:
-        size = 5 + len(found) % 3
-        state = apply(new_game(max_hand_size=size), ChooseDealer(rng.randrange(4)))
-        deck = list(CARDS)
-        rng.shuffle(deck)
-        if len(found) % 2:  # BA-13: a joker turned, no trump
-            joker = deck.pop(deck.index(CARDS[52 + rng.randrange(2)]))
-            deck.insert(4 * size, joker)
-        while len(found) % 2 == 0 and deck[4 * size] in CARDS[52:]:
-            rng.shuffle(deck)  # a plain card turned: its suit is trump
-        if len(found) % 2 == 0:  # the jokers dealt, or one of them (BA-2, BA-33)
-            for number in rng.sample((52, 53), rng.randrange(1, 3)):
-                at, to = deck.index(CARDS[number]), rng.randrange(4 * size)
-                deck[at], deck[to] = deck[to], deck[at]
-        state = apply(state, Shuffle(tuple(deck)))
-        while state.phase is Phase.BID:
-            bids = legal_actions(state)
-            state = apply(state, rng.choice(bids) if rng.random() < 0.4 else bids[0])
-        if state.phase is not Phase.PLAY:
-            continue
-        for _ in range(rng.randrange(6)):
-            state = apply(state, rng.choice(legal_actions(state)))
-        found.append(state)
-    return found
-
-
-def test_ba30_ba34_python_equals_c_on_hundreds_of_five_to_seven_card_positions() -> None:
-    # The Python solver files its answers under a packed key (``_place``:
-    # the leader, the BA-32 facts, the jokers' holders, every hand's length
-    # in every class, the holders of the cards left): a shifted field there
-    # mixes positions up only once the hands are long enough, so this runs
-    # 300 positions of 5 to 7 cards each, trick starts and mid-trick, trump
-    # and no trump, with the Python table warm across them as in play.
-    states = _deep_positions(2812, 300)
-    sizes = {len(state.hand_indexes[state.current_player or 0]) for state in states}
-    assert sizes >= {5, 6, 7}
-    assert sum(state.deal.trump is None for state in states if state.deal) == 150
-    solver.clear_cache()
-    for state in states:
-        want = _solver_c.play_values(state)
-        assert want is not None
-        assert solver.play_values(state, implementation="python") == want, state
-        assert solver.max_tricks(state, implementation="python") == max(want.values()), state
 
 
 def _drawn_alike(seed: int, count: int) -> list[GameState]:

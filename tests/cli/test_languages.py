@@ -223,7 +223,6 @@ def test_argparse_is_as_python_ships_it_outside_the_commands_parser(
     with pytest.raises(SystemExit):
         run(capsys, monkeypatch, "--lang", "uk", "eval")
     assert vars(argparse)["_"] is gettext.gettext
-    assert vars(argparse)["ngettext"] is gettext.ngettext
     with language("uk"):
         assert argparse.ArgumentParser(prog="x").format_usage() == "usage: x [-h]\n"
 

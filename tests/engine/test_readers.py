@@ -503,3 +503,18 @@ def test_safe_repr_stays_short_for_huge_values() -> None:
     assert safe_repr(10 ** 5000) == "<whole number of 5001 digits>"
     assert safe_repr([10 ** 5000]) == "<list too large to show>"
     assert safe_repr([1] * 1000) == repr([1] * 1000)
+
+
+def _nested(levels: int) -> list[object]:
+    value: list[object] = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def test_safe_repr_writes_out_101_levels_and_names_102() -> None:
+    # The limit is "more than 100 levels below the top": 101 lists in all are shown.
+    assert safe_repr(_nested(101)) == "[" * 101 + "]" * 101
+    assert safe_repr(_nested(102)) == "<list nested too deeply to show>"
+    assert safe_repr((_nested(100),)) == "(" + "[" * 100 + "]" * 100 + ",)"
+    assert safe_repr((_nested(101),)) == "<tuple nested too deeply to show>"

@@ -670,8 +670,8 @@ def test_an_unknown_game_is_named_on_line_one() -> None:
 
 
 def test_a_huge_unknown_game_name_gives_a_short_error() -> None:
-    err = text_error("# cardrules " + "x" * 5_000_000)
-    assert err.token_length == 5_000_000
+    err = text_error("# cardrules " + "x" * 3_000_000)   # within MAX_RECORD_SIZE
+    assert err.token_length == 3_000_000
     assert err.position == 12
     assert len(str(err)) < 200
 
@@ -1092,3 +1092,60 @@ def test_a_line_of_other_white_space_is_refused_not_skipped(blank: str) -> None:
     # ASCII blanks alone still make a blank line
     assert GameRecord.from_text("# cardrules down_and_back\nnum_players 2\n \t\ndealer 0\n"
                                 ).actions
+
+
+# -- readers that refuse hostile input early ------------------------------------------
+
+
+def test_a_json_record_with_more_than_max_settings_is_refused_before_they_are_read() -> None:
+    from cardrules.engine.records import MAX_SETTINGS
+
+    settings = {f"k{i}": 0 for i in range(10 ** 6)}
+    with pytest.raises(ParseError, match=f"more than {MAX_SETTINGS} settings"):
+        GameRecord.from_json(json.dumps({"game": "down_and_back", "settings": settings,
+                                         "actions": []}), max_size=None)
+    many = {f"k{i}": 0 for i in range(MAX_SETTINGS)}   # at the limit: read, then refused
+    with pytest.raises(ParseError, match="settings refused by the game"):
+        GameRecord.from_dict({"game": "down_and_back", "settings": many, "actions": []})
+
+
+def test_a_long_shuffle_line_is_refused_at_its_first_repeat() -> None:
+    # A repeat at the second card, and text that is no card 10**7 characters
+    # later: the reader stops at the repeat (before, it read the whole line first
+    # and named the bad text at its end).
+    line = "shuffle AS AS" + " KS" * 3_000_000 + " ZZ"
+    with pytest.raises(ParseError) as caught:
+        GameRecord.from_text("# cardrules back_alley\n\n" + line + "\n", max_size=None)
+    assert caught.value.message == "line 3: a shuffle holds each card once"
+    assert (caught.value.token, caught.value.position) == ("AS", 11)
+
+
+def test_a_shuffle_refuses_a_joker_where_none_may_be_and_reads_a_good_one() -> None:
+    with pytest.raises(ParseError, match="jokers are not allowed") as caught:
+        GameRecord.from_text("# cardrules down_and_back\nnum_players 2\n\nshuffle AS BB KS\n")
+    assert caught.value.position == 11
+    record = GameRecord.from_text("# cardrules back_alley\n\nshuffle AS BB KS\n")
+    assert str(record.actions[0]) == "shuffle AS BB KS"
+
+
+def test_records_longer_than_max_record_size_are_refused_unread(tmp_path: Path) -> None:
+    from cardrules.engine.records import MAX_RECORD_SIZE
+
+    assert MAX_RECORD_SIZE == 4 * 1024 * 1024
+    text = "# cardrules back_alley\n\n" + "play AS\n" * (MAX_RECORD_SIZE // 8)
+    assert len(text) > MAX_RECORD_SIZE
+    for reader in (GameRecord.from_text, GameRecord.read):
+        with pytest.raises(ParseError, match=f"at most {MAX_RECORD_SIZE} characters"):
+            reader(text)
+    with pytest.raises(ParseError, match=f"at most {MAX_RECORD_SIZE} characters"):
+        GameRecord.from_json(" " * MAX_RECORD_SIZE + "{}")
+    path = tmp_path / "long.txt"
+    path.write_text(text)
+    with pytest.raises(ParseError, match=f"long.txt: a record is at most {MAX_RECORD_SIZE} "
+                                         "bytes"):
+        GameRecord.load(path)
+    small = tmp_path / "small.txt"
+    GameRecord("down_and_back", {"num_players": 2}, ()).dump(small)
+    with pytest.raises(ParseError, match="at most 10 bytes"):
+        GameRecord.load(small, max_size=10)
+    assert GameRecord.load(small, max_size=None).settings_dict == {"num_players": 2}

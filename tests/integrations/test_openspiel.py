@@ -1460,3 +1460,9 @@ def test_fixed_deals_pass_random_sim_test(mode: int) -> None:
         state = advance(game.new_initial_state(), random.Random(1), 60)
         loaded = game.deserialize_state(state.serialize())
         assert loaded.cardrules_state == state.cardrules_state
+
+
+def test_a_game_setting_may_not_take_the_name_of_an_adapter_parameter() -> None:
+    clash = attrs.evolve(MINI, name="os_clash", limit_settings={"seed": 1})
+    with pytest.raises(ValueError, match="seed is a parameter of the adapter"):
+        openspiel.register_game(clash)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from collections import Counter
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
@@ -417,20 +418,27 @@ def test_the_chunks_stream_so_memory_does_not_grow_with_the_games() -> None:
 def test_at_most_a_window_of_chunks_is_out_and_the_result_is_merged_in_order() -> None:
     out = 0
     most = 0
+    lock = threading.Lock()
 
     class Watching(ThreadPoolExecutor):
         def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
             nonlocal out, most
-            out += 1
-            most = max(most, out)
-            future = super().submit(fn, *args, **kwargs)
+            with lock:
+                out += 1
+                most = max(most, out)
 
-            def back(_: object) -> None:
+            def counted(*inner: Any, **named: Any) -> Any:
                 nonlocal out
-                out -= 1
+                try:
+                    return fn(*inner, **named)
+                finally:
+                    # Counted back before the future is done: simulate may send
+                    # the next chunk as soon as it sees this one done, which is
+                    # before a done-callback would run.
+                    with lock:
+                        out -= 1
 
-            future.add_done_callback(back)
-            return future
+            return super().submit(counted, *args, **kwargs)
 
     case: tuple[str, dict[str, int | None], list[str]] = (
         "down_and_back", {"num_players": 2, "rounds": 1}, ["greedy", "random"])
@@ -1013,3 +1021,31 @@ def test_the_local_pool_keeps_every_worker_busy(monkeypatch: pytest.MonkeyPatch)
     assert windows[0] == 2 * run._WINDOW_PER_WORKER
     assert pooled == run.simulate("down-and-back", games=4, seed=2, bots="random",
                                   workers=1, settings=settings)
+
+
+def test_simulate_checks_then_plans_then_plays() -> None:
+    # simulate is _validate (every argument, before any game), _plan (the
+    # chunks) and _run (where they are played); the plan alone is checked here.
+    from cardrules.simulation.run import VECTOR_BATCH, _plan, _validate
+
+    def job(**kwargs: Any) -> Any:
+        base: dict[str, Any] = {"games": 40, "seed": 1, "bots": ["search", "greedy", "greedy"],
+                                "settings": {"rounds": 1}, "workers": None,
+                                "executor": None, "chunk_size": None, "progress": None,
+                                "rotate": True, "engine": "reducer"}
+        base.update(kwargs)
+        return _validate("Down-And-Back", base.pop("games"), base.pop("seed"),
+                         base.pop("bots"), base.pop("settings"), **base)
+
+    rotating = job(games=48)
+    assert (rotating.rules.name, rotating.group) == ("down_and_back", 3)
+    plan = _plan(rotating, 2, 5, False)
+    assert plan.chunk_size == 6   # whole groups of 3 seatings
+    assert list(plan.ranges(48))[-1] == (42, 48)
+    assert (plan.chunks, plan.workers, plan.in_process) == (8, 2, False)
+    assert _plan(rotating, 1, None, False).in_process
+    assert not _plan(rotating, 1, None, True).in_process   # an executor is always used
+    batch = job(games=3000, bots="random", rotate=False, engine="vector")
+    assert _plan(batch, 4, 10, False).chunk_size == VECTOR_BATCH   # whole batches
+    with pytest.raises(ValueError, match="multiple of 3"):
+        job(games=40)

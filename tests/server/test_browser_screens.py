@@ -4,8 +4,9 @@ browser and the server are run, and when the test is skipped).
 
 At 1300x900 and 390x844 CSS pixels, in each language: nothing scrolls
 sideways, a Japanese or Ukrainian page shows no English word of the
-interface (card codes, rule ids and the language names aside), and on your
-turn your hand and every legal move are on the first screen.  A short game
+interface (card codes, rule ids and the language names aside), on your
+turn your hand and every legal move are on the first screen, and every
+card and button has a name a screen reader can say.  A short game
 of each is played to the end by the keyboard alone (Tab, Space, Enter and
 digits), and the final scores shown are the record's.
 """
@@ -100,11 +101,13 @@ def test_on_your_turn_the_hand_and_the_moves_are_on_the_first_screen(
             break
         assert browser.sideways_overflow(driver) == 0
         assert browser.outside_first_screen(driver, MINE) == []
+        assert browser.unnamed_controls(driver) == []
         if lang != "en":
             assert browser.english_words(driver) == []
         before = browser.page_state(driver)["version"]
-        assert browser.take_turn(driver, rng)
-        browser.wait_for(driver, f"#table:not([data-version='{before}'])")
+        # A click may land while the page is redrawn: look again (bounded).
+        assert any(browser.take_turn(driver, rng) for _ in range(20))
+        browser.wait_for(driver, f"#table:not([data-version='{before}'])", timeout=60)
     assert browser.console_errors(driver) == []
 
 
@@ -139,6 +142,11 @@ def test_a_refusal_links_its_rule_to_the_rules_page_in_the_same_language(
     browser.sit_down(driver, base, "down-and-back", {"num_players": 2, "rounds": 1},
                      ["human", "bot:greedy"], "uk")
     browser.wait_for_turn(driver)
+    # The rule ids the log cites are links to the rules too.
+    cited = driver.find_elements(By.CSS_SELECTOR, "#log a.rule-link")
+    assert cited
+    assert all(f"/rules/down-and-back?lang=uk#{a.text}" in str(a.get_attribute("href"))
+               for a in cited)
     legal = browser.legal(driver)
     wrong = "cut 99" if legal[0].startswith("cut") else "discard " + (
         "AS" if "discard AS" not in legal else "2S")

@@ -20,7 +20,7 @@ import pytest
 for _needed in ("uvicorn", "httpx", "websockets"):   # the server extra brings them all
     pytest.importorskip(_needed, reason="the server tests need cardrules[server]")
 
-from support.server_load import LoadSettings, run_load  # noqa: E402
+from support.server_load import LOAD_OPTIONS, LoadSettings, run_load  # noqa: E402
 from support.server_process import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.slow   # 30 seconds of load: python -m pytest -m "not slow" skips it
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.slow   # 30 seconds of load: python -m pytest -m "not s
 def test_200_bot_tables_and_50_clients_for_30_seconds(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     settings = LoadSettings(tables=200, clients=50, spectators=10, duration=30.0)
-    with ServerProcess(tmp_path / "load.sqlite", bot_delay=0.0) as server:
+    with ServerProcess(tmp_path / "load.sqlite", bot_delay=0.0, extra=LOAD_OPTIONS) as server:
         report = asyncio.run(asyncio.wait_for(run_load(server, settings), 150))
     with capsys.disabled():   # the figures, shown even when the test passes
         print("\n" + "\n".join(report.lines()))

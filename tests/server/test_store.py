@@ -77,3 +77,23 @@ def test_every_action_a_game_accepts_is_in_the_store_in_order(tmp_path: Path) ->
     assert [a.action for a in stored] == [
         entry.get("action", entry) if entry.get("type") == "seated" else entry
         for entry in record["actions"]]
+
+
+def test_every_sqlite_connection_has_wal_foreign_keys_and_a_busy_timeout(
+        tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "db.sqlite"))
+    try:
+        for _ in range(2):   # each connection of the pool, not only the first
+            with store.engine.connect() as db:
+                raw = db.connection.dbapi_connection
+                assert raw is not None
+                pragmas = {name: raw.execute(f"PRAGMA {name}").fetchone()[0]
+                           for name in ("journal_mode", "foreign_keys", "busy_timeout",
+                                        "synchronous")}
+                assert pragmas == {"journal_mode": "wal", "foreign_keys": 1,
+                                   "busy_timeout": 10000, "synchronous": 1}
+        with store.engine.begin() as db, pytest.raises(sa.exc.IntegrityError):
+            db.execute(sa.text("INSERT INTO seats (table_id, seat, kind) "
+                               "VALUES ('none', 0, 'human')"))
+    finally:
+        store.close()

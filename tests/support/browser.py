@@ -412,6 +412,21 @@ def english_words(driver: WebDriver) -> list[str]:
     return found
 
 
+def unnamed_controls(driver: WebDriver) -> list[str]:
+    """The buttons, links and boxes of the page with no name a screen reader
+    could say (no text, ``aria-label``, ``title`` or label)."""
+    got = driver.execute_script(
+        "const out = [];"
+        "for (const e of document.querySelectorAll('button, a[href], input, select')) {"
+        "  if (!e.checkVisibility()) continue;"
+        "  const labelled = e.id && document.querySelector(`label[for='${e.id}']`);"
+        "  const name = (e.getAttribute('aria-label') || e.textContent || e.title || '').trim();"
+        "  if (!name && !labelled && !e.closest('label')) out.push(e.outerHTML.slice(0, 80));"
+        "}"
+        "return out;")
+    return [str(item) for item in got]
+
+
 def press(driver: WebDriver, *keys: str) -> None:
     """Press keys on the focused element, as a person at the keyboard would."""
     from selenium.webdriver.common.action_chains import ActionChains

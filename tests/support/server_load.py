@@ -56,7 +56,15 @@ from support.server_client import (
 )
 from support.server_process import ServerProcess
 
-__all__ = ["LoadReport", "LoadSettings", "percentile", "run_load"]
+__all__ = ["LOAD_OPTIONS", "LoadReport", "LoadSettings", "percentile", "run_load"]
+
+#: The options of ``cardrules serve`` for a load run: one address (the load's)
+#: makes hundreds of tables, holds a hundred connections, and the bot tables
+#: play unwatched; every other limit (message rates, queues, bodies, headers,
+#: hosts, origins) stays at its default.
+LOAD_OPTIONS = ("--tables-per-minute", "100000", "--max-tables", "5000",
+                "--max-connections", "1000", "--max-connections-per-client", "1000",
+                "--bots-play-unwatched")
 
 #: The games of the load, with short settings, and the bots each may seat.
 GAMES: tuple[tuple[str, dict[str, int | None], tuple[str, ...]], ...] = (

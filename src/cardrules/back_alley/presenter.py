@@ -173,6 +173,7 @@ class BackAlleyTable:
         """The turned card and what it makes trump (BA-12, BA-13), and whether
         trump has been played (BA-32)."""
         trump = (gettext("no trump") if view.trump is None
+                 # the suit's name in the reader's language ("spades"), as the narration says it
                  else gettext("trump {suit}").format(suit=gettext(view.trump.name.lower())))
         line = gettext("turned {card}: {trump}").format(card=view.trump_card, trump=trump)
         if view.joker_discard is not None:

@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from cardrules.cli._games import default_bots, registered_bots
 from cardrules.engine.registry import display_names
-from cardrules.i18n import N_, NP_, gettext, npgettext, pgettext
+from cardrules.i18n import N_, NP_, gettext, pgettext
 
 __all__ = [
     "ARGPARSE_MESSAGES",
@@ -55,7 +55,8 @@ _MARKS: dict[str, Callable[[], str]] = {
 #: The context of argparse's own messages in the catalog.
 ARGPARSE = "argparse"
 #: argparse's message ids the catalog translates (tests check that the running
-#: Python's argparse still uses each of them).
+#: Python's argparse still uses each of them).  None is a plural message (which
+#: argparse looks up with ``ngettext``): those stay argparse's own.
 ARGPARSE_MESSAGES = (
     NP_("argparse", "usage: "),
     NP_("argparse", "positional arguments"),
@@ -73,24 +74,17 @@ ARGPARSE_MESSAGES = (
     NP_("argparse", "ambiguous option: %(option)s could match %(matches)s"),
 )
 
-#: argparse's module namespace, where its code looks up ``_`` and ``ngettext``.
+#: argparse's module namespace, where its code looks up ``_`` (its gettext).
 _ARGPARSE_NAMES: dict[str, Any] = vars(argparse)
 _lock = threading.Lock()
 _depth = 0
-_original: tuple[Callable[[str], str], Callable[[str, str, int], str]] | None = None
+_original: Callable[[str], str] | None = None
 
 
 def _argparse_gettext(message: str) -> str:
     found = pgettext(ARGPARSE, message)
     if found == message and _original is not None:
-        return _original[0](message)
-    return found
-
-
-def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
-    found = npgettext(ARGPARSE, singular, plural, n)
-    if found in (singular, plural) and _original is not None:
-        return _original[1](singular, plural, n)
+        return _original(message)
     return found
 
 
@@ -110,8 +104,8 @@ def argparse_in_current_language() -> Iterator[None]:
     global _depth, _original
     with _lock:
         if _depth == 0:
-            _original = (_ARGPARSE_NAMES["_"], _ARGPARSE_NAMES["ngettext"])
-            _ARGPARSE_NAMES.update(_=_argparse_gettext, ngettext=_argparse_ngettext)
+            _original = _ARGPARSE_NAMES["_"]
+            _ARGPARSE_NAMES["_"] = _argparse_gettext
         _depth += 1
     try:
         yield
@@ -119,7 +113,7 @@ def argparse_in_current_language() -> Iterator[None]:
         with _lock:
             _depth -= 1
             if _depth == 0 and _original is not None:
-                _ARGPARSE_NAMES.update(_=_original[0], ngettext=_original[1])
+                _ARGPARSE_NAMES["_"] = _original
                 _original = None
 
 

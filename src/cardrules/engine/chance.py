@@ -22,8 +22,9 @@ import attrs
 
 from cardrules._validate import is_int
 from cardrules.cards import Card, Joker
-from cardrules.engine.readers import Fields, cards_at, int_token
+from cardrules.engine.readers import Fields, int_token
 from cardrules.errors import ParseError
+from cardrules.i18n import LazyText, lazy_gettext
 
 __all__ = [
     "ChanceAction",
@@ -182,24 +183,37 @@ def parse_chance(verb: str, rest: str, rest_at: int, *, jokers: bool) -> ChanceA
     if verb == "dealer":
         return ChooseDealer(int_token(rest, rest_at))
     if verb == "shuffle":
-        cards = cards_at(rest, rest_at, jokers=jokers)
-        seen: set[Card | Joker] = set()
-        for number, card in enumerate(cards):
-            if card in seen:
-                position = rest_at + _nth_token_start(rest, number)
-                raise ParseError("a shuffle holds each card once", token=str(card),
-                                 position=position)
-            seen.add(card)
-        return Shuffle(cards)
+        return Shuffle(_shuffle_at(rest, rest_at, jokers=jokers))
     return None
 
 
-def _nth_token_start(text: str, number: int) -> int:
-    """Where the ``number``-th card of ``text`` starts (cards are read as in
-    :func:`~cardrules.parse_cards`, so re-scan to find it)."""
+def _shuffle_at(text: str, start: int, *, jokers: bool) -> tuple[Card | Joker, ...]:
+    """The cards of a shuffle's text (which starts at ``start`` in its line),
+    read one at a time: the first card that is not one, a joker where none
+    may be, or a repeat stops the reading (however long the text)."""
     from cardrules.cards import scan_cards
 
-    for index, (_, start) in enumerate(scan_cards(text)):
-        if index == number:
-            return start
-    return 0
+    seen: set[Card | Joker] = set()
+    order: list[Card | Joker] = []
+    try:
+        for card, at in scan_cards(text):
+            if card in seen:
+                raise _Stop("a shuffle holds each card once", str(card), at)
+            if isinstance(card, Joker) and not jokers:
+                raise _Stop(lazy_gettext("jokers are not allowed here"), str(card), at)
+            seen.add(card)
+            order.append(card)
+    except _Stop as stop:
+        raise ParseError(stop.message, token=stop.token, position=start + stop.at) from None
+    except ParseError as err:
+        raise ParseError(err.text, token=err.token,
+                         position=start + (err.position or 0)) from None
+    return tuple(order)
+
+
+class _Stop(Exception):
+    def __init__(self, message: str | LazyText, token: str, at: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+        self.at = at

@@ -56,7 +56,15 @@ from cardrules.engine.registry import rules_for
 from cardrules.engine.rules import Rules
 from cardrules.errors import ParseError, shorten
 
-__all__ = ["GameRecord", "Seated"]
+__all__ = ["MAX_RECORD_SIZE", "MAX_SETTINGS", "GameRecord", "Seated"]
+
+#: The longest record the readers take by default: 4 MiB of text (a ten-round
+#: game of Down and Back takes about 15 kB).  Longer text is refused before it
+#: is read; pass ``max_size=None`` to lift the limit.
+MAX_RECORD_SIZE = 4 * 1024 * 1024
+
+#: The most settings a JSON record may list (every game has a handful).
+MAX_SETTINGS = 64
 
 _HEADER = "# cardrules "
 
@@ -197,6 +205,9 @@ class GameRecord:
         fields = Fields(data, "record")
         game = fields.text("game")
         raw = fields.obj("settings")
+        if len(raw) > MAX_SETTINGS:
+            raise ParseError(f"record: 'settings': more than {MAX_SETTINGS} settings "
+                             f"({len(raw)})")
         settings_fields = Fields(raw, "record: 'settings'")
         settings = {name: settings_fields.opt_integer(name) for name in raw}
         actions = fields.array("actions")
@@ -220,13 +231,15 @@ class GameRecord:
         return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
+    def from_json(cls, text: str, *, max_size: int | None = MAX_RECORD_SIZE) -> GameRecord:
         """Read a record from JSON text; malformed input raises ParseError.
 
         Strict JSON only (no ``NaN`` or ``Infinity``), numbers of at most
-        :data:`~cardrules.engine.readers.MAX_DIGITS` digits and a sane nesting
-        depth: anything else is a :class:`~cardrules.ParseError`, never a
-        ``RecursionError`` or a bare ``ValueError``.
+        :data:`~cardrules.engine.readers.MAX_DIGITS` digits, a sane nesting
+        depth, at most :data:`~cardrules.engine.records.MAX_SETTINGS` settings and ``max_size``
+        characters (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no limit): anything else
+        is a :class:`~cardrules.ParseError`, never a ``RecursionError`` or a
+        bare ``ValueError``.
 
         >>> GameRecord.from_json('{"game": "down_and_back"')
         Traceback (most recent call last):
@@ -239,6 +252,7 @@ class GameRecord:
         """
         if not isinstance(text, str):
             raise ParseError(f"expected JSON text, not {type(text).__name__}")
+        _check_size(len(text), max_size)
         try:
             data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
         except json.JSONDecodeError as err:
@@ -268,7 +282,7 @@ class GameRecord:
         return "\n".join(lines) + ("\n" if self.actions else "")
 
     @classmethod
-    def from_text(cls, text: str) -> GameRecord:
+    def from_text(cls, text: str, *, max_size: int | None = MAX_RECORD_SIZE) -> GameRecord:
         """Read :meth:`to_text`'s form; ``#`` lines after the header are comments.
 
         Every bad line is a :class:`~cardrules.ParseError` whose message starts
@@ -276,7 +290,8 @@ class GameRecord:
         ``position`` is the offset of the bad token within that line.
         Numbers are ASCII digits only, at most
         :data:`~cardrules.engine.readers.MAX_DIGITS` of them, and the settings
-        must be ones the game accepts.
+        must be ones the game accepts.  Text longer than ``max_size``
+        characters (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no limit) is refused unread.
 
         >>> GameRecord.from_text("# cardrules down_and_back\\nnum_players 2\\n\\ncut x")
         Traceback (most recent call last):
@@ -289,6 +304,7 @@ class GameRecord:
         """
         if not isinstance(text, str):
             raise ParseError(f"expected record text, not {type(text).__name__}")
+        _check_size(len(text), max_size)
         lines = [line.removesuffix("\r") for line in text.split("\n")]
         header = lines[0]
         if not header.startswith(_HEADER):
@@ -330,7 +346,7 @@ class GameRecord:
         return cls(rules.name, settings, tuple(actions))
 
     @classmethod
-    def read(cls, text: str) -> GameRecord:
+    def read(cls, text: str, *, max_size: int | None = MAX_RECORD_SIZE) -> GameRecord:
         """Read a record in either form: JSON when it starts with ``{`` (after
         any blanks and a byte-order mark), else text.
 
@@ -343,18 +359,22 @@ class GameRecord:
         if not isinstance(text, str):
             raise ParseError(f"expected record text, not {type(text).__name__}")
         text = text.removeprefix("\ufeff")   # a byte-order mark left by an editor
+        _check_size(len(text), max_size)
         if text.lstrip(BLANKS)[:1] == "{":
-            return cls.from_json(text)
-        return cls.from_text(text)
+            return cls.from_json(text, max_size=max_size)
+        return cls.from_text(text, max_size=max_size)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> GameRecord:
+    def load(cls, path: str | os.PathLike[str], *,
+             max_size: int | None = MAX_RECORD_SIZE) -> GameRecord:
         """Read a record file: text if its name ends in ``.txt``, JSON if in
         ``.json``, and whichever it looks like otherwise (see :meth:`read`).
 
         The file is UTF-8 (a byte-order mark is allowed).  Errors in it are a
         :class:`~cardrules.ParseError` whose message starts with the path;
-        a missing file raises :class:`FileNotFoundError` as usual.
+        a missing file raises :class:`FileNotFoundError` as usual.  A file of
+        more than ``max_size`` bytes (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no
+        limit) is refused before it is read.
 
         >>> import pathlib, tempfile
         >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -369,7 +389,12 @@ class GameRecord:
         cardrules.errors.ParseError: .../bad.json: record: 'game' must be text: '1'
         """
         path = Path(path)
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = file.read() if max_size is None else file.read(max_size + 1)
+        try:
+            _check_size(len(data), max_size, "bytes")
+        except ParseError as err:
+            raise err.within(f"{path}: ") from None
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as err:
@@ -378,7 +403,7 @@ class GameRecord:
         reader = cls.from_text if suffix == ".txt" else cls.from_json if suffix == ".json" \
             else cls.read
         try:
-            return reader(text)
+            return reader(text, max_size=max_size)
         except ParseError as err:
             raise err.within(f"{path}: ") from None
 
@@ -455,6 +480,12 @@ def _setting_line(line: str, number: int) -> tuple[str, int | None]:
         raise ParseError(f"line {number}: a setting name is a word of letters, digits and _",
                          token=name, position=line.index(name))
     return name, None if value == "open" else int(value)
+
+
+def _check_size(size: int, max_size: int | None, unit: str = "characters") -> None:
+    """Refuse a record longer than ``max_size`` (None: any length)."""
+    if max_size is not None and size > max_size:
+        raise ParseError(f"a record is at most {max_size} {unit} long; this one is longer")
 
 
 def _check_settings(rules: Rules[Any, Any], settings: Mapping[str, int | None],

@@ -5,9 +5,12 @@ and ``cardrules_back_alley``; :func:`register_game` registers any other
 :class:`~cardrules.engine.Rules`.  Each OpenSpiel state wraps a cardrules
 state and every step goes through ``rules.apply``; actions and observations
 are ``rules.encoding``'s, returns ``rules.returns``'s.  A shuffle is dealt
-card by card (one chance step per card); :func:`bot` makes any registered
-bot an OpenSpiel bot; saved states are read by :mod:`cardrules.integrations.openspiel_saved`.
-The parameters, chance, returns, information states and saved states are
+card by card (one chance step per card) unless the game is loaded with
+``sampled_chance=1``; ``returns=1`` or ``2`` gives zero-sum returns and
+``fixed_deals=1`` fixes the deals from ``seed``.  :func:`bot` makes any
+registered bot an OpenSpiel bot; saved states are read by
+:mod:`cardrules.integrations.openspiel_saved`.  The parameters and their
+defaults, chance, returns, information states and saved states are
 described in :doc:`/integrations`.
 
 >>> import pyspiel
@@ -204,7 +207,9 @@ def register_game(rules: _AnyRules) -> str:
 
     The parameters are the game's settings (``rules.default_settings``) and
     its ``rules.limit_settings``, each with its default, which must be a
-    whole number.  The game needs an ``encoding`` and ``bounds``, else
+    whole number, and the adapter's own (``sampled_chance``, ``seed``,
+    ``returns``, ``fixed_deals``, each 0 by default), whose names a game's
+    settings may not take.  The game needs an ``encoding`` and ``bounds``, else
     :class:`ValueError` says which is missing.  Registering the same rules
     again does nothing; other rules under a registered name (a game module
     loaded again) replace them for the games loaded afterwards, if their

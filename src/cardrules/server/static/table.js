@@ -300,6 +300,11 @@ function eventText(event) {
   return "";
 }
 
+// A text with each rule id it cites ("(BA-34)") a link to that rule.
+function withRuleLinks(text) {
+  return text.split(/((?:BA|DB)-\d+)/).map((part, i) => (i % 2 ? ruleLink(part) : part));
+}
+
 function drawLog() {
   const list = document.getElementById("log");
   const versions = Array.from(T.log.keys()).sort((a, b) => a - b);
@@ -307,7 +312,7 @@ function drawLog() {
   for (const version of versions) {
     for (const event of T.log.get(version)) {
       const text = eventText(event);
-      if (text) list.append(el("li", {"data-version": version}, faces(text)));
+      if (text) list.append(el("li", {"data-version": version}, ...withRuleLinks(faces(text))));
     }
   }
   list.scrollTop = list.scrollHeight;
