@@ -18,7 +18,8 @@ fixture defined here, which a test asks for by name.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -26,6 +27,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from support.gamecheck import SpyOnEntries
+from support.pg_cluster import PostgresCluster, missing_reason
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, max_examples=100,
@@ -55,3 +57,34 @@ def spy_on_entries(monkeypatch: pytest.MonkeyPatch) -> SpyOnEntries:
             monkeypatch.setattr(module, name, spy)
 
     return spy_on
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """A throwaway PostgreSQL cluster for the whole run (``support.pg_cluster``):
+    started on 127.0.0.1 at a free port in a temporary folder, stopped and
+    removed at the end.  Without the server binaries or psycopg the tests
+    that need it are skipped, or fail when ``CARDRULES_REQUIRE_POSTGRES=1``
+    (as ``.ci/run`` sets)."""
+    reason = missing_reason()
+    if reason is not None:
+        if os.environ.get("CARDRULES_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL is required here: {reason}")
+        pytest.skip(reason)
+    cluster = PostgresCluster()
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database for the server, once as a SQLite file and once
+    as a new database on the session's PostgreSQL cluster: a test that asks
+    for it runs against both stores."""
+    if request.param == "sqlite":
+        return str(tmp_path / "db.sqlite")
+    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+    return cluster.new_database()

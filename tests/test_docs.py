@@ -185,6 +185,8 @@ def _options(parser: argparse.ArgumentParser) -> set[str]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             continue
+        if action.help == argparse.SUPPRESS:   # internal (serve's --fd for its workers)
+            continue
         names.update(action.option_strings or [action.dest.lower()])
     return names
 

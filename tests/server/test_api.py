@@ -1,8 +1,7 @@
-"""The lobby API: games, creating, listing and joining tables, records."""
+"""The lobby API: games, creating, listing and joining tables, records (each test
+against SQLite and PostgreSQL: the ``database`` fixture)."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -10,8 +9,8 @@ from cardrules.engine import GameRecord
 from support.serverplay import new_table, play_all, served
 
 
-def test_games_lists_both_games_with_their_settings_sizes_and_bots(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_games_lists_both_games_with_their_settings_sizes_and_bots(database: str) -> None:
+    with served(database) as client:
         games = {g["game"]: g for g in client.get("/api/games").json()["games"]}
     assert games["back-alley"]["players"] == [4]
     assert games["down-and-back"]["players"] == [2, 3, 4, 5]
@@ -21,8 +20,8 @@ def test_games_lists_both_games_with_their_settings_sizes_and_bots(tmp_path: Pat
 
 
 def test_create_gives_a_token_for_each_human_seat_and_none_for_open_ones(
-        tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+        database: str) -> None:
+    with served(database) as client:
         answer = client.post("/api/tables", json={
             "game": "down_and_back", "settings": {"rounds": 1},
             "seats": ["human", "open", "bot:greedy", "human"]})
@@ -38,14 +37,14 @@ def test_create_gives_a_token_for_each_human_seat_and_none_for_open_ones(
     assert listed[0]["finished"] is False
 
 
-def test_create_without_seats_gives_one_person_and_the_default_bots(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_create_without_seats_gives_one_person_and_the_default_bots(database: str) -> None:
+    with served(database) as client:
         data = client.post("/api/tables", json={"game": "Back-Alley"}).json()
         table = client.get(f"/api/tables/{data['id']}").json()
     assert [s["kind"] for s in table["seats"]] == ["human"] + ["bot:heuristic"] * 3
 
 
-def test_bad_requests_are_refused_with_a_message_naming_the_mistake(tmp_path: Path) -> None:
+def test_bad_requests_are_refused_with_a_message_naming_the_mistake(database: str) -> None:
     cases = [
         ({"game": "go-fish"}, "unknown game 'go-fish'"),
         ({"game": "back-alley", "settings": {"max_hand": 2}}, "setting 'max_hand'"),
@@ -59,7 +58,7 @@ def test_bad_requests_are_refused_with_a_message_naming_the_mistake(tmp_path: Pa
         ({"game": "back-alley", "seed": -1}, "'seed'"),
         ([1, 2], "JSON object"),
     ]
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         for body, words in cases:
             answer = client.post("/api/tables", json=body)
             assert answer.status_code == 400, body
@@ -69,8 +68,8 @@ def test_bad_requests_are_refused_with_a_message_naming_the_mistake(tmp_path: Pa
         assert client.get("/api/tables").json()["tables"] == []
 
 
-def test_join_takes_the_free_seats_then_answers_409(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_join_takes_the_free_seats_then_answers_409(database: str) -> None:
+    with served(database) as client:
         table_id, tokens = new_table(client, "back-alley",
                                      ["human", "open", "open", "bot:random"])
         first = client.post(f"/api/tables/{table_id}/join")
@@ -91,8 +90,8 @@ def test_join_takes_the_free_seats_then_answers_409(tmp_path: Path) -> None:
 
 
 def test_record_is_refused_until_the_end_then_replays_to_the_final_view(
-        tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+        database: str) -> None:
+    with served(database) as client:
         table_id, tokens = new_table(client, "back-alley", ["human", "bot:heuristic",
                                                             "bot:random", "bot:heuristic"])
         early = client.get(f"/api/tables/{table_id}/record")
@@ -117,8 +116,8 @@ def test_record_is_refused_until_the_end_then_replays_to_the_final_view(
     assert finished[0]["finished"] is True
 
 
-def test_a_table_of_bots_plays_itself_to_the_end(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_a_table_of_bots_plays_itself_to_the_end(database: str) -> None:
+    with served(database) as client:
         table_id, tokens = new_table(client, "down-and-back", ["bot:greedy", "bot:random"])
         assert tokens == {}
         watched = play_all(client, table_id, tokens)[None]
@@ -150,3 +149,18 @@ def test_serve_refuses_bad_numbers_before_starting(capsys: pytest.CaptureFixture
     err = capsys.readouterr().err
     assert "--turn-timer must be more than 0 seconds" in err
     assert "--port must be from 0 to 65535" in err
+
+
+def test_serve_refuses_workers_on_sqlite_and_bad_lease_times(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    assert main(["serve", "--workers", "2", "--db", "cards.sqlite"]) == 2
+    assert main(["serve", "--workers", "0"]) == 2
+    assert main(["serve", "--lease-seconds", "0.1", "--db", "postgresql://h/db"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "cardrules: --workers 2 needs a PostgreSQL database (--db postgresql://USER@HOST/NAME):"
+        " a SQLite file is served by one process",
+        "cardrules: --workers must be 1 or more, not 0",
+        "cardrules: --lease-seconds must be from 0.3 to 600, not 0.1"]

@@ -16,115 +16,19 @@ seat may know.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from cardrules.cards import Card, Joker, parse_card
 from cardrules.engine import GameRecord
-from cardrules.engine.presenter import tell
-from cardrules.errors import ParseError
 from cardrules.server._live import LiveTable
+from support.leak_check import leaks
 from support.serverplay import new_table, play_all, served
 
-_WORD = re.compile(r"[^\s,;:/()\[\]]+")
 
-
-def cards_in(value: object) -> Iterator[Card | Joker]:
-    """Every card written in ``value`` (walked through lists and objects)."""
-    if isinstance(value, str):
-        for word in _WORD.findall(value):
-            try:
-                card = parse_card(word, jokers=True)
-            except ParseError:
-                continue
-            if str(card) == word:
-                yield card
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from cards_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from cards_in(item)
-
-
-def _parts_cards(parts: Sequence[object] | None) -> set[Card | Joker]:
-    return set() if parts is None else set(cards_in(" ".join(map(str, parts))))
-
-
-def hidden_from(game: str, state: Any, seat: int | None) -> set[Card | Joker]:
-    """The cards ``seat`` (None: a spectator) may not see in ``state``."""
-    others = [o for o in range(state.num_players) if o != seat]
-    hidden: set[Card | Joker] = set()
-    if game == "down_and_back":
-        hidden |= set(state.stock)
-        if not all(split is not None for split in state.splits):
-            for other in others:
-                hidden |= set(state.hands[other]) - set(state.seen[other])
-    else:
-        hidden |= set(state.undealt)
-        for other in others:
-            hidden |= set(state.hands[other])
-        hidden -= {state.trump_card, state.joker_discard}
-    return hidden
-
-
-def leaks(record: GameRecord, received: dict[int | None, list[dict[str, Any]]]) -> list[str]:
-    """Every card in a message its receiver may not see, as text (empty: no leak)."""
-    rules = record.rules
-    states = list(rules.replay(record))
-    steps = [rules.events(before, entry.action if hasattr(entry, "action") else entry, after)
-             for before, entry, after in zip(states[:-1], record.actions, states[1:], strict=True)]
-    public_ever: list[set[Card | Joker]] = [set()]
-    for events in steps:
-        public_ever.append(public_ever[-1] | set().union(
-            *(_parts_cards(e.public) for e in events)))
-    found = []
-    for seat, messages in received.items():
-        for number, message in enumerate(messages):
-            where = f"seat {seat}, message {number}"
-            if message["type"] != "view":
-                found += [f"{where}: {card}" for card in cards_in(message)]
-                continue
-            version = message["version"]
-            state = states[version]
-            hidden = hidden_from(rules.name, state, seat)
-            now = {k: v for k, v in message.items() if k not in ("events", "view")}
-            now["view"] = {k: v for k, v in message["view"].items() if k != "results"}
-            found += [f"{where}: {card} at version {version}"
-                      for card in set(cards_in(now)) & hidden]
-            found += [f"{where}: {card} in the results"
-                      for card in set(cards_in(message["view"].get("results")))
-                      - public_ever[version]]
-            for event in message["events"]:
-                k = event["version"]
-                allowed = set().union(*(
-                    _parts_cards(e.public if seat is None else e.seen_by(seat))
-                    for e in steps[k - 1]))
-                found += [f"{where}: {card} in an event of version {k}"
-                          for card in set(cards_in(event)) - allowed]
-                found += [f"{where}: {card} hidden at version {k}"
-                          for card in set(cards_in(event)) & hidden_from(
-                              rules.name, states[k], seat) - allowed]
-            # Told to the viewer: "you", and in Back Alley "your partner".
-            names = {(seat + 2) % 4: "your partner"} if seat is not None \
-                and rules.name == "back_alley" else None
-            expected = [tell(parts, -1 if seat is None else seat, names)
-                        for k in sorted({e["version"] for e in message["events"]})
-                        for e in steps[k - 1]
-                        if (parts := e.public if seat is None else e.seen_by(seat))
-                        is not None]
-            if [e["text"] for e in message["events"]] != expected:
-                found.append(f"{where}: events differ from the rules' events for that seat")
-    return found
-
-
-def _game(tmp_path: Path, game: str, seats: list[str], seed: int,
+def _game(database: str, game: str, seats: list[str], seed: int,
           spectators: int = 2) -> tuple[GameRecord, dict[int | None, list[dict[str, Any]]]]:
-    with served(tmp_path / f"{game}-{seed}.sqlite") as client:
+    with served(database) as client:
         table_id, tokens = new_table(client, game, seats, seed=seed)
         received = play_all(client, table_id, tokens, spectators=spectators)
         record = GameRecord.from_dict(client.get(f"/api/tables/{table_id}/record").json())
@@ -139,14 +43,14 @@ def _game(tmp_path: Path, game: str, seats: list[str], seed: int,
     ("down-and-back", ["human", "human"], 5),
 ])
 def test_no_message_holds_a_card_its_receiver_may_not_see(
-        tmp_path: Path, game: str, seats: list[str], seed: int) -> None:
-    record, received = _game(tmp_path, game, seats, seed)
+        database: str, game: str, seats: list[str], seed: int) -> None:
+    record, received = _game(database, game, seats, seed)
     assert all(messages[-1]["over"] for messages in received.values())
     assert sum(len(m) for m in received.values()) > 10
     assert leaks(record, received) == []
 
 
-def test_the_leak_check_finds_a_planted_leak(tmp_path: Path,
+def test_the_leak_check_finds_a_planted_leak(database: str,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     honest = LiveTable.message_for
 
@@ -158,14 +62,14 @@ def test_the_leak_check_finds_a_planted_leak(tmp_path: Path,
         return message
 
     monkeypatch.setattr(LiveTable, "message_for", leaky)
-    record, received = _game(tmp_path, "back-alley", ["human"] * 4, 6, spectators=0)
+    record, received = _game(database, "back-alley", ["human"] * 4, 6, spectators=0)
     found = leaks(record, received)
     assert found
     assert all(line.startswith("seat 0,") for line in found)
 
 
-def test_the_leak_check_finds_another_seats_private_event(tmp_path: Path) -> None:
-    record, received = _game(tmp_path, "down-and-back", ["human"] * 2, 7, spectators=0)
+def test_the_leak_check_finds_another_seats_private_event(database: str) -> None:
+    record, received = _game(database, "down-and-back", ["human"] * 2, 7, spectators=0)
     assert leaks(record, received) == []
     # seat 1 is handed seat 0's own events: what seat 0 drew from the stock shows
     planted: dict[int | None, list[dict[str, Any]]] = {

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from cardrules.server.store import Store, database_url, token_hash
+from cardrules.server.store import SCHEMA_VERSION, SchemaError, Store, database_url, token_hash
+from support.pg_cluster import PostgresCluster
 from support.serverplay import new_table, served
 
 
@@ -97,3 +98,112 @@ def test_every_sqlite_connection_has_wal_foreign_keys_and_a_busy_timeout(
                                "VALUES ('none', 0, 'human')"))
     finally:
         store.close()
+
+
+# -- the store shared by several processes (each test on SQLite and PostgreSQL) --
+
+DEAL = {"type": "dealer", "seat": 0}
+
+
+def test_a_version_checked_batch_from_a_stale_writer_is_left_out_alone(database: str) -> None:
+    store = Store(database)
+    for name in ("a", "b"):
+        store.create_table(name, "back_alley", {}, 1, ["human"] * 4, {})
+    assert store.append_checked([("a", 0, [(None, DEAL, "chance")], False)]) == []
+    # "a" is at version 1: a second writer that saw version 0 is refused, "b" is not.
+    conflicts = store.append_checked([("b", 0, [(None, DEAL, "chance")], False),
+                                      ("a", 0, [(None, DEAL, "chance")] * 2, False)])
+    assert conflicts == [1]
+    assert [a.version for a in store.actions("a")] == [1]
+    assert store.versions(["a", "b"]) == {"a": 1, "b": 1}
+    assert [a.version for a in store.actions("a", after=1)] == []
+    store.close()
+
+
+def test_a_finished_table_takes_no_more_actions(database: str) -> None:
+    store = Store(database)
+    store.create_table("a", "back_alley", {}, 1, ["human"] * 4, {})
+    assert store.append_checked([("a", 0, [(None, DEAL, "chance")], True)]) == []
+    assert store.append_checked([("a", 1, [(None, DEAL, "chance")], False)]) == [0]
+    store.close()
+
+
+def test_a_lease_goes_to_one_holder_and_to_another_once_expired(database: str) -> None:
+    store = Store(database)
+    for name in ("a", "b", "c"):
+        store.create_table(name, "back_alley", {}, 1, ["human"] * 4, {})
+    assert store.take_leases("p1", 60.0, limit=2) == ["a", "b"]
+    assert store.take_leases("p2", 60.0) == ["c"]
+    assert store.take_leases("p2", 60.0, table_ids=["a"]) == ["c"]   # held by p1
+    assert store.lease_counts() == {"p1": 2, "p2": 1}
+    # p1 stops renewing: a lease that ran out (a negative time: already past)
+    # is taken by the next holder that asks.
+    assert store.take_leases("p1", -1.0, limit=0) == ["a", "b"]
+    assert store.lease_counts() == {"p2": 1}
+    assert store.take_leases("p2", 60.0) == ["a", "b", "c"]
+    assert store.take_leases("p1", 60.0) == []
+    # A finished table's lease is given up; a released one is free at once.
+    store.append("a", 0, [], finished=True)
+    store.release_leases("p2", ["b"])
+    assert store.take_leases("p1", 60.0) == ["b"]
+    assert store.take_leases("p2", 60.0) == ["c"]
+    assert store.count_unfinished() == 2
+    store.close()
+
+
+_FIRST_SCHEMA = [   # the first release's tables: no version column, no leases
+    "CREATE TABLE game_tables (id VARCHAR(64) PRIMARY KEY, game VARCHAR(64) NOT NULL, "
+    "settings TEXT NOT NULL, seed BIGINT NOT NULL, created FLOAT NOT NULL, finished FLOAT)",
+    "CREATE TABLE seats (table_id VARCHAR(64) REFERENCES game_tables (id), seat INTEGER, "
+    "kind VARCHAR(64) NOT NULL, token_hash VARCHAR(64), PRIMARY KEY (table_id, seat))",
+    "CREATE TABLE actions (table_id VARCHAR(64) REFERENCES game_tables (id), version INTEGER, "
+    "seat INTEGER, made_by VARCHAR(16) NOT NULL, action TEXT NOT NULL, "
+    "PRIMARY KEY (table_id, version))",
+    "INSERT INTO game_tables VALUES ('old', 'back_alley', '{}', 1, 1.0, NULL)",
+    "INSERT INTO seats VALUES ('old', 0, 'human', NULL)",
+    "INSERT INTO actions VALUES ('old', 1, NULL, 'chance', '{\"type\": \"dealer\", \"seat\": 0}')",
+    "INSERT INTO actions VALUES ('old', 2, NULL, 'chance', '{\"type\": \"dealer\", \"seat\": 1}')",
+]
+
+
+def test_a_first_release_database_is_migrated_on_open(database: str) -> None:
+    engine = sa.create_engine(database_url(database))
+    with engine.begin() as db:
+        for statement in _FIRST_SCHEMA:
+            db.execute(sa.text(statement))
+    engine.dispose()
+    store = Store(database)
+    assert store.found_version == 1
+    assert store.table("old").version == 2   # type: ignore[union-attr]
+    assert store.append_checked([("old", 2, [(None, DEAL, "chance")], False)]) == []
+    store.close()
+    again = Store(database)
+    assert again.found_version == SCHEMA_VERSION
+    again.close()
+
+
+def test_a_newer_schema_is_refused_with_a_sentence(database: str) -> None:
+    Store(database).close()
+    engine = sa.create_engine(database_url(database))
+    with engine.begin() as db:
+        db.execute(sa.text("UPDATE cardrules_schema SET version = 99"))
+    engine.dispose()
+    with pytest.raises(SchemaError, match="version 99, newer than this cardrules knows"):
+        Store(database)
+
+
+@pytest.mark.postgres
+def test_every_write_is_announced_on_commit(postgres_cluster: PostgresCluster) -> None:
+    import psycopg
+
+    url = postgres_cluster.new_database()
+    store = Store(url)
+    store.create_table("a", "back_alley", {}, 1, ["human"] * 4, {})
+    with psycopg.connect(url, autocommit=True) as listener:
+        listener.execute("LISTEN cardrules")
+        store.append_checked([("a", 0, [(None, DEAL, "chance")] * 2, False)])
+        store.append_checked([("a", 0, [(None, DEAL, "chance")], False)])   # refused: silent
+        store.notify(["s a"])
+        heard = [n.payload for n in listener.notifies(timeout=5.0, stop_after=2)]
+    store.close()
+    assert heard == ["a a 2", "s a"]

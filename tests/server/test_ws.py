@@ -3,7 +3,6 @@ spectators, restarts and the turn timer."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,9 +27,9 @@ def _turn(ws: Any) -> dict[str, Any]:
     ("back-alley", ["human"] * 4),
     ("down-and-back", ["human", "human", "bot:greedy"]),
 ])
-def test_people_play_a_whole_game_through_the_socket(tmp_path: Path, game: str,
+def test_people_play_a_whole_game_through_the_socket(database: str, game: str,
                                                      seats: list[str]) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         table_id, tokens = new_table(client, game, seats)
         received = play_all(client, table_id, tokens)
         record = client.get(f"/api/tables/{table_id}/record").json()
@@ -46,8 +45,8 @@ def test_people_play_a_whole_game_through_the_socket(tmp_path: Path, game: str,
             == set(range(1, versions[-1] + 1))
 
 
-def test_stale_unparseable_and_illegal_actions_change_nothing(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_stale_unparseable_and_illegal_actions_change_nothing(database: str) -> None:
+    with served(database) as client:
         table_id, tokens = new_table(client, "back-alley", BOTS)
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
             now = _turn(ws)
@@ -76,8 +75,8 @@ def test_stale_unparseable_and_illegal_actions_change_nothing(tmp_path: Path) ->
         assert client.get(f"/api/tables/{table_id}").json()["version"] == version
 
 
-def test_a_bad_token_is_refused_and_changes_nothing(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_a_bad_token_is_refused_and_changes_nothing(database: str) -> None:
+    with served(database) as client:
         table_id, _ = new_table(client, "back-alley", ["open"] * 4)
         before = client.get(f"/api/tables/{table_id}").json()
         with client.websocket_connect(url(table_id, "forged")) as ws, \
@@ -91,8 +90,8 @@ def test_a_bad_token_is_refused_and_changes_nothing(tmp_path: Path) -> None:
         assert client.get(f"/api/tables/{table_id}").json() == before
 
 
-def test_a_reconnecting_player_gets_the_full_view_and_history_again(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_a_reconnecting_player_gets_the_full_view_and_history_again(database: str) -> None:
+    with served(database) as client:
         table_id, tokens = new_table(client, "down-and-back", ["human", "bot:greedy"])
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
             now = _turn(ws)
@@ -108,8 +107,8 @@ def test_a_reconnecting_player_gets_the_full_view_and_history_again(tmp_path: Pa
     assert {e["version"] for e in first["events"]} == set(range(1, later["version"] + 1))
 
 
-def test_spectators_see_no_hand_and_cannot_act(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_spectators_see_no_hand_and_cannot_act(database: str) -> None:
+    with served(database) as client:
         table_id, tokens = new_table(client, "back-alley", BOTS)
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
             seat_view = _turn(ws)
@@ -127,8 +126,7 @@ def test_spectators_see_no_hand_and_cannot_act(tmp_path: Path) -> None:
     assert refused["rule"] == "spectator"
 
 
-def test_a_restarted_server_resumes_every_table_at_its_version(tmp_path: Path) -> None:
-    database = tmp_path / "db.sqlite"
+def test_a_restarted_server_resumes_every_table_at_its_version(database: str) -> None:
     with served(database) as client:
         table_id, tokens = new_table(client, "back-alley", BOTS)
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
@@ -148,8 +146,7 @@ def test_a_restarted_server_resumes_every_table_at_its_version(tmp_path: Path) -
         assert received[0][-1]["over"] is True
 
 
-def test_the_turn_timer_moves_for_a_person_who_does_not(tmp_path: Path) -> None:
-    database = tmp_path / "db.sqlite"
+def test_the_turn_timer_moves_for_a_person_who_does_not(database: str) -> None:
     with served(database, turn_timer=0.05) as client:
         table_id, tokens = new_table(client, "back-alley", BOTS)
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
@@ -165,8 +162,8 @@ def test_the_turn_timer_moves_for_a_person_who_does_not(tmp_path: Path) -> None:
     assert made_by == {"timer"}
 
 
-def test_an_action_out_of_turn_names_the_turn_rule(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_an_action_out_of_turn_names_the_turn_rule(database: str) -> None:
+    with served(database) as client:
         table_id, tokens = new_table(client, "back-alley", ["human"] * 4)
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
             first = ws.receive_json()
@@ -183,7 +180,7 @@ def test_an_action_out_of_turn_names_the_turn_rule(tmp_path: Path) -> None:
     assert refused["type"] == "error"
 
 
-def test_a_bot_thinking_does_not_hold_up_the_server(tmp_path: Path,
+def test_a_bot_thinking_does_not_hold_up_the_server(database: str,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import random
     import threading
@@ -203,7 +200,7 @@ def test_a_bot_thinking_does_not_hold_up_the_server(tmp_path: Path,
             return self.rng.choice(legal)   # (always passing would throw in for ever)
 
     monkeypatch.setitem(RULES.bots, "slow", Slow)
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         table_id, _ = new_table(client, "back-alley", ["bot:slow"] * 4)
         assert thinking.wait(60)
         # the bot is still thinking: the lobby and the table answer meanwhile
@@ -216,11 +213,11 @@ def test_a_bot_thinking_does_not_hold_up_the_server(tmp_path: Path,
 
 
 def test_each_connection_reads_events_and_refusals_in_its_own_language(
-        tmp_path: Path) -> None:
+        database: str) -> None:
     # Two people at one table, one reading Japanese and one Ukrainian, and an
     # English spectator: each is told the same steps in its own language at
     # the same time; the views and the action texts stay the same.
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         table_id, tokens = new_table(client, "back-alley", ["human", "human", *BOTS[2:]])
         with client.websocket_connect(url(table_id, tokens[0]) + "&lang=ja") as ja, \
                 client.websocket_connect(url(table_id, tokens[1]) + "&lang=uk") as uk, \

@@ -203,10 +203,16 @@ class _Tracked:
 
 class _Load:
     def __init__(self, server: ServerProcess, settings: LoadSettings,
-                 http: httpx.AsyncClient) -> None:
+                 http: httpx.AsyncClient, others: Sequence[ServerProcess] = (),
+                 other_https: Sequence[httpx.AsyncClient] = ()) -> None:
         self.server = server
         self.settings = settings
         self.http = http
+        #: Every process serving the database (the first is ``server``): tables
+        #: are made and clients connect at each in turn.
+        self.servers = [server, *others]
+        self.https = [http, *other_https]
+        self.turn = 0
         self.rng = random.Random(settings.seed)
         self.report = LoadReport(settings)
         self.tables: dict[str, _Tracked] = {}
@@ -222,7 +228,9 @@ class _Load:
         game, settings, bots = self.rng.choice(GAMES)
         players = _players(game, settings)
         seat = self.rng.randrange(players) if human else None
-        table = await create_table(self.http, game, settings, self._seats(bots, players, seat))
+        self.turn += 1
+        http = self.https[self.turn % len(self.https)]
+        table = await create_table(http, game, settings, self._seats(bots, players, seat))
         tracked = _Tracked(table, seat)
         self.tables[table.id] = tracked
         self.report.tables_created += 1
@@ -296,7 +304,9 @@ class _Load:
 
     async def _open(self, tracked: _Tracked, token: str | None) -> Connection | None:
         try:
-            connection = await Connection.open(self.server.ws_url, tracked.table.id, token,
+            self.turn += 1
+            server = self.servers[self.turn % len(self.servers)]
+            connection = await Connection.open(server.ws_url, tracked.table.id, token,
                                                timeout=WAIT)
         except (OSError, TimeoutError, websockets.WebSocketException) as error:
             self.report.errors.append(f"table {tracked.table.id}: cannot connect ({error!r})")
@@ -391,6 +401,13 @@ class _Load:
 
     def stored_actions(self) -> int:
         """The number of actions in the server's database (read directly)."""
+        if "://" in self.server.db:   # PostgreSQL
+            import psycopg
+
+            with psycopg.connect(self.server.db) as db:
+                row = db.execute("SELECT count(*) FROM actions").fetchone()
+                assert row is not None
+                return int(row[0])
         with contextlib.closing(sqlite3.connect(f"file:{self.server.db}?mode=ro", uri=True,
                                                 timeout=30)) as db:
             (count,) = db.execute("SELECT count(*) FROM actions").fetchone()
@@ -407,11 +424,11 @@ class _Load:
                     for _ in range(settings.spectators)]
         start_actions = await asyncio.to_thread(self.stored_actions)
         start, cpu = time.perf_counter(), time.process_time()
-        server_cpu = process_cpu(self.server.pid)
+        server_cpu = _total_cpu(self.servers)
         await asyncio.sleep(settings.duration)
         end_actions = await asyncio.to_thread(self.stored_actions)
         end, self.report.client_cpu = time.perf_counter(), time.process_time() - cpu
-        server_end = process_cpu(self.server.pid)
+        server_end = _total_cpu(self.servers)
         self.report.load_average = os.getloadavg()[0]
         if server_cpu is not None and server_end is not None:
             self.report.server_cpu = server_end - server_cpu
@@ -449,17 +466,30 @@ class _Load:
             self.report.records_replayed += 1
 
 
+def _total_cpu(servers: Sequence[ServerProcess]) -> float | None:
+    """The CPU seconds the server processes have used, together."""
+    used = [process_cpu(server.pid) for server in servers]
+    return None if any(u is None for u in used) else sum(u or 0.0 for u in used)
+
+
 async def run_load(server: ServerProcess, settings: LoadSettings | None = None, *,
-                   restart: bool = True) -> LoadReport:
+                   restart: bool = True, others: Sequence[ServerProcess] = ()) -> LoadReport:
     """Run the load on ``server`` (started) and check the store; with
-    ``restart`` the server is killed and started again before the check."""
+    ``restart`` the server is killed and started again before the check.
+    ``others`` are more processes serving the same (PostgreSQL) database:
+    tables are made, and clients connect, at each process in turn."""
     settings = settings or LoadSettings()
     # Idle connections are dropped well before uvicorn's 5 second keep-alive
     # ends, so that a request never goes out on a connection being closed.
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=50,
                           keepalive_expiry=2.0)
-    async with httpx.AsyncClient(base_url=server.url, timeout=WAIT, limits=limits) as http:
-        load = _Load(server, settings, http)
+    async with contextlib.AsyncExitStack() as stack:
+        http = await stack.enter_async_context(
+            httpx.AsyncClient(base_url=server.url, timeout=WAIT, limits=limits))
+        other_https = [await stack.enter_async_context(
+            httpx.AsyncClient(base_url=other.url, timeout=WAIT, limits=limits))
+            for other in others]
+        load = _Load(server, settings, http, others, other_https)
         report = await load.run()
     if restart:
         server.kill()

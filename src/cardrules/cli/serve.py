@@ -1,7 +1,11 @@
 """``cardrules serve``: run the game server (:mod:`cardrules.server`) on uvicorn.
 
 The server needs the ``server`` extra (Starlette, uvicorn, SQLAlchemy);
-without it the command says so in one line and returns 2.
+without it the command says so in one line and returns 2.  With
+``--workers N`` (PostgreSQL only: a SQLite file is served by one process)
+the command binds the port once and starts N copies of itself that share
+the listening socket (each told its descriptor by a hidden ``--fd``); each
+is a full server of the shared database (:mod:`cardrules.server.cluster`).
 """
 
 from __future__ import annotations
@@ -10,7 +14,11 @@ import argparse
 import importlib.util
 import ipaddress
 import logging
+import signal
+import socket
+import subprocess
 import sys
+from typing import Any
 
 from cardrules.i18n import N_, gettext
 
@@ -82,6 +90,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
                                      "(default), or quarantine it and serve the others"))
     limits.add_argument("--fresh", action="store_true",
                         help=gettext("use an empty (0-byte) database file as a new database"))
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help=gettext("run N server processes sharing the port (PostgreSQL "
+                                     "only; default 1)"))
+    parser.add_argument("--lease-seconds", type=_seconds, default=3.0, metavar="SECONDS",
+                        help=gettext("PostgreSQL: how long a process keeps a table's bots "
+                                     "and timer without renewing, so how soon another "
+                                     "process takes over when it dies (default 3)"))
+    # A worker of --workers: the listening socket's descriptor, inherited.
+    parser.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
     parser.set_defaults(handler=run)
 
 
@@ -137,6 +154,20 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise ValueError(gettext("--port must be from 0 to 65535, not {port}").format(
             port=args.port))
+    if args.workers < 1:
+        raise ValueError(gettext("--workers must be 1 or more, not {workers}").format(
+            workers=args.workers))
+    if not 0.3 <= args.lease_seconds <= 600:
+        raise ValueError(gettext("--lease-seconds must be from 0.3 to 600, not {seconds}")
+                         .format(seconds=args.lease_seconds))
+    from cardrules.server.store import is_shared
+
+    if args.workers > 1 and not is_shared(args.db):
+        raise ValueError(gettext("--workers {workers} needs a PostgreSQL database (--db "
+                                 "postgresql://USER@HOST/NAME): a SQLite file is served by "
+                                 "one process").format(workers=args.workers))
+    if args.workers > 1:
+        return _run_workers(args)
     import uvicorn
 
     from cardrules.server import create_app
@@ -153,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
                     message_burst=max(1, round(3 * args.messages_per_second)),
                     bots_play_unwatched=args.bots_play_unwatched)
     app = create_app(args.db, bot_delay=args.bot_delay, turn_timer=args.turn_timer,
-                     limits=limits, damaged=args.damaged, fresh=args.fresh)
+                     limits=limits, damaged=args.damaged, fresh=args.fresh,
+                     lease_seconds=args.lease_seconds)
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("cardrules: %(message)s"))
     server_log = logging.getLogger("cardrules.server")
@@ -162,11 +194,61 @@ def run(args: argparse.Namespace) -> int:
     protocol = guarded_protocol(args.header_timeout, args.max_connections,
                                 args.max_connections_per_client)
     logging.getLogger("uvicorn.error").addFilter(_one_line)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="error",
+    where: dict[str, Any] = {"host": args.host, "port": args.port} if args.fd is None \
+        else {"fd": args.fd}
+    config = uvicorn.Config(app, **where, log_level="error",
                             http=protocol, ws_max_size=4 * limits.max_message,
                             timeout_keep_alive=5)
     server = uvicorn.Server(config)
-    print("cardrules: " + gettext("serving on {url} (database {db}); Ctrl-C stops").format(
-        url=f"http://{args.host}:{args.port}/", db=args.db), file=sys.stderr)
+    if args.fd is None:
+        print("cardrules: " + gettext("serving on {url} (database {db}); Ctrl-C stops").format(
+            url=f"http://{args.host}:{args.port}/", db=args.db), file=sys.stderr)
     server.run()
     return 0 if server.started else 1
+
+
+def _worker_argv(argv: list[str], fd: int) -> list[str]:
+    """The command line of one worker: this one's, less ``--workers``, with ``--fd``.
+
+    >>> _worker_argv(["serve", "--workers", "3", "--db", "x"], 5)
+    ['serve', '--db', 'x', '--fd', '5']
+    >>> _worker_argv(["serve", "--workers=3"], 5)
+    ['serve', '--fd', '5']
+    """
+    out: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--workers":
+            skip = True
+        elif not word.startswith("--workers="):
+            out.append(word)
+    return [*out, "--fd", str(fd)]
+
+
+def _run_workers(args: argparse.Namespace) -> int:
+    """Bind the port, start ``args.workers`` copies of this command on it, and
+    wait for them (Ctrl-C or SIGTERM stops them all); 1 when one failed."""
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((args.host, args.port))
+    listener.listen(2048)
+    listener.set_inheritable(True)
+    fd = listener.fileno()
+    command = [sys.executable, "-m", "cardrules", *_worker_argv(sys.argv[1:], fd)]
+    print("cardrules: " + gettext("serving on {url} (database {db}); Ctrl-C stops").format(
+        url=f"http://{args.host}:{listener.getsockname()[1]}/", db=args.db), file=sys.stderr)
+    workers = [subprocess.Popen(command, pass_fds=[fd]) for _ in range(args.workers)]
+
+    def stop(signum: int, frame: object) -> None:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    codes = [worker.wait() for worker in workers]
+    listener.close()
+    return 0 if all(code in (0, -signal.SIGTERM) for code in codes) else 1

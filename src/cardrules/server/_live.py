@@ -56,6 +56,10 @@ log = logging.getLogger("cardrules.server")
 Batch: TypeAlias = tuple[str, int, list[tuple[int | None, dict[str, Any], str]], bool]
 
 
+class Conflict(Exception):
+    """A batch not stored: another process wrote its table at that version first."""
+
+
 class GroupWriter:
     """The one writer of accepted actions (group commit).
 
@@ -64,7 +68,10 @@ class GroupWriter:
     thread (:meth:`Store.append_many
     <cardrules.server.store.Store.append_many>`), and only after the commit
     resolves each batch's future.  When the transaction fails, every batch
-    in it fails with the same error (nothing of it was written)."""
+    in it fails with the same error (nothing of it was written).  On a
+    shared store (PostgreSQL) each table's version is checked in the
+    transaction: a batch another process got in before fails alone, with
+    :class:`Conflict`, and the others are stored."""
 
     def __init__(self, store: Store, db: Executor) -> None:
         self.store = store
@@ -108,17 +115,27 @@ class GroupWriter:
             if not group:
                 continue
             batches = [batch for batch, _ in group]
+            conflicts: list[int] = []
             try:
-                await loop.run_in_executor(self.db, self.store.append_many, batches)
+                if self.store.shared:
+                    conflicts = await loop.run_in_executor(self.db, self.store.append_checked,
+                                                           batches)
+                else:
+                    await loop.run_in_executor(self.db, self.store.append_many, batches)
             except Exception as err:   # every batch of the transaction fails with it
                 for _, done in group:
                     if not done.done():
                         done.set_exception(err)
             else:
                 self.commits += 1
-                self.batches += len(group)
-                for _, done in group:
-                    if not done.done():
+                self.batches += len(group) - len(conflicts)
+                refused = set(conflicts)
+                for index, (_, done) in enumerate(group):
+                    if done.done():
+                        continue
+                    if index in refused:
+                        done.set_exception(Conflict(batches[index][0]))
+                    else:
                         done.set_result(None)
 
 
@@ -283,6 +300,8 @@ class LiveTable:
         self.tokens: dict[str, int] = {}     # token hash -> seat
         self.clients: set[Client] = set()
         self.watched = asyncio.Event()       # set while a client is connected
+        self.watched_remotely = False        # a client at another process watched it
+        self.heard = 0                       # the newest version another process announced
         #: A table of bots alone: it waits for a spectator unless told otherwise.
         self.bots_only = all(kind.startswith("bot:") for kind in self.kinds)
         self.lock = asyncio.Lock()
@@ -297,6 +316,9 @@ class LiveTable:
         self.created = stored.created
         #: Whether the table's creator chose its seed (and may know every hand).
         self.chosen_seed = stored.chosen_seed
+        #: Whether this process runs the table's bots and timer: always with
+        #: one process; on a shared store only while it holds the lease.
+        self.may_drive = not shared.store.shared
 
     # -- the state ----------------------------------------------------------------
 
@@ -310,9 +332,13 @@ class LiveTable:
         return bool(self.state.is_terminal)
 
     def replay(self, stored: Sequence[Any]) -> None:
-        """Rebuild the state from the stored actions (at start-up); raises
-        :class:`DamagedTable` naming the first action that cannot be replayed."""
+        """Rebuild the state from the stored actions (at start-up), or bring
+        it up to date with the ones stored since (those after its version);
+        raises :class:`DamagedTable` naming the first action that cannot be
+        replayed."""
         for item in stored:
+            if item.version <= self.version:
+                continue
             try:
                 if item.version != self.version + 1:
                     raise ValueError(f"the action stored as version {item.version} "
@@ -332,8 +358,14 @@ class LiveTable:
     def remove_client(self, client: Client) -> None:
         """A client leaves (the last one: the table is no longer watched)."""
         self.clients.discard(client)
-        if not self.clients:
+        if not self.clients and not self.watched_remotely:
             self.watched.clear()
+
+    def watched_elsewhere(self) -> None:
+        """A client watches this table through another process (a shared
+        store): its bots play on, to the end of the game."""
+        self.watched_remotely = True
+        self.watched.set()
 
     def _keep(self, applied: Sequence[tuple[int | None, object, Any]]) -> None:
         """Make the applied actions (seat, action, the state after it) the
@@ -356,13 +388,73 @@ class LiveTable:
 
     # -- changes ------------------------------------------------------------------
 
+    async def catch_up(self) -> bool:
+        """Apply what other processes stored since this table's version (a
+        shared store), then tell this process's clients; True when anything
+        was new."""
+        async with self.lock:
+            newer = await self._catch_up_locked()
+        if newer:
+            self._changed()
+        return newer
+
+    async def _catch_up_locked(self) -> bool:
+        loop = asyncio.get_running_loop()
+        stored = await loop.run_in_executor(self.shared.db, self.shared.store.actions,
+                                            self.id, self.version)
+        return self._take_stored(stored)
+
+    def _take_stored(self, stored: Sequence[Any]) -> bool:
+        before = self.version
+        self.replay(stored)
+        if self.version > before and self.task is None:
+            self.deadline = None   # another process's turn timer: that turn is over
+        return self.version > before
+
+    async def take_stored(self, stored: Sequence[Any]) -> bool:
+        """Apply actions read from the store (those after this table's
+        version; the others are skipped), then tell this process's clients."""
+        async with self.lock:
+            newer = self._take_stored(stored)
+        if newer:
+            self._changed()
+        return newer
+
+    def heard_deadline(self, version: int, deadline: float) -> None:
+        """The process running this table's timer set the turn at ``version``
+        to end at ``deadline``: tell this process's clients of that seat."""
+        if version != self.version or self.task is not None or self.over:
+            return
+        self.deadline = deadline
+        seat = self.state.current_player
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.notify()
+
     async def act(self, seat: int, text_or_action: object, version: int | None,
                   made_by: str) -> None:
         """Apply an action of ``seat`` (text from a client, or an action from a
         bot or the timer), store it with the chance actions that follow, then
         tell everyone.  Raises :class:`Refused` and changes nothing when the
-        action is refused."""
+        action is refused.  On a shared store, a version newer than this
+        process knows is first looked up, and an action another process
+        stored first at that version is refused as ``stale``."""
+        try:
+            await self._act(seat, text_or_action, version, made_by)
+        except Conflict:
+            async with self.lock:
+                await self._catch_up_locked()
+            self._changed()
+            raise Refused("stale", "another move was made first at this version") from None
+
+    async def _act(self, seat: int, text_or_action: object, version: int | None,
+                   made_by: str) -> None:
         async with self.lock:
+            if version is not None and version > self.version and self.shared.store.shared \
+                    and await self._catch_up_locked():
+                self.changed.set()
+                for client in list(self.clients):
+                    client.notify()
             if self.over:
                 raise Refused("game-over", pgettext("web", "the game is over"))
             if version is not None and version != self.version:
@@ -422,7 +514,10 @@ class LiveTable:
             made: list[str] = []
             self._chances(applied, made)
             if applied:
-                await self._store(applied, made)
+                try:
+                    await self._store(applied, made)
+                except Conflict:   # another process stored them first: the same ones
+                    await self._catch_up_locked()
         self._changed()
 
     async def _store(self, applied: Sequence[tuple[int | None, object, Any]],
@@ -526,7 +621,7 @@ class LiveTable:
     # -- bots and the timer -------------------------------------------------------
 
     def start_driver(self) -> None:
-        if self.task is None and not self.over:
+        if self.task is None and not self.over and self.may_drive:
             self.task = asyncio.get_running_loop().create_task(self._drive())
 
     async def stop(self) -> None:
@@ -584,6 +679,11 @@ class LiveTable:
         for client in list(self.clients):
             if client.seat == seat:
                 client.notify()
+        if self.shared.store.shared:   # the other processes' clients of this seat see it too
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(
+                    self.shared.db, self.shared.store.notify,
+                    [f"d {self.id} {version} {self.deadline!r}"])
         try:
             await asyncio.wait_for(self.changed.wait(), self.turn_timer)
         except TimeoutError:

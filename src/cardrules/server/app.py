@@ -54,7 +54,7 @@ import logging
 import math
 import os
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -82,6 +82,7 @@ from cardrules.server._requests import (
     spelled,
     wanted_seat,
 )
+from cardrules.server.cluster import Cluster
 from cardrules.server.limits import Limits, RateLimit
 from cardrules.server.store import DamagedRow, Store, StoredTable, sqlite_path, token_hash
 
@@ -136,6 +137,14 @@ class _Running:
         self.loading = asyncio.Lock()
         self.store: Store | None = None
         self.shared: Shared | None = None
+        #: On a shared store (PostgreSQL): this process's leases and notifications.
+        self.cluster: Cluster | None = None
+        #: Tables to bring up to date (id -> the version heard of; 0: whatever
+        #: is stored), and tables whose tokens to read again.
+        self.dirty: dict[str, int] = {}
+        self.tokens_due: set[str] = set()
+        self.catching: asyncio.Task[None] | None = None
+        self.background: set[asyncio.Task[None]] = set()
 
     def shutdown(self) -> None:
         self.db.shutdown(wait=True)
@@ -148,8 +157,10 @@ class _Server:
     once per start, in :meth:`open`)."""
 
     def __init__(self, database: str, *, bot_delay: float, turn_timer: float | None,
-                 think_threads: int, limits: Limits, damaged: str, fresh: bool) -> None:
+                 think_threads: int, limits: Limits, damaged: str, fresh: bool,
+                 lease_seconds: float = 3.0) -> None:
         self.database = database
+        self.lease_seconds = lease_seconds
         self.bot_delay = bot_delay
         self.turn_timer = turn_timer
         self.think_threads = think_threads
@@ -226,6 +237,13 @@ class _Server:
                                 bot_delay=self.bot_delay, turn_timer=self.turn_timer,
                                 queue=self.limits.queue, send_timeout=self.limits.send_timeout,
                                 bots_play_unwatched=self.limits.bots_play_unwatched)
+        if running.store.shared:
+            # Tables are loaded when this process takes their lease, or when
+            # a client asks for them; what the others store is heard of.
+            running.cluster = Cluster(running.store, running.db, ttl=self.lease_seconds,
+                                      renew=self.lease_seconds / 3)
+            await running.cluster.start(self._on_leases, self._on_message, self._on_resync)
+            return
         for stored in stored_tables:
             try:
                 await self._load(stored)
@@ -241,10 +259,16 @@ class _Server:
         running, self._running = self._running, None
         if running is None:
             return
+        for task in list(running.background):
+            task.cancel()
+        if running.catching is not None:
+            running.catching.cancel()
         for table in list(running.live.values()):
             await table.stop()
         if running.shared is not None:
             await running.shared.writer.close()
+        if running.cluster is not None:
+            await running.cluster.stop()
         if running.store is not None:
             await asyncio.get_running_loop().run_in_executor(running.db, running.store.close)
         running.shutdown()
@@ -263,7 +287,147 @@ class _Server:
         hashes = await self.call(self.store.token_hashes, stored.id)
         table.tokens = {hashed: seat for seat, hashed in hashes.items()}
         self.live[stored.id] = table
+        if self.running.cluster is not None:
+            # A notification that came while it was read found no table: read again.
+            await table.catch_up()
         return table
+
+    # -- several processes (a shared store) -----------------------------------------
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        running = self.running
+        task = asyncio.get_running_loop().create_task(work)
+        running.background.add(task)
+        task.add_done_callback(running.background.discard)
+
+    def _on_leases(self, gained: Sequence[str], lost: Sequence[str]) -> None:
+        if self._running is None:   # stopping
+            return
+        self._spawn(self._lease_change(list(gained), list(lost)))
+
+    async def _lease_change(self, gained: list[str], lost: list[str]) -> None:
+        """Stop the bots of the tables lost; load, bring up to date and drive
+        the tables gained (and ask who watches them)."""
+        cluster = self.running.cluster
+        for table_id in lost:
+            table = self.live.get(table_id)
+            if table is not None:
+                table.may_drive = False
+                await table.stop()
+        if gained and cluster is not None:
+            # Whoever watches them elsewhere says so (bots alone wait for a watcher).
+            await self.call(self.store.notify, [f"q {table_id}" for table_id in gained])
+        for table_id in gained:
+            if cluster is None or table_id not in cluster.held:
+                continue
+            try:
+                table = await self.table(table_id)
+                if table is None:
+                    continue
+                await table.catch_up()
+            except (BadRequest, DamagedTable, DamagedRow) as err:
+                log.error("table %s cannot be replayed: %s", table_id, err)
+                continue
+            if table_id in cluster.held:
+                table.may_drive = True
+                table.start_driver()
+
+    def _on_message(self, lines: Sequence[str]) -> None:
+        """What a process (this one too) stored or said: see :mod:`cardrules.server.cluster`."""
+        if self._running is None:   # stopping: the listener may still speak
+            return
+        for line in lines:
+            kind, _, rest = str(line).partition(" ")
+            table_id, _, detail = rest.partition(" ")
+            table = self.live.get(table_id)
+            if table is None:
+                continue
+            if kind == "a":
+                wanted = int(detail) if detail.isdigit() else 0
+                if wanted <= table.version:
+                    continue
+                table.heard = max(table.heard, wanted)
+                if table.clients or table.may_drive:
+                    self._catch_up(table_id, wanted)
+                # else: nobody here watches it; it is read when next asked for
+            elif kind == "s":
+                self._catch_up(table_id, 0, tokens=True)
+            elif kind == "d":
+                at, _, deadline = detail.partition(" ")
+                with contextlib.suppress(ValueError):
+                    table.heard_deadline(int(at), float(deadline))
+            elif kind == "q" and table.clients:
+                self._spawn(self._say_watched(table_id))
+            elif kind == "w" and table.may_drive:
+                table.watched_elsewhere()
+
+    async def _say_watched(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.call(self.store.notify, [f"w {table_id}"])
+
+    def catch_up_soon(self, table: LiveTable) -> None:
+        """Bring ``table`` up to what was heard of it (a shared store)."""
+        self._catch_up(table.id, table.heard)
+
+    def watching(self, table: LiveTable) -> None:
+        """A client of ``table`` connected here: on a shared store, tell the
+        process running its bots that it is watched."""
+        if self.running.cluster is not None and not table.may_drive:
+            self._spawn(self._say_watched(table.id))
+
+    def _on_resync(self) -> None:
+        if self._running is None:
+            return
+        for table_id in list(self.live):
+            self._catch_up(table_id, 0, tokens=True)
+            self._catch_up(table_id, 0)
+
+    def _catch_up(self, table_id: str, wanted: int, *, tokens: bool = False) -> None:
+        """Bring a table up to (at least) version ``wanted`` (0: whatever is
+        stored), with ``tokens`` its tokens too, one table after another on
+        one task."""
+        running = self.running
+        if tokens:
+            running.tokens_due.add(table_id)
+        else:
+            running.dirty[table_id] = max(running.dirty.get(table_id, wanted), wanted)
+        if running.catching is None or running.catching.done():
+            running.catching = asyncio.get_running_loop().create_task(self._catch_up_all())
+
+    async def _catch_up_all(self) -> None:
+        """Read what is due: every table's new actions in one query a round."""
+        running = self.running
+        while running.dirty or running.tokens_due:
+            for table_id in list(running.tokens_due):
+                running.tokens_due.discard(table_id)
+                table = self.live.get(table_id)
+                if table is not None:
+                    try:
+                        await self.refresh_tokens(table)
+                    except Exception:   # logged; the next notification tries again
+                        log.exception("table %s: could not read its seats", table_id)
+            due = {table_id: table for table_id, wanted in running.dirty.items()
+                   if (table := self.live.get(table_id)) is not None
+                   and (wanted == 0 or wanted > table.version)}
+            running.dirty.clear()
+            if not due:
+                continue
+            try:
+                found = await self.call(self.store.actions_since,
+                                        {table_id: t.version for table_id, t in due.items()})
+            except Exception:   # logged; the next notification tries again
+                log.exception("could not read what other processes stored")
+                continue
+            for table_id, table in due.items():
+                try:
+                    await table.take_stored(found.get(table_id, []))
+                except DamagedTable as err:
+                    log.error("%s", err)
+
+    async def refresh_tokens(self, table: LiveTable) -> None:
+        """Read a table's token hashes again (a seat taken through another process)."""
+        hashes = await self.call(self.store.token_hashes, table.id)
+        table.tokens = {hashed: seat for seat, hashed in hashes.items()}
 
     async def table(self, table_id: str) -> LiveTable | None:
         """A live table, loaded from the store when it is not in memory (a
@@ -271,6 +435,8 @@ class _Server:
         :class:`BadRequest` (409) for a damaged table."""
         found = self.live.get(table_id)
         if found is not None:
+            if found.heard > found.version:   # moved on at another process meanwhile
+                await found.catch_up()
             return found
         if table_id in self.damaged:
             raise BadRequest(self.damaged[table_id], 409)
@@ -320,6 +486,8 @@ class _Server:
         assert stored is not None
         table = await self._load(stored)
         await table.run_chance()   # the first dealer and deal, before anyone connects
+        if self.running.cluster is not None:
+            await self.running.cluster.take(table_id)   # its bots run here (unless taken)
         table.start_driver()
         return {"id": table_id, "game": spelled(rules.name),
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens.items()]}
@@ -340,6 +508,7 @@ class _Server:
         for seat in free:
             if await self.call(self.store.take_seat, table_id, seat, hashed):
                 table.tokens[hashed] = seat
+                await self.call(self.store.notify, [f"s {table_id}"])
                 return {"id": table_id, "seat": seat, "token": token}
         raise BadRequest("no free seat" if wanted is None else f"seat {wanted} is not free",
                          409)
@@ -358,8 +527,9 @@ class _Server:
         }
 
     async def listing(self, finished: bool) -> list[dict[str, object]]:
-        """The unfinished tables (or the finished ones) as the lobby lists them."""
-        if not finished:
+        """The unfinished tables (or the finished ones) as the lobby lists them
+        (on a shared store, every process's tables: read from the store)."""
+        if not finished and self.running.cluster is None:
             listed = [self.describe(t) for t in sorted(self.live.values(),
                                                        key=lambda t: (t.created, t.id))
                       if not t.over]
@@ -370,7 +540,7 @@ class _Server:
             return listed
         # Described from the store: a finished table is not replayed to be listed.
         return [self._stored(stored)
-                for stored in await self.call(self.store.tables, finished=True)]
+                for stored in await self.call(self.store.tables, finished=finished)]
 
     @staticmethod
     def _stored(stored: StoredTable) -> dict[str, object]:
@@ -498,6 +668,9 @@ async def play(websocket: WebSocket) -> None:
     seat: int | None = None
     if token is not None:
         seat = table.tokens.get(token_hash(token))
+        if seat is None and server.running.cluster is not None:
+            await server.refresh_tokens(table)   # a seat taken through another process
+            seat = table.tokens.get(token_hash(token))
         if seat is None:
             await websocket.close(POLICY_VIOLATION, "unknown token")
             return
@@ -516,6 +689,9 @@ async def play(websocket: WebSocket) -> None:
     where = websocket.client.host if websocket.client else "?"
     rate = RateLimit(limits.messages_per_second, limits.message_burst, keys=1)
     table.add_client(client)
+    server.watching(table)
+    if table.heard > table.version:   # heard of while it had no client here
+        server.catch_up_soon(table)
     client.notify()
     loop = asyncio.get_running_loop()
     sender = loop.create_task(table.serve(client))
@@ -596,7 +772,7 @@ class _App(Starlette):
 def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
                turn_timer: float | None = None, think_threads: int = 2,
                limits: Limits | None = None, damaged: str = "refuse",
-               fresh: bool = False) -> Starlette:
+               fresh: bool = False, lease_seconds: float = 3.0) -> Starlette:
     """The game server as an ASGI application (Starlette).
 
     ``database`` is a path (a SQLite file, made when missing) or an SQLAlchemy
@@ -615,6 +791,12 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
     no further (``"quarantine"``); an empty (0-byte) SQLite file is refused
     unless ``fresh``.
 
+    On PostgreSQL (``postgresql://user@host/db``) any number of processes
+    may serve one database (:mod:`cardrules.server.cluster`): a table's bots
+    and timer run in the process holding its lease, renewed every third of
+    ``lease_seconds`` and taken over by another process that many seconds
+    after its holder stops renewing it.
+
     >>> app = create_app("sqlite://", bot_delay=0)
     >>> sorted({r.path for r in app.routes if r.path.startswith("/api")})[:3]
     ['/api/games', '/api/tables', '/api/tables/{table_id}']
@@ -631,11 +813,14 @@ def create_app(database: str = "cardrules.sqlite", *, bot_delay: float = 0.5,
         raise ValueError(f"think_threads must be 1 or more, not {think_threads!r}")
     if damaged not in DAMAGED_CHOICES:
         raise ValueError(f"damaged must be 'refuse' or 'quarantine', not {damaged!r}")
+    if not isinstance(lease_seconds, int | float) or not 0.3 <= lease_seconds <= 600:
+        raise ValueError(f"lease_seconds must be from 0.3 to 600, not {lease_seconds!r}")
     app = _App(routes=[*ROUTES, *web.routes()], lifespan=_lifespan)
     app.state.cardrules = _Server(database, bot_delay=float(bot_delay),
                                   turn_timer=None if turn_timer is None else float(turn_timer),
                                   think_threads=think_threads, limits=limits or Limits(),
-                                  damaged=damaged, fresh=bool(fresh))
+                                  damaged=damaged, fresh=bool(fresh),
+                                  lease_seconds=float(lease_seconds))
     return app
 
 

@@ -10,8 +10,17 @@ of its actions; ``(table, version)`` is the key of an action, so two
 writers can never both store an action at one version.
 
 Only portable SQL is used (SQLAlchemy Core): the default is a SQLite file,
-and a URL such as ``postgresql+psycopg://user@host/db`` works the same where
-its driver is installed.
+and PostgreSQL (``postgresql://user@host/db``, through psycopg 3: the
+``postgres`` extra) is the store several server processes share.  A fourth
+table, ``table_leases``, says which process runs each table's bots and turn
+timer (:meth:`Store.take_leases`), and ``game_tables.version`` (the number
+of a table's actions) lets a writer check, in the same transaction, that
+nobody wrote that table since it looked (:meth:`Store.append_checked`).
+
+The schema's version is kept in the database (``cardrules_schema``): a new
+database is made at the current version, an older one migrated on open
+(version 1, the first release's, had no version table, no ``version``
+column and no leases), and a newer one refused with a message.
 
 >>> store = Store("sqlite://")
 >>> store.create_table("t1", "back_alley", {"max_hand_size": 2}, 7,
@@ -32,9 +41,18 @@ from typing import Any
 
 import attrs
 import sqlalchemy as sa
+import sqlalchemy.dialects.postgresql
+import sqlalchemy.dialects.sqlite
 
-__all__ = ["DamagedRow", "Store", "StoredAction", "StoredTable", "database_url", "sqlite_path",
-           "token_hash"]
+__all__ = ["CHANNEL", "SCHEMA_VERSION", "DamagedRow", "SchemaError", "Store", "StoredAction",
+           "StoredTable", "database_url", "is_shared", "sqlite_path", "token_hash"]
+
+#: The version of the schema this code writes (``cardrules_schema.version``).
+SCHEMA_VERSION = 2
+
+#: The channel on which a PostgreSQL store announces what it wrote
+#: (``NOTIFY``; see :mod:`cardrules.server.cluster`).
+CHANNEL = "cardrules"
 
 _META = sa.MetaData()
 
@@ -48,6 +66,8 @@ _TABLES = sa.Table(
     sa.Column("finished", sa.Float, nullable=True),
     # Whether the creator chose the seed (and so may know every hand).
     sa.Column("chosen_seed", sa.Boolean, nullable=True),
+    # The number of stored actions (kept with them, in the same transaction).
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
 )
 
 _SEATS = sa.Table(
@@ -68,6 +88,36 @@ _ACTIONS = sa.Table(
 )
 
 
+_SCHEMA = sa.Table(
+    "cardrules_schema", _META,
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+_LEASES = sa.Table(
+    "table_leases", _META,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("game_tables.id"), primary_key=True),
+    sa.Column("holder", sa.String(128), nullable=False),
+    # Seconds since the epoch by the DATABASE's clock (one clock for every host).
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+
+#: PostgreSQL: lock tables' rows in the order of their ids (a writer's first step).
+_LOCK_TABLES = sa.text("SELECT id FROM game_tables WHERE id = ANY(:ids) ORDER BY id "
+                       "FOR NO KEY UPDATE")
+#: PostgreSQL: move tables on to their new versions where still at the old ones.
+_MOVE_VERSIONS = sa.text(
+    "UPDATE game_tables AS g SET version = m.new "
+    "FROM unnest(CAST(:ids AS VARCHAR[]), CAST(:olds AS INTEGER[]), "
+    "CAST(:news AS INTEGER[])) AS m(id, old, new) "
+    "WHERE g.id = m.id AND g.version = m.old AND g.finished IS NULL "
+    "RETURNING g.id, m.old")
+
+
+class SchemaError(Exception):
+    """The database holds a schema this code cannot use (a newer one)."""
+
+
 def token_hash(token: str) -> str:
     """The SHA-256 hash (hexadecimal) under which a seat's token is stored.
 
@@ -78,14 +128,33 @@ def token_hash(token: str) -> str:
 
 
 def database_url(database: str) -> str:
-    """The SQLAlchemy URL of ``database``: a URL as it is, a path as a SQLite file.
+    """The SQLAlchemy URL of ``database``: a path as a SQLite file, a
+    ``postgresql://`` (or ``postgres://``) URL with the psycopg 3 driver,
+    any other URL as it is.
 
     >>> database_url("cardrules.sqlite")
     'sqlite:///cardrules.sqlite'
+    >>> database_url("postgresql://me@localhost/cards")
+    'postgresql+psycopg://me@localhost/cards'
     >>> database_url("postgresql+psycopg://me@localhost/cards")
     'postgresql+psycopg://me@localhost/cards'
     """
-    return database if "://" in database else f"sqlite:///{database}"
+    if "://" not in database:
+        return f"sqlite:///{database}"
+    scheme, rest = database.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg://{rest}"
+    return database
+
+
+def is_shared(database: str) -> bool:
+    """True for a database several server processes may share (PostgreSQL);
+    False for SQLite (one process).
+
+    >>> is_shared("cards.sqlite"), is_shared("postgresql://me@db/cards")
+    (False, True)
+    """
+    return database_url(database).startswith("postgresql")
 
 
 def sqlite_path(database: str) -> str | None:
@@ -176,18 +245,58 @@ class Store:
             options["connect_args"] = {"check_same_thread": False}
             if url in ("sqlite://", "sqlite:///:memory:"):
                 options["poolclass"] = sa.pool.StaticPool
+        elif url.startswith("postgresql"):
+            _needs_psycopg()
         self.engine = sa.create_engine(url, **options)
+        #: True on PostgreSQL: several processes may share this database.
+        self.shared = self.engine.dialect.name == "postgresql"
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        _META.create_all(self.engine)
-        self._add_missing_columns()
+        #: The schema version found on opening (0: a new database).
+        self.found_version = self._migrate()
 
-    def _add_missing_columns(self) -> None:
-        """Add the columns a database made by an older version lacks."""
-        known = {column["name"] for column in sa.inspect(self.engine).get_columns("game_tables")}
-        if "chosen_seed" not in known:
-            with self.engine.begin() as db:
-                db.execute(sa.text("ALTER TABLE game_tables ADD COLUMN chosen_seed BOOLEAN"))
+    def _migrate(self) -> int:
+        """Make the schema, or bring an older one to :data:`SCHEMA_VERSION`,
+        in one transaction (on PostgreSQL under a lock, so that processes
+        starting together migrate once); the version found."""
+        with self.engine.begin() as db:
+            if self.shared:
+                db.execute(sa.text("SELECT pg_advisory_xact_lock(2905817)"))
+            inspector = sa.inspect(db)
+            names = set(inspector.get_table_names())
+            if "game_tables" not in names:
+                found = 0
+            elif "cardrules_schema" not in names:
+                found = 1
+            else:
+                found = int(db.execute(sa.select(sa.func.max(_SCHEMA.c.version))).scalar() or 1)
+            if found > SCHEMA_VERSION:
+                raise SchemaError(
+                    f"the database's schema is version {found}, newer than this cardrules "
+                    f"knows ({SCHEMA_VERSION}): upgrade cardrules to serve it")
+            if found == 1:
+                # Version 1: no version column, no leases, no version table
+                # (and, before the chosen seeds were marked, no chosen_seed).
+                known = {c["name"] for c in inspector.get_columns("game_tables")}
+                if "chosen_seed" not in known:
+                    db.execute(sa.text("ALTER TABLE game_tables ADD COLUMN chosen_seed BOOLEAN"))
+                db.execute(sa.text("ALTER TABLE game_tables ADD COLUMN version "
+                                   "INTEGER NOT NULL DEFAULT 0"))
+                counts = (sa.select(sa.func.count()).where(_ACTIONS.c.table_id == _TABLES.c.id)
+                          .scalar_subquery())
+                db.execute(_TABLES.update().values(version=counts))
+            _META.create_all(db)
+            if found < SCHEMA_VERSION:
+                db.execute(_SCHEMA.delete())
+                db.execute(_SCHEMA.insert().values(version=SCHEMA_VERSION))
+        return found
+
+    def _clock(self) -> sa.ColumnElement[float]:
+        """Now, in seconds since the epoch, by the database's clock on
+        PostgreSQL (every host agrees) and this machine's on SQLite."""
+        if self.shared:
+            return sa.cast(sa.func.extract("epoch", sa.func.clock_timestamp()), sa.Float)
+        return sa.literal(time.time(), sa.Float)
 
     def close(self) -> None:
         """Close every connection.
@@ -295,12 +404,118 @@ class Store:
         with self.engine.begin() as db:
             if rows:
                 db.execute(_ACTIONS.insert(), rows)
-            if finished:
-                db.execute(_TABLES.update().where(_TABLES.c.id.in_(finished))
-                           .values(finished=time.time()))
+            self._after_rows(db, rows, finished)
 
-    def actions(self, table_id: str) -> list[StoredAction]:
-        """Every stored action of a table, in order.
+    def _after_rows(self, db: sa.Connection, rows: Sequence[Mapping[str, object]],
+                    finished: Sequence[str], *, set_versions: bool = True) -> None:
+        """In the writing transaction: each table's new version, the finish
+        times, and on PostgreSQL a notification of each table's new version
+        (sent by the database when, and only if, the transaction commits)."""
+        newest: dict[str, int] = {}
+        for row in rows:
+            table_id, version = str(row["table_id"]), int(str(row["version"]))
+            newest[table_id] = max(newest.get(table_id, 0), version)
+        if newest and set_versions:
+            bind = sa.bindparam("b_id", type_=sa.String)
+            db.execute(_TABLES.update().where(_TABLES.c.id == bind)
+                       .values(version=sa.bindparam("b_version", type_=sa.Integer)),
+                       [{"b_id": t, "b_version": v} for t, v in sorted(newest.items())])
+        if finished:
+            db.execute(_TABLES.update().where(_TABLES.c.id.in_(finished))
+                       .values(finished=time.time()))
+        if self.shared and newest:
+            self._notify(db, [f"a {t} {v}" for t, v in sorted(newest.items())])
+
+    def _notify(self, db: sa.Connection, messages: Sequence[str]) -> None:
+        """Queue ``messages`` on :data:`CHANNEL` (PostgreSQL; sent on commit)."""
+        for start in range(0, len(messages), 200):   # a payload holds < 8000 bytes
+            db.execute(sa.select(sa.func.pg_notify(CHANNEL, "\n".join(
+                messages[start:start + 200]))))
+
+    def notify(self, messages: Sequence[str]) -> None:
+        """Send ``messages`` to every process listening (PostgreSQL; nothing
+        on SQLite): ``s TABLE`` when a seat was taken, ``t TABLE`` for a new
+        table.
+
+        >>> Store("sqlite://").notify(["t x"])
+        """
+        if self.shared:
+            with self.engine.begin() as db:
+                self._notify(db, messages)
+
+    def append_checked(self, batches: Sequence[tuple[
+            str, int, Sequence[tuple[int | None, Mapping[str, object], str]], bool]]
+                       ) -> list[int]:
+        """Store batches as :meth:`append_many` does, in ONE transaction, but
+        first check each table's version: a batch whose table is no longer
+        at the version it was made at (another process wrote it first) is
+        left out, and its index returned, while the others are stored.  The
+        tables' rows are locked in the order of their ids, so that two
+        processes writing the same tables cannot deadlock; the constraint on
+        (table, version) still stands behind the check.
+
+        >>> store = Store("sqlite://")
+        >>> for name in "xy":
+        ...     store.create_table(name, "back_alley", {}, 1, ["human"] * 4, {})
+        >>> deal = {"type": "dealer", "seat": 0}
+        >>> store.append_checked([("x", 0, [(None, deal, "chance")], False)])
+        []
+        >>> store.append_checked([("x", 0, [(None, deal, "chance")], False),
+        ...                       ("y", 0, [(None, deal, "chance")], False)])
+        [0]
+        >>> store.table("x").version, store.table("y").version
+        (1, 1)
+        """
+        order = sorted(range(len(batches)), key=lambda i: (batches[i][0], batches[i][1]))
+        conflicts: list[int] = []
+        rows: list[dict[str, object]] = []
+        finished: list[str] = []
+        with self.engine.begin() as db:
+            moved = self._move_versions(db, [
+                (batches[i][0], batches[i][1], batches[i][1] + len(batches[i][2]))
+                for i in order])
+            for index in order:
+                table_id, version, entries, done = batches[index]
+                if (table_id, version) not in moved:
+                    conflicts.append(index)
+                    continue
+                rows += [{"table_id": table_id, "version": version + number, "seat": seat,
+                          "made_by": made_by, "action": json.dumps(dict(action))}
+                         for number, (seat, action, made_by) in enumerate(entries, start=1)]
+                if done:
+                    finished.append(table_id)
+            if rows:
+                db.execute(_ACTIONS.insert(), rows)
+            self._after_rows(db, rows, finished, set_versions=False)
+        return sorted(conflicts)
+
+    def _move_versions(self, db: sa.Connection, moves: Sequence[tuple[str, int, int]]
+                       ) -> set[tuple[str, int]]:
+        """Move each table (id, from, to) on to its new version where it is
+        still at ``from`` and unfinished; the (id, from) of those moved.  On
+        PostgreSQL: the rows locked in the order of their ids, then one
+        UPDATE for them all (two round trips, however many tables)."""
+        if not moves:
+            return set()
+        if not self.shared:
+            moved = set()
+            for table_id, old, new in moves:
+                done = db.execute(_TABLES.update().where(
+                    _TABLES.c.id == table_id, _TABLES.c.version == old,
+                    _TABLES.c.finished.is_(None)).values(version=new))
+                if done.rowcount == 1:
+                    moved.add((table_id, old))
+            return moved
+        # Text with array parameters: one statement compiled once, whatever the group.
+        ids = sorted({table_id for table_id, _, _ in moves})
+        db.execute(_LOCK_TABLES, {"ids": ids})
+        rows = db.execute(_MOVE_VERSIONS, {"ids": [m[0] for m in moves],
+                                           "olds": [m[1] for m in moves],
+                                           "news": [m[2] for m in moves]})
+        return {(str(table_id), int(old)) for table_id, old in rows}
+
+    def actions(self, table_id: str, after: int = 0) -> list[StoredAction]:
+        """Every stored action of a table after version ``after``, in order.
 
         >>> store = Store("sqlite://")
         >>> store.create_table("x", "back_alley", {}, 1, ["human"] * 4, {})
@@ -310,7 +525,8 @@ class Store:
         with self.engine.connect() as db:
             rows = db.execute(sa.select(_ACTIONS.c.version, _ACTIONS.c.seat,
                                         _ACTIONS.c.made_by, _ACTIONS.c.action)
-                              .where(_ACTIONS.c.table_id == table_id)
+                              .where(_ACTIONS.c.table_id == table_id,
+                                     _ACTIONS.c.version > after)
                               .order_by(_ACTIONS.c.version))
             out = []
             for version, seat, made_by, action in rows:
@@ -323,6 +539,38 @@ class Store:
                 out.append(StoredAction(int(version), None if seat is None else int(seat),
                                         str(made_by), data))
             return out
+
+    def actions_since(self, versions: Mapping[str, int]) -> dict[str, list[StoredAction]]:
+        """The stored actions of several tables, each after its version in
+        ``versions``, in one query (a table with none: an empty list).
+
+        >>> store = Store("sqlite://")
+        >>> store.create_table("x", "back_alley", {}, 1, ["human"] * 4, {})
+        >>> store.append("x", 0, [(None, {"type": "dealer", "seat": 1}, "chance")],
+        ...              finished=False)
+        >>> {t: [a.version for a in found] for t, found in store.actions_since({"x": 0}).items()}
+        {'x': [1]}
+        """
+        found: dict[str, list[StoredAction]] = {table_id: [] for table_id in versions}
+        if not versions:
+            return found
+        where = sa.or_(*(sa.and_(_ACTIONS.c.table_id == table_id, _ACTIONS.c.version > after)
+                         for table_id, after in versions.items()))
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(_ACTIONS.c.table_id, _ACTIONS.c.version,
+                                        _ACTIONS.c.seat, _ACTIONS.c.made_by,
+                                        _ACTIONS.c.action)
+                              .where(where).order_by(_ACTIONS.c.table_id, _ACTIONS.c.version))
+            for table_id, version, seat, made_by, action in rows:
+                try:
+                    data = json.loads(action)
+                except (TypeError, ValueError):
+                    raise DamagedRow(int(version), "not JSON") from None
+                if not isinstance(data, dict):
+                    raise DamagedRow(int(version), "not a JSON object")
+                found[str(table_id)].append(StoredAction(
+                    int(version), None if seat is None else int(seat), str(made_by), data))
+        return found
 
     def table(self, table_id: str) -> StoredTable | None:
         """The stored table ``table_id``, or None.
@@ -348,11 +596,113 @@ class Store:
             return self._tables(_TABLES.c.finished.is_not(None))
         return self._tables(_TABLES.c.finished.is_(None))
 
+    # -- leases: which process runs a table's bots and timer ------------------------
+
+    def take_leases(self, holder: str, ttl: float, *, table_ids: Sequence[str] | None = None,
+                    limit: int | None = None) -> list[str]:
+        """Renew every lease ``holder`` has, for ``ttl`` seconds, then take
+        unfinished tables whose lease is missing or expired (``table_ids``
+        only, when given; at most ``limit`` of them); the ids of every table
+        ``holder`` now holds.  A lease is taken in one statement that
+        succeeds only while the old one is expired, so two processes never
+        both take it.
+
+        >>> store = Store("sqlite://")
+        >>> store.create_table("x", "back_alley", {}, 1, ["human"] * 4, {})
+        >>> store.take_leases("a", 5.0), store.take_leases("b", 5.0)
+        (['x'], [])
+        """
+        with self.engine.begin() as db:
+            now = float(db.execute(sa.select(self._clock())).scalar_one())
+            db.execute(_LEASES.delete().where(   # the finished tables' leases are done with
+                _LEASES.c.holder == holder, _LEASES.c.table_id.in_(
+                    sa.select(_TABLES.c.id).where(_TABLES.c.finished.is_not(None)))))
+            db.execute(_LEASES.update().where(_LEASES.c.holder == holder)
+                       .values(expires=now + ttl))
+            free = (sa.select(_TABLES.c.id)
+                    .outerjoin(_LEASES, _LEASES.c.table_id == _TABLES.c.id)
+                    .where(_TABLES.c.finished.is_(None),
+                           sa.or_(_LEASES.c.table_id.is_(None), _LEASES.c.expires < now))
+                    .order_by(_TABLES.c.created, _TABLES.c.id))
+            if table_ids is not None:
+                free = free.where(_TABLES.c.id.in_(list(table_ids)))
+            if limit is not None:
+                free = free.limit(max(0, limit))
+            wanted = [str(row[0]) for row in db.execute(free)]
+            if wanted:
+                insert = (sa.dialects.postgresql.insert(_LEASES) if self.shared
+                          else sa.dialects.sqlite.insert(_LEASES))
+                stmt = insert.values([{"table_id": t, "holder": holder, "expires": now + ttl}
+                                      for t in wanted])
+                db.execute(stmt.on_conflict_do_update(
+                    index_elements=[_LEASES.c.table_id],
+                    set_={"holder": stmt.excluded.holder, "expires": stmt.excluded.expires},
+                    where=_LEASES.c.expires < now))
+            held = db.execute(sa.select(_LEASES.c.table_id)
+                              .where(_LEASES.c.holder == holder)
+                              .order_by(_LEASES.c.table_id))
+            return [str(row[0]) for row in held]
+
+    def lease_counts(self) -> dict[str, int]:
+        """How many unexpired leases each holder has (the live processes).
+
+        >>> store = Store("sqlite://")
+        >>> store.create_table("x", "back_alley", {}, 1, ["human"] * 4, {})
+        >>> _ = store.take_leases("a", 5.0)
+        >>> store.lease_counts()
+        {'a': 1}
+        """
+        with self.engine.connect() as db:
+            now = float(db.execute(sa.select(self._clock())).scalar_one())
+            rows = db.execute(sa.select(_LEASES.c.holder, sa.func.count())
+                              .where(_LEASES.c.expires >= now).group_by(_LEASES.c.holder))
+            return {str(holder): int(count) for holder, count in rows}
+
+    def release_leases(self, holder: str, table_ids: Sequence[str] | None = None) -> None:
+        """Give up ``holder``'s leases (``table_ids`` only, when given), for
+        another process to take at once.
+
+        >>> store = Store("sqlite://")
+        >>> store.create_table("x", "back_alley", {}, 1, ["human"] * 4, {})
+        >>> _ = store.take_leases("a", 5.0)
+        >>> store.release_leases("a"); store.take_leases("b", 5.0)
+        ['x']
+        """
+        with self.engine.begin() as db:
+            query = _LEASES.delete().where(_LEASES.c.holder == holder)
+            if table_ids is not None:
+                query = query.where(_LEASES.c.table_id.in_(list(table_ids)))
+            db.execute(query)
+
+    def count_unfinished(self) -> int:
+        """How many tables are not finished.
+
+        >>> Store("sqlite://").count_unfinished()
+        0
+        """
+        with self.engine.connect() as db:
+            return int(db.execute(sa.select(sa.func.count()).select_from(_TABLES)
+                                  .where(_TABLES.c.finished.is_(None))).scalar_one())
+
+    def versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The stored version of each of ``table_ids`` that exists.
+
+        >>> store = Store("sqlite://")
+        >>> store.create_table("x", "back_alley", {}, 1, ["human"] * 4, {})
+        >>> store.versions(["x", "nope"])
+        {'x': 0}
+        """
+        if not table_ids:
+            return {}
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(_TABLES.c.id, _TABLES.c.version)
+                              .where(_TABLES.c.id.in_(list(table_ids))))
+            return {str(t): int(v) for t, v in rows}
+
     def _tables(self, where: sa.ColumnElement[bool]) -> list[StoredTable]:
-        counts = (sa.select(_ACTIONS.c.table_id, sa.func.count().label("n"))
-                  .group_by(_ACTIONS.c.table_id).subquery())
-        query = (sa.select(_TABLES, sa.func.coalesce(counts.c.n, 0))
-                 .outerjoin(counts, counts.c.table_id == _TABLES.c.id)
+        query = (sa.select(_TABLES.c.id, _TABLES.c.game, _TABLES.c.settings, _TABLES.c.seed,
+                           _TABLES.c.created, _TABLES.c.finished, _TABLES.c.chosen_seed,
+                           _TABLES.c.version)
                  .where(where).order_by(_TABLES.c.created, _TABLES.c.id))
         with self.engine.connect() as db:
             rows = db.execute(query).all()
@@ -379,6 +729,15 @@ class Store:
                 finished=None if finished is None else float(finished), version=int(version),
                 chosen_seed=bool(chosen)))
         return out
+
+
+def _needs_psycopg() -> None:
+    """Refuse a PostgreSQL URL in one sentence when psycopg 3 is missing."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise ImportError('a PostgreSQL database needs psycopg 3: pip install '
+                          '"cardrules[postgres]"') from None
 
 
 def _sqlite_pragmas(connection: Any, record: object) -> None:
