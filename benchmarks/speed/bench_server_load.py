@@ -17,14 +17,24 @@ the clients run in this process, on the same machine as the server, so
 they compete with it for the CPU.  With several ``--tables`` values the
 runs are made one after the other, each on a new server.
 
+The server runs with every limit at its default except those a load run
+must lift (:data:`support.server_load.LOAD_OPTIONS`: hundreds of tables
+made from one address, a hundred connections from it, bot tables playing
+unwatched).  With ``--before PATH`` each round first runs another tree's
+copy of this benchmark (its ``.venv``, its own server) with the same
+settings, then this tree's, ``--rounds`` times, and prints both rows with
+the load average.
+
 Run: ``python benchmarks/speed/bench_server_load.py [--duration S] [--tables N ...]
-[--clients N] [--spectators N] [--bot-delay S] [--quick]``.
+[--clients N] [--spectators N] [--bot-delay S] [--quick] [--before PATH --rounds N]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -58,6 +68,9 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.0,
                         help="the server's --bot-delay (seconds)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--before", type=Path, default=None,
+                        help="another tree whose copy of this benchmark runs first each round")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds with --before")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 20 tables, 10 clients, 5 seconds")
     options = parser.parse_args()
@@ -70,6 +83,9 @@ def main() -> None:
     header = (f"{'bot tables':>10} {'clients':>8} {'seconds':>8} {'actions':>8} "
               f"{'actions/s':>10} {'acts timed':>10} {'p50 ms':>8} {'p99 ms':>8} "
               f"{'errors':>6} {'lost':>5}")
+    if options.before is not None:
+        _side_by_side(options, header)
+        return
     rows = []
     for tables in options.tables:
         settings = LoadSettings(tables=tables, clients=options.clients,
@@ -90,6 +106,43 @@ def main() -> None:
         print()
     print(header)
     print("\n".join(rows))
+
+
+def _row(tables: int, clients: int, report: LoadReport) -> str:
+    return (f"{tables:>10} {clients:>8} {report.seconds:>8.1f} {report.actions:>8} "
+            f"{report.actions_per_second:>10.0f} {len(report.latencies):>10} "
+            f"{percentile(report.latencies, 50) * 1e3:>8.1f} "
+            f"{percentile(report.latencies, 99) * 1e3:>8.1f} "
+            f"{len(report.errors):>6} {len(report.lost):>5}")
+
+
+def _side_by_side(options: argparse.Namespace, header: str) -> None:
+    """Rounds of: the other tree's run, then this tree's, each with the load average."""
+    before = options.before
+    command = [str(before / ".venv" / "bin" / "python"),
+               str(before / "benchmarks" / "speed" / "bench_server_load.py"),
+               "--duration", str(options.duration), "--clients", str(options.clients),
+               "--spectators", str(options.spectators), "--bot-delay",
+               str(options.bot_delay), "--seed", str(options.seed), "--tables",
+               *map(str, options.tables)]
+    print(f"{'round':>5} {'tree':>6} {'load':>5} " + header)
+    for round_ in range(1, options.rounds + 1):
+        load = os.getloadavg()[0]
+        done = subprocess.run(command, capture_output=True, text=True, check=False,
+                              cwd=before, timeout=600)
+        last = done.stdout.strip().splitlines()[-len(options.tables):]
+        for line in last:
+            print(f"{round_:>5} {'before':>6} {load:>5.1f} " + line, flush=True)
+        for tables in options.tables:
+            load = os.getloadavg()[0]
+            settings = LoadSettings(tables=tables, clients=options.clients,
+                                    spectators=options.spectators,
+                                    duration=options.duration, seed=options.seed)
+            report, _ = _measure(settings, options.bot_delay)
+            print(f"{round_:>5} {'after':>6} {load:>5.1f} "
+                  + _row(tables, options.clients, report), flush=True)
+            for problem in (report.errors + report.lost)[:5]:
+                print("  problem:", problem)
 
 
 if __name__ == "__main__":

@@ -709,6 +709,7 @@ def test_the_command_loads_no_game_as_it_starts() -> None:
     """Both halves of ``advise`` are always there (no "not available" branch),
     and neither loads a game before a game is asked for."""
     code = ("import sys, cardrules.cli, cardrules.cli.advise_back_alley; "
+            "cardrules.cli.build_parser(); "   # the help's game names are filled in when shown
             "print(sorted(m for m in sys.modules if m.startswith(('cardrules.back_alley', "
             "'cardrules.down_and_back'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

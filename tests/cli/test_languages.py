@@ -227,6 +227,24 @@ def test_argparse_is_as_python_ships_it_outside_the_commands_parser(
         assert argparse.ArgumentParser(prog="x").format_usage() == "usage: x [-h]\n"
 
 
+def test_an_argparse_message_the_catalog_lacks_is_left_to_argparses_gettext(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """argparse's own gettext (here a stand-in for an installed system catalog)
+    answers for the messages the cardrules catalog does not translate."""
+    import argparse
+
+    from cardrules import language
+    from cardrules.cli._parser import Parser, argparse_in_current_language
+
+    monkeypatch.setitem(vars(argparse), "_", lambda message: f"<{message}>")
+    parser = Parser(prog="x", exit_on_error=False)
+    parser.add_argument("--cards", nargs="+")
+    with language("uk"), pytest.raises(argparse.ArgumentError) as refused:
+        parser.parse_args(["--cards"])
+    with language("uk"), argparse_in_current_language():
+        assert str(refused.value) == "аргумент --cards: <expected at least one argument>"
+
+
 def test_each_translated_argparse_message_is_one_argparse_asks_for() -> None:
     """If CPython rewords a message, this fails (the message would come out
     in English), rather than a translation silently going unused."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from collections import Counter
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
@@ -417,20 +418,27 @@ def test_the_chunks_stream_so_memory_does_not_grow_with_the_games() -> None:
 def test_at_most_a_window_of_chunks_is_out_and_the_result_is_merged_in_order() -> None:
     out = 0
     most = 0
+    lock = threading.Lock()
 
     class Watching(ThreadPoolExecutor):
         def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
             nonlocal out, most
-            out += 1
-            most = max(most, out)
-            future = super().submit(fn, *args, **kwargs)
+            with lock:
+                out += 1
+                most = max(most, out)
 
-            def back(_: object) -> None:
+            def counted(*inner: Any, **named: Any) -> Any:
                 nonlocal out
-                out -= 1
+                try:
+                    return fn(*inner, **named)
+                finally:
+                    # Counted back before the future is done: simulate may send
+                    # the next chunk as soon as it sees this one done, which is
+                    # before a done-callback would run.
+                    with lock:
+                        out -= 1
 
-            future.add_done_callback(back)
-            return future
+            return super().submit(counted, *args, **kwargs)
 
     case: tuple[str, dict[str, int | None], list[str]] = (
         "down_and_back", {"num_players": 2, "rounds": 1}, ["greedy", "random"])

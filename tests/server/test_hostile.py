@@ -18,11 +18,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from starlette.requests import Request
-from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardrules.server._live import MAX_FAILURES, Client, LiveTable, _texts
@@ -30,6 +29,9 @@ from cardrules.server._requests import BadRequest, read_json
 from cardrules.server.limits import Limits
 from support import ROOT
 from support.serverplay import RELAXED, new_table, served, url
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
 
 JSON = {"content-type": "application/json"}
 
@@ -548,3 +550,12 @@ def test_a_client_leaving_mid_body_and_invalid_utf8_log_one_line(real_server: An
     assert real_server.tracebacks() == [], real_server.log_tail()
     log = real_server.log_tail(200)
     assert "Invalid UTF-8" in log
+
+
+def test_serve_on_loopback_answers_only_loopback_names(real_server: Any) -> None:
+    import httpx
+
+    games = f"{real_server.url}/api/games"
+    assert httpx.get(games, headers={"host": "rebound.example"}, timeout=10).status_code == 400
+    for name in ("localhost:8000", "127.0.0.1", "[::1]:8000"):
+        assert httpx.get(games, headers={"host": name}, timeout=10).status_code == 200, name

@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
         hosts = LOOPBACK_HOSTS
     limits = Limits(allowed_hosts=hosts, allowed_origins=args.allowed_origin,
                     max_tables=args.max_tables, tables_per_minute=args.tables_per_minute,
-                    table_burst=max(1, min(20, round(args.tables_per_minute))),
+                    table_burst=max(1, round(args.tables_per_minute)),
                     messages_per_second=args.messages_per_second,
                     message_burst=max(1, round(3 * args.messages_per_second)),
                     bots_play_unwatched=args.bots_play_unwatched)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardrules.cli import _games, _options, _output, _parser
 from cardrules.engine.presenter import game_title
-from cardrules.engine.registry import display_names, rules_for
+from cardrules.engine.registry import rules_for
 from cardrules.engine.tally import Table
 from cardrules.i18n import N_, gettext, ngettext
 from cardrules.simulation.run import ENGINES, MAX_GAMES, MAX_WORKERS
@@ -36,10 +36,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser = commands.add_parser(
         "simulate",
         help=gettext("let bots play many games; print wins, means and game statistics"))
-    names = gettext(" or ").join(display_names())
     parser.add_argument("game", nargs="?", default=_games.DEFAULT_GAME,
                         help=gettext("the game: {games} (default {default})").format(
-                            games=names, default=_games.DEFAULT_GAME))
+                            games=_parser.GAMES_MARK, default=_games.DEFAULT_GAME))
     parser.add_argument("--games", type=int, default=100, metavar="N",
                         help=gettext("the number of games, 1 to {most} (default 100)").format(
                             most=f"{MAX_GAMES:,}"))

@@ -236,10 +236,11 @@ class GameRecord:
 
         Strict JSON only (no ``NaN`` or ``Infinity``), numbers of at most
         :data:`~cardrules.engine.readers.MAX_DIGITS` digits, a sane nesting
-        depth, at most :data:`MAX_SETTINGS` settings and ``max_size``
-        characters (:data:`MAX_RECORD_SIZE`; None: no limit): anything else
-        is a :class:`~cardrules.ParseError`, never a ``RecursionError`` or a
-        bare ``ValueError``.
+        depth, at most :data:`~cardrules.engine.records.MAX_SETTINGS`
+        settings and ``max_size`` characters
+        (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no limit):
+        anything else is a :class:`~cardrules.ParseError`, never a
+        ``RecursionError`` or a bare ``ValueError``.
 
         >>> GameRecord.from_json('{"game": "down_and_back"')
         Traceback (most recent call last):
@@ -291,7 +292,8 @@ class GameRecord:
         Numbers are ASCII digits only, at most
         :data:`~cardrules.engine.readers.MAX_DIGITS` of them, and the settings
         must be ones the game accepts.  Text longer than ``max_size``
-        characters (:data:`MAX_RECORD_SIZE`; None: no limit) is refused unread.
+        characters (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None:
+        no limit) is refused unread.
 
         >>> GameRecord.from_text("# cardrules down_and_back\\nnum_players 2\\n\\ncut x")
         Traceback (most recent call last):
@@ -373,7 +375,7 @@ class GameRecord:
         The file is UTF-8 (a byte-order mark is allowed).  Errors in it are a
         :class:`~cardrules.ParseError` whose message starts with the path;
         a missing file raises :class:`FileNotFoundError` as usual.  A file of
-        more than ``max_size`` bytes (:data:`MAX_RECORD_SIZE`; None: no
+        more than ``max_size`` bytes (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no
         limit) is refused before it is read.
 
         >>> import pathlib, tempfile

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import random
@@ -241,11 +242,17 @@ def _texts(parts: Sequence[object]) -> list[object]:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
+def _template(template: str) -> tuple[tuple[str, str | None], ...]:
+    """A message's words and fields, in order (parsed once per message)."""
+    return tuple((literal.strip(), field)
+                 for literal, field, _, _ in string.Formatter().parse(template))
+
+
 def _told(sentence: Told) -> list[object]:
     values = sentence.values()
     out: list[object] = []
-    for literal, field, _, _ in string.Formatter().parse(sentence.template()):
-        words = literal.strip()
+    for words, field in _template(sentence.template()):
         if words:
             out.append(words)
         if field is None:
