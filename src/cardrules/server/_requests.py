@@ -17,7 +17,7 @@ import attrs
 from starlette.requests import ClientDisconnect, Request
 
 from cardrules._validate import is_int
-from cardrules.engine.registry import games, rules_for
+from cardrules.engine.registry import display_names, rules_for
 from cardrules.engine.rules import Rules
 from cardrules.errors import CardRulesError
 
@@ -45,11 +45,6 @@ class BadRequest(Exception):
         self.status = status
         #: Seconds the client should wait before asking again (429, 503).
         self.retry_after = retry_after
-
-
-def spelled(name: str) -> str:
-    """A game's name as the lobby writes it (``back-alley``)."""
-    return name.replace("_", "-")
 
 
 def too_deep(text: str | bytes, limit: int = MAX_DEPTH) -> bool:
@@ -138,11 +133,10 @@ def game_rules(name: object) -> Rules[Any, Any]:
     """The rules of the game ``name`` names (any case, ``-`` or ``_``)."""
     if not isinstance(name, str):
         raise BadRequest("'game' must name a game")
-    key = name.lower().replace("-", "_") if name.isascii() else name
     try:
-        return rules_for(key)
+        return rules_for(name)
     except CardRulesError:
-        known = ", ".join(spelled(g) for g in games())
+        known = ", ".join(display_names())
         raise BadRequest(f"unknown game {name[:40]!r} (known: {known})") from None
 
 

@@ -66,7 +66,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from cardrules._validate import is_int
-from cardrules.engine.registry import games, rules_for
+from cardrules.engine.registry import display_name, games, rules_for
 from cardrules.engine.rules import Rules
 from cardrules.errors import CardRulesError
 from cardrules.i18n import language, normalize
@@ -79,7 +79,6 @@ from cardrules.server._requests import (
     new_table,
     parse_json,
     read_json,
-    spelled,
     wanted_seat,
 )
 from cardrules.server.cluster import Cluster
@@ -507,7 +506,7 @@ class _Server:
         if self.running.cluster is not None:
             await self.running.cluster.take(table_id)   # its bots run here (unless taken)
         table.start_driver()
-        return {"id": table_id, "game": spelled(rules.name),
+        return {"id": table_id, "game": display_name(rules.name),
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens.items()]}
 
     async def join(self, table_id: str, body: object) -> dict[str, object]:
@@ -535,7 +534,7 @@ class _Server:
         """A live table as the lobby lists it."""
         taken = set(table.tokens.values())
         return {
-            "id": table.id, "game": spelled(table.rules.name), "title": table.rules.title,
+            "id": table.id, "game": display_name(table.rules.name), "title": table.rules.title,
             "settings": dict(table.rules.settings_of(table.start)),
             "seats": [{"seat": seat, "kind": kind,
                        "taken": kind != "human" or seat in taken}
@@ -567,7 +566,7 @@ class _Server:
             title = rules_for(stored.game).title
         except CardRulesError:
             title = stored.game
-        return {"id": stored.id, "game": spelled(stored.game), "title": title,
+        return {"id": stored.id, "game": display_name(stored.game), "title": title,
                 "settings": stored.settings,
                 "seats": [{"seat": seat, "kind": kind, "taken": kind != "human" or taken}
                           for seat, (kind, taken) in enumerate(zip(stored.seats, stored.taken,
@@ -580,7 +579,7 @@ def _games() -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for name in games():
         rules = rules_for(name)
-        out.append({"game": spelled(rules.name), "title": rules.title,
+        out.append({"game": display_name(rules.name), "title": rules.title,
                     "settings": dict(rules.default_settings), "players": _table_sizes(rules),
                     "bots": sorted(rules.bots), "default_bot": rules.default_bot,
                     "return_unit": rules.return_unit})

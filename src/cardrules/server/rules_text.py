@@ -21,6 +21,8 @@ import json
 from functools import lru_cache
 from typing import cast
 
+from cardrules.engine.registry import display_name, rules_for
+from cardrules.errors import CardRulesError
 from cardrules.i18n import normalize
 from cardrules.server.web import STATIC
 
@@ -44,7 +46,10 @@ def game_rules(game: str, lang: str) -> dict[str, object] | None:
     >>> game_rules("Down_And_Back", "xx")["title"]
     'Down and Back'
     """
-    key = game.lower().replace("_", "-")
+    try:
+        key = display_name(rules_for(game))
+    except CardRulesError:
+        return None
     code = normalize(lang)
     found = _all().get(code, {}).get(key)
     if found is None:
