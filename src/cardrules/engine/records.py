@@ -237,8 +237,9 @@ class GameRecord:
         Strict JSON only (no ``NaN`` or ``Infinity``), numbers of at most
         :data:`~cardrules.engine.readers.MAX_DIGITS` digits, a sane nesting
         depth, at most :data:`~cardrules.engine.records.MAX_SETTINGS` settings and ``max_size``
-        characters (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no limit): anything else
-        is a :class:`~cardrules.ParseError`, never a ``RecursionError`` or a
+        characters (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no
+        limit): anything else is a :class:`~cardrules.ParseError`, never a
+        ``RecursionError`` or a
         bare ``ValueError``.
 
         >>> GameRecord.from_json('{"game": "down_and_back"')
@@ -291,7 +292,8 @@ class GameRecord:
         Numbers are ASCII digits only, at most
         :data:`~cardrules.engine.readers.MAX_DIGITS` of them, and the settings
         must be ones the game accepts.  Text longer than ``max_size``
-        characters (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no limit) is refused unread.
+        characters (:data:`~cardrules.engine.records.MAX_RECORD_SIZE`; None: no
+        limit) is refused unread.
 
         >>> GameRecord.from_text("# cardrules down_and_back\\nnum_players 2\\n\\ncut x")
         Traceback (most recent call last):
