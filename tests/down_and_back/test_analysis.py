@@ -12,6 +12,7 @@ import math
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations, pairwise
 
@@ -49,7 +50,7 @@ from cardrules.down_and_back.analysis import (
 from cardrules.down_and_back.checks import check_invariants
 from cardrules.down_and_back.determinization import determinize
 from cardrules.hand import Hand
-from support.db_deals import paused_showdown, start
+from support.db_deals import greedy_until, paused_showdown, start
 
 HAND = parse_cards("8S 8H 8D QH 5C 6C 7C")
 # Leaves 14 unseen cards: 3,432 possible opponent hands.
@@ -259,20 +260,6 @@ def test_greedy_split_scores_match_the_strength_sum() -> None:
 # -- determinize ---------------------------------------------------------------------
 
 
-def _state_at(phase: Phase, *, players: int, seed: int, turn: int = 0) -> GameState:
-    """A greedy game played until ``phase`` (and at least ``turn`` turns)."""
-    rng = random.Random(seed)
-    bots = [GreedyBot(seed=s) for s in range(players)]
-    state = new_game(players, rounds=3)
-    while not (state.phase is phase and state.turn >= turn):
-        if state.is_chance:
-            state = apply(state, sample_chance(state, rng))
-        else:
-            seat = state.current_player
-            assert seat is not None
-            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
-    return state
-
 
 def _states(games: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
@@ -301,14 +288,14 @@ def test_db37_determinize_gives_back_the_view_in_every_phase() -> None:
 
 
 def test_determinize_keeps_seen_cards_and_the_chosen_split_policy() -> None:
-    state = _state_at(Phase.DRAW, players=4, seed=7, turn=14)
+    state = greedy_until(Phase.DRAW, players=4, seed=7, turn=14)
     assert any(state.seen), "the position should hold cards seen taken from the pile"
     v = view(state, 0)
     for k in range(20):
         guess = determinize(v, random.Random(k))
         for seat in range(4):
             assert set(state.seen[seat]) <= set(guess.hands[seat])
-    split_state = _state_at(Phase.SPLIT, players=3, seed=2)
+    split_state = greedy_until(Phase.SPLIT, players=3, seed=2)
     splitter = split_state.current_player
     assert splitter is not None
     after = apply(split_state, legal_actions(split_state)[0])   # one seat has split
@@ -318,29 +305,38 @@ def test_determinize_keeps_seen_cards_and_the_chosen_split_policy() -> None:
     assert view(guess, watcher) == view(after, watcher)
 
 
-def test_determinize_is_uniform_over_the_hidden_cards() -> None:
-    # Each unseen card lies in a given opponent's hand with probability
-    # (that hand's unseen places) / (unseen cards), and in the stock otherwise.
-    state = _state_at(Phase.DRAW, players=3, seed=9, turn=4)
+def _determinized(state: GameState, seat: int, rng: random.Random) -> GameState:
+    return determinize(view(state, seat), rng)
+
+
+@pytest.mark.parametrize(("draw", "seed"), [(_determinized, 12), (RULES.hidden_variant, 13)],
+                         ids=["determinize", "hidden_variant"])
+def test_determinize_and_hidden_variant_are_uniform_over_the_hidden_cards(
+        draw: Callable[[GameState, int, random.Random], GameState], seed: int) -> None:
+    """Each unseen card lies in a given opponent's hand with probability
+    (that hand's unseen places) / (unseen cards), and on top of the stock
+    with probability 1 / (unseen cards): the conformance hook draws like
+    determinize."""
+    state = greedy_until(Phase.DRAW, players=3, seed=9, turn=4)
     v = view(state, 1)
     known = {*v.hand, *v.discard, *(c for s in v.seen for c in s)}
     pool = [c for c in DECK if c not in known]
     places = {o: v.hand_sizes[o] - len(v.seen[o]) for o in (0, 2)}
     samples = 3000
-    rng = random.Random(12)
+    rng = random.Random(seed)
     counts: dict[int, Counter[Card]] = {0: Counter(), 2: Counter()}
     top_of_stock: Counter[Card] = Counter()
     for _ in range(samples):
-        guess = determinize(v, rng)
+        guess = draw(state, 1, rng)
         for o in (0, 2):
             counts[o].update(c for c in guess.hands[o] if c not in v.seen[o])
         top_of_stock[guess.stock[0]] += 1
     for o in (0, 2):
         p = places[o] / len(pool)
         sd = math.sqrt(p * (1 - p) / samples)
+        assert set(counts[o]) <= set(pool)
         for card in pool:
             assert abs(counts[o][card] / samples - p) < 5 * sd, (o, card)
-        assert set(counts[o]) <= set(pool)
     p = 1 / len(pool)
     sd = math.sqrt(p * (1 - p) / samples)
     assert all(abs(top_of_stock[c] / samples - p) < 5 * sd for c in pool)
@@ -360,7 +356,7 @@ def _split_with_a_seen_card(players: int) -> tuple[GameState, int, int]:
     """A showdown (DB-40) in which one seat holding cards seen taken from the
     pile (DB-37) has chosen its split, and a seat that has not is watching."""
     for seed in range(40):
-        state = _state_at(Phase.SPLIT, players=players, seed=seed)
+        state = greedy_until(Phase.SPLIT, players=players, seed=seed)
         splitter = state.current_player
         assert splitter is not None
         if len(state.seen[splitter]) < 2:
@@ -392,35 +388,6 @@ def test_db40_hidden_variant_draws_an_unrevealed_split_uniformly() -> None:
     sd = math.sqrt(p * (1 - p) / draws)
     for card in known:
         assert abs(down[card] / draws - p) < 5 * sd, (card, down[card])
-
-
-def test_hidden_variant_is_uniform_over_the_hidden_cards() -> None:
-    """Each unseen card lies in a given opponent's hand with probability
-    (that hand's unseen places) / (unseen cards), and on top of the stock
-    with probability 1 / (unseen cards): the hook draws like determinize."""
-    state = _state_at(Phase.DRAW, players=3, seed=9, turn=4)
-    v = view(state, 1)
-    known = {*v.hand, *v.discard, *(c for s in v.seen for c in s)}
-    pool = [c for c in DECK if c not in known]
-    places = {o: v.hand_sizes[o] - len(v.seen[o]) for o in (0, 2)}
-    samples = 3000
-    rng = random.Random(13)
-    counts: dict[int, Counter[Card]] = {0: Counter(), 2: Counter()}
-    top_of_stock: Counter[Card] = Counter()
-    for _ in range(samples):
-        other = RULES.hidden_variant(state, 1, rng)
-        for o in (0, 2):
-            counts[o].update(c for c in other.hands[o] if c not in v.seen[o])
-        top_of_stock[other.stock[0]] += 1
-    for o in (0, 2):
-        p = places[o] / len(pool)
-        sd = math.sqrt(p * (1 - p) / samples)
-        assert set(counts[o]) <= set(pool)
-        for card in pool:
-            assert abs(counts[o][card] / samples - p) < 5 * sd, (o, card)
-    p = 1 / len(pool)
-    sd = math.sqrt(p * (1 - p) / samples)
-    assert all(abs(top_of_stock[c] / samples - p) < 5 * sd for c in pool)
 
 
 def test_db37_hidden_variant_keeps_the_card_just_taken_from_the_pile() -> None:
@@ -466,7 +433,7 @@ def test_hidden_variant_between_rounds_and_at_the_end_is_the_state() -> None:
 def test_determinize_refuses_a_view_that_does_not_add_up() -> None:
     import attrs
 
-    v = view(_state_at(Phase.DRAW, players=2, seed=1), 0)
+    v = view(greedy_until(Phase.DRAW, players=2, seed=1), 0)
     with pytest.raises(ValueError, match="does not add up"):
         determinize(attrs.evolve(v, stock_size=v.stock_size + 1), random.Random(0))
 

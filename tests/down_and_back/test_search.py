@@ -14,7 +14,6 @@ from cardrules.down_and_back import (
     Discard,
     DrawDiscard,
     DrawStock,
-    GameState,
     GreedyBot,
     Phase,
     SearchBot,
@@ -35,21 +34,7 @@ from cardrules.down_and_back.determinization import determinize
 from cardrules.down_and_back.rollout import greedy_action, legal_options, play_out
 from cardrules.down_and_back.search import _strengthen
 from cardrules.engine import Bot
-from support.db_deals import cards, start
-
-
-def _until(phase: Phase, *, players: int, seed: int, turn: int = 0) -> GameState:
-    rng = random.Random(seed)
-    bots = [GreedyBot(seed=s) for s in range(players)]
-    state = new_game(players, rounds=2)
-    while not (state.phase is phase and state.turn >= turn):
-        if state.is_chance:
-            state = apply(state, sample_chance(state, rng))
-        else:
-            seat = state.current_player
-            assert seat is not None
-            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
-    return state
+from support.db_deals import cards, greedy_until, start
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -82,7 +67,7 @@ def test_same_seed_same_game() -> None:
                                              (Phase.SPLIT, 0)])
 def test_search_bot_sees_only_its_view(phase: Phase, turn: int) -> None:
     for seed in range(3):
-        state = _until(phase, players=3, seed=seed, turn=turn)
+        state = greedy_until(phase, players=3, seed=seed, turn=turn, rounds=2)
         seat = state.current_player
         assert seat is not None
         legal = legal_actions(state)
@@ -99,7 +84,7 @@ def test_search_bot_sees_only_its_view(phase: Phase, turn: int) -> None:
 
 
 def test_search_bot_splits_one_of_the_undominated_splits() -> None:
-    state = _until(Phase.SPLIT, players=4, seed=5)
+    state = greedy_until(Phase.SPLIT, players=4, seed=5, rounds=2)
     seat = state.current_player
     assert seat is not None
     split = SearchBot(seed=1, split_samples=30).act(view(state, seat), legal_actions(state))
@@ -139,7 +124,7 @@ def test_greedy_action_is_what_greedy_bot_does() -> None:
 
 
 def test_play_out_finishes_the_round() -> None:
-    state = _until(Phase.DRAW, players=3, seed=4, turn=3)
+    state = greedy_until(Phase.DRAW, players=3, seed=4, turn=3, rounds=2)
     result = play_out(state, DrawStock(), random.Random(1))
     assert result.round == state.round
     assert result == play_out(state, DrawStock(), random.Random(1))
@@ -148,7 +133,7 @@ def test_play_out_finishes_the_round() -> None:
 
 
 def test_legal_options_are_the_legal_draws_and_discards() -> None:
-    state = _until(Phase.DRAW, players=2, seed=1, turn=2)
+    state = greedy_until(Phase.DRAW, players=2, seed=1, turn=2, rounds=2)
     seat = state.current_player
     assert seat is not None
     assert legal_options(view(state, seat)) == (DrawStock(), DrawDiscard())
@@ -162,7 +147,7 @@ def test_legal_options_are_the_legal_draws_and_discards() -> None:
 def test_search_bot_cuts_as_a_greedy_bot_with_the_same_seed() -> None:
     # DB-32: the cut is the one choice a search has nothing to say about; it
     # matches GreedyBot's, so a ladder can compare the two on the same deals.
-    state = _until(Phase.CUT, players=3, seed=1)
+    state = greedy_until(Phase.CUT, players=3, seed=1, rounds=2)
     seat = state.current_player
     assert seat is not None
     search, greedy = SearchBot(seed=42), GreedyBot(seed=42)
@@ -176,7 +161,7 @@ def test_search_bot_cuts_as_a_greedy_bot_with_the_same_seed() -> None:
 def test_strengthened_deals_keep_the_view(phase: Phase, turn: int) -> None:
     # DB-37: only unseen cards move; the seen cards stay in their holders' hands.
     for seed in range(3):
-        state = _until(phase, players=4, seed=seed, turn=turn)
+        state = greedy_until(phase, players=4, seed=seed, turn=turn, rounds=2)
         for seat in range(4):
             seen = view(state, seat)
             rng = random.Random(seed)
@@ -188,7 +173,7 @@ def test_strengthened_deals_keep_the_view(phase: Phase, turn: int) -> None:
 def test_strengthened_opponents_hold_what_greedy_players_keep() -> None:
     # After six turns each, greedy opponents hold far better hands than seven
     # cards drawn at random; the inference makes the drawn hands as strong.
-    state = _until(Phase.SPLIT, players=4, seed=3)
+    state = greedy_until(Phase.SPLIT, players=4, seed=3, rounds=2)
     seat = state.current_player
     assert seat is not None
     seen = view(state, seat)

@@ -12,6 +12,7 @@ Cards a test does not name are filled in from the unused cards in
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from cardrules import DECK, Card, parse_card, parse_cards
@@ -22,11 +23,15 @@ from cardrules.down_and_back import (
     DrawDiscard,
     DrawStock,
     GameState,
+    GreedyBot,
     Phase,
     Shuffle,
     Split,
     apply,
+    legal_actions,
     new_game,
+    sample_chance,
+    view,
 )
 
 HAND = 7
@@ -207,4 +212,21 @@ def paused_twice() -> GameState:
     assert state.showdown is not None
     assert [d.card for d in state.showdown.drawn] == list(cards("JS JH"))
     assert state.stock == ()
+    return state
+
+
+def greedy_until(phase: Phase, *, players: int, seed: int, turn: int = 0,
+                 rounds: int = 3) -> GameState:
+    """A game of greedy bots (chance drawn from ``seed``) played until
+    ``phase``, and at least ``turn`` turns into it."""
+    rng = random.Random(seed)
+    bots = [GreedyBot(seed=s) for s in range(players)]
+    state = new_game(players, rounds=rounds)
+    while not (state.phase is phase and state.turn >= turn):
+        if state.is_chance:
+            state = apply(state, sample_chance(state, rng))
+        else:
+            seat = state.current_player
+            assert seat is not None
+            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
     return state
