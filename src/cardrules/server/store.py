@@ -37,7 +37,7 @@ import hashlib
 import json
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import sqlalchemy as sa
@@ -530,14 +530,7 @@ class Store:
                               .order_by(_ACTIONS.c.version))
             out = []
             for version, seat, made_by, action in rows:
-                try:
-                    data = json.loads(action)
-                except (TypeError, ValueError):
-                    raise DamagedRow(int(version), "not JSON") from None
-                if not isinstance(data, dict):
-                    raise DamagedRow(int(version), "not a JSON object")
-                out.append(StoredAction(int(version), None if seat is None else int(seat),
-                                        str(made_by), data))
+                out.append(_stored_action(version, seat, made_by, action))
             return out
 
     def actions_since(self, versions: Mapping[str, int]) -> dict[str, list[StoredAction]]:
@@ -562,14 +555,7 @@ class Store:
                                         _ACTIONS.c.action)
                               .where(where).order_by(_ACTIONS.c.table_id, _ACTIONS.c.version))
             for table_id, version, seat, made_by, action in rows:
-                try:
-                    data = json.loads(action)
-                except (TypeError, ValueError):
-                    raise DamagedRow(int(version), "not JSON") from None
-                if not isinstance(data, dict):
-                    raise DamagedRow(int(version), "not a JSON object")
-                found[str(table_id)].append(StoredAction(
-                    int(version), None if seat is None else int(seat), str(made_by), data))
+                found[str(table_id)].append(_stored_action(version, seat, made_by, action))
         return found
 
     def table(self, table_id: str) -> StoredTable | None:
@@ -729,6 +715,21 @@ class Store:
                 finished=None if finished is None else float(finished), version=int(version),
                 chosen_seed=bool(chosen)))
         return out
+
+
+def _stored_action(version: object, seat: object, made_by: object,
+                   action: object) -> StoredAction:
+    """One row of the actions table as a :class:`StoredAction`; a row whose
+    action is not a JSON object is a :class:`DamagedRow`."""
+    number = int(cast(int, version))
+    try:
+        data = json.loads(cast(str, action))
+    except (TypeError, ValueError):
+        raise DamagedRow(number, "not JSON") from None
+    if not isinstance(data, dict):
+        raise DamagedRow(number, "not a JSON object")
+    return StoredAction(number, None if seat is None else int(cast(int, seat)),
+                        str(made_by), data)
 
 
 def _needs_psycopg() -> None:
