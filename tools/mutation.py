@@ -246,10 +246,16 @@ TESTS: dict[str, list[str]] = {
                                                "src/cardrules/back_alley/_vector_tables.py"],
     "cardrules/down_and_back/vector.py": [_VEC + "test_down_and_back.py", _VEC + "test_make.py",
                                           "src/cardrules/down_and_back/vector.py"],
+    "cardrules/vector/__init__.py": [_VEC + "test_make.py", _VEC + "test_gym.py",
+                                     _VEC + "test_down_and_back.py",
+                                     "src/cardrules/vector/__init__.py"],
     **{f"cardrules/vector/{name}.py": [_VEC + "test_make.py", _VEC + "test_gym.py",
-                                       _VEC + "test_down_and_back.py",
                                        f"src/cardrules/vector/{name}.py"]
-       for name in ("__init__", "base", "bots", "gym", "streams")},
+       for name in ("base", "gym")},
+    **{f"cardrules/vector/{name}.py": [_VEC + "test_make.py", _VEC + "test_down_and_back.py",
+                                       _VEC + "test_back_alley.py",
+                                       f"src/cardrules/vector/{name}.py"]
+       for name in ("bots", "streams")},
     "cardrules/back_alley/double_dummy/__init__.py": [
         _BAT + "test_solver.py", "src/cardrules/back_alley/double_dummy/__init__.py"],
     "cardrules/back_alley/double_dummy/solver.py": [
