@@ -96,6 +96,18 @@ def test_make_checks_the_settings_the_number_of_games_and_the_seed() -> None:
     for bad in (0, -1, MAX_GAMES + 1, True, 2.0, "8"):
         with pytest.raises(ValueError, match="num_games must be a whole number from 1"):
             make(RULES, bad, seed=1)  # type: ignore[arg-type]
+    # A batch of one game is a batch (the lower end of the range is allowed).
+    assert make(RULES, 1, seed=1).num_games == 1
+
+
+def test_make_allows_max_games_and_refuses_one_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    # MAX_GAMES made small, so as not to allocate 2**24 games.
+    import cardrules.vector
+
+    monkeypatch.setattr(cardrules.vector, "MAX_GAMES", 5)
+    assert make(RULES, 5, seed=1).num_games == 5
+    with pytest.raises(ValueError, match="num_games must be a whole number from 1 to 5, not 6"):
+        make(RULES, 6, seed=1)
     for seed in (None, 1.5, "1", False):
         with pytest.raises(ValueError, match="seed must be a whole number"):
             make(RULES, 4, seed=seed)  # type: ignore[arg-type]
