@@ -12,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import attrs
 import numpy as np
 import pytest
 
@@ -86,6 +87,12 @@ def test_make_refuses_a_game_without_a_batch_engine_and_unknown_games() -> None:
         make("go fish", 4, seed=1)
     with pytest.raises(ValueError, match="by its name or its Rules"):
         make(7, 4, seed=1)  # type: ignore[arg-type]
+
+
+def test_make_refuses_a_rules_vector_that_makes_no_batch_game() -> None:
+    wrong = attrs.evolve(RULES, vector=lambda num_games, seed, settings: [num_games])
+    with pytest.raises(TypeError, match=r"High card.s Rules\.vector made a list, not a VectorGame"):
+        make(wrong, 4, seed=1)
 
 
 def test_make_checks_the_settings_the_number_of_games_and_the_seed() -> None:
