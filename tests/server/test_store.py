@@ -137,6 +137,19 @@ def test_two_batches_of_one_table_in_one_call_are_stored_in_version_order(
     store.close()
 
 
+def test_a_lease_is_held_up_to_its_expiry_inclusive(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # At the very instant a lease expires it is still its holder's: counted
+    # among the live processes' leases and not taken by another.
+    store = Store(str(tmp_path / "db.sqlite"))
+    store.create_table("a", "back_alley", {}, 1, ["human"] * 4, {})
+    monkeypatch.setattr(Store, "_clock", lambda self: sa.literal(1000.0, sa.Float))
+    assert store.take_leases("p1", 0.0) == ["a"]   # expires at 1000.0, which is now
+    assert store.lease_counts() == {"p1": 1}
+    assert store.take_leases("p2", 60.0) == []
+    store.close()
+
+
 def test_a_finished_table_takes_no_more_actions(database: str) -> None:
     store = Store(database)
     store.create_table("a", "back_alley", {}, 1, ["human"] * 4, {})
