@@ -50,9 +50,10 @@ SRC = ROOT / "src"
 
 # Which tests guard which module: the test files that exercise it directly plus
 # its own doctests, so that one mutant takes seconds, not the whole suite's
-# minutes (a ``file::test`` entry runs one test of a slow file).  Every module has an entry and every file named must exist: the run
-# stops at a stale entry (tests_for, stale_entries) rather than quietly
-# scoring a module against fewer tests.  The tests sit in folders by area.
+# minutes (a ``file::test`` entry runs one test of a slow file).  Every module
+# has an entry and every file named must exist: the run stops at a stale entry
+# (tests_for, stale_entries) rather than quietly scoring a module against fewer
+# tests.  The tests sit in folders by area.
 _DBT, _BAT, _ENT = "tests/down_and_back/", "tests/back_alley/", "tests/engine/"
 _INT, _CLIT = "tests/integrations/", "tests/cli/"
 _VEC, _SRVT = "tests/vector/", "tests/server/"
