@@ -96,8 +96,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     limits.add_argument("--fresh", action="store_true",
                         help=gettext("use an empty (0-byte) database file as a new database"))
     parser.add_argument("--workers", type=int, default=1, metavar="N",
-                        help=gettext("run N server processes sharing the port (PostgreSQL "
-                                     "only; default 1)"))
+                        help=gettext("run N server processes sharing the port, each "
+                                     "started again if it dies (PostgreSQL only; default 1)"))
     parser.add_argument("--lease-seconds", type=_seconds, default=3.0, metavar="SECONDS",
                         help=gettext("PostgreSQL: how long a process keeps a table's bots "
                                      "and timer without renewing, so how soon another "
