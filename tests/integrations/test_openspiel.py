@@ -1203,7 +1203,7 @@ def test_a_sampled_shuffle_is_one_chance_step_of_the_whole_pile(make: Any, rules
                 state.clone().apply_action(1)
             pile = sorted(card.index for card in rules.chance_pile(state.cardrules_state))
             state.apply_action(0)
-            order = state._core.sampled[-1][1]
+            order = [card.index for card in state._core.sampled[-1][1]]
             assert sorted(order) == pile
             assert state._core.sampled[-1][0] == len(state.history()) - 1
             shuffles += 1

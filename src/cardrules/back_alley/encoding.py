@@ -75,7 +75,7 @@ learning library's observation space needs).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, SupportsIndex
+from typing import TYPE_CHECKING, SupportsIndex, cast
 
 from cardrules._validate import require_int
 from cardrules.back_alley.actions import (
@@ -118,6 +118,7 @@ __all__ = [
     "action_from_id",
     "action_id",
     "legal_action_ids",
+    "legal_actions_with_ids",
     "observation_bounds",
     "observation_string",
     "observation_tensor",
@@ -196,6 +197,32 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     (0, 1, 2, 13)
     """
     return tuple(sorted(_number(action) for action in legal_actions(state)))
+
+
+def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Action, ...]]:
+    """:func:`legal_action_ids` and :func:`~cardrules.back_alley.legal_actions`
+    together, in the same (increasing) order, for adapters that need both.
+    (The reducer lists them in the order of their numbers: pass, the bids,
+    board, then the plays in the hand's canonical order.)
+
+    >>> from cardrules.back_alley import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> state = apply(apply(new_game(max_hand_size=3), ChooseDealer(0)), Shuffle(CARDS))
+    >>> legal_actions_with_ids(state)
+    ((0, 1, 2, 13), (Pass(), Bid(tricks=1), Bid(tricks=2), Board()))
+    """
+    actions = legal_actions(state)   # pass, bids, board, then plays in the hand's order
+    ids = tuple(map(_INTERNED_IDS.get, map(id, actions)))
+    if None in ids:   # an action the reducer did not take from its tables
+        return tuple([_number(action) for action in actions]), actions
+    return cast(tuple[int, ...], ids), actions
+
+
+#: The number of each action the reducer lists (``PASS``, ``BOARD`` and the
+#: ``BIDS`` and ``PLAYS`` tables, which live as long as the module), by the
+#: object's ``id``: a lookup that never hashes an action.
+_TABLED: tuple[Action, ...] = (PASS, BOARD, *BIDS[:_MAX_BID], *PLAYS)
+_INTERNED_IDS: dict[int, int] = {id(action): _number(action) for action in _TABLED}
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:

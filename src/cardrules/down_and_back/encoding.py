@@ -88,10 +88,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
-from typing import TYPE_CHECKING, SupportsIndex
+from typing import TYPE_CHECKING, SupportsIndex, cast
 
 from cardrules._validate import require_int
 from cardrules.cards import DECK
+from cardrules.down_and_back import game as _game
 from cardrules.down_and_back.actions import (
     Action,
     ChooseDealer,
@@ -134,6 +135,7 @@ __all__ = [
     "action_from_id",
     "action_id",
     "legal_action_ids",
+    "legal_actions_with_ids",
     "observation_bounds",
     "observation_string",
     "observation_tensor",
@@ -234,6 +236,41 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     """
     number = _number
     return tuple([number(action) for action in legal_actions(state)])
+
+
+#: The numbers of the 35 splits of a hand, in the reducer's order (which is
+#: the module's numbering: see :func:`legal_actions_with_ids`).
+_SPLIT_IDS = tuple(range(_SPLIT, _SPLIT + len(_DOWN_POSITIONS)))
+
+
+def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Action, ...]]:
+    """:func:`legal_action_ids` and :func:`~cardrules.down_and_back.legal_actions`
+    together, in the same (increasing) order, for adapters that need both.
+
+    The 35 splits of a hand are numbered in the reducer's order (DB-40), so
+    their numbers are a table, not worked out split by split.
+
+    >>> from cardrules.down_and_back import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules import DECK
+    >>> state = apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK))
+    >>> ids, actions = legal_actions_with_ids(state)
+    >>> ids[:2], actions[:2]
+    ((0, 1), (Cut(count=1), Cut(count=2)))
+    """
+    actions = legal_actions(state)
+    if len(actions) == len(_SPLIT_IDS) and state.phase is Phase.SPLIT:
+        return _SPLIT_IDS, actions
+    ids = tuple(map(_INTERNED_IDS.get, map(id, actions)))
+    if None in ids:   # an action the reducer did not take from its tables
+        return tuple([_number(action) for action in actions]), actions
+    return cast(tuple[int, ...], ids), actions
+
+
+#: The number of each action the reducer takes from its tables (cuts, draws,
+#: discards; they live as long as the module), by the object's ``id``: a
+#: lookup that never hashes an action.
+_TABLED: tuple[Action, ...] = (*_game._CUTS, *_game._DRAWS, *_game._DISCARDS)
+_INTERNED_IDS: dict[int, int] = {id(action): _number(action) for action in _TABLED}
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:

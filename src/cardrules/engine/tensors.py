@@ -73,6 +73,11 @@ class Encoding(Generic[_S, _A]):
     #: :data:`ObservationBounds`); ValueError for settings that leave an entry
     #: unbounded.  None: no bounds are known (an adapter then uses -inf to inf).
     observation_bounds: Callable[[SettingValues], ObservationBounds] | None = None
+    #: ``legal_actions_with_ids(state)``: the numbers of the legal actions,
+    #: ascending, and those actions in the same order (two tuples of one
+    #: length), in one pass and with the game's own shortcuts.  None: an
+    #: adapter numbers ``legal_actions`` with ``action_id`` itself.
+    legal_actions_with_ids: Callable[[_S], tuple[tuple[int, ...], tuple[_A, ...]]] | None = None
 
 
 __all__ = ["Encoding", "ObservationBounds", "as_action_id", "bounds_by_slice", "layout",

@@ -325,6 +325,7 @@ class _Spec:
         "fixed",
         "game_info",
         "initial",
+        "legal_with_ids",
         "max_chance_nodes",
         "name",
         "num_players",
@@ -373,6 +374,9 @@ class _Spec:
         self.returns_of: Callable[[Any], tuple[int, ...]] = rules.returns
         self.action_of: Callable[[Any, int], Any] = encoding.action_from_id
         self.action_id: Callable[[Any], int] = encoding.action_id
+        #: The legal action numbers, ascending, and the actions in that order.
+        self.legal_with_ids: Callable[[Any], tuple[tuple[int, ...], tuple[Any, ...]]] = (
+            encoding.legal_actions_with_ids or _numbered(rules.legal_actions, encoding.action_id))
         self.observation_string: Callable[[Any, int], str] = encoding.observation_string
         self.observation_tensor: Callable[[Any, int], npt.NDArray[np.float32]] = \
             encoding.observation_tensor
@@ -420,6 +424,16 @@ class _Spec:
         return pyspiel.GameType(**fields)
 
 
+def _numbered(legal_actions: Callable[[Any], tuple[Any, ...]], action_id: Callable[[Any], int]
+              ) -> Callable[[Any], tuple[tuple[int, ...], tuple[Any, ...]]]:
+    """``legal_actions_with_ids`` for an encoding without one."""
+    def legal_with_ids(state: Any) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+        actions = {action_id(action): action for action in legal_actions(state)}
+        ids = tuple(sorted(actions))
+        return ids, tuple(actions[number] for number in ids)
+    return legal_with_ids
+
+
 _SPECS: dict[tuple[str, tuple[tuple[str, int], ...]], _Spec] = {}
 
 
@@ -464,12 +478,13 @@ class _Core:
     #: OpenSpiel history stays the original's: saved with the state.
     resamples: tuple[Resample, ...]
     #: The shuffles the state sampled itself (sampled chance mode): the move
-    #: of each chance step and its order of card numbers; saved with the state.
-    sampled: tuple[tuple[int, tuple[int, ...]], ...]
+    #: of each chance step and its order of cards; saved (as card numbers) with the state.
+    sampled: tuple[tuple[int, tuple[AnyCard, ...]], ...]
     #: OpenSpiel's current player (asked many times per step, so kept).
     player: int
-    #: The legal action numbers here and the action of each (None: not worked out yet).
-    legal: tuple[tuple[int, ...], dict[int, Any]] | None
+    #: The legal action numbers here, ascending, and the actions in the same
+    #: order (None: not worked out yet).
+    legal: tuple[tuple[int, ...], tuple[Any, ...]] | None
     #: Sampled chance mode: the chance step due is a whole shuffle.
     whole: bool
     #: The game's own draws (sampled shuffles): one stream per loaded game.
@@ -545,9 +560,14 @@ class _Core:
             if number != 0:
                 raise ValueError(f"chance outcome {number}: a sampled shuffle has the one "
                                  f"outcome 0")
-            if fixed is None:
-                fixed = tuple(card.index
-                              for card in self.spec.sample_chance(state, self.rng).order)
+            if fixed is None:   # the game's own draw of this pile, applied as it is
+                action = self.spec.sample_chance(state, self.rng)
+                order = action.order
+                self.whole = False
+                self.chance_steps += len(order) - 1
+                self.sampled = (*self.sampled, (move, order))
+                self.step(action)
+                return
             self.apply_sampled(0, fixed, move)
             return
         if fixed is not None and number != self.fixed_outcome():
@@ -585,9 +605,10 @@ class _Core:
             raise ValueError("the sampled shuffle is not the fixed deal")
         self.whole = False
         self.chance_steps += len(order) - 1
-        self.sampled = (*self.sampled, (move, order))
         cards = self.spec.cards
-        self.step(Shuffle(tuple(cards[i] for i in order)))
+        shuffle = Shuffle(tuple(cards[i] for i in order))
+        self.sampled = (*self.sampled, (move, shuffle.order))
+        self.step(shuffle)
 
     def fixed_outcome(self) -> int:
         """The one outcome of this chance step when the deals are fixed: the
@@ -613,26 +634,37 @@ class _Core:
 
     # -- steps ------------------------------------------------------------------------
 
-    def legal_actions(self) -> tuple[tuple[int, ...], dict[int, Any]]:
-        """The legal action numbers (ascending) and the action of each."""
+    def legal_actions(self) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+        """The legal action numbers (ascending) and the actions, in the same order."""
         legal = self.legal
         if legal is None:
-            state, rules = self.state, self.spec.rules
-            action_id = self.spec.action_id
-            actions = {action_id(action): action for action in rules.legal_actions(state)}
-            legal = self.legal = (tuple(sorted(actions)), actions)
+            legal = self.legal = self.spec.legal_with_ids(self.state)
         return legal
 
     def apply_player(self, number: int) -> None:
-        state = self.state
+        """Apply the player action numbered ``number``: :meth:`step` written
+        out, since this is every rollout's hot path."""
+        spec, before = self.spec, self.state
         if self.player < 0:
             raise ValueError("no player is to act")
-        action = self.legal_actions()[1].get(number)
-        if action is None:   # the game's own error, naming the rule
-            action = self.spec.action_of(state, number)
+        ids, actions = self.legal or self.legal_actions()
+        try:
+            action = actions[ids.index(number)]
+        except ValueError:   # not legal: the game's own error, naming the rule
+            action = spec.action_of(before, number)
         # The returns before the decision, read only if asked for (rewards()).
-        self.base, self.base_state = None, state
-        self.step(action)
+        self.base, self.base_state = None, before
+        after = self.state = spec.apply(before, action)
+        self.log = _Entry(self.log, (spec.events, before, action, after))
+        self.legal = None
+        seat = after.current_player   # None at a chance point and at the end
+        if seat is not None:
+            self.player = seat
+        elif after.is_chance:
+            self.enter()
+            self.update_player()
+        else:
+            self.player = _TERMINAL
 
     def base_returns(self) -> tuple[float, ...]:
         """The returns when the last player decision was made."""
@@ -647,17 +679,17 @@ class _Core:
         next chance point and the player to move.  (A card picked
         mid-shuffle is no step: the chance player stays to move.)"""
         spec, before = self.spec, self.state
-        after = spec.apply(before, action)
-        self.state = after
+        after = self.state = spec.apply(before, action)
         self.log = _Entry(self.log, (spec.events, before, action, after))
         self.legal = None
-        if after.is_chance:
+        seat = after.current_player   # None at a chance point and at the end
+        if seat is not None:
+            self.player = seat
+        elif after.is_chance:
             self.enter()
             self.update_player()
-        elif after.is_terminal:
-            self.player = _TERMINAL
         else:
-            self.player = after.current_player
+            self.player = _TERMINAL
 
     # -- what the players see --------------------------------------------------------
 
@@ -690,7 +722,9 @@ class _Core:
     def saved(self) -> Saved:
         """What the history cannot rebuild (see :func:`_rebuild`)."""
         spec = self.spec
-        return Saved(spec.name, dict(spec.params), self.resamples, self.sampled)
+        sampled = tuple((move, tuple(card.index for card in order))
+                        for move, order in self.sampled)
+        return Saved(spec.name, dict(spec.params), self.resamples, sampled)
 
     def __reduce__(self) -> tuple[Callable[[object], Saved], tuple[str]]:
         return saved_from_json, (self.saved().to_json(),)
@@ -755,7 +789,7 @@ def _rebuild(state: CardrulesState, saved: Saved) -> _Core:
                              f"(the player to move is {core.player})", token=f"{player}:{number}")
         try:
             if player != _CHANCE:
-                if number not in core.legal_actions()[1]:
+                if number not in core.legal_actions()[0]:
                     raise ValueError("not a legal action")
                 core.apply_player(number)
             elif core.whole:
@@ -961,7 +995,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         if core.player == _CHANCE:
             core.apply_chance(int(action), self.move_number())
         else:
-            core.apply_player(int(action))
+            core.apply_player(action)   # an int: pybind11 passes OpenSpiel's Action so
 
     def _action_to_string(self, player: int, action: int) -> str:
         core = self._core
