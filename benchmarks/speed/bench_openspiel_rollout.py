@@ -19,10 +19,13 @@ games: on a state that asked at every decision before (as a tree search
 does) and on one that never asked (the first call).
 
 Times are this process's CPU time (``time.process_time``): on a shared
-machine wall time mostly counts waiting for a core.  Prints the median
-time per game with the quartiles, the steps per game and
-the ratio of medians to the reducer, and the machine and load.  Run:
-``python benchmarks/speed/bench_openspiel_rollout.py [--games N] [--quick]``.
+machine wall time mostly counts waiting for a core.  The whole round-robin
+is repeated ``--repeats`` times; each repeat gives every case's median time
+per game and its ratio to the reducer's median in that repeat.  Prints, per
+case, the median over the repeats of those medians and ratios with their
+spread (least and greatest repeat), the steps per game, and the machine and
+load.  Run: ``python benchmarks/speed/bench_openspiel_rollout.py [--games N]
+[--repeats R] [--quick]``.
 """
 
 from __future__ import annotations
@@ -108,8 +111,11 @@ def _information_state(game: Any, games: int, ask_on_the_way: bool) -> list[floa
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its table; always exits 0."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=40, help="games per case (default 40)")
-    parser.add_argument("--quick", action="store_true", help="a smoke run of 3 games")
+    parser.add_argument("--games", type=int, default=20,
+                        help="games per case in each repeat (default 20)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="repeats of the whole round-robin (default 5)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run of 3 games, once")
     args = parser.parse_args(argv)
     try:
         import pyspiel
@@ -118,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as err:
         print(f"skipped: {err}")
         return 0
-    games = 3 if args.quick else args.games
+    games, repeats = (3, 1) if args.quick else (args.games, args.repeats)
     for key, value in machine_summary(["cardrules", "open-spiel"]):
         print(f"{key:>12}: {value}")
     print(f"{'load':>12}: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min)")
@@ -139,24 +145,28 @@ def main(argv: list[str] | None = None) -> int:
             pass
         else:
             cases.append(("adapter, sampled chance", _adapter(sampled)))
-        seconds: list[list[float]] = [[] for _ in cases]
+        # medians[i][r]: case i's median seconds per game in repeat r
+        medians: list[list[float]] = [[] for _ in cases]
         steps: list[int] = [0] * len(cases)
         for _, play in cases:
             play(10 ** 6)   # warm up
-        for seed in range(games):
-            for i, (_, play) in enumerate(cases):
-                start = time.process_time()
-                steps[i] += play(seed)
-                seconds[i].append(time.process_time() - start)
-        print(f"{title}: median ms per game [quartiles], steps per game, median / reducer")
-        base = statistics.median(seconds[0])
-        for (label, _), times, count in zip(cases, seconds, steps, strict=True):
-            if len(times) > 1:
-                q1, median, q3 = _quartiles(times)
-            else:
-                q1 = median = q3 = times[0]
-            print(f"  {label:<26} {median * 1e3:8.1f} [{q1 * 1e3:.1f}, {q3 * 1e3:.1f}]"
-                  f"  {count / games:7.0f}  {median / base:5.2f}x")
+        for _ in range(repeats):
+            seconds: list[list[float]] = [[] for _ in cases]
+            for seed in range(games):
+                for i, (_, play) in enumerate(cases):
+                    start = time.process_time()
+                    steps[i] += play(seed)
+                    seconds[i].append(time.process_time() - start)
+            for i, times in enumerate(seconds):
+                medians[i].append(statistics.median(times))
+        print(f"{title}, {repeats} repeats of {games} games: median ms per game "
+              f"[least, greatest repeat], steps per game, median / reducer [spread]")
+        for (label, _), per_repeat, count in zip(cases, medians, steps, strict=True):
+            ratios = [m / base for m, base in zip(per_repeat, medians[0], strict=True)]
+            print(f"  {label:<26} {statistics.median(per_repeat) * 1e3:7.2f} "
+                  f"[{min(per_repeat) * 1e3:.2f}, {max(per_repeat) * 1e3:.2f}]"
+                  f"  {count / games / repeats:6.0f}  {statistics.median(ratios):5.2f}x "
+                  f"[{min(ratios):.2f}, {max(ratios):.2f}]")
     game = pyspiel.load_game("cardrules_back_alley")
     count = max(3, games // 4)
     print(f"\nBack Alley, information_state_string at the last decision ({count} games): "

@@ -75,7 +75,7 @@ learning library's observation space needs).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, SupportsIndex, cast
+from typing import TYPE_CHECKING, SupportsIndex
 
 from cardrules._validate import require_int
 from cardrules.back_alley.actions import (
@@ -212,10 +212,10 @@ def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Act
     ((0, 1, 2, 13), (Pass(), Bid(tricks=1), Bid(tricks=2), Board()))
     """
     actions = legal_actions(state)   # pass, bids, board, then plays in the hand's order
-    ids = tuple(map(_INTERNED_IDS.get, map(id, actions)))
-    if None in ids:   # an action the reducer did not take from its tables
+    try:
+        return tuple(map(_INTERNED_IDS.__getitem__, map(id, actions))), actions
+    except KeyError:   # an action the reducer did not take from its tables
         return tuple([_number(action) for action in actions]), actions
-    return cast(tuple[int, ...], ids), actions
 
 
 #: The number of each action the reducer lists (``PASS``, ``BOARD`` and the

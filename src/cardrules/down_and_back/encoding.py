@@ -88,7 +88,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
-from typing import TYPE_CHECKING, SupportsIndex, cast
+from typing import TYPE_CHECKING, SupportsIndex
 
 from cardrules._validate import require_int
 from cardrules.cards import DECK
@@ -241,6 +241,7 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
 #: The numbers of the 35 splits of a hand, in the reducer's order (which is
 #: the module's numbering: see :func:`legal_actions_with_ids`).
 _SPLIT_IDS = tuple(range(_SPLIT, _SPLIT + len(_DOWN_POSITIONS)))
+_SPLIT_PHASE = Phase.SPLIT
 
 
 def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Action, ...]]:
@@ -258,12 +259,12 @@ def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Act
     ((0, 1), (Cut(count=1), Cut(count=2)))
     """
     actions = legal_actions(state)
-    if len(actions) == len(_SPLIT_IDS) and state.phase is Phase.SPLIT:
+    if len(actions) == len(_SPLIT_IDS) and state.phase is _SPLIT_PHASE:
         return _SPLIT_IDS, actions
-    ids = tuple(map(_INTERNED_IDS.get, map(id, actions)))
-    if None in ids:   # an action the reducer did not take from its tables
+    try:
+        return tuple(map(_INTERNED_IDS.__getitem__, map(id, actions))), actions
+    except KeyError:   # an action the reducer did not take from its tables
         return tuple([_number(action) for action in actions]), actions
-    return cast(tuple[int, ...], ids), actions
 
 
 #: The number of each action the reducer takes from its tables (cuts, draws,

@@ -947,7 +947,10 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
             return []
         if player == _CHANCE:
             return [outcome for outcome, _ in core.chance_outcomes()]
-        return list(core.legal_actions()[0])
+        legal = core.legal
+        if legal is None:
+            legal = core.legal = core.spec.legal_with_ids(core.state)
+        return list(legal[0])
 
     def is_chance_node(self) -> bool:
         """True at a chance node (answered without a round trip through C++).
