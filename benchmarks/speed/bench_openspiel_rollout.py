@@ -14,9 +14,10 @@ turn, so a busy period slows all alike):
   ``sampled_chance=1`` (each shuffle one step the state draws itself);
   skipped on a tree without that parameter.
 
-Then ``information_state_string`` is timed at the last decision of full
-games: on a state that asked at every decision before (as a tree search
-does) and on one that never asked (the first call).
+Then ``information_state_string`` and ``information_state_tensor`` are
+timed at the last decision of full games of both: on a state that asked at
+every decision before (as a tree search does) and on one that never asked
+(the first call).
 
 Times are this process's CPU time (``time.process_time``): on a shared
 machine wall time mostly counts waiting for a core.  The whole round-robin
@@ -83,9 +84,11 @@ def _quartiles(values: list[float]) -> tuple[float, float, float]:
     return q1, median, q3
 
 
-def _information_state(game: Any, games: int, ask_on_the_way: bool) -> list[float]:
-    """Seconds of one information_state_string call at the last decision of
-    each of ``games`` random games."""
+def _information_state(game: Any, games: int, ask_on_the_way: bool,
+                       method: str = "information_state_string") -> list[float]:
+    """Seconds of one ``method`` call (``information_state_string`` or
+    ``information_state_tensor``) at the last decision of each of ``games``
+    random games."""
     out = []
     for seed in range(games):
         rng = random.Random(seed)
@@ -97,13 +100,13 @@ def _information_state(game: Any, games: int, ask_on_the_way: bool) -> list[floa
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
                 if ask_on_the_way:
-                    state.information_state_string(state.current_player())
+                    getattr(state, method)(state.current_player())
                 last = state.clone()
                 state.apply_action(rng.choice(state.legal_actions()))
         assert last is not None
         seat = last.current_player()
         start = time.process_time()
-        last.information_state_string(seat)
+        getattr(last, method)(seat)
         out.append(time.process_time() - start)
     return out
 
@@ -167,14 +170,19 @@ def main(argv: list[str] | None = None) -> int:
                   f"[{min(per_repeat) * 1e3:.2f}, {max(per_repeat) * 1e3:.2f}]"
                   f"  {count / games / repeats:6.0f}  {statistics.median(ratios):5.2f}x "
                   f"[{min(ratios):.2f}, {max(ratios):.2f}]")
-    game = pyspiel.load_game("cardrules_back_alley")
     count = max(3, games // 4)
-    print(f"\nBack Alley, information_state_string at the last decision ({count} games): "
-          f"median ms [quartiles]")
-    for label, ask in (("asked at every decision before", True), ("first call", False)):
-        times = _information_state(game, count, ask)
-        q1, median, q3 = _quartiles(times)
-        print(f"  {label:<32} {median * 1e3:7.3f} [{q1 * 1e3:.3f}, {q3 * 1e3:.3f}]")
+    for title, name, params in (
+            ("Back Alley", "cardrules_back_alley", {}),
+            ("Down and Back, 4 players", "cardrules_down_and_back", {"num_players": 4})):
+        game = pyspiel.load_game(name, params)
+        for method in ("information_state_string", "information_state_tensor"):
+            print(f"\n{title}, {method} at the last decision ({count} games): "
+                  f"median ms [quartiles]")
+            for label, ask in (("asked at every decision before", True),
+                               ("first call", False)):
+                times = _information_state(game, count, ask, method)
+                q1, median, q3 = _quartiles(times)
+                print(f"  {label:<32} {median * 1e3:7.3f} [{q1 * 1e3:.3f}, {q3 * 1e3:.3f}]")
     print(f"\n{'load':>12}: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min)")
     return 0
 

@@ -93,7 +93,7 @@ from cardrules.back_alley.actions import (
     Shuffle,
 )
 from cardrules.back_alley.bounds import MAX_THROW_INS as _MAX_THROW_INS
-from cardrules.back_alley.game import PHASE_RULES, apply, legal_actions
+from cardrules.back_alley.game import BID_CHOICES, PHASE_RULES, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, Settings, hand_size_of
 from cardrules.back_alley.views import View, view
 from cardrules.cards import Joker, Suit
@@ -215,6 +215,9 @@ def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Act
     ((0, 1, 2, 13), (Pass(), Bid(tricks=1), Bid(tricks=2), Board()))
     """
     actions = legal_actions(state)   # pass, bids, board, then plays in the hand's order
+    ids = _TABLE_IDS.get(id(actions))
+    if ids is not None:   # one of the reducer's tables of bids
+        return ids, actions
     try:
         return tuple(map(_INTERNED_IDS.__getitem__, map(id, actions))), actions
     except KeyError:   # an action the reducer did not take from its tables
@@ -226,6 +229,10 @@ def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Act
 #: object's ``id``: a lookup that never hashes an action.
 _TABLED: tuple[Action, ...] = (PASS, BOARD, *BIDS[:_MAX_BID], *PLAYS)
 _INTERNED_IDS: dict[int, int] = {id(action): _number(action) for action in _TABLED}
+#: The numbers of the reducer's tables of bids (one per hand size), by the
+#: table's ``id``.
+_TABLE_IDS: dict[int, tuple[int, ...]] = {id(table): tuple(map(_number, table))
+                                          for table in BID_CHOICES}
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:

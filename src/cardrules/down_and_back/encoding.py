@@ -263,6 +263,9 @@ def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Act
     ((0, 1), (Cut(count=1), Cut(count=2)))
     """
     actions = legal_actions(state)
+    ids = _TABLE_IDS.get(id(actions))
+    if ids is not None:   # one of the reducer's tables of actions
+        return ids, actions
     if len(actions) == len(_SPLIT_IDS) and state.phase is _SPLIT_PHASE:
         return _SPLIT_IDS, actions
     try:
@@ -276,6 +279,11 @@ def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Act
 #: lookup that never hashes an action.
 _TABLED: tuple[Action, ...] = (*_game._CUTS, *_game._DRAWS, *_game._DISCARDS)
 _INTERNED_IDS: dict[int, int] = {id(action): _number(action) for action in _TABLED}
+#: The numbers of the reducer's whole tables of legal actions (cuts, draws), by
+#: the table's ``id``.
+_TABLE_IDS: dict[int, tuple[int, ...]] = {
+    id(table): tuple(map(_number, table))
+    for table in (_game._CUTS, _game._DRAWS, _game._DRAW_STOCK_ONLY)}
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:
