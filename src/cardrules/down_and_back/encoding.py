@@ -281,9 +281,9 @@ _TABLED: tuple[Action, ...] = (*_game._CUTS, *_game._DRAWS, *_game._DISCARDS)
 _INTERNED_IDS: dict[int, int] = {id(action): _number(action) for action in _TABLED}
 #: The numbers of the reducer's whole tables of legal actions (cuts, draws), by
 #: the table's ``id``.
-_TABLE_IDS: dict[int, tuple[int, ...]] = {
-    id(table): tuple(map(_number, table))
-    for table in (_game._CUTS, _game._DRAWS, _game._DRAW_STOCK_ONLY)}
+_TABLES: tuple[tuple[Action, ...], ...] = (_game._CUTS, _game._DRAWS, _game._DRAW_STOCK_ONLY)
+_TABLE_IDS: dict[int, tuple[int, ...]] = {id(table): tuple(map(_number, table))
+                                          for table in _TABLES}
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:
