@@ -1061,6 +1061,10 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
             cand = h;
         }
     }
+    if (!(cand & (cand - 1))) {  /* one card: nothing to order */
+        moves[0] = lowest_bit(cand);
+        return 1;
+    }
     /* the cards still out and on the table, for equal cards */
     u64 out = all_cards(c);
     for (int p = 0; p < c->played; p++)
@@ -1300,6 +1304,12 @@ static u64 runs_cut(const Ctx *c, const int *moves, int n, u64 rel)
 {
     int seat = (c->leader + c->played) & 3;
     u64 h = c->hand[seat], out = all_cards(c), add = 0;
+    u64 plain = 0;  /* the moves that are plain cards */
+    for (int i = 0; i < n; i++)
+        if (RANK(moves[i]) < LB_BIT)
+            plain |= (u64)1 << moves[i];
+    if (!plain)
+        return 0;
     for (int p = 0; p < c->played; p++)
         out |= (u64)1 << c->tcard[p];
     for (int s = 0; s < 4; s++) {
@@ -1307,10 +1317,7 @@ static u64 runs_cut(const Ctx *c, const int *moves, int n, u64 rel)
         if (!r)
             continue;
         int line = lowest_bit(r);
-        u64 lows = 0;
-        for (int i = 0; i < n; i++)
-            if (SLOT(moves[i]) == s && RANK(moves[i]) < LB_BIT && moves[i] < line)
-                lows |= (u64)1 << moves[i];
+        u64 lows = plain & slot_bits(s) & (((u64)1 << line) - 1);
         while (lows) {  /* highest first */
             int low = highest_bit(lows);
             lows &= ~((u64)1 << low);
