@@ -234,7 +234,10 @@ RULES: _Rules[GameState, Action] = _Rules(
     encoding=_Encoding(_encoding.NUM_ACTIONS, _encoding.action_id, _encoding.action_from_id,
                        _encoding.legal_action_ids, _encoding.OBSERVATION_SIZE,
                        _encoding.OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string, _encoding.observation_bounds),
+                       _encoding.seat_string, _encoding.observation_bounds,
+                       _encoding.legal_actions_with_ids,
+                       _encoding.information_state_layout,
+                       _encoding.information_state_bits),
     bounds=_bounds, vector=_vector, view_to_dict=view_to_dict, public_view=_public_view)
 _register(RULES)
 
