@@ -287,9 +287,12 @@ TESTS: dict[str, list[str]] = {
     "cardrules/server/app.py": [_SRVT + "test_structure.py", _SRVT + "test_hostile.py",
                                 _SRVT + "test_api.py", _SRVT + "test_ws.py",
                                 _SRVT + "test_web_pages.py",
-                                # one of the several-process tests: catching up on notifications
+                                # of the several-process tests: catching up on
+                                # notifications, and a lease lost
                                 _SRVT + "test_cluster.py::"
                                 "test_a_client_moves_to_another_process_mid_game",
+                                _SRVT + "test_cluster.py::"
+                                "test_a_table_whose_lease_is_lost_is_not_driven_here_again",
                                 "src/cardrules/server/app.py"],
     "cardrules/server/_requests.py": [_SRVT + "test_hostile.py", _SRVT + "test_api.py",
                                       "src/cardrules/server/_requests.py"],
