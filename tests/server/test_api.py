@@ -47,6 +47,8 @@ def test_create_without_seats_gives_one_person_and_the_default_bots(database: st
 def test_bad_requests_are_refused_with_a_message_naming_the_mistake(database: str) -> None:
     cases = [
         ({"game": "go-fish"}, "unknown game 'go-fish'"),
+        # a long name is quoted by its first 40 characters only
+        ({"game": "abcdefghij" * 4 + "KLM"}, "unknown game '" + "abcdefghij" * 4 + "' (known:"),
         ({"game": "back-alley", "settings": {"max_hand": 2}}, "setting 'max_hand'"),
         ({"game": "back-alley", "settings": {"max_hand_size": 99}}, "max_hand_size"),
         ({"game": "back-alley", "settings": {"max_hand_size": "2"}}, "max_hand_size"),
