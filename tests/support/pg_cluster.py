@@ -118,6 +118,16 @@ class PostgresCluster:
             db.execute(f'CREATE DATABASE "{name}"')
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{name}"
 
+    def drop_database(self, url: str) -> None:
+        """Drop a database :meth:`new_database` made (its connections cut).
+        At once, while its files are fresh: a folder of many old databases
+        is slow to remove on a disk that discards what is freed."""
+        import psycopg
+
+        name = url.rsplit("/", 1)[1]
+        with psycopg.connect(self.admin_url, autocommit=True) as db:
+            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
     def stop(self) -> None:
         """Stop the cluster at once and remove its folder."""
         if self.folder is None:
