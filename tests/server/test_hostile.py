@@ -261,6 +261,24 @@ def test_a_client_that_never_reads_is_cut_off_when_its_queue_is_full() -> None:
     assert queued == 4
 
 
+def test_a_client_waiting_for_a_view_has_one_queued_however_often_it_is_told() -> None:
+    # A view is built when it is sent, from the table as it stands then, so
+    # changes that come while one is queued add nothing to the queue.
+    async def run() -> tuple[int, bool]:
+        async def send(text: str) -> None:
+            pass
+
+        async def close() -> None:
+            pass
+
+        client = Client(0, send, close, queue=4)
+        for _ in range(10):
+            client.notify()
+        return client.outbox.qsize(), client.overflowed.is_set()
+
+    assert asyncio.run(run()) == (1, False)
+
+
 def test_a_slow_reader_is_cut_off_after_the_send_timeout() -> None:
     async def run() -> bool:
         from cardrules.server._live import Shared

@@ -127,6 +127,36 @@ def test_a_version_checked_batch_from_a_stale_writer_is_left_out_alone(database:
     store.close()
 
 
+def test_two_batches_of_one_table_in_one_call_are_stored_in_version_order(
+        tmp_path: Path) -> None:
+    # On SQLite the batches of one call are applied in the order of their
+    # tables and versions, whatever the order they are given in, so two
+    # moves of one table in one call both go in.  (On PostgreSQL every batch
+    # of a call is checked against the version its table had before the
+    # call: a table's second batch in the same call is a conflict.  A table
+    # writes one batch at a time, so neither case comes up in the server.)
+    store = Store(str(tmp_path / "db.sqlite"))
+    store.create_table("a", "back_alley", {}, 1, ["human"] * 4, {})
+    second = {"type": "dealer", "seat": 1}
+    assert store.append_checked([("a", 1, [(None, second, "chance")], False),
+                                 ("a", 0, [(None, DEAL, "chance")], False)]) == []
+    assert [(a.version, a.action) for a in store.actions("a")] == [(1, DEAL), (2, second)]
+    store.close()
+
+
+def test_a_lease_is_held_up_to_its_expiry_inclusive(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # At the very instant a lease expires it is still its holder's: counted
+    # among the live processes' leases and not taken by another.
+    store = Store(str(tmp_path / "db.sqlite"))
+    store.create_table("a", "back_alley", {}, 1, ["human"] * 4, {})
+    monkeypatch.setattr(Store, "_clock", lambda self: sa.literal(1000.0, sa.Float))
+    assert store.take_leases("p1", 0.0) == ["a"]   # expires at 1000.0, which is now
+    assert store.lease_counts() == {"p1": 1}
+    assert store.take_leases("p2", 60.0) == []
+    store.close()
+
+
 def test_a_finished_table_takes_no_more_actions(database: str) -> None:
     store = Store(database)
     store.create_table("a", "back_alley", {}, 1, ["human"] * 4, {})

@@ -4,45 +4,13 @@
 :class:`~cardrules.server.store.Store`.  Games are named as the command
 names them (``back-alley``, ``down-and-back``; any case, ``-`` or ``_``).
 
-The lobby (JSON; an error is ``{"error": MESSAGE}`` with status 400, 404 or 409):
-
-- ``GET /api/games``: ``{"games": [{"game", "title", "settings" (the
-  defaults), "players" (the table sizes), "bots", "default_bot",
-  "return_unit"}]}``;
-- ``POST /api/tables`` with ``{"game": ..., "settings": {...}, "seats":
-  [...], "seed": N}`` (all but ``game`` optional): a seat is ``"human"``
-  (taken by the creator, who gets its token), ``"open"`` (a human seat left
-  for someone to join) or ``"bot:NAME"``; without ``seats``, one human and
-  the game's default bots.  Answers 201 ``{"id", "game", "seats": [{"seat",
-  "token"}]}``;
-- ``GET /api/tables``: ``{"tables": [...]}``, the unfinished tables
-  (``?finished=1``: the finished ones), each ``{"id", "game", "title",
-  "settings", "seats": [{"seat", "kind" ("human" or "bot:NAME"), "taken"}],
-  "version", "finished", "created"}``; ``GET /api/tables/{id}``: one of them;
-- ``POST /api/tables/{id}/join`` (optional body ``{"seat": N}``): takes a
-  free human seat, ``{"id", "seat", "token"}``; 409 when none is free;
-- ``GET /api/tables/{id}/record``: 409 ``{"error", "version"}`` until the
-  game is over, then the game record (:meth:`GameRecord.to_dict
-  <cardrules.engine.GameRecord.to_dict>`).
-
-The table: ``WS /ws/tables/{id}?token=TOKEN`` (no token: a spectator; an
-unknown token is closed with code 1008, an unknown table with 4404).  On
-connecting, and after every change, the client is sent ``{"type": "view",
-"table", "version", "seat" (null for a spectator), "view" (the game's
-``view_to_dict`` of that seat's view, or of the public view), "legal" (the
-actions' texts when it is that seat's turn, else []), "events" (what that
-seat may know of every step since its last message, the whole game on the
-first: ``{"version", "text", "parts"}``), "over", "returns" (when over),
-"deadline" (the turn timer's end, in seconds since the epoch, or null)}``.
-A client sends ``{"type": "act", "version": N, "action": TEXT}``, or
-``{"type": "sync"}`` to be sent the full view and history again.  A refusal
-changes nothing and is answered ``{"type": "error", "rule", "message"}``:
-``rule`` is the game rule's id (``BA-31``; an action out of turn names the
-turn's rule, such as ``BA-20``) or the server's reason: ``stale`` (the
-version is not the table's), ``parse`` (not an action), ``spectator``,
-``game-over``, ``bad-message`` (not a message of this protocol),
-``illegal`` (refused for another reason) or ``server`` (the action could
-not be stored).
+The lobby is a JSON API (``GET /api/games``, ``POST /api/tables``,
+``GET /api/tables`` and ``/api/tables/{id}``, ``POST
+/api/tables/{id}/join``, ``GET /api/tables/{id}/record``; an error is
+``{"error": MESSAGE}`` with status 400, 404 or 409), the table a WebSocket
+(``WS /ws/tables/{id}?token=TOKEN``; no token: a spectator) that sends each
+seat its view after every change and answers a refused action with the
+rule's id.  Every route, field and refusal: :doc:`/server`.
 """
 
 from __future__ import annotations
