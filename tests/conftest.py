@@ -89,16 +89,17 @@ def _new_database(request: pytest.FixtureRequest, folder: Path) -> Iterator[str]
         yield str(folder / "db.sqlite")
         return
     cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
-    url = cluster.new_database()
+    url = cluster.new_schema()
     yield url
-    cluster.drop_database(url)
+    cluster.drop_schema(url)
 
 
 @pytest.fixture(params=STORES)
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database for the server, once as a SQLite file and once
-    as a new database on the session's PostgreSQL cluster (dropped after the
-    test): a test that asks for it runs against both stores."""
+    on the session's PostgreSQL cluster (a new schema of its one database,
+    dropped after the test: ``PostgresCluster.new_schema``): a test that asks
+    for it runs against both stores."""
     yield from _new_database(request, tmp_path)
 
 
