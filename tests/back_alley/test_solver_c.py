@@ -178,6 +178,30 @@ def test_pure_python_turns_the_c_solver_off() -> None:
     assert out.stdout.strip() == "False"
 
 
+def test_the_solver_answers_alike_with_and_without_pext() -> None:
+    """The transposition table's keys compress the hands with BMI2's pext
+    where the processor runs it fast, else through a table: both give the
+    same answers (CARDRULES_SOLVER_NO_PEXT forces the table)."""
+    import json
+
+    states = positions(17, 12, (5, 6, 7))
+    args = []
+    for state in states:
+        arguments = _solver_c._arguments(state)
+        assert arguments is not None
+        args.append(arguments[1])
+    code = ("import json, sys; from cardrules.back_alley.double_dummy import _solver; "
+            "print(json.dumps([_solver.play_values(*[tuple(x) if isinstance(x, list) else x "
+            "for x in a]) for a in json.loads(sys.stdin.read())]))")
+    env = dict(os.environ, CARDRULES_SOLVER_NO_PEXT="1",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, input=json.dumps(args))
+    from cardrules.back_alley.double_dummy import _solver
+    here = [[list(pair) for pair in _solver.play_values(*a)] for a in args]
+    assert json.loads(out.stdout) == here
+
+
 def test_a_failing_run_of_equal_cards_is_not_reused_where_the_cards_differ() -> None:
     """A position once answered wrongly by the transposition table: seat 1,
     void in hearts, may ruff the jack of hearts with the 9, 10 or queen of

@@ -62,6 +62,14 @@
  * size is the caller's), whose entries may be kept from call to call when
  * the trump suit and board claims stay the same (solve_many does so).
  *
+ * Studying the search: compiled with -DSOLVER_STATS the module gains
+ * stats(), the counts (nodes at each place in a trick, quick- and
+ * sure-trick cut-offs, table look-ups and hits, stores, cut-offs by the
+ * first card tried or a later one) since the last call; only meaningful
+ * single-threaded.  The key compresses the hands with BMI2's pext where it
+ * is fast, else through a table (CARDRULES_SOLVER_NO_PEXT set at import
+ * forces the table; the answers are the same).
+ *
  * play_values: the cards of the seat to act in the order the search would
  * try them, each one's exact value found by zero-window probes whose first
  * target is the best value found so far, all under one table.
@@ -76,6 +84,18 @@
 #endif
 
 typedef uint64_t u64;
+
+/* Counters for studying the search (compile with -DSOLVER_STATS; they are
+ * shared by every thread, so only single-threaded figures are meaningful):
+ * read and reset with _solver.stats(). */
+#ifdef SOLVER_STATS
+enum { ST_NODE0, ST_NODE1, ST_NODE2, ST_NODE3, ST_SURE, ST_QUICK, ST_PROBE, ST_HIT, ST_STORE,
+       ST_SECOND, ST_ROOT, ST_TRIED, ST_SIDE, ST_SIDE_BETTER, ST_FIRST, ST_LATER, ST_N };
+static long long stats[ST_N];
+#define STAT(i) (stats[i]++)
+#else
+#define STAT(i) ((void)0)
+#endif
 
 #define LB_BIT 13
 #define BB_BIT 14
@@ -147,6 +167,52 @@ static inline u64 compress(u64 x, u64 m)
     return out;
 }
 
+/* With BMI2's pext where it is fast (Intel since Haswell, AMD since Zen 3;
+ * AMD's earlier processors run it in microcode, slower than the table),
+ * chosen once at import (solver_init). */
+#if defined(SOLVER_X86) && defined(__x86_64__)
+#define HAVE_PEXT 1
+#include <cpuid.h>
+static int fast_pext;
+
+__attribute__((target("popcnt,bmi2")))
+static void compress3_pext(const u64 *hand, u64 m, u64 *out)
+{
+    out[0] = __builtin_ia32_pext_di(hand[0], m);
+    out[1] = __builtin_ia32_pext_di(hand[1], m);
+    out[2] = __builtin_ia32_pext_di(hand[2], m);
+}
+
+static int pext_is_fast(void)
+{
+    if (!__builtin_cpu_supports("bmi2"))
+        return 0;
+    if (!__builtin_cpu_is("amd"))
+        return 1;
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    unsigned family = (a >> 8) & 0xF;
+    if (family == 0xF)
+        family += (a >> 20) & 0xFF;
+    return family >= 0x19;
+}
+#endif
+
+/* The first three hands compressed by the cards left m (the fourth is not
+ * needed: it holds the rest). */
+static inline void compress3(const u64 *hand, u64 m, u64 *out)
+{
+#ifdef HAVE_PEXT
+    if (fast_pext) {
+        compress3_pext(hand, m, out);
+        return;
+    }
+#endif
+    for (int h = 0; h < 3; h++)
+        out[h] = compress(hand[h], m);
+}
+
 /* -- the transposition table ---------------------------------------------- */
 
 /* An entry holds bounds on team 0's tricks from the start of a trick, true
@@ -172,11 +238,15 @@ typedef struct {
  * (they would push out costlier ones), and so are quick-trick cut-offs. */
 #define MIN_STORE 2
 
+#ifndef WAYS
 #define WAYS 64
+#endif
 /* 2^14 buckets of 64 entries of 48 bytes and an 8-byte tag: 56 MB, allocated
  * once and reused.  Many entries share a distribution, so the buckets are
  * wide (16 ways searched several times as many nodes on hard deals). */
+#ifndef TT_BITS
 #define TT_BITS 20
+#endif
 #define TT_SIZE ((size_t)1 << TT_BITS)
 
 /* Beside the entries, a tag per entry: the call's generation (16 bits), a
@@ -323,9 +393,9 @@ static inline u64 slot_bits(int s) { return (u64)0x7FFF << (16 * s); }
 /* What a position at the start of a trick is looked up by. */
 typedef struct {
     u64 lens;           /* cards per suit per hand, 4 bits each (hand * 16 + suit * 4) */
-    u64 rel[4];         /* the hands compressed by the cards left */
+    u64 rel[3];         /* the first three hands compressed by the cards left */
     u64 rest;           /* all cards left */
-    int count[4], offset[4]; /* cards left per suit; where each starts in rel */
+    int count[4], end[4]; /* cards left per suit; where each ends in rel */
     uint8_t info;
     uint16_t tops;      /* one card of each suit left, as segment sizes */
     uint32_t tag;       /* the entries' tag (see Table) */
@@ -339,8 +409,8 @@ static void make_key(const Ctx *c, Key *k)
     u64 rest = all_cards(c);
     k->rest = rest;
     u64 lens = 0;
+    compress3(c->hand, rest, k->rel);
     for (int h = 0; h < 4; h++) {
-        k->rel[h] = compress(c->hand[h], rest);
         for (int s = 0; s < 4; s++)
             lens |= (u64)popcount64(c->hand[h] & slot_bits(s)) << (16 * h + 4 * s);
     }
@@ -348,8 +418,8 @@ static void make_key(const Ctx *c, Key *k)
     int at = 0;
     for (int s = 0; s < 4; s++) {
         k->count[s] = popcount64(rest & slot_bits(s));
-        k->offset[s] = at;
         at += k->count[s];
+        k->end[s] = at;
     }
     unsigned jokers = 0, free_trump = 1;
     if (c->trump >= 0) {
@@ -387,9 +457,8 @@ static inline u64 seg_mask(const Key *k, uint16_t seg)
 {
     u64 m = 0;
     for (int s = 0; s < 4; s++) {
-        int n = seg >> (4 * s) & 15;
-        if (n)
-            m |= (((u64)1 << n) - 1) << (k->offset[s] + k->count[s] - n);
+        int n = seg >> (4 * s) & 15, e = k->end[s];
+        m |= ((u64)1 << e) - ((u64)1 << (e - n));
     }
     return m;
 }
@@ -450,6 +519,7 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
 {
     if (c->left < MIN_STORE)
         return;
+    STAT(ST_STORE);
     uint16_t seg = seg_of(k, rel);
     int covers = 1;
     for (int s = 0; s < 16; s += 4)
@@ -459,25 +529,36 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
     u64 *tags = c->tag + base;
     u64 m = seg_mask(k, seg);
     u64 r0 = k->rel[0] & m, r1 = k->rel[1] & m, r2 = k->rel[2] & m;
+    /* the tags alone are scanned: an entry is read only when its whole tag
+     * matches, and the depths only when the bucket is full */
+    u64 want = (u64)k->tag << 32 | (u64)seg << 16 | pattern(r0, r1, r2);
     Entry *e = NULL;
-    int pick = -1, depth = 99;
+    int pick = -1;
     for (int i = 0; i < WAYS; i++) {
-        Entry *x = &b[i];
-        if (tags[i] >> 48 != c->gen) {
+        u64 tg = tags[i];
+        if (tg >> 48 != c->gen) {
             /* the first free way: this call's entries fill the ways in
              * order, so none matches beyond it */
             pick = i;
             break;
         }
-        if (tags[i] >> 32 == k->tag && x->lens == k->lens && x->info == k->info && x->seg == seg && x->r0 == r0
-                && x->r1 == r1 && x->r2 == r2) {
-            e = x;
-            break;
+        if (tg == want) {
+            Entry *x = &b[i];
+            if (x->lens == k->lens && x->info == k->info && x->r0 == r0 && x->r1 == r1
+                    && x->r2 == r2) {
+                e = x;
+                break;
+            }
         }
-        if (x->depth < depth) {
-            depth = x->depth;
-            pick = i;
-        }
+    }
+    if (e == NULL && pick < 0) {
+        /* full: the shallowest entry makes way */
+        int depth = 99;
+        for (int i = 0; i < WAYS; i++)
+            if (b[i].depth < depth) {
+                depth = b[i].depth;
+                pick = i;
+            }
     }
     if (e == NULL) {
         e = &b[pick];
@@ -487,7 +568,7 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         e->r0 = r0;
         e->r1 = r1;
         e->r2 = r2;
-        tags[pick] = (u64)k->tag << 32 | (u64)seg << 16 | pattern(r0, r1, r2);
+        tags[pick] = want;
         e->lower = 0;
         e->upper = (uint8_t)c->left;
         e->best = NO_BEST;
@@ -677,7 +758,9 @@ static int quick_tricks(const Ctx *c, u64 *rel)
         return q;
     u64 srel;
     int q2 = side_tricks(c, &srel);
+    STAT(ST_SIDE);
     if (q2 > q) {
+        STAT(ST_SIDE_BETTER);
         q = q2;
         *rel = srel;
     }
@@ -978,6 +1061,10 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
             cand = h;
         }
     }
+    if (!(cand & (cand - 1))) {  /* one card: nothing to order */
+        moves[0] = lowest_bit(cand);
+        return 1;
+    }
     /* the cards still out and on the table, for equal cards */
     u64 out = all_cards(c);
     for (int p = 0; p < c->played; p++)
@@ -1217,6 +1304,12 @@ static u64 runs_cut(const Ctx *c, const int *moves, int n, u64 rel)
 {
     int seat = (c->leader + c->played) & 3;
     u64 h = c->hand[seat], out = all_cards(c), add = 0;
+    u64 plain = 0;  /* the moves that are plain cards */
+    for (int i = 0; i < n; i++)
+        if (RANK(moves[i]) < LB_BIT)
+            plain |= (u64)1 << moves[i];
+    if (!plain)
+        return 0;
     for (int p = 0; p < c->played; p++)
         out |= (u64)1 << c->tcard[p];
     for (int s = 0; s < 4; s++) {
@@ -1224,10 +1317,7 @@ static u64 runs_cut(const Ctx *c, const int *moves, int n, u64 rel)
         if (!r)
             continue;
         int line = lowest_bit(r);
-        u64 lows = 0;
-        for (int i = 0; i < n; i++)
-            if (SLOT(moves[i]) == s && RANK(moves[i]) < LB_BIT && moves[i] < line)
-                lows |= (u64)1 << moves[i];
+        u64 lows = plain & slot_bits(s) & (((u64)1 << line) - 1);
         while (lows) {  /* highest first */
             int low = highest_bit(lows);
             lows &= ~((u64)1 << low);
@@ -1269,7 +1359,9 @@ static int try_moves(Ctx *c, const int *moves, int n, int target, int maxside, u
                 continue;
         }
         u64 crel;
+        STAT(ST_TRIED);
         if (play_and_search(c, b, target, &crel) == maxside) {
+            STAT(i == 0 ? ST_FIRST : ST_LATER);
             *rel = crel;
             *cut = b;
             return maxside;
@@ -1286,6 +1378,7 @@ static int try_moves(Ctx *c, const int *moves, int n, int target, int maxside, u
 static int node(Ctx *c, int target, u64 *rel)
 {
     c->nodes++;
+    STAT(ST_NODE0 + c->played);
     int seat = (c->leader + c->played) & 3;
     int maxside = !(seat & 1);
     int moves[MAXMOVES * 4];
@@ -1308,10 +1401,12 @@ static int node(Ctx *c, int target, u64 *rel)
              * stop it */
             u64 srel;
             if (need <= sure_tricks(c, 0, need, &srel)) {
+                STAT(ST_SURE);
                 *rel = srel;
                 return 1;
             }
             if (need > c->left - sure_tricks(c, 1, c->left - need + 1, &srel)) {
+                STAT(ST_SURE);
                 *rel = srel;
                 return 0;
             }
@@ -1319,10 +1414,12 @@ static int node(Ctx *c, int target, u64 *rel)
         u64 qrel;
         int q = quick_tricks(c, &qrel);
         if (maxside ? q >= need : c->left - q < need) {
+            STAT(ST_QUICK);
             *rel = qrel;
             return maxside;
         }
         int first = -1;
+        STAT(ST_PROBE);
         for (int i = 0; i < 2 * WAYS; i++) {
             size_t at = i < WAYS ? k.index2 + i : k.index + i - WAYS;
             u64 tg = c->tag[at];
@@ -1343,10 +1440,12 @@ static int node(Ctx *c, int target, u64 *rel)
                     || (k.rel[1] & m) != e->r1 || (k.rel[2] & m) != e->r2)
                 continue;  /* m: the mask of the entry's seg, from its tag */
             if (e->lower >= need) {
+                STAT(ST_HIT);
                 *rel = seg_cards(&k, e->seg);
                 return 1;
             }
             if (e->upper < need) {
+                STAT(ST_HIT);
                 *rel = seg_cards(&k, e->seg);
                 return 0;
             }
@@ -1375,8 +1474,10 @@ static int node(Ctx *c, int target, u64 *rel)
     /* the second hand's team is sure of the k tricks its side needs */
     int k0 = target - c->ns;
     int k = maxside ? k0 : c->left - k0 + 1;
-    if (c->played == 1 && wins_second_hand(c, seat, rel) >= k)
+    if (c->played == 1 && wins_second_hand(c, seat, rel) >= k) {
+        STAT(ST_SECOND);
         return maxside;
+    }
     int n = gen_moves(c, seat, moves, -1);
     int cut;
     return try_moves(c, moves, n, target, maxside, rel, &cut);
@@ -1397,6 +1498,7 @@ static int exact(Ctx *c, int lo, int hi, int guess)
         if (t > hi)
             t = hi;
         u64 rel;
+        STAT(ST_ROOT);
         if (node(c, t, &rel)) {
             lo = t;
             guess = t + 1;
@@ -1639,7 +1741,8 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
          * worse two, and each probe finds in the table what the searches
          * of the cards before it stored. */
         int order[MAXMOVES * 4], reps[64], repv[64];
-        int nreps = gen_moves(&c, seat, order, -1), best = -1, guess = first_guess(&c);
+        int nreps = gen_moves(&c, seat, order, -1);
+        int best = -1, guess = first_guess(&c);
         for (int i = 0; i < nreps; i++) {
             int b = order[i], pos = c.played, v;
             Ctx d = c;
@@ -1647,10 +1750,8 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
             d.hand[seat] &= ~((u64)1 << b);
             d.tcard[pos] = b;
             note_winner(&d, pos, seat);
-            if (pos < 3) {
-                d.played = pos + 1;
-                v = exact(&d, 0, left, guess);
-            } else {
+            int lo = 0, hi = left;
+            if (pos == 3) {
                 /* team 0's tricks from here: this trick's and the later ones */
                 int w = d.wseat[3];
                 d.broken |= trick_trumped(&d);
@@ -1658,8 +1759,12 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
                 d.left = left - 1;
                 d.played = 0;
                 d.ns = !(w & 1);
-                v = d.left ? exact(&d, d.ns, d.ns + d.left, guess) : d.ns;
+                lo = d.ns;
+                hi = d.ns + d.left;
+            } else {
+                d.played = pos + 1;
             }
+            v = exact(&d, lo, hi, guess);
             c.nodes += d.nodes;
             reps[i] = representative(&c, seat, b);
             repv[i] = v;
@@ -1772,6 +1877,18 @@ static PyObject *py_ba_last_nodes(PyObject *Py_UNUSED(module), PyObject *Py_UNUS
     return PyLong_FromLongLong(last_nodes);
 }
 
+#ifdef SOLVER_STATS
+static PyObject *py_ba_stats(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(args))
+{
+    PyObject *out = PyTuple_New(ST_N);
+    for (int i = 0; i < ST_N; i++) {
+        PyTuple_SET_ITEM(out, i, PyLong_FromLongLong(stats[i]));
+        stats[i] = 0;
+    }
+    return out;
+}
+#endif
+
 static PyObject *py_ba_max_tricks(PyObject *Py_UNUSED(module), PyObject *args)
 {
     return ba_solve(args, 0);
@@ -1786,6 +1903,9 @@ static PyMethodDef solver_methods[] = {
     {"max_tricks", py_ba_max_tricks, METH_VARARGS, ba_max_tricks_doc},
     {"play_values", py_ba_play_values, METH_VARARGS, ba_play_values_doc},
     {"last_nodes", py_ba_last_nodes, METH_NOARGS, "The nodes the last solve searched."},
+#ifdef SOLVER_STATS
+    {"stats", py_ba_stats, METH_NOARGS, "The search's counters since the last call, reset."},
+#endif
     {NULL, NULL, 0, NULL},
 };
 
@@ -1812,6 +1932,9 @@ static int solver_init(void)
     build_pext8();
 #ifdef SOLVER_X86
     __builtin_cpu_init();
+#ifdef HAVE_PEXT
+    fast_pext = pext_is_fast() && !getenv("CARDRULES_SOLVER_NO_PEXT");
+#endif
     return __builtin_cpu_supports("popcnt");
 #else
     return 1;

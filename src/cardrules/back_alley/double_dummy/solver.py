@@ -26,17 +26,8 @@ already won do not.
 >>> {str(play): tricks for play, tricks in play_values(state).items()}
 {'play 3H': 1}
 
-The searching is the one a fast bridge solver does: alpha-beta over whole
-tricks with zero-window searches on a trick target, a transposition table
-keyed on the ranks of the cards left relative to one another (so positions
-that differ only in cards already played share an entry) in which each answer
-is filed under the holders of the cards it rests on (the winning ranks: an
-answer that no small card decided serves every position that differs only in
-small cards), cards of equal value in one hand tried once, quick-trick bounds
-at every trick start, and move ordering that tries sure winners and cheap
-ducks first and the best card found before first of all.  The table is kept between calls
-(the same question about a related deal is then much quicker);
-:func:`clear_cache` empties it.
+How it searches (alpha-beta over whole tricks under a transposition table
+kept between calls; :func:`clear_cache` empties it): :doc:`/double_dummy`.
 
 ``implementation`` picks the code: ``"python"`` this module, ``"c"`` the C
 solver of the speed-ups extension (a :class:`RuntimeError` when it is not
@@ -47,6 +38,7 @@ the same answers.
 from __future__ import annotations
 
 import os
+import queue
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -889,32 +881,44 @@ def _give_table(table: _native.Table) -> None:
             free.append(table)
 
 
-def _solve_chunk(states: list[GameState], every_card: bool, use_c: bool,
-                 entries: int) -> list[int | dict[Play, int]]:
-    """Solve ``states`` in order on one thread with one table, kept from
-    state to state (what one deal stored often serves the next one drawn
-    from the same view)."""
+def _solve_one(state: GameState, every_card: bool,
+               table: _native.Table | None) -> int | dict[Play, int]:
+    """One state's answer, searched with ``table`` (keeping what earlier
+    states stored in it) when there is one and the C solver takes it."""
+    answer: int | dict[Play, int] | None = None
+    if table is not None:
+        if every_card:
+            answer = _native.play_values(state, table, True)
+        else:
+            answer = _native.max_tricks(state, table, True)
+    if answer is None:  # no C solver, or a position it leaves to Python
+        if every_card:
+            answer = _python_values(state)
+        else:
+            position = _Position(state)
+            answer = position.ours(position.team0(-1))
+    return answer
+
+
+def _solve_shared(states: list[GameState], every_card: bool, use_c: bool, entries: int,
+                  answers: list[int | dict[Play, int] | None],
+                  turns: queue.SimpleQueue[int]) -> None:
+    """Solve, on one thread with one table kept from state to state (what
+    one deal stored often serves the next one drawn from the same view),
+    the states whose indexes it takes from ``turns`` (shared by every
+    thread, so that a thread done with easy states takes the next one),
+    each answer put in its place in ``answers``."""
     table = _take_table(entries) if use_c else None
-    out: list[int | dict[Play, int]] = []
     try:
-        for state in states:
-            answer: int | dict[Play, int] | None = None
-            if table is not None:
-                if every_card:
-                    answer = _native.play_values(state, table, True)
-                else:
-                    answer = _native.max_tricks(state, table, True)
-            if answer is None:  # no C solver, or a position it leaves to Python
-                if every_card:
-                    answer = _python_values(state)
-                else:
-                    position = _Position(state)
-                    answer = position.ours(position.team0(-1))
-            out.append(answer)
+        while True:
+            try:
+                at = turns.get_nowait()
+            except queue.Empty:
+                break
+            answers[at] = _solve_one(states[at], every_card, table)
     finally:
         if table is not None:
             _give_table(table)
-    return out
 
 
 @overload
@@ -937,12 +941,14 @@ def solve_many(states: Iterable[GameState], *, threads: int | None = None,
     (the same answers, BA-31 to BA-34).
 
     The C solver searches with the GIL released, so the threads run at
-    once: the states are cut into ``threads`` runs in order, each solved by
-    one thread with a transposition table of its own of ``table_entries``
-    entries (a power of two, 64 to 2**26; 56 bytes each, so 29.4 MB a thread
-    by default and at most ``threads * table_entries * 56`` bytes in all),
-    kept from one state to the next of its run (an entry holds for any
-    position under the same trump suit and board claims).  Up to one table
+    once: each thread takes the next state not yet taken (so that one done
+    with easy states goes on to the next instead of waiting), and solves it
+    with a transposition table of its own of ``table_entries`` entries (a
+    power of two, 64 to 2**26; 56 bytes each, so 29.4 MB a thread by default
+    and at most ``threads * table_entries * 56`` bytes in all), kept from
+    one state to the next it takes (an entry holds for any position under
+    the same trump suit and board claims).  The answers come in the order
+    of ``states`` and do not depend on which thread solved which.  Up to one table
     per processor is kept for the next call.  ``threads`` None means one
     per processor, never more than there are states.  With the pure-Python solver (no C
     extension, ``implementation="python"`` or ``CARDRULES_PURE_PYTHON``)
@@ -982,17 +988,15 @@ def solve_many(states: Iterable[GameState], *, threads: int | None = None,
         raise ValueError(f"table_entries must be a power of two from 64 to 2**26, "
                          f"not {table_entries}")
     count = min(threads or os.cpu_count() or 1, len(batch)) if use_c else 1
+    answers: list[int | dict[Play, int] | None] = [None] * len(batch)
+    turns: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for at in range(len(batch)):
+        turns.put(at)
     if count <= 1:
-        solved = _solve_chunk(batch, every_card, use_c, table_entries)
+        _solve_shared(batch, every_card, use_c, table_entries, answers, turns)
     else:
-        size, extra = divmod(len(batch), count)
-        runs, at = [], 0
-        for k in range(count):
-            step = size + (k < extra)
-            runs.append(batch[at:at + step])
-            at += step
         with ThreadPoolExecutor(max_workers=count) as pool:
-            parts = list(pool.map(lambda run: _solve_chunk(run, every_card, use_c,
-                                                           table_entries), runs))
-        solved = [answer for part in parts for answer in part]
-    return solved  # type: ignore[return-value]
+            for done in [pool.submit(_solve_shared, batch, every_card, use_c, table_entries,
+                                     answers, turns) for _ in range(count)]:
+                done.result()
+    return answers  # type: ignore[return-value]
