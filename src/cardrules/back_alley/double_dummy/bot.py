@@ -48,7 +48,8 @@ drawn and ``samples`` of them kept, each with a chance proportional to
 far the others' bids are from those a :class:`~cardrules.back_alley.HeuristicBot` would have
 made with the cards the deal gives them.
 
-Cost per decision: ``samples`` draws and one solve per draw
+Cost per decision: ``samples`` draws and one solve per distinct draw (a
+deal drawn twice is solved once)
 (:func:`~cardrules.back_alley.double_dummy.solver.play_values` for a play,
 :func:`~cardrules.back_alley.double_dummy.solver.max_tricks` for a bid); a forced play,
 or a choice between cards that win the same tricks, costs nothing.
@@ -203,8 +204,15 @@ class DoubleDummyBot(BackAlleyBot):
         points = dict.fromkeys(distinct, 0)
         tricks = dict.fromkeys(distinct, 0)
         draws = self._draws(view, self.samples)
-        for values in solve_many(draws, threads=self.threads, every_card=True,
-                                 implementation=self.implementation):
+        # A deal drawn twice (the draws weighed by the bids are picked with
+        # replacement) is solved once and counted as often as it was drawn.
+        slot: dict[GameState, int] = {}
+        for drawn in draws:
+            slot.setdefault(drawn, len(slot))
+        solved = solve_many(list(slot), threads=self.threads, every_card=True,
+                            implementation=self.implementation)
+        for drawn in draws:
+            values = solved[slot[drawn]]
             for action in distinct:
                 assert isinstance(action, Play)
                 taken = values[action]
