@@ -79,12 +79,29 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
         cluster.stop()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+#: The stores the server tests run on: a SQLite file, and PostgreSQL (marked
+#: ``postgres``: skipped without a server, unless CARDRULES_REQUIRE_POSTGRES=1).
+STORES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+def _new_database(request: pytest.FixtureRequest, folder: Path) -> str:
+    if request.param == "sqlite":
+        return str(folder / "db.sqlite")
+    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+    return cluster.new_database()
+
+
+@pytest.fixture(params=STORES)
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty database for the server, once as a SQLite file and once
     as a new database on the session's PostgreSQL cluster: a test that asks
     for it runs against both stores."""
-    if request.param == "sqlite":
-        return str(tmp_path / "db.sqlite")
-    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
-    return cluster.new_database()
+    return _new_database(request, tmp_path)
+
+
+@pytest.fixture(params=STORES, scope="module")
+def module_database(request: pytest.FixtureRequest,
+                    tmp_path_factory: pytest.TempPathFactory) -> str:
+    """As ``database``, one for a whole module (for a server process the
+    module's tests share): each module's tests run once on each store."""
+    return _new_database(request, tmp_path_factory.mktemp("db"))

@@ -52,7 +52,8 @@ def test_test_files_are_named_for_their_subject_and_the_folders_are_not_packages
     assert (TESTS / "support" / "references" / "__init__.py").is_file()
 
 
-def test_the_mutation_tool_names_test_files_that_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_mutation_tool_maps_every_module_to_test_files_that_exist(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     spec = importlib.util.spec_from_file_location("mutation", ROOT / "tools" / "mutation.py")
     assert spec is not None
     assert spec.loader is not None
@@ -61,6 +62,14 @@ def test_the_mutation_tool_names_test_files_that_exist(monkeypatch: pytest.Monke
     spec.loader.exec_module(mutation)
     named = {path for paths in mutation.TESTS.values() for path in paths}
     assert sorted(path for path in named if not (ROOT / path).exists()) == []
+    # Every module of the package has its entry, and no entry names a module gone.
+    assert mutation.stale_entries() == []
+    # A stale entry stops the tool instead of being left out in silence.
+    gone = "tests/engine/" + "test_gone.py"   # split, or the page scan below would look for it
+    monkeypatch.setitem(mutation.TESTS, "cardrules/hand.py", [gone])
+    with pytest.raises(mutation.StaleMap, match=r"test_gone\.py"):
+        mutation.tests_for("cardrules/hand.py")
+    assert mutation.stale_entries() == [f"cardrules/hand.py: no such file {gone}"]
 
 
 def test_benchmarks_are_split_into_speed_and_strength() -> None:

@@ -50,10 +50,12 @@ SRC = ROOT / "src"
 
 # Which tests guard which module: the test files that exercise it directly plus
 # its own doctests, so that one mutant takes seconds, not the whole suite's
-# minutes.  A module not listed runs the tests named after its package (see
-# _default_tests), else the whole suite.  The tests sit in folders by area.
+# minutes.  Every module has an entry and every file named must exist: the run
+# stops at a stale entry (tests_for, stale_entries) rather than quietly
+# scoring a module against fewer tests.  The tests sit in folders by area.
 _DBT, _BAT, _ENT = "tests/down_and_back/", "tests/back_alley/", "tests/engine/"
 _INT, _CLIT = "tests/integrations/", "tests/cli/"
+_VEC, _SRVT = "tests/vector/", "tests/server/"
 _ENGINE_GAMES = [_DBT + "test_actions.py", _BAT + "test_game.py"]
 _DB = _DBT + "test_"
 #: The Back Alley files that hold the tests written for earlier survivors.
@@ -95,7 +97,7 @@ TESTS: dict[str, list[str]] = {
                                    "src/cardrules/engine/json_out.py"],
     "cardrules/engine/selfplay.py": [_ENT + "test_rules.py",
                                  "src/cardrules/engine/selfplay.py"],
-    "cardrules/engine/records.py": [_ENT + "test_records.py", _ENT + "test_records.py",
+    "cardrules/engine/records.py": [_ENT + "test_records.py",
                                     _ENT + "test_contracts.py",
                                     "src/cardrules/engine/records.py"],
     "cardrules/engine/registry.py": [_ENT + "test_rules.py",
@@ -226,6 +228,75 @@ TESTS: dict[str, list[str]] = {
        for game in ("down_and_back", "back_alley")
        for name in ("events", "presenter", "tally", "bounds")},
     "cardrules/svg.py": [_ENT + "test_pictures.py", "src/cardrules/svg.py"],
+    # The modules of the one-game-one-package layout: the switch to the C
+    # extensions, languages, fixed deals, the batch engines and their shared
+    # parts, double dummy, the OpenSpiel reader, the command's serve and the server.
+    "cardrules/_native.py": [_BAT + "test_solver_c.py", _DBT + "test_speedups.py",
+                             "src/cardrules/_native.py"],
+    "cardrules/i18n.py": [_ENT + "test_i18n.py", _ENT + "test_i18n_catalogs.py",
+                          _CLIT + "test_languages.py", "src/cardrules/i18n.py"],
+    "cardrules/engine/batch.py": [_VEC + "test_make.py", "src/cardrules/engine/batch.py"],
+    "cardrules/engine/deals.py": [_INT + "test_simulation.py", _INT + "test_pettingzoo.py",
+                                  _INT + "test_openspiel.py", "src/cardrules/engine/deals.py"],
+    "cardrules/back_alley/summary.py": [_BAT + "test_rules.py", _BAT + "test_game.py",
+                                        "src/cardrules/back_alley/summary.py"],
+    "cardrules/back_alley/vector.py": [_VEC + "test_back_alley.py", _VEC + "test_make.py",
+                                       "src/cardrules/back_alley/vector.py"],
+    "cardrules/back_alley/_vector_tables.py": [_VEC + "test_back_alley.py",
+                                               "src/cardrules/back_alley/_vector_tables.py"],
+    "cardrules/down_and_back/vector.py": [_VEC + "test_down_and_back.py", _VEC + "test_make.py",
+                                          "src/cardrules/down_and_back/vector.py"],
+    "cardrules/vector/__init__.py": [_VEC + "test_make.py", _VEC + "test_gym.py",
+                                     _VEC + "test_down_and_back.py",
+                                     "src/cardrules/vector/__init__.py"],
+    **{f"cardrules/vector/{name}.py": [_VEC + "test_make.py", _VEC + "test_gym.py",
+                                       f"src/cardrules/vector/{name}.py"]
+       for name in ("base", "gym")},
+    **{f"cardrules/vector/{name}.py": [_VEC + "test_make.py", _VEC + "test_down_and_back.py",
+                                       _VEC + "test_back_alley.py",
+                                       f"src/cardrules/vector/{name}.py"]
+       for name in ("bots", "streams")},
+    "cardrules/back_alley/double_dummy/__init__.py": [
+        _BAT + "test_solver.py", "src/cardrules/back_alley/double_dummy/__init__.py"],
+    "cardrules/back_alley/double_dummy/solver.py": [
+        _BAT + "test_solver.py", _BAT + "test_solver_c.py",
+        "src/cardrules/back_alley/double_dummy/solver.py"],
+    "cardrules/back_alley/double_dummy/_native.py": [
+        _BAT + "test_solver_c.py", _BAT + "test_solver.py",
+        "src/cardrules/back_alley/double_dummy/_native.py"],
+    "cardrules/back_alley/double_dummy/bot.py": [
+        _BAT + "test_dd_bot.py", "src/cardrules/back_alley/double_dummy/bot.py"],
+    "cardrules/back_alley/double_dummy/report.py": [
+        _BAT + "test_dd_analysis.py", "src/cardrules/back_alley/double_dummy/report.py"],
+    "cardrules/integrations/__init__.py": [_INT + "test_openspiel.py",
+                                           "src/cardrules/integrations/__init__.py"],
+    "cardrules/integrations/openspiel_saved.py": [
+        _INT + "test_openspiel.py", "src/cardrules/integrations/openspiel_saved.py"],
+    "cardrules/cli/serve.py": [*_CLI, _SRVT + "test_hostile.py", _SRVT + "test_fault.py",
+                               "src/cardrules/cli/serve.py"],
+    "cardrules/server/__init__.py": [_SRVT + "test_structure.py",
+                                     "src/cardrules/server/__init__.py"],
+    "cardrules/server/_live.py": [_SRVT + "test_hostile.py", _SRVT + "test_bot_slots.py",
+                                  _SRVT + "test_group_commit.py", _SRVT + "test_structure.py",
+                                  _SRVT + "test_ws.py", _SRVT + "test_leaks.py",
+                                  "src/cardrules/server/_live.py"],
+    "cardrules/server/store.py": [_SRVT + "test_store.py", _SRVT + "test_group_commit.py",
+                                  _SRVT + "test_hostile.py", _SRVT + "test_ws.py",
+                                  _SRVT + "test_api.py", "src/cardrules/server/store.py"],
+    "cardrules/server/app.py": [_SRVT + "test_structure.py", _SRVT + "test_hostile.py",
+                                _SRVT + "test_api.py", _SRVT + "test_ws.py",
+                                _SRVT + "test_web_pages.py", "src/cardrules/server/app.py"],
+    "cardrules/server/_requests.py": [_SRVT + "test_hostile.py", _SRVT + "test_api.py",
+                                      "src/cardrules/server/_requests.py"],
+    **{f"cardrules/server/{name}.py": [_SRVT + "test_hostile.py", _SRVT + "test_api.py",
+                                       _SRVT + "test_web_pages.py",
+                                       f"src/cardrules/server/{name}.py"]
+       for name in ("_guard", "_http", "limits")},
+    "cardrules/server/cluster.py": [_SRVT + "test_cluster.py", "src/cardrules/server/cluster.py"],
+    **{f"cardrules/server/{name}.py": [_SRVT + "test_web_languages.py",
+                                       _SRVT + "test_web_pages.py",
+                                       f"src/cardrules/server/{name}.py"]
+       for name in ("web", "rules_text", "words")},
 }
 # The tests written for the survivors of earlier runs sit with their subjects;
 # these files hold the ones that guard a Down and Back module or a shared one.
@@ -478,14 +549,36 @@ def _run_tests(tests: list[str], workdir: Path, timeout: float) -> tuple[bool, s
     return result.returncode == 0, (result.stdout + result.stderr)[-2000:]
 
 
+class StaleMap(Exception):
+    """:data:`TESTS` names a module or a test file that is not there, or
+    leaves a module out: the map must follow the code and the tests."""
+
+
 def tests_for(module: str) -> list[str]:
-    """The test files and doctest modules run against mutants of ``module``
-    (those in :data:`TESTS` that exist, else :func:`_default_tests`)."""
-    tests = TESTS.get(module) or _default_tests(module)
-    missing = [t for t in tests if not (ROOT / t).exists()]
+    """The test files and doctest modules run against mutants of ``module``,
+    as :data:`TESTS` lists them.
+
+    Raises :class:`StaleMap` when the module has no entry or an entry names a
+    file that does not exist (a test moved or renamed): leaving it out would
+    score the module against fewer tests than the map promises."""
+    if module not in TESTS:
+        raise StaleMap(f"{module} has no entry in TESTS (tools/mutation.py)")
+    missing = [t for t in TESTS[module] if not (ROOT / t).exists()]
     if missing:
-        print(f"  note: {', '.join(missing)} not found, left out", file=sys.stderr)
-    return [t for t in tests if t not in missing]
+        raise StaleMap(f"TESTS names files that do not exist for {module}: "
+                       f"{', '.join(missing)}")
+    return list(TESTS[module])
+
+
+def stale_entries() -> list[str]:
+    """Everything wrong with :data:`TESTS`: modules of the package it leaves
+    out, modules it names that are gone, test files that do not exist."""
+    found = set(modules())
+    problems = [f"{module}: no entry" for module in sorted(found - TESTS.keys())]
+    problems += [f"{module}: no such module" for module in sorted(TESTS.keys() - found)]
+    problems += [f"{module}: no such file {path}" for module, paths in TESTS.items()
+                 for path in paths if not (ROOT / path).exists()]
+    return problems
 
 
 def run_mutant(mutant: Mutant, workdir: Path, timeout: float,
@@ -502,21 +595,6 @@ def run_mutant(mutant: Mutant, workdir: Path, timeout: float,
     return not passed
 
 
-def _default_tests(module: str) -> list[str]:
-    """The tests of the module's package (its folder ``tests/<package>``, else
-    the test files named after it), its doctests, else the whole suite."""
-    parts = Path(module).with_suffix("").parts
-    found: list[str] = []
-    if len(parts) >= 2:
-        package = parts[1]
-        if (ROOT / "tests" / package).is_dir():
-            found = [f"tests/{package}"]
-        else:
-            found = sorted(p.relative_to(ROOT).as_posix()
-                           for p in (ROOT / "tests").rglob(f"test_{package}*.py"))
-    return [*found, f"src/{module}"] if found else ["tests", f"src/{module}"]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--module", action="append", help="only this module (below src)")
@@ -527,6 +605,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="at most this many seconds per mutant (a mutant gets 10 times "
                              "its module's unmutated run, at least 30 s)")
     args = parser.parse_args(argv)
+    stale = stale_entries()
+    if stale:
+        parser.exit(2, "TESTS in tools/mutation.py is stale:\n  " + "\n  ".join(stale) + "\n")
     equivalent = _equivalent()
     chosen = args.module or list(modules())
     total_killed = total_counted = 0

@@ -14,15 +14,19 @@ turn, so a busy period slows all alike):
   ``sampled_chance=1`` (each shuffle one step the state draws itself);
   skipped on a tree without that parameter.
 
-Then ``information_state_string`` is timed at the last decision of full
-games: on a state that asked at every decision before (as a tree search
-does) and on one that never asked (the first call).
+Then ``information_state_string`` and ``information_state_tensor`` are
+timed at the last decision of full games of both: on a state that asked at
+every decision before (as a tree search does) and on one that never asked
+(the first call).
 
 Times are this process's CPU time (``time.process_time``): on a shared
-machine wall time mostly counts waiting for a core.  Prints the median
-time per game with the quartiles, the steps per game and
-the ratio of medians to the reducer, and the machine and load.  Run:
-``python benchmarks/speed/bench_openspiel_rollout.py [--games N] [--quick]``.
+machine wall time mostly counts waiting for a core.  The whole round-robin
+is repeated ``--repeats`` times; each repeat gives every case's median time
+per game and its ratio to the reducer's median in that repeat.  Prints, per
+case, the median over the repeats of those medians and ratios with their
+spread (least and greatest repeat), the steps per game, and the machine and
+load.  Run: ``python benchmarks/speed/bench_openspiel_rollout.py [--games N]
+[--repeats R] [--quick]``.
 """
 
 from __future__ import annotations
@@ -80,9 +84,11 @@ def _quartiles(values: list[float]) -> tuple[float, float, float]:
     return q1, median, q3
 
 
-def _information_state(game: Any, games: int, ask_on_the_way: bool) -> list[float]:
-    """Seconds of one information_state_string call at the last decision of
-    each of ``games`` random games."""
+def _information_state(game: Any, games: int, ask_on_the_way: bool,
+                       method: str = "information_state_string") -> list[float]:
+    """Seconds of one ``method`` call (``information_state_string`` or
+    ``information_state_tensor``) at the last decision of each of ``games``
+    random games."""
     out = []
     for seed in range(games):
         rng = random.Random(seed)
@@ -94,13 +100,13 @@ def _information_state(game: Any, games: int, ask_on_the_way: bool) -> list[floa
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             else:
                 if ask_on_the_way:
-                    state.information_state_string(state.current_player())
+                    getattr(state, method)(state.current_player())
                 last = state.clone()
                 state.apply_action(rng.choice(state.legal_actions()))
         assert last is not None
         seat = last.current_player()
         start = time.process_time()
-        last.information_state_string(seat)
+        getattr(last, method)(seat)
         out.append(time.process_time() - start)
     return out
 
@@ -108,8 +114,11 @@ def _information_state(game: Any, games: int, ask_on_the_way: bool) -> list[floa
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its table; always exits 0."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=40, help="games per case (default 40)")
-    parser.add_argument("--quick", action="store_true", help="a smoke run of 3 games")
+    parser.add_argument("--games", type=int, default=20,
+                        help="games per case in each repeat (default 20)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="repeats of the whole round-robin (default 5)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run of 3 games, once")
     args = parser.parse_args(argv)
     try:
         import pyspiel
@@ -118,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as err:
         print(f"skipped: {err}")
         return 0
-    games = 3 if args.quick else args.games
+    games, repeats = (3, 1) if args.quick else (args.games, args.repeats)
     for key, value in machine_summary(["cardrules", "open-spiel"]):
         print(f"{key:>12}: {value}")
     print(f"{'load':>12}: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min)")
@@ -139,32 +148,41 @@ def main(argv: list[str] | None = None) -> int:
             pass
         else:
             cases.append(("adapter, sampled chance", _adapter(sampled)))
-        seconds: list[list[float]] = [[] for _ in cases]
+        # medians[i][r]: case i's median seconds per game in repeat r
+        medians: list[list[float]] = [[] for _ in cases]
         steps: list[int] = [0] * len(cases)
         for _, play in cases:
             play(10 ** 6)   # warm up
-        for seed in range(games):
-            for i, (_, play) in enumerate(cases):
-                start = time.process_time()
-                steps[i] += play(seed)
-                seconds[i].append(time.process_time() - start)
-        print(f"{title}: median ms per game [quartiles], steps per game, median / reducer")
-        base = statistics.median(seconds[0])
-        for (label, _), times, count in zip(cases, seconds, steps, strict=True):
-            if len(times) > 1:
-                q1, median, q3 = _quartiles(times)
-            else:
-                q1 = median = q3 = times[0]
-            print(f"  {label:<26} {median * 1e3:8.1f} [{q1 * 1e3:.1f}, {q3 * 1e3:.1f}]"
-                  f"  {count / games:7.0f}  {median / base:5.2f}x")
-    game = pyspiel.load_game("cardrules_back_alley")
+        for _ in range(repeats):
+            seconds: list[list[float]] = [[] for _ in cases]
+            for seed in range(games):
+                for i, (_, play) in enumerate(cases):
+                    start = time.process_time()
+                    steps[i] += play(seed)
+                    seconds[i].append(time.process_time() - start)
+            for i, times in enumerate(seconds):
+                medians[i].append(statistics.median(times))
+        print(f"{title}, {repeats} repeats of {games} games: median ms per game "
+              f"[least, greatest repeat], steps per game, median / reducer [spread]")
+        for (label, _), per_repeat, count in zip(cases, medians, steps, strict=True):
+            ratios = [m / base for m, base in zip(per_repeat, medians[0], strict=True)]
+            print(f"  {label:<26} {statistics.median(per_repeat) * 1e3:7.2f} "
+                  f"[{min(per_repeat) * 1e3:.2f}, {max(per_repeat) * 1e3:.2f}]"
+                  f"  {count / games / repeats:6.0f}  {statistics.median(ratios):5.2f}x "
+                  f"[{min(ratios):.2f}, {max(ratios):.2f}]")
     count = max(3, games // 4)
-    print(f"\nBack Alley, information_state_string at the last decision ({count} games): "
-          f"median ms [quartiles]")
-    for label, ask in (("asked at every decision before", True), ("first call", False)):
-        times = _information_state(game, count, ask)
-        q1, median, q3 = _quartiles(times)
-        print(f"  {label:<32} {median * 1e3:7.3f} [{q1 * 1e3:.3f}, {q3 * 1e3:.3f}]")
+    for title, name, params in (
+            ("Back Alley", "cardrules_back_alley", {}),
+            ("Down and Back, 4 players", "cardrules_down_and_back", {"num_players": 4})):
+        game = pyspiel.load_game(name, params)
+        for method in ("information_state_string", "information_state_tensor"):
+            print(f"\n{title}, {method} at the last decision ({count} games): "
+                  f"median ms [quartiles]")
+            for label, ask in (("asked at every decision before", True),
+                               ("first call", False)):
+                times = _information_state(game, count, ask, method)
+                q1, median, q3 = _quartiles(times)
+                print(f"  {label:<32} {median * 1e3:7.3f} [{q1 * 1e3:.3f}, {q3 * 1e3:.3f}]")
     print(f"\n{'load':>12}: {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min)")
     return 0
 

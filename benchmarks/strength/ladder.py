@@ -33,6 +33,7 @@ import argparse
 import itertools
 import json
 import os
+import platform
 import statistics
 import sys
 import time
@@ -163,6 +164,8 @@ def ladder(game_name: str, params: dict[str, int], deals: int, simulations: int
     for (i, a), (j, b) in itertools.combinations(enumerate(field), 2):
         for seed in seeds:
             results.append((i, j, seed, meet(load, a, b, seed, times)))
+        print(f"{game_name}: {a[0]} v {b[0]} done, {time.process_time():.0f} s CPU so far",
+              file=sys.stderr, flush=True)
     ratings, intervals = fit(names, results, seeds)
     pairs = {}
     for i, j in itertools.combinations(range(len(names)), 2):
@@ -229,17 +232,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     deals, simulations = (1, 3) if args.quick else (args.deals, args.simulations)
     load_before = os.getloadavg()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     results = [
         ladder("back_alley", {"max_hand_size": args.ba_hand_size}, deals, simulations),
         ladder("down_and_back", {"num_players": 2, "rounds": args.db_rounds}, deals,
                simulations),
     ]
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     load_after = os.getloadavg()
-    note = (f"{deals} deal sets per pair, 2 games each; ISMCTS {simulations} simulations; "
-            f"{took:.0f} s; load {load_before[0]:.1f} before, {load_after[0]:.1f} after; "
-            f"Python {sys.version.split()[0]}")
+    note = (f"{deals} deal sets per pair (seeds 1 to {deals}), 2 games each; ISMCTS "
+            f"{simulations} simulations; {took:.0f} s wall, {cpu:.0f} s CPU; "
+            f"{os.cpu_count()} cores ({platform.machine()}), load {load_before[0]:.1f} "
+            f"before, {load_after[0]:.1f} after; Python {sys.version.split()[0]}")
     text = ""
     for result in results:
         title = f"{result['game']} {result['params']}"

@@ -44,6 +44,7 @@ from cardrules.back_alley.encoding import (
     action_from_id,
     action_id,
     legal_action_ids,
+    legal_actions_with_ids,
     observation_string,
     observation_tensor,
 )
@@ -73,6 +74,9 @@ def check_numbers(state: GameState, illegal: list[int]) -> None:
     assert len(set(ids)) == len(ids) == len(actions)
     assert all(0 <= number < NUM_ACTIONS for number in ids)
     assert tuple(sorted(ids)) == legal_action_ids(state)
+    # the reducer lists its actions in the order of their numbers, and the
+    # adapters' shortcut gives both at once
+    assert legal_actions_with_ids(state) == (tuple(ids), actions)
     for action, number in zip(actions, ids, strict=True):
         assert action_from_id(state, number) == action
         assert action_id(action, state) == number

@@ -1171,6 +1171,71 @@ def test_information_states_equal_the_ones_rebuilt_from_the_whole_log(
     assert asked > 10
 
 
+# -- the information-state tensor -------------------------------------------------------
+
+@pytest.mark.parametrize(("make", "games"), [
+    (lambda: ba_game(sampled_chance=1), 40), (ba_game, 6),
+    (lambda: ba_game(max_hand_size=1, sampled_chance=1), 60),
+    (lambda: db_game(num_players=2, sampled_chance=1), 15),
+    (lambda: db_game(num_players=5, rounds=1, sampled_chance=1), 12), (db_game, 3)])
+def test_equal_information_state_strings_mean_equal_tensors(
+        make: Any, games: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At every node of random games, for every seat, and for resampled
+    states: two information states are equal as strings exactly when they
+    are equal as tensors (perfect recall, nothing hidden leaked: BA-50,
+    DB-37), and the tensor is the seat, the history part, then the
+    observation, of one shape, every history entry within 0 to 54."""
+    monkeypatch.setattr(openspiel, "_MARK_EVERY", 7)   # many marks in a short game
+    game = make()
+    n, size = game.num_players(), game.information_state_tensor_size()
+    assert game.get_type().provides_information_state_tensor
+    assert game.information_state_tensor_shape() == [size]
+    spec = game._spec
+    assert size == n + spec.history_size + game.observation_tensor_size()
+    by_string: dict[str, bytes] = {}
+    by_tensor: dict[bytes, str] = {}
+    rng = random.Random(games)
+    for _ in range(games):
+        state = game.new_initial_state()
+        while True:
+            for seat in range(n):
+                probe = state
+                if not state.is_terminal() and rng.random() < 0.05:
+                    probe = state.resample_from_infostate(
+                        seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                text = probe.information_state_string(seat)
+                tensor = np.asarray(probe.information_state_tensor(seat), np.float32)
+                assert tensor.shape == (size,)
+                assert list(tensor[:n]) == [float(s == seat) for s in range(n)]
+                history = tensor[n:n + spec.history_size]
+                assert history.min() >= 0
+                assert history.max() <= 54
+                assert np.array_equal(tensor[n + spec.history_size:],
+                                      probe.observation_tensor(seat))
+                key = tensor.tobytes()
+                assert by_string.setdefault(text, key) == key
+                assert by_tensor.setdefault(key, text) == text
+            if state.is_terminal():
+                break
+            state.apply_action(random_step(state, rng))
+    assert len(by_string) > 100
+
+
+def test_the_information_state_tensor_layouts_fit_their_bits() -> None:
+    """Each game's history layout is contiguous, and the tensor's size
+    follows the settings (the room for throw-ins in Back Alley, BA-25)."""
+    for encoding, settings in ((ba_encoding, {"max_hand_size": 3, "max_throw_ins": 2}),
+                               (db_encoding, {"num_players": 4, "rounds": 3})):
+        layout = encoding.information_state_layout(settings)
+        assert [start for _, start, _ in layout] == \
+            [sum(length for _, _, length in layout[:k]) for k in range(len(layout))]
+    game = ba_game(max_throw_ins=0)
+    assert game.information_state_tensor_size() == \
+        4 + 3 * 108 + 3 * 62 + game.observation_tensor_size()
+    with pytest.raises(ValueError, match="finite number of rounds"):
+        db_encoding.information_state_layout({"rounds": None})
+
+
 # -- sampled chance: a whole shuffle in one step ----------------------------------------
 
 @pytest.mark.parametrize("make", [lambda: db_game(sampled_chance=1),
@@ -1203,7 +1268,7 @@ def test_a_sampled_shuffle_is_one_chance_step_of_the_whole_pile(make: Any, rules
                 state.clone().apply_action(1)
             pile = sorted(card.index for card in rules.chance_pile(state.cardrules_state))
             state.apply_action(0)
-            order = state._core.sampled[-1][1]
+            order = [card.index for card in state._core.sampled[-1][1]]
             assert sorted(order) == pile
             assert state._core.sampled[-1][0] == len(state.history()) - 1
             shuffles += 1

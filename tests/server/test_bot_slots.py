@@ -5,7 +5,6 @@ move never queues behind every bot of the server."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ SLOTS = 8   # the server's default
 
 
 def test_no_more_bot_moves_are_under_way_than_there_are_slots(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     under_way = most = moves = 0
     real = LiveTable._bot_move
 
@@ -32,7 +31,7 @@ def test_no_more_bot_moves_are_under_way_than_there_are_slots(
             under_way -= 1
 
     monkeypatch.setattr(LiveTable, "_bot_move", counted)
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         seats = ["bot:random", "bot:heuristic"] * 2
         # Long enough games (hands of up to 6 cards) that every table plays at once.
         ids = [new_table(client, "back-alley", seats, seed=n, max_hand_size=6)[0]

@@ -33,6 +33,9 @@ if _WHY is not None:
     pytest.skip(f"no browser here: {_WHY}", allow_module_level=True)
 
 
+# On SQLite only: the subject is the pages in a browser; what they send and
+# are sent runs on both stores in test_ws.py, and a second browser run would
+# cost CI's slow step half a minute for nothing new.
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server with a fresh database and quick bots."""

@@ -49,6 +49,8 @@ FULL = {
 MINE = "#hand [data-card], #mine [data-action], #centre [data-action], #cut-count"
 
 
+# On SQLite only: the subject is the pages' layout on a screen, which no
+# store changes (the protocol runs on both stores in test_ws.py).
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("screens") / "cardrules.sqlite"

@@ -1,11 +1,14 @@
 """The server survives SIGKILL: a real ``cardrules serve`` process on a
-database file, with bot tables and tables where this test plays a human
-seat, is killed three times (twice while a human action is on the wire)
-and started again on the same file.  After every restart each table
-resumes at a version no lower than the last one any client was shown
-(nothing a client was told is lost), the clients reconnect with their
-tokens, every game ends, and every record replays through the library to
-the final views and returns the clients saw.
+database (a SQLite file, and PostgreSQL: the ``database`` fixture), with
+bot tables and tables where this test plays a human seat, is killed three
+times (twice while a human action is on the wire) and started again on the
+same database.  (On PostgreSQL the new process takes the dead one's leases
+when they expire: a short ``--lease-seconds`` keeps that wait short.)
+After every restart each table resumes at a version no lower than the
+last one any client was shown (nothing a client was told is lost), the
+clients reconnect with their tokens, every game ends, and every record
+replays through the library to the final views and returns the clients
+saw.
 
 Bounded: the whole scenario has a 60 second deadline and every wait its
 own timeout; no timing is asserted.
@@ -26,6 +29,7 @@ for _needed in ("uvicorn", "httpx", "websockets"):   # the server extra brings t
 import httpx  # noqa: E402
 import websockets  # noqa: E402
 
+from cardrules.server.store import is_shared  # noqa: E402
 from support.server_client import (  # noqa: E402
     Connection,
     Message,
@@ -254,8 +258,10 @@ class Scenario:
             await self.restart()
 
 
-async def _scenario(tmp: Path, problems: Problems) -> tuple[Scenario, list[Follower]]:
-    server = ServerProcess(tmp / "fault.sqlite", bot_delay=BOT_DELAY)
+async def _scenario(database: str, tmp: Path,
+                    problems: Problems) -> tuple[Scenario, list[Follower]]:
+    extra = ("--lease-seconds", "0.6") if is_shared(database) else ()
+    server = ServerProcess(database, bot_delay=BOT_DELAY, extra=extra, log=tmp / "fault.log")
     scenario = Scenario(server, problems)
     await scenario.restart()
     rng = random.Random(17)
@@ -292,10 +298,10 @@ async def _scenario(tmp: Path, problems: Problems) -> tuple[Scenario, list[Follo
 
 
 def test_the_server_resumes_every_table_after_sigkill(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        database: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     problems = Problems()
     scenario, followers = asyncio.run(
-        asyncio.wait_for(_scenario(tmp_path, problems), DEADLINE))
+        asyncio.wait_for(_scenario(database, tmp_path, problems), DEADLINE))
     with capsys.disabled():
         print(f"\n{scenario.kills} kills; reconnects per client: "
               f"{[f.connects for f in followers]}; stale acts: "

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -21,13 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import sqlalchemy as sa
 from starlette.requests import Request
 from starlette.websockets import WebSocketDisconnect
 
 from cardrules.server._live import MAX_FAILURES, Client, LiveTable, _texts
 from cardrules.server._requests import BadRequest, read_json
 from cardrules.server.limits import Limits
+from cardrules.server.store import database_url
 from support import ROOT
+from support.pg_cluster import PostgresCluster
 from support.serverplay import RELAXED, new_table, served, url
 
 if TYPE_CHECKING:
@@ -46,8 +48,8 @@ def _ba(client: TestClient, seats: list[str] | None = None, **extra: Any) -> Any
 # -- request bodies -------------------------------------------------------------------
 
 
-def test_deeply_nested_json_is_a_400_not_a_server_error(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_deeply_nested_json_is_a_400_not_a_server_error(database: str) -> None:
+    with served(database) as client:
         answer = client.post("/api/tables", content=b"[" * 10_000, headers=JSON)
         assert answer.status_code == 400
         assert "nested" in answer.json()["error"]
@@ -56,8 +58,8 @@ def test_deeply_nested_json_is_a_400_not_a_server_error(tmp_path: Path) -> None:
 
 
 def test_a_body_over_16_kib_is_refused_from_its_length_before_it_is_read(
-        tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+        database: str) -> None:
+    with served(database) as client:
         answer = client.post("/api/tables", content=b" " * (16 * 1024 + 1), headers=JSON)
         assert answer.status_code == 413
 
@@ -81,8 +83,8 @@ def test_a_body_over_16_kib_is_refused_from_its_length_before_it_is_read(
     assert len(read) == 17
 
 
-def test_state_changing_requests_must_be_declared_json(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_state_changing_requests_must_be_declared_json(database: str) -> None:
+    with served(database) as client:
         body = json.dumps({"game": "back-alley"})
         for kind in ("text/plain", "application/x-www-form-urlencoded",
                      "multipart/form-data; boundary=x"):
@@ -93,8 +95,8 @@ def test_state_changing_requests_must_be_declared_json(tmp_path: Path) -> None:
         assert client.get("/api/tables").json()["tables"][0]["game"] == "back-alley"
 
 
-def test_every_setting_is_held_to_numbers_a_client_reads_exactly(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_every_setting_is_held_to_numbers_a_client_reads_exactly(database: str) -> None:
+    with served(database) as client:
         huge = int("9" * 4300)
         answer = client.post("/api/tables", json={"game": "down-and-back",
                                                   "settings": {"ante": huge}})
@@ -112,8 +114,8 @@ def test_every_setting_is_held_to_numbers_a_client_reads_exactly(tmp_path: Path)
         assert client.get("/api/tables").json()["tables"] == []
 
 
-def test_a_table_of_bots_alone_must_be_finite(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_a_table_of_bots_alone_must_be_finite(database: str) -> None:
+    with served(database) as client:
         answer = client.post("/api/tables", json={
             "game": "down-and-back", "settings": {"rounds": None},
             "seats": ["bot:random", "bot:random"]})
@@ -128,9 +130,9 @@ def test_a_table_of_bots_alone_must_be_finite(tmp_path: Path) -> None:
 # -- making tables ----------------------------------------------------------------------
 
 
-def test_one_client_may_make_only_so_many_tables_a_minute(tmp_path: Path) -> None:
+def test_one_client_may_make_only_so_many_tables_a_minute(database: str) -> None:
     limits = Limits(tables_per_minute=1.0, table_burst=3)
-    with served(tmp_path / "db.sqlite", limits=limits) as client:
+    with served(database, limits=limits) as client:
         made = [_ba(client).status_code for _ in range(5)]
         assert made == [201, 201, 201, 429, 429]
         refused = _ba(client)
@@ -139,18 +141,29 @@ def test_one_client_may_make_only_so_many_tables_a_minute(tmp_path: Path) -> Non
         assert client.post(f"/api/tables/{table}/join").status_code == 429
 
 
-def test_the_server_keeps_at_most_max_tables_open(tmp_path: Path) -> None:
+def test_the_server_keeps_at_most_max_tables_open(database: str) -> None:
     limits = Limits(max_tables=2, tables_per_minute=600.0, table_burst=100)
-    with served(tmp_path / "db.sqlite", limits=limits) as client:
+    with served(database, limits=limits) as client:
         assert [_ba(client).status_code for _ in range(3)] == [201, 201, 503]
         assert len(client.get("/api/tables").json()["tables"]) == 2
+
+
+@pytest.mark.postgres
+def test_max_tables_counts_the_tables_of_every_process(
+        postgres_cluster: PostgresCluster) -> None:
+    # PostgreSQL only: two servers on one SQLite file are not a thing one may run.
+    url = postgres_cluster.new_database()
+    limits = Limits(max_tables=2, tables_per_minute=600.0, table_burst=100)
+    with served(url, limits=limits) as first, served(url, limits=limits) as second:
+        made = [_ba(first).status_code, _ba(second).status_code, _ba(second).status_code]
+        assert made == [201, 201, 503]
 
 
 # -- seeds ------------------------------------------------------------------------------
 
 
-def test_a_table_made_with_a_chosen_seed_says_so(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_a_table_made_with_a_chosen_seed_says_so(database: str) -> None:
+    with served(database) as client:
         chosen = _ba(client, seed=5).json()["id"]
         drawn = _ba(client).json()["id"]
         listed = {t["id"]: t["chosen_seed"] for t in client.get("/api/tables").json()["tables"]}
@@ -164,8 +177,8 @@ def test_a_table_made_with_a_chosen_seed_says_so(tmp_path: Path) -> None:
 # -- events -----------------------------------------------------------------------------
 
 
-def test_event_parts_keep_seats_and_numbers_as_numbers(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_event_parts_keep_seats_and_numbers_as_numbers(database: str) -> None:
+    with served(database) as client:
         table_id, tokens = new_table(client, "down-and-back", ["human", "bot:greedy"])
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
             events = ws.receive_json()["events"]
@@ -192,8 +205,8 @@ def _connect(client: TestClient, tmp_seed: int = 1) -> tuple[str, str]:
 
 
 def test_nested_json_and_binary_frames_get_an_error_and_the_connection_stays(
-        tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+        database: str) -> None:
+    with served(database) as client:
         table_id, token = _connect(client)
         with client.websocket_connect(url(table_id, token)) as ws:
             ws.receive_json()
@@ -209,10 +222,10 @@ def test_nested_json_and_binary_frames_get_an_error_and_the_connection_stays(
             assert ws.receive_json()["type"] == "view"
 
 
-def test_a_client_that_floods_messages_is_cut_off(tmp_path: Path) -> None:
+def test_a_client_that_floods_messages_is_cut_off(database: str) -> None:
     limits = Limits(messages_per_second=1.0, message_burst=5, queue=1000,
                     tables_per_minute=600.0, table_burst=100)
-    with served(tmp_path / "db.sqlite", limits=limits) as client:
+    with served(database, limits=limits) as client:
         table_id, token = _connect(client)
         with client.websocket_connect(url(table_id, token)) as ws:
             ws.receive_json()
@@ -225,8 +238,7 @@ def test_a_client_that_floods_messages_is_cut_off(tmp_path: Path) -> None:
         assert (closed.value.code, closed.value.reason) == (1008, "too many messages")
 
 
-def test_a_client_that_never_reads_is_cut_off_when_its_queue_is_full(
-        tmp_path: Path) -> None:
+def test_a_client_that_never_reads_is_cut_off_when_its_queue_is_full() -> None:
     async def run() -> tuple[bool, int]:
         sent: list[str] = []
         never = asyncio.Event()
@@ -247,6 +259,24 @@ def test_a_client_that_never_reads_is_cut_off_when_its_queue_is_full(
     overflowed, queued = asyncio.run(run())
     assert overflowed
     assert queued == 4
+
+
+def test_a_client_waiting_for_a_view_has_one_queued_however_often_it_is_told() -> None:
+    # A view is built when it is sent, from the table as it stands then, so
+    # changes that come while one is queued add nothing to the queue.
+    async def run() -> tuple[int, bool]:
+        async def send(text: str) -> None:
+            pass
+
+        async def close() -> None:
+            pass
+
+        client = Client(0, send, close, queue=4)
+        for _ in range(10):
+            client.notify()
+        return client.outbox.qsize(), client.overflowed.is_set()
+
+    assert asyncio.run(run()) == (1, False)
 
 
 def test_a_slow_reader_is_cut_off_after_the_send_timeout() -> None:
@@ -276,8 +306,8 @@ def test_a_slow_reader_is_cut_off_after_the_send_timeout() -> None:
 # -- who may ask ------------------------------------------------------------------------
 
 
-def test_foreign_origins_may_not_change_anything_or_open_a_websocket(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_foreign_origins_may_not_change_anything_or_open_a_websocket(database: str) -> None:
+    with served(database) as client:
         evil = {"origin": "https://evil.example"}
         assert client.post("/api/tables", json={"game": "back-alley"},
                            headers=evil).status_code == 403
@@ -293,10 +323,10 @@ def test_foreign_origins_may_not_change_anything_or_open_a_websocket(tmp_path: P
         assert client.get("/api/tables", headers=evil).status_code == 200   # reading is fine
 
 
-def test_allowed_origins_are_configurable(tmp_path: Path) -> None:
+def test_allowed_origins_are_configurable(database: str) -> None:
     limits = Limits(allowed_origins=("https://cards.example.org",),
                     tables_per_minute=600.0, table_burst=100)
-    with served(tmp_path / "db.sqlite", limits=limits) as client:
+    with served(database, limits=limits) as client:
         ok = {"origin": "https://cards.example.org"}
         assert client.post("/api/tables", json={"game": "back-alley"},
                            headers=ok).status_code == 201
@@ -305,18 +335,18 @@ def test_allowed_origins_are_configurable(tmp_path: Path) -> None:
             assert ws.receive_json()["type"] == "view"
 
 
-def test_only_the_allowed_hosts_are_served(tmp_path: Path) -> None:
+def test_only_the_allowed_hosts_are_served(database: str) -> None:
     limits = Limits(allowed_hosts=("localhost", "127.0.0.1"),
                     tables_per_minute=600.0, table_burst=100)
-    with served(tmp_path / "db.sqlite", limits=limits) as client:
+    with served(database, limits=limits) as client:
         assert client.get("/api/games", headers={"host": "evil.example"}).status_code == 400
         assert client.get("/", headers={"host": "evil.example:8000"}).status_code == 400
         assert client.get("/api/games", headers={"host": "localhost:8000"}).status_code == 200
         assert client.get("/api/games", headers={"host": "127.0.0.1"}).status_code == 200
 
 
-def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_every_answer_carries_the_security_headers(database: str) -> None:
+    with served(database) as client:
         answers = [client.get(path) for path in
                    ("/", "/tables/x", "/api/games", "/api/tables/none", "/cards/QH.svg",
                     "/static/common.js", "/nowhere")]
@@ -333,9 +363,9 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
 # -- tables nobody watches ----------------------------------------------------------------
 
 
-def test_a_table_of_bots_alone_waits_until_someone_watches(tmp_path: Path) -> None:
+def test_a_table_of_bots_alone_waits_until_someone_watches(database: str) -> None:
     limits = Limits(tables_per_minute=600.0, table_burst=100)
-    with served(tmp_path / "db.sqlite", limits=limits) as client:
+    with served(database, limits=limits) as client:
         table_id, _ = new_table(client, "back-alley", ["bot:random"] * 4)
         dealt = client.get(f"/api/tables/{table_id}").json()["version"]
         time.sleep(0.3)   # time enough for a whole short game of quick bots
@@ -346,14 +376,14 @@ def test_a_table_of_bots_alone_waits_until_someone_watches(tmp_path: Path) -> No
         assert client.get(f"/api/tables/{table_id}").json()["finished"] is True
 
 
-def test_the_driver_stops_after_five_failed_turns_in_a_row(tmp_path: Path) -> None:
+def test_the_driver_stops_after_five_failed_turns_in_a_row(database: str) -> None:
     turns: list[int] = []
 
     async def failing(self: LiveTable) -> None:
         turns.append(self.version)
         raise RuntimeError("a broken bot")
 
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         server = client.app.state.cardrules  # type: ignore[attr-defined]
         server.shared.retry_delay = 0.0
         original = LiveTable._turn
@@ -361,8 +391,9 @@ def test_the_driver_stops_after_five_failed_turns_in_a_row(tmp_path: Path) -> No
         try:
             table_id, _ = new_table(client, "back-alley", ["human"] + ["bot:random"] * 3)
             table = server.live[table_id]
-            deadline = time.monotonic() + 10
-            while not table.task.done() and time.monotonic() < deadline:
+            deadline = time.monotonic() + 10   # (on PostgreSQL, driven once its lease is had)
+            while (table.task is None or not table.task.done()) \
+                    and time.monotonic() < deadline:
                 time.sleep(0.01)
         finally:
             LiveTable._turn = original  # type: ignore[method-assign]
@@ -373,29 +404,35 @@ def test_the_driver_stops_after_five_failed_turns_in_a_row(tmp_path: Path) -> No
 # -- the database at start ----------------------------------------------------------------
 
 
-def _table_with_a_damaged_row(path: Path) -> str:
-    with served(path, limits=RELAXED) as client:
+def _table_with_a_damaged_row(database: str) -> str:
+    with served(database, limits=RELAXED) as client:
         table_id, _ = new_table(client, "back-alley", ["human"] + ["bot:random"] * 3)
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE actions SET action = ? WHERE table_id = ? AND version = 2",
-                   ('{"type": "nonsense"}', table_id))
+    _damage(database, table_id, 2, '{"type": "nonsense"}')
     return table_id
 
 
-def test_a_damaged_row_stops_the_start_naming_the_table_and_version(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite"
-    table_id = _table_with_a_damaged_row(path)
+def _damage(database: str, table_id: str, version: int, text: str) -> None:
+    """Change a stored action's text by hand, in either store."""
+    engine = sa.create_engine(database_url(database))
+    with engine.begin() as db:
+        db.execute(sa.text("UPDATE actions SET action = :text WHERE table_id = :table "
+                           "AND version = :version"),
+                   {"text": text, "table": table_id, "version": version})
+    engine.dispose()
+
+
+def test_a_damaged_row_stops_the_start_naming_the_table_and_version(database: str) -> None:
+    table_id = _table_with_a_damaged_row(database)
     from cardrules.server.app import StartError
 
     with pytest.raises(StartError, match=f"table {table_id} is damaged at version 2"), \
-            served(path):
+            served(database):
         pass
 
 
-def test_a_damaged_table_can_be_quarantined_and_the_others_served(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite"
-    table_id = _table_with_a_damaged_row(path)
-    with served(path, damaged="quarantine") as client:
+def test_a_damaged_table_can_be_quarantined_and_the_others_served(database: str) -> None:
+    table_id = _table_with_a_damaged_row(database)
+    with served(database, damaged="quarantine") as client:
         listed = client.get("/api/tables").json()["tables"]
         assert [(t["id"], "version 2" in t["damaged"]) for t in listed] == [(table_id, True)]
         answer = client.get(f"/api/tables/{table_id}")
@@ -409,18 +446,18 @@ def test_a_damaged_table_can_be_quarantined_and_the_others_served(tmp_path: Path
         assert _ba(client).status_code == 201
 
 
-def test_a_row_that_is_not_json_is_damage_too(tmp_path: Path) -> None:
-    path = tmp_path / "db.sqlite"
-    table_id = _table_with_a_damaged_row(path)
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE actions SET action = '{oops' WHERE table_id = ? AND version = 1",
-                   (table_id,))
+def test_a_row_that_is_not_json_is_damage_too(database: str) -> None:
+    table_id = _table_with_a_damaged_row(database)
+    _damage(database, table_id, 1, "{oops")
     from cardrules.server.app import StartError
 
-    with pytest.raises(StartError, match=r"damaged at version 1: .* not JSON"), served(path):
+    with pytest.raises(StartError, match=r"damaged at version 1: .* not JSON"), \
+            served(database):
         pass
 
 
+# An emptied file and a file that is not a database are SQLite's: a database
+# server has no file to empty.
 def test_an_emptied_database_file_is_refused_unless_fresh(tmp_path: Path) -> None:
     from cardrules.server.app import StartError
 
@@ -445,27 +482,13 @@ def test_a_file_that_is_not_a_database_is_refused_in_one_sentence(tmp_path: Path
 # -- a real server ------------------------------------------------------------------------
 
 
-def _serve(db: Path, *options: str) -> subprocess.Popen[str]:
+def _serve(db: str, *options: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "cardrules", "serve", "--db", str(db), "--port", "0",
+        [sys.executable, "-m", "cardrules", "serve", "--db", db, "--port", "0",
          *options], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-@pytest.mark.parametrize(("prepare", "words"), [
-    ("empty", "is an empty file (0 bytes); start with --fresh"),
-    ("garbage", "cannot be read: file is not a database"),
-    ("damaged", "is damaged at version 2: ParseError"),
-])
-def test_serve_refuses_a_damaged_database_in_one_line(tmp_path: Path, prepare: str,
-                                                      words: str) -> None:
-    path = tmp_path / "db.sqlite"
-    if prepare == "empty":
-        path.write_bytes(b"")
-    elif prepare == "garbage":
-        path.write_bytes(b"not a database " * 100)
-    else:
-        _table_with_a_damaged_row(path)
-    process = _serve(path)
+def _refused_in_one_line(process: subprocess.Popen[str], words: str) -> None:
     output, _ = process.communicate(timeout=60)
     assert process.returncode != 0
     lines = [line for line in output.splitlines() if "serving on" not in line]
@@ -474,12 +497,29 @@ def test_serve_refuses_a_damaged_database_in_one_line(tmp_path: Path, prepare: s
     assert "Traceback" not in output
 
 
+# SQLite's files, as above.
+@pytest.mark.parametrize(("content", "words"), [
+    (b"", "is an empty file (0 bytes); start with --fresh"),
+    (b"not a database " * 100, "cannot be read: file is not a database"),
+])
+def test_serve_refuses_a_damaged_database_file_in_one_line(tmp_path: Path, content: bytes,
+                                                           words: str) -> None:
+    path = tmp_path / "db.sqlite"
+    path.write_bytes(content)
+    _refused_in_one_line(_serve(str(path)), words)
+
+
+def test_serve_refuses_a_damaged_table_in_one_line(database: str) -> None:
+    _table_with_a_damaged_row(database)
+    _refused_in_one_line(_serve(database), "is damaged at version 2: ParseError")
+
+
 @pytest.fixture(scope="module")
-def real_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def real_server(module_database: str, tmp_path_factory: pytest.TempPathFactory) -> Any:
     from support.server_process import ServerProcess
 
-    db = tmp_path_factory.mktemp("hostile") / "db.sqlite"
-    with ServerProcess(db, bot_delay=0.0, extra=(
+    log = tmp_path_factory.mktemp("hostile") / "server.log"
+    with ServerProcess(module_database, bot_delay=0.0, log=log, extra=(
             "--header-timeout", "1", "--max-connections-per-client", "8",
             "--max-connections", "12")) as server:
         yield server

@@ -26,6 +26,9 @@ from support.server_process import ServerProcess  # noqa: E402
 pytestmark = pytest.mark.slow   # 30 seconds of load: python -m pytest -m "not slow" skips it
 
 
+# On SQLite only: the same load on two processes sharing PostgreSQL is the
+# benchmark benchmarks/speed/bench_server_cluster.py (its figures on the
+# performance page); a second 30-second run would not fit CI's time.
 def test_200_bot_tables_and_50_clients_for_30_seconds(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     settings = LoadSettings(tables=200, clients=50, spectators=10, duration=30.0)

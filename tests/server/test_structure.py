@@ -46,7 +46,7 @@ def test_bots_declare_whether_they_think_quickly() -> None:
     assert not is_quick(Slow(0))
 
 
-def test_a_bot_that_is_not_quick_thinks_off_the_event_loop(tmp_path: Path) -> None:
+def test_a_bot_that_is_not_quick_thinks_off_the_event_loop(database: str) -> None:
     threads: list[str] = []
 
     class Watched(RandomBot):
@@ -62,14 +62,14 @@ def test_a_bot_that_is_not_quick_thinks_off_the_event_loop(tmp_path: Path) -> No
     bots = dict(back_alley.RULES.bots)
     try:
         back_alley.RULES.bots["random"] = Watched  # type: ignore[index]
-        with served(tmp_path / "db.sqlite") as client:
+        with served(database) as client:
             table_id, tokens = new_table(client, "back-alley", ["human"] + ["bot:random"] * 3)
             play_all(client, table_id, tokens, spectators=0)
         assert threads
         assert all(name.startswith("cardrules-bot") for name in threads)
         threads.clear()
         back_alley.RULES.bots["random"] = Quick  # type: ignore[index]
-        with served(tmp_path / "db2.sqlite") as client:
+        with served(database) as client:
             table_id, tokens = new_table(client, "back-alley", ["human"] + ["bot:random"] * 3)
             play_all(client, table_id, tokens, spectators=0)
         assert threads
@@ -90,13 +90,13 @@ def test_routes_are_module_functions_reading_the_apps_state(tmp_path: Path) -> N
         module.join_table, module.table_record, module.play}
 
 
-def test_the_pools_are_made_once_per_start_and_shut_at_stop(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_the_pools_are_made_once_per_start_and_shut_at_stop(database: str) -> None:
+    with served(database) as client:
         server = client.app.state.cardrules  # type: ignore[attr-defined]
         first = server.running
         assert server.shared.db is first.db
         assert server.shared.thinkers is first.thinkers
     assert first.db._shutdown
     assert first.thinkers._shutdown
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         assert client.app.state.cardrules.running is not first  # type: ignore[attr-defined]

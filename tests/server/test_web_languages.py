@@ -73,13 +73,13 @@ def test_a_page_in_japanese_or_ukrainian_has_no_english_word(lang: str) -> None:
 
 
 def test_the_page_language_comes_from_the_query_then_the_cookie_then_the_browser(
-        tmp_path: Path) -> None:
+        database: str) -> None:
     assert page_language(None, None, "en-US,en;q=0.9,ja;q=0.8") == "en"
     assert page_language(None, None, "fr;q=1, ja;q=0.3, uk;q=0.5") == "uk"
     assert page_language(None, None, "ja;q=0, uk") == "uk"
     assert page_language(None, "ja", "uk") == "ja"
     assert page_language("uk", "ja", "ja") == "uk"
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         page = client.get("/", headers={"Accept-Language": "ja-JP,ja;q=0.9"})
         assert '<html lang="ja">' in page.text
         assert "新しいテーブル" in page.text
@@ -98,8 +98,8 @@ def test_the_page_language_comes_from_the_query_then_the_cookie_then_the_browser
         assert client.get("/words/fr.json").status_code == 404
 
 
-def test_the_log_speaks_to_the_viewer_and_names_the_partner(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_the_log_speaks_to_the_viewer_and_names_the_partner(database: str) -> None:
+    with served(database) as client:
         table, tokens = new_table(client, "back-alley", ["human", *BOTS[1:]], seed=4)
         with client.websocket_connect(url(table, tokens[0]) + "&lang=en") as ws:
             texts = [e["text"] for e in ws.receive_json()["events"]]
@@ -111,8 +111,8 @@ def test_the_log_speaks_to_the_viewer_and_names_the_partner(tmp_path: Path) -> N
     assert not any("you" in t.split() for t in watched)
 
 
-def test_a_refusal_is_in_the_language_of_the_connection_only(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_a_refusal_is_in_the_language_of_the_connection_only(database: str) -> None:
+    with served(database) as client:
         table, tokens = new_table(client, "down-and-back", ["human", "bot:greedy"])
         for lang, prefix in (("ja", "手ではありません"), ("uk", "це не хід")):
             with client.websocket_connect(url(table, tokens[0]) + f"&lang={lang}") as ws:
@@ -155,8 +155,8 @@ def test_the_rules_panel_text_is_the_rules_page_with_its_ids() -> None:
     assert "``" not in json.dumps(game_rules("back-alley", "en"))
 
 
-def test_the_rules_are_served_as_a_page_and_as_json(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_the_rules_are_served_as_a_page_and_as_json(database: str) -> None:
+    with served(database) as client:
         page = client.get("/rules/back-alley?lang=ja")
         assert page.status_code == 200
         assert '<html lang="ja">' in page.text

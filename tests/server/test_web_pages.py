@@ -5,14 +5,13 @@ another host (tests/server/test_browser.py plays them in Chromium)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from cardrules.server.web import STATIC, card_picture
 from support.serverplay import new_table, served
 
 
-def test_the_lobby_and_a_table_page_are_served_with_their_scripts(tmp_path: Path) -> None:
-    with served(tmp_path / "db.sqlite") as client:
+def test_the_lobby_and_a_table_page_are_served_with_their_scripts(database: str) -> None:
+    with served(database) as client:
         lobby = client.get("/")
         assert lobby.status_code == 200
         assert lobby.headers["content-type"].startswith("text/html")
@@ -28,12 +27,12 @@ def test_the_lobby_and_a_table_page_are_served_with_their_scripts(tmp_path: Path
 
 
 def test_every_card_picture_is_the_library_drawing_and_bad_codes_are_404(
-        tmp_path: Path) -> None:
+        database: str) -> None:
     from cardrules.cards import DECK, Card, Joker
     from cardrules.svg import card_svg
 
     every: list[Card | Joker] = [*DECK, Joker.BIG, Joker.LITTLE]
-    with served(tmp_path / "db.sqlite") as client:
+    with served(database) as client:
         for card in every:
             answer = client.get(f"/cards/{card}.svg")
             assert answer.status_code == 200

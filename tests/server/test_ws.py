@@ -3,6 +3,7 @@ spectators, restarts and the turn timer."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -146,7 +147,16 @@ def test_a_restarted_server_resumes_every_table_at_its_version(database: str) ->
         assert received[0][-1]["over"] is True
 
 
-def test_the_turn_timer_moves_for_a_person_who_does_not(database: str) -> None:
+def test_the_turn_timer_moves_for_a_person_who_does_not(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    told: list[str] = []
+    notify = Store.notify
+
+    def spy(store: Store, messages: Sequence[str]) -> None:
+        told.extend(messages)
+        notify(store, messages)
+
+    monkeypatch.setattr(Store, "notify", spy)
     with served(database, turn_timer=0.05) as client:
         table_id, tokens = new_table(client, "back-alley", BOTS)
         with client.websocket_connect(url(table_id, tokens[0])) as ws:
@@ -160,6 +170,10 @@ def test_the_turn_timer_moves_for_a_person_who_does_not(database: str) -> None:
     made_by = {a.made_by for a in store.actions(table_id) if a.seat == 0}
     store.close()
     assert made_by == {"timer"}
+    # Each deadline is told to the other processes on one PostgreSQL database
+    # ("d TABLE VERSION DEADLINE"), and only there: a SQLite file has one process.
+    deadlines = [m for m in told if m.startswith(f"d {table_id} ")]
+    assert bool(deadlines) == database.startswith("postgresql")
 
 
 def test_an_action_out_of_turn_names_the_turn_rule(database: str) -> None:
@@ -184,7 +198,6 @@ def test_a_bot_thinking_does_not_hold_up_the_server(database: str,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import random
     import threading
-    from collections.abc import Sequence
 
     from cardrules.back_alley import RULES
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import attrs
 import numpy as np
 import pytest
 
@@ -88,6 +89,12 @@ def test_make_refuses_a_game_without_a_batch_engine_and_unknown_games() -> None:
         make(7, 4, seed=1)  # type: ignore[arg-type]
 
 
+def test_make_refuses_a_rules_vector_that_makes_no_batch_game() -> None:
+    wrong = attrs.evolve(RULES, vector=lambda num_games, seed, settings: [num_games])
+    with pytest.raises(TypeError, match=r"High card.s Rules\.vector made a list, not a VectorGame"):
+        make(wrong, 4, seed=1)
+
+
 def test_make_checks_the_settings_the_number_of_games_and_the_seed() -> None:
     with pytest.raises(ValueError, match="unknown High card setting 'players'"):
         make(RULES, 4, seed=1, players=3)
@@ -96,6 +103,18 @@ def test_make_checks_the_settings_the_number_of_games_and_the_seed() -> None:
     for bad in (0, -1, MAX_GAMES + 1, True, 2.0, "8"):
         with pytest.raises(ValueError, match="num_games must be a whole number from 1"):
             make(RULES, bad, seed=1)  # type: ignore[arg-type]
+    # A batch of one game is a batch (the lower end of the range is allowed).
+    assert make(RULES, 1, seed=1).num_games == 1
+
+
+def test_make_allows_max_games_and_refuses_one_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    # MAX_GAMES made small, so as not to allocate 2**24 games.
+    import cardrules.vector
+
+    monkeypatch.setattr(cardrules.vector, "MAX_GAMES", 5)
+    assert make(RULES, 5, seed=1).num_games == 5
+    with pytest.raises(ValueError, match="num_games must be a whole number from 1 to 5, not 6"):
+        make(RULES, 6, seed=1)
     for seed in (None, 1.5, "1", False):
         with pytest.raises(ValueError, match="seed must be a whole number"):
             make(RULES, 4, seed=seed)  # type: ignore[arg-type]

@@ -28,48 +28,8 @@ the shared engine (records, replay, self-play, conformance checks):
 >>> game.state.is_terminal, len(game.state.results), RULES.replay(game.record) is not None
 (True, 3, True)
 
-Both game packages offer the same kinds of names under the same names
-(:mod:`cardrules.down_and_back` and :mod:`cardrules.back_alley`):
-
-- the rules for the shared engine: ``RULES``;
-- playing: ``new_game``, ``legal_actions``, ``apply``, ``is_legal``,
-  ``sample_chance``, ``play_game`` (the same signature in
-  both, ``play_game(bots, *, seed=None, max_actions=None, **settings)``),
-  and the table sizes ``MIN_PLAYERS`` and ``MAX_PLAYERS``;
-- actions: ``Action``, ``ChooseDealer``, ``Shuffle``, ``parse_action``,
-  ``action_to_dict``, ``action_from_dict``;
-- the state: ``GameState``, ``Settings``, ``History``, ``Phase``;
-- how the game stands: ``summarize`` (a few lines for people);
-- what one seat may know: ``View``, ``view``, ``view_to_dict``, and
-  ``determinize`` (a full state drawn to fit a view); JSON:
-  ``state_to_dict``, ``state_from_dict``;
-- bots: ``SearchBot`` (the game's rule-of-thumb bot is named for what it
-  does, and ``RULES.bots`` lists every bot by name).
-
-What ``RULES`` carries is reached through it and not exported twice: what
-each seat has won (``RULES.returns``), what a step tells each seat
-(``RULES.events``), the cards a shuffle orders (``RULES.chance_pile``), the
-numbers and tensors for learning libraries (``RULES.encoding``, defined in
-the game's ``encoding`` module) and the conformance hooks
-(``RULES.check_invariants``, ``RULES.hidden_variant``,
-``RULES.probe_actions``).
-
-Back Alley's own: ``NUM_PLAYERS`` (a table of exactly four, BA-1; it is
-also ``MIN_PLAYERS`` and ``MAX_PLAYERS``), the actions ``Pass``, ``Bid``,
-``Board``, ``Play`` and ``BidAction``, the parts of a state ``Deal``,
-``Trick``, ``Contract`` and ``DealResult``, the rule helpers
-``hand_size_of``, ``team_of``, ``board_levels``, ``contract_of``,
-``first_leader`` and ``score`` (the points of a contract, BA-40 to BA-42),
-the bots ``HeuristicBot`` and ``DoubleDummyBot`` (perfect-information
-Monte Carlo over the solver), the analysis ``trick_estimate``,
-``TrickEstimate``, ``BidValue`` and ``Determinizer`` (draws many deals
-from one view), and the double-dummy solver ``max_tricks`` and
-``play_values`` (:mod:`cardrules.back_alley.double_dummy.solver`).  The number of deals
-follows from ``max_hand_size``, so there is no default number of rounds.
-
->>> import cardrules.down_and_back as db
->>> sorted(set(db.__all__) & {"score", "NUM_PLAYERS", "summarize", "determinize"})
-['determinize', 'summarize']
+What each game's package holds, and what is reached through ``RULES``
+instead: :doc:`/api/index`; every name: :doc:`/api/back_alley`.
 """
 
 from __future__ import annotations
@@ -263,7 +223,10 @@ RULES: _Rules[GameState, Action] = _Rules(
     encoding=_Encoding(_encoding.NUM_ACTIONS, _encoding.action_id, _encoding.action_from_id,
                        _encoding.legal_action_ids, _encoding.OBSERVATION_SIZE,
                        _encoding.OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string, _encoding.observation_bounds),
+                       _encoding.seat_string, _encoding.observation_bounds,
+                       _encoding.legal_actions_with_ids,
+                       _encoding.information_state_layout,
+                       _encoding.information_state_bits),
     bounds=_bounds, limit_settings={"max_throw_ins": _MAX_THROW_INS}, vector=_vector,
     view_to_dict=view_to_dict, public_view=_public_view,
     double_dummy=_double_dummy_text)

@@ -6,36 +6,15 @@ hands and the undealt cards (BA-50).  :func:`determinize` draws a complete
 states that give that seat exactly this view, so that an analysis or a
 search bot can play the rest of the deal out.
 
-The draw respects everything the table has shown:
-
-* the cards in the seat's hand, the cards played, the turned card and a
-  joker discarded under BA-13 are out of the unknown pool; in a no-trump
-  deal no joker is in play, and the other joker is known to be undealt
-  unless someone discarded it (BA-13);
-* a seat that did not follow the class led (a plain suit, or trumps, a
-  joker counting as a trump, BA-31) holds none of it; a seat that answered
-  a Big (Little) Blooper with a trump holds no higher (lower) trump (BA-33);
-  a seat that led a trump while BA-32 allowed that only to a hand of
-  trumps holds only trumps (the inferences of
-  :func:`known_absent`);
-* the card another seat took under BA-13 is one of the cards it was dealt,
-  each equally likely.
-
-The draw is exact, not approximate: the cards some seat is known not to
-hold are placed one at a time, each with probability proportional to the
-number of ways to complete the deal from there (counted once per view by a
-small dynamic programme over the cards still needed per seat); the other
-cards are then shared out by a plain shuffle.  Bids carry no hard facts
-about the hands, so they do not shape the draw.
-
-Before the first dealer is chosen, at a shuffle and at the end no card is in
-anyone's hand or undealt (BA-11, BA-12, BA-43): nothing is hidden, and the
-state drawn is the one the view describes.  Two public facts are not in a
-view: the first dealer, once a deal has been played, is read off the first
-result, and the number of throw-ins of the deal in progress (BA-25) is taken
-as the fewest that bring the deal to its dealer.
-:func:`hidden_variant` draws with this module
-and copies those two facts from the state it starts from.
+The draw keeps everything the table has shown: the cards seen, the
+voids shown by a failure to follow (BA-31), what answering a Blooper or
+leading a trump tells (BA-32, BA-33; :func:`known_absent`), the card taken
+under BA-13 among its taker's cards.  It is exact: each card some seat may
+not hold is placed with probability proportional to the ways the deal can
+be completed.  :func:`hidden_variant` draws with this module and copies
+the first dealer and the throw-ins of the deal in progress (BA-25), which
+a view does not carry, from the state it starts from.  How the draw is
+counted: :doc:`/analysis`.
 
 >>> import random
 >>> from cardrules.back_alley import apply, new_game, sample_chance, view

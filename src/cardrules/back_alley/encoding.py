@@ -75,7 +75,7 @@ learning library's observation space needs).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, SupportsIndex
+from typing import TYPE_CHECKING, SupportsIndex, cast
 
 from cardrules._validate import require_int
 from cardrules.back_alley.actions import (
@@ -92,7 +92,8 @@ from cardrules.back_alley.actions import (
     Play,
     Shuffle,
 )
-from cardrules.back_alley.game import PHASE_RULES, apply, legal_actions
+from cardrules.back_alley.bounds import MAX_THROW_INS as _MAX_THROW_INS
+from cardrules.back_alley.game import BID_CHOICES, PHASE_RULES, apply, legal_actions
 from cardrules.back_alley.state import NUM_PLAYERS, GameState, Phase, Settings, hand_size_of
 from cardrules.back_alley.views import View, view
 from cardrules.cards import Joker, Suit
@@ -117,7 +118,10 @@ __all__ = [
     "OBSERVATION_SIZE",
     "action_from_id",
     "action_id",
+    "information_state_bits",
+    "information_state_layout",
     "legal_action_ids",
+    "legal_actions_with_ids",
     "observation_bounds",
     "observation_string",
     "observation_tensor",
@@ -196,6 +200,39 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     (0, 1, 2, 13)
     """
     return tuple(sorted(_number(action) for action in legal_actions(state)))
+
+
+def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Action, ...]]:
+    """:func:`legal_action_ids` and :func:`~cardrules.back_alley.legal_actions`
+    together, in the same (increasing) order, for adapters that need both.
+    (The reducer lists them in the order of their numbers: pass, the bids,
+    board, then the plays in the hand's canonical order.)
+
+    >>> from cardrules.back_alley import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> state = apply(apply(new_game(max_hand_size=3), ChooseDealer(0)), Shuffle(CARDS))
+    >>> legal_actions_with_ids(state)
+    ((0, 1, 2, 13), (Pass(), Bid(tricks=1), Bid(tricks=2), Board()))
+    """
+    actions = legal_actions(state)   # pass, bids, board, then plays in the hand's order
+    ids = _TABLE_IDS.get(id(actions))
+    if ids is not None:   # one of the reducer's tables of bids
+        return ids, actions
+    try:
+        return tuple(map(_INTERNED_IDS.__getitem__, map(id, actions))), actions
+    except KeyError:   # an action the reducer did not take from its tables
+        return tuple([_number(action) for action in actions]), actions
+
+
+#: The number of each action the reducer lists (``PASS``, ``BOARD`` and the
+#: ``BIDS`` and ``PLAYS`` tables, which live as long as the module), by the
+#: object's ``id``: a lookup that never hashes an action.
+_TABLED: tuple[Action, ...] = (PASS, BOARD, *BIDS[:_MAX_BID], *PLAYS)
+_INTERNED_IDS: dict[int, int] = {id(action): _number(action) for action in _TABLED}
+#: The numbers of the reducer's tables of bids (one per hand size), by the
+#: table's ``id``.
+_TABLE_IDS: dict[int, tuple[int, ...]] = {id(table): tuple(map(_number, table))
+                                          for table in BID_CHOICES}
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:
@@ -418,3 +455,101 @@ def seat_string(state: GameState, seat: int) -> str:
     True
     """
     return observation_string(view(state, seat))
+
+
+# -- the history part of an information-state tensor ----------------------------------
+
+#: The entries of one deal dealt (thrown in or not) in the history part of an
+#: information-state tensor (see information_state_layout).
+_ATTEMPT_SPEC: tuple[tuple[str, int], ...] = (
+    ("dealer", 1), ("trump_card", 1), ("exchanger", 1), ("dealt", 54), ("taken", 1),
+    ("bids", 4))
+_ATTEMPT_AT = {name: start for name, start, _ in layout(_ATTEMPT_SPEC)}
+_ATTEMPT = sum(length for _, length in _ATTEMPT_SPEC)
+
+#: An entry of the history part: its index and its value.
+_IndexValue = tuple[int, int]
+
+
+def information_state_layout(settings: Mapping[str, int | None]
+                             ) -> tuple[tuple[str, int, int], ...]:
+    """The blocks of the history part of an information-state tensor in a
+    game with ``settings``, as ``(name, start, length)``; what
+    :func:`information_state_bits` sets.  A seat, card, trick or bid is
+    written as its number plus 1 (0: none yet), a set of cards as 54 entries
+    of 0 or 1 (card indexes as in the module's table).
+
+    * ``plays``: per deal (``2 * max_hand_size - 1``), per card (54), two
+      entries: the trick of the deal it was played to (1 to
+      ``max_hand_size``) and the seat that played it (1 to 4).  The order
+      of play follows (BA-30, BA-34).
+    * ``deals``: per deal dealt, thrown-in deals counted (BA-25), room for
+      the deals plus ``max_throw_ins``, 62 entries: the dealer (1 to 4), the
+      turned card (1 to 54), the seat that made the BA-13 joker exchange (1
+      to 4), the seat's own hand as dealt (54 entries of 0 or 1) and the
+      card it took for the joker (1 to 52), both seen only by that seat,
+      and each seat's bid (4 entries: 1 pass, 2 to 13 bid 1 to 12, 14 board).
+
+    Seats here are absolute (seat 0 is 1), unlike the observation's.
+
+    >>> information_state_layout({"max_hand_size": 2, "max_throw_ins": 1})
+    (('plays', 0, 324), ('deals', 324, 248))
+    """
+    size = settings.get("max_hand_size", Settings().max_hand_size)
+    checked = Settings(max_hand_size=require_int("max_hand_size", size))
+    throw_ins = require_int("max_throw_ins", settings.get("max_throw_ins", _MAX_THROW_INS),
+                            minimum=0)
+    return layout((("plays", checked.deals * 54 * 2),
+                   ("deals", (checked.deals + throw_ins) * _ATTEMPT)))
+
+
+def information_state_bits(before: GameState, action: Action, after: GameState
+                           ) -> tuple[tuple[_IndexValue, ...],
+                                      tuple[tuple[int, tuple[_IndexValue, ...]], ...]]:
+    """The entries of the history part (see :func:`information_state_layout`)
+    that the step ``apply(before, action) == after`` sets, as ``(index,
+    value)`` pairs: ``(public, private)``, where every seat learns ``public``
+    and ``private`` is ``((seat, entries), ...)``, what only that seat learns
+    (its hand as dealt, BA-50).
+
+    >>> from cardrules.back_alley import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules.back_alley.actions import CARDS
+    >>> s = apply(new_game(max_hand_size=1), ChooseDealer(0))
+    >>> public, private = information_state_bits(s, Shuffle(CARDS), apply(s, Shuffle(CARDS)))
+    >>> public, private[1]
+    (((108, 1), (109, 5)), (1, ((111, 1),)))
+    """
+    kind = type(action)
+    if kind is ChooseDealer:
+        return (), ()   # the dealer is told with each deal
+    plays = before.settings.deals * 108
+    if kind is Play:
+        at = (len(before.history.results) * 54 + cast(Play, action).card.index) * 2
+        return ((at, len(before.tricks) + 1), (at + 1, cast(int, before.current_player) + 1)), ()
+    history = (before if kind is not Shuffle else after).history
+    attempt = (len(history.results) + history.throw_ins
+               + sum(result.throw_ins for result in history.results))
+    base = plays + attempt * _ATTEMPT
+    if kind is Shuffle:
+        deal = after.deal
+        assert deal is not None
+        assert after.dealer is not None
+        public = [(base, after.dealer + 1),
+                  (base + _ATTEMPT_AT["trump_card"], deal.trump_card.index + 1)]
+        exchanged = deal.exchanger is not None and deal.joker_discard is not None
+        if exchanged:
+            public.append((base + _ATTEMPT_AT["exchanger"], cast(int, deal.exchanger) + 1))
+        dealt_at = base + _ATTEMPT_AT["dealt"]
+        private = []
+        for seat, hand in enumerate(after.hand_indexes):
+            if exchanged and seat == deal.exchanger and deal.taken is not None:
+                taken = deal.taken.index
+                own = [(dealt_at + i, 1) for i in hand if i != taken]
+                own += [(dealt_at + cast(Joker, deal.joker_discard).index, 1),
+                        (base + _ATTEMPT_AT["taken"], taken + 1)]
+            else:
+                own = [(dealt_at + i, 1) for i in hand]
+            private.append((seat, tuple(own)))
+        return tuple(public), tuple(private)
+    seat = cast(int, before.current_player)
+    return ((base + _ATTEMPT_AT["bids"] + seat, _number(action) + 1),), ()

@@ -6,11 +6,15 @@ without it the command says so in one line and returns 2.  With
 the command binds the port once and starts N copies of itself that share
 the listening socket (each told its descriptor by a hidden ``--fd``); each
 is a full server of the shared database (:mod:`cardrules.server.cluster`).
+The command supervises them: a copy that dies is started again on the same
+socket, unless they die too often (more than ``MAX_RESTARTS`` within
+``RESTART_WINDOW`` seconds).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import ipaddress
 import logging
@@ -18,6 +22,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from typing import Any
 
 from cardrules.i18n import N_, gettext
@@ -91,8 +96,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     limits.add_argument("--fresh", action="store_true",
                         help=gettext("use an empty (0-byte) database file as a new database"))
     parser.add_argument("--workers", type=int, default=1, metavar="N",
-                        help=gettext("run N server processes sharing the port (PostgreSQL "
-                                     "only; default 1)"))
+                        help=gettext("run N server processes sharing the port, each "
+                                     "started again if it dies (PostgreSQL only; default 1)"))
     parser.add_argument("--lease-seconds", type=_seconds, default=3.0, metavar="SECONDS",
                         help=gettext("PostgreSQL: how long a process keeps a table's bots "
                                      "and timer without renewing, so how soon another "
@@ -227,9 +232,52 @@ def _worker_argv(argv: list[str], fd: int) -> list[str]:
     return [*out, "--fd", str(fd)]
 
 
+#: A dead worker is started again unless more than this many died within
+#: ``RESTART_WINDOW`` seconds; then the command gives up and stops.
+MAX_RESTARTS = 5
+RESTART_WINDOW = 60.0
+
+
+class _Restarts:
+    """The deaths of workers within the last ``window`` seconds: :meth:`allow`
+    says whether one more may be started again.
+
+    >>> restarts = _Restarts(limit=2, window=10.0)
+    >>> [restarts.allow(now) for now in (0.0, 1.0, 2.0)]
+    [True, True, False]
+    >>> restarts.allow(30.0)   # the old ones are forgotten
+    True
+    """
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self.deaths: list[float] = []
+
+    def allow(self, now: float) -> bool:
+        self.deaths = [t for t in self.deaths if now - t < self.window] + [now]
+        return len(self.deaths) <= self.limit
+
+
+def _how(code: int) -> str:
+    """How a worker ended, from its return code.
+
+    >>> _how(-9), _how(3)
+    ('SIGKILL', 'exit code 3')
+    """
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return signal.Signals(-code).name
+        return f"signal {-code}"
+    return gettext("exit code {code}").format(code=code)
+
+
 def _run_workers(args: argparse.Namespace) -> int:
     """Bind the port, start ``args.workers`` copies of this command on it, and
-    wait for them (Ctrl-C or SIGTERM stops them all); 1 when one failed."""
+    supervise them: one that dies is started again on the same socket (one
+    line says so), unless more than ``MAX_RESTARTS`` died within
+    ``RESTART_WINDOW`` seconds, when the command stops them all and
+    returns 1.  Ctrl-C or SIGTERM stops them all (0)."""
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -241,14 +289,43 @@ def _run_workers(args: argparse.Namespace) -> int:
     print("cardrules: " + gettext("serving on {url} (database {db}); Ctrl-C stops").format(
         url=f"http://{args.host}:{listener.getsockname()[1]}/", db=args.db), file=sys.stderr)
     workers = [subprocess.Popen(command, pass_fds=[fd]) for _ in range(args.workers)]
+    stopping = False
+    failed = False
 
     def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
         for worker in workers:
             if worker.poll() is None:
                 worker.terminate()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    restarts = _Restarts(MAX_RESTARTS, RESTART_WINDOW)
+    while not stopping:
+        time.sleep(0.2)
+        for number, worker in enumerate(workers):
+            code = worker.poll()
+            if code is None or stopping:
+                continue
+            if not restarts.allow(time.monotonic()):
+                print("cardrules: " + gettext(
+                    "server processes ended more than {count} times within {seconds} "
+                    "seconds: stopping").format(count=MAX_RESTARTS,
+                                                seconds=round(RESTART_WINDOW)),
+                      file=sys.stderr)
+                failed = True
+                stop(signal.SIGTERM, None)
+                break
+            print("cardrules: " + gettext(
+                "server process {pid} ended ({how}); starting another").format(
+                    pid=worker.pid, how=_how(code)), file=sys.stderr)
+            workers[number] = subprocess.Popen(command, pass_fds=[fd])
+    for worker in workers:   # one started as the signal came
+        if worker.poll() is None:
+            worker.terminate()
     codes = [worker.wait() for worker in workers]
     listener.close()
+    if failed:
+        return 1
     return 0 if all(code in (0, -signal.SIGTERM) for code in codes) else 1

@@ -21,54 +21,8 @@ Play a game with a pure reducer (see :mod:`cardrules.down_and_back.game`):
 >>> len(state.results), sum(state.net) + state.pot
 (2, 0)
 
-Both game packages offer the same kinds of names under the same names
-(:mod:`cardrules.down_and_back` and :mod:`cardrules.back_alley`):
-
-- the rules for the shared engine: ``RULES``;
-- playing: ``new_game``, ``legal_actions``, ``apply``, ``is_legal``,
-  ``sample_chance``, ``play_game`` (the same signature in
-  both, ``play_game(bots, *, seed=None, max_actions=None, **settings)``),
-  and the table sizes ``MIN_PLAYERS`` and ``MAX_PLAYERS``;
-- actions: ``Action``, ``ChooseDealer``, ``Shuffle``, ``parse_action``,
-  ``action_to_dict``, ``action_from_dict``;
-- the state: ``GameState``, ``Settings``, ``History``, ``Phase``;
-- how the game stands: ``summarize`` (a few lines for people);
-- what one seat may know: ``View``, ``view``, ``view_to_dict``, and
-  ``determinize`` (a full state drawn to fit a view); JSON:
-  ``state_to_dict``, ``state_from_dict``;
-- bots: ``SearchBot`` (the game's rule-of-thumb bot is named for what it
-  does, and ``RULES.bots`` lists every bot by name).
-
-What ``RULES`` carries is reached through it and not exported twice: what
-each seat has won (``RULES.returns``), what a step tells each seat
-(``RULES.events``), the cards a shuffle orders (``RULES.chance_pile``), the
-numbers and tensors for learning libraries (``RULES.encoding``, defined in
-the game's ``encoding`` module) and the conformance hooks
-(``RULES.check_invariants``, ``RULES.hidden_variant``,
-``RULES.probe_actions``).
-
-Down and Back's own: the evaluators (``evaluate3``, ``evaluate4``,
-``best_splits``, ``splits``, ``strength3``, ``strength4``,
-``split_strengths``, ``Combo``, ``SplitOption``, ``Category3``,
-``Category4``, ``ACCELERATED`` and the ``*_batch`` versions), the default
-number of rounds ``DEFAULT_ROUNDS``, the actions ``Cut``, ``DrawStock``,
-``DrawDiscard``, ``Discard`` and ``Split``, the parts of a state
-``RoundResult``, ``Showdown``, ``Stage`` and ``TieBreakDraw``, the bot
-``GreedyBot`` (with ``hand_value``) and the odds ``split_odds``,
-``SplitOdds``, ``discard_advice`` and ``ActionOdds``.  The table size varies
-(2 to 5), so there is no ``NUM_PLAYERS``; there are no contracts (a
-seat that wins both showdowns takes the pot, DB-43), so there is no
-``score``; and ``determinize`` has no counting to do once per view
-before drawing (Back Alley's ``Determinizer`` does that work), so there is
-no ``Determinizer``.
-
->>> import cardrules.back_alley as ba
->>> import cardrules.down_and_back as db
->>> shared = set(db.__all__) & set(ba.__all__)
->>> {"RULES", "summarize", "determinize", "view", "play_game"} <= shared
-True
->>> {"returns", "events", "chance_pile", "action_id"} & shared   # reached through RULES
-set()
+What each game's package holds, and what is reached through ``RULES``
+instead: :doc:`/api/index`; every name: :doc:`/api/down_and_back`.
 """
 
 from __future__ import annotations
@@ -280,7 +234,10 @@ RULES: _Rules[GameState, Action] = _Rules(
     encoding=_Encoding(_encoding.NUM_ACTIONS, _encoding.action_id, _encoding.action_from_id,
                        _encoding.legal_action_ids, _encoding.OBSERVATION_SIZE,
                        _encoding.OBSERVATION_LAYOUT, _encoding.seat_tensor,
-                       _encoding.seat_string, _encoding.observation_bounds),
+                       _encoding.seat_string, _encoding.observation_bounds,
+                       _encoding.legal_actions_with_ids,
+                       _encoding.information_state_layout,
+                       _encoding.information_state_bits),
     bounds=_bounds, vector=_vector, view_to_dict=view_to_dict, public_view=_public_view)
 _register(RULES)
 

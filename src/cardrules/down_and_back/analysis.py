@@ -19,34 +19,10 @@ True
 by rolling the round out to its end from states drawn with
 :func:`~cardrules.down_and_back.determinization.determinize`.
 
-The model behind the odds:
-
-* Each opponent's seven cards are drawn uniformly from the cards the player
-  cannot see: the 52 cards less the player's own seven and the ``dead``
-  cards (cards known to be out of play, such as the discard pile).
-* Each opponent splits with ``opponent_split``, a function from a
-  :class:`~cardrules.Hand` of seven cards to a
-  :class:`~cardrules.down_and_back.Split`.  The default,
-  :func:`greedy_split`, is the split
-  :class:`~cardrules.down_and_back.GreedyBot` makes.
-* A showdown tied between ``k`` players (the player among them) counts as
-  ``1/k`` of a win: the tie-break draw of DB-42 is fair.  The down and the
-  back tie-breaks are separate draws, so a deal's share of the pot is the
-  product of its two shares (both as
-  :func:`~cardrules.down_and_back.showdown.showdown_share` and
-  :func:`~cardrules.down_and_back.showdown.pot_share` count them).
-* The probabilities are means over the deals, each with its standard error
-  (the sample standard deviation over the square root of the number of
-  deals).  When every deal can be listed cheaply (see ``exact``), all of
-  them are, each counted once, and the standard errors are 0.
-
-Deals are drawn from :class:`random.Random` seeded by ``seed`` (each deal
-shuffles the unseen cards by 64-bit random keys), so a seed gives the same
-answer with or without numpy.  With numpy installed the
-opponents' hands are scored many at a time by
-:func:`~cardrules.down_and_back.split_strengths_batch`; without it, one at a
-time by :func:`~cardrules.down_and_back.split_strengths`.  The two paths
-count in whole numbers and give exactly the same results.
+The model behind the odds (the unseen cards drawn uniformly, ties counted
+as shares of a win since the tie-break draw of DB-42 is fair, standard
+errors, exact answers when every deal can be listed, the same figures with
+or without numpy): :doc:`/analysis`.
 """
 
 from __future__ import annotations

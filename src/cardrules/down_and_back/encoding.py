@@ -88,10 +88,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations
-from typing import TYPE_CHECKING, SupportsIndex
+from typing import TYPE_CHECKING, SupportsIndex, cast
 
 from cardrules._validate import require_int
-from cardrules.cards import DECK
+from cardrules.cards import DECK, Card
+from cardrules.down_and_back import game as _game
 from cardrules.down_and_back.actions import (
     Action,
     ChooseDealer,
@@ -107,9 +108,11 @@ from cardrules.down_and_back.state import (
     DEFAULT_ROUNDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    TURNS,
     GameState,
     Phase,
     Settings,
+    Stage,
 )
 from cardrules.down_and_back.views import View, view
 from cardrules.engine.tensors import (
@@ -133,7 +136,10 @@ __all__ = [
     "OBSERVATION_SIZE",
     "action_from_id",
     "action_id",
+    "information_state_bits",
+    "information_state_layout",
     "legal_action_ids",
+    "legal_actions_with_ids",
     "observation_bounds",
     "observation_string",
     "observation_tensor",
@@ -234,6 +240,50 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     """
     number = _number
     return tuple([number(action) for action in legal_actions(state)])
+
+
+#: The numbers of the 35 splits of a hand, in the reducer's order (which is
+#: the module's numbering: see :func:`legal_actions_with_ids`).
+_SPLIT_IDS = tuple(range(_SPLIT, _SPLIT + len(_DOWN_POSITIONS)))
+_SPLIT_PHASE = Phase.SPLIT
+
+
+def legal_actions_with_ids(state: GameState) -> tuple[tuple[int, ...], tuple[Action, ...]]:
+    """:func:`legal_action_ids` and :func:`~cardrules.down_and_back.legal_actions`
+    together, in the same (increasing) order, for adapters that need both.
+
+    The 35 splits of a hand are numbered in the reducer's order (DB-40), so
+    their numbers are a table, not worked out split by split.
+
+    >>> from cardrules.down_and_back import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules import DECK
+    >>> state = apply(apply(new_game(2), ChooseDealer(0)), Shuffle(DECK))
+    >>> ids, actions = legal_actions_with_ids(state)
+    >>> ids[:2], actions[:2]
+    ((0, 1), (Cut(count=1), Cut(count=2)))
+    """
+    actions = legal_actions(state)
+    ids = _TABLE_IDS.get(id(actions))
+    if ids is not None:   # one of the reducer's tables of actions
+        return ids, actions
+    if len(actions) == len(_SPLIT_IDS) and state.phase is _SPLIT_PHASE:
+        return _SPLIT_IDS, actions
+    try:
+        return tuple(map(_INTERNED_IDS.__getitem__, map(id, actions))), actions
+    except KeyError:   # an action the reducer did not take from its tables
+        return tuple([_number(action) for action in actions]), actions
+
+
+#: The number of each action the reducer takes from its tables (cuts, draws,
+#: discards; they live as long as the module), by the object's ``id``: a
+#: lookup that never hashes an action.
+_TABLED: tuple[Action, ...] = (*_game._CUTS, *_game._DRAWS, *_game._DISCARDS)
+_INTERNED_IDS: dict[int, int] = {id(action): _number(action) for action in _TABLED}
+#: The numbers of the reducer's whole tables of legal actions (cuts, draws), by
+#: the table's ``id``.
+_TABLES: tuple[tuple[Action, ...], ...] = (_game._CUTS, _game._DRAWS, _game._DRAW_STOCK_ONLY)
+_TABLE_IDS: dict[int, tuple[int, ...]] = {id(table): tuple(map(_number, table))
+                                          for table in _TABLES}
 
 
 def action_from_id(state: GameState, number: SupportsIndex) -> Action:
@@ -459,3 +509,129 @@ def seat_string(state: GameState, seat: int) -> str:
     True
     """
     return observation_string(view(state, seat))
+
+
+# -- the history part of an information-state tensor ----------------------------------
+
+#: Tie-break draws of a round (DB-42) the history part keeps, in order.
+_TIE_BREAK_DRAWS = 12
+#: Entries of a turn: how the seat drew (1 stock, 2 pile), the card drawn, the
+#: card discarded, the card turned by a reshuffle during the turn.
+_KIND, _TAKEN, _DISCARDED, _RESHUFFLED, _TURN = 0, 1, 2, 3, 4
+#: An entry of the history part: its index and its value.
+_IndexValue = tuple[int, int]
+
+
+def _round_spec(n: int) -> tuple[tuple[str, int], ...]:
+    return (("dealer", 1), ("cut", 1), ("starter", 1), ("dealt", 52),
+            ("turns", TURNS * n * _TURN), ("split_made", n), ("own_down", 52), ("own_back", 52),
+            ("shown", n * 7), ("showdown_reshuffles", 52), ("tie_breaks", _TIE_BREAK_DRAWS * 3))
+
+
+_ROUND_SPECS = {n: ({name: begin for name, begin, _ in layout(_round_spec(n))},
+                    sum(length for _, length in _round_spec(n)))
+                for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+
+
+def information_state_layout(settings: Mapping[str, int | None]
+                             ) -> tuple[tuple[str, int, int], ...]:
+    """The blocks of the history part of an information-state tensor in a
+    game with ``settings``, as ``(name, start, length)``; what
+    :func:`information_state_bits` sets.  A seat or a card is written as its
+    number plus 1 (0: none yet; cards as :attr:`cardrules.Card.index`), a
+    set of cards as 52 entries of 0 or 1.  One block per round (``round 1``
+    ...), each of:
+
+    * ``dealer`` (1 to n, DB-31), ``cut`` (the count, 1 to 51, DB-32),
+      ``starter`` (the card that starts the discard pile), ``dealt`` (52: the
+      seat's own hand, seen only by it);
+    * ``turns``: per turn (6 per seat, DB-35), four entries: how the seat
+      drew (1 stock, 2 discard pile), the card drawn (from the pile, seen by
+      all; from the stock, only by the drawer), the card discarded, the card
+      turned by a reshuffle of the pile during that turn (DB-36);
+    * ``split_made`` (n entries of 0 or 1: who has split), ``own_down`` and
+      ``own_back`` (52 each: the seat's own split, DB-40), ``shown`` (n x 7:
+      every seat's split at the showdown, the down hand's four cards then
+      the back hand's three), ``showdown_reshuffles`` (52: the cards turned
+      by reshuffles during the showdown's tie-breaks), ``tie_breaks`` (the
+      first 12 tie-break draws of the round, DB-42, each three entries: the
+      stage, 1 down or 2 back, the seat and the card).
+
+    >>> information_state_layout({"num_players": 2, "rounds": 1})
+    (('round 1', 0, 311),)
+    """
+    rounds = settings.get("rounds", DEFAULT_ROUNDS)
+    if rounds is None:
+        raise ValueError("an information-state tensor needs a finite number of rounds (DB-44)")
+    n = require_int("num_players", settings.get("num_players", 4), minimum=MIN_PLAYERS,
+                    maximum=MAX_PLAYERS)
+    size = _ROUND_SPECS[n][1]
+    return layout(tuple((f"round {r}", size) for r in range(1, require_int(
+        "rounds", rounds, minimum=1) + 1)))
+
+
+def information_state_bits(before: GameState, action: Action, after: GameState
+                           ) -> tuple[tuple[_IndexValue, ...],
+                                      tuple[tuple[int, tuple[_IndexValue, ...]], ...]]:
+    """The entries of the history part (see :func:`information_state_layout`)
+    that the step ``apply(before, action) == after`` sets, as ``(index,
+    value)`` pairs: ``(public, private)``, where every seat learns ``public``
+    and ``private`` is ``((seat, entries), ...)``, what only that seat learns
+    (its hand, its stock draws, its split).
+
+    >>> from cardrules.down_and_back import new_game, ChooseDealer, Shuffle, apply
+    >>> from cardrules import DECK
+    >>> s = apply(new_game(2), ChooseDealer(1))
+    >>> information_state_bits(s, Shuffle(DECK), apply(s, Shuffle(DECK)))
+    (((0, 2),), ())
+    """
+    kind = type(action)
+    if kind is ChooseDealer:
+        return (), ()   # the dealer is told with each round
+    n = before.num_players
+    start, size = _ROUND_SPECS[n]
+    base = (before.round - 1) * size
+    public: list[_IndexValue] = []
+    private: list[tuple[int, tuple[_IndexValue, ...]]] = []
+    turn = base + start["turns"] + before.turn * _TURN
+    if kind is Shuffle:
+        top = cast(Shuffle, action).order[0].index
+        if before.phase is Phase.SHUFFLE:
+            public.append((base, cast(int, after.dealer) + 1))
+        elif before.showdown is None:
+            public.append((turn + _RESHUFFLED, top + 1))
+        else:
+            public.append((base + start["showdown_reshuffles"] + top, 1))
+    elif kind is Cut:
+        public += ((base + 1, cast(Cut, action).count), (base + 2, after.discard[-1].index + 1))
+        private += ((seat, tuple((base + start["dealt"] + card.index, 1) for card in hand))
+                    for seat, hand in enumerate(after.hands))
+    elif kind is DrawStock:
+        public.append((turn + _KIND, 1))
+        private.append((cast(int, before.current_player),
+                        ((turn + _TAKEN, cast(Card, after.drawn).index + 1),)))
+    elif kind is DrawDiscard:
+        public += ((turn + _KIND, 2), (turn + _TAKEN, before.discard[-1].index + 1))
+    elif kind is Discard:
+        public.append((turn + _DISCARDED, cast(Discard, action).card.index + 1))
+    elif kind is Split:
+        split = cast(Split, action)
+        cards = {*split.down, *split.back}
+        splitter = next((k for k, hand in enumerate(before.hands) if set(hand) == cards),
+                        cast(int, before.current_player))
+        public.append((base + start["split_made"] + splitter, 1))
+        private.append((splitter, (*((base + start["own_down"] + c.index, 1) for c in split.down),
+                                   *((base + start["own_back"] + c.index, 1)
+                                     for c in split.back))))
+    for result in after.results[len(before.results):]:
+        base = (result.round - 1) * size
+        shown = base + start["shown"]
+        for seat, made in enumerate(result.splits):
+            public += ((shown + 7 * seat + k, card.index + 1)
+                       for k, card in enumerate((*made.down, *made.back)))
+        draw_at = base + start["tie_breaks"]
+        for draw in result.tiebreaks[:_TIE_BREAK_DRAWS]:
+            public += ((draw_at, 1 + (draw.stage is Stage.BACK)), (draw_at + 1, draw.seat + 1),
+                       (draw_at + 2, draw.card.index + 1))
+            draw_at += 3
+    return tuple(public), tuple(private)

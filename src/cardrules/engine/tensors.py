@@ -34,6 +34,12 @@ _A = TypeVar("_A")
 ObservationBounds = tuple[tuple[float, ...], tuple[float, ...]]
 
 
+#: What one step sets in the history part of an information-state tensor:
+#: ``(public, ((seat, private), ...))``, each a tuple of ``(index, value)``.
+_StepEntries = tuple[tuple[tuple[int, int], ...],
+                     tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]
+
+
 @attrs.frozen(slots=True)
 class Encoding(Generic[_S, _A]):
     """A game's numbers for actions and vectors for views, for learning libraries.
@@ -73,6 +79,22 @@ class Encoding(Generic[_S, _A]):
     #: :data:`ObservationBounds`); ValueError for settings that leave an entry
     #: unbounded.  None: no bounds are known (an adapter then uses -inf to inf).
     observation_bounds: Callable[[SettingValues], ObservationBounds] | None = None
+    #: ``legal_actions_with_ids(state)``: the numbers of the legal actions,
+    #: ascending, and those actions in the same order (two tuples of one
+    #: length), in one pass and with the game's own shortcuts.  None: an
+    #: adapter numbers ``legal_actions`` with ``action_id`` itself.
+    legal_actions_with_ids: Callable[[_S], tuple[tuple[int, ...], tuple[_A, ...]]] | None = None
+    #: ``information_state_layout(settings)``: the blocks ``(name, start,
+    #: length)`` of the history part of an information-state tensor, whose
+    #: entries are whole numbers of at least 0.  None (or no
+    #: ``information_state_bits``): the game gives no information-state tensor.
+    information_state_layout: Callable[[SettingValues], tuple[tuple[str, int, int], ...]] | None \
+        = None
+    #: ``information_state_bits(before, action, after)``: the entries of that
+    #: history part a step sets, as ``(index, value)`` pairs, in the form
+    #: ``(public, ((seat, private), ...))``: what every seat learns, and what
+    #: only that seat learns.
+    information_state_bits: Callable[[_S, _A, _S], _StepEntries] | None = None
 
 
 __all__ = ["Encoding", "ObservationBounds", "as_action_id", "bounds_by_slice", "layout",

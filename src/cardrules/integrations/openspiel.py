@@ -66,6 +66,10 @@ _AnyRules = Rules[Any, Any]
 #: ``public`` what everyone else learns (None: nothing) and ``private`` what
 #: the owner learns (never None when there is an owner).
 _Seen = tuple[int | None, _Parts | None, _Parts | None]
+#: The entries of the history part of the information-state tensor one step
+#: sets, as (index, value) pairs: ``(public, ((seat, private), ...))``
+#: (``Encoding.information_state_bits``).
+_Bits = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, tuple[tuple[int, int], ...]], ...]]
 
 
 class _Entry:
@@ -73,19 +77,23 @@ class _Entry:
 
     The step's events are worked out only when an information state needs
     them (``rules.events`` of ``step``, the state before, the action and the
-    state after), then kept as ``events``.  ``depth`` counts the entries up
-    to this one.  Every :data:`_MARK_EVERY` entries one keeps, once asked,
-    each seat's lines up to it joined (``marks``), so that an information
-    state joins at most that many steps' lines to a kept prefix.
+    state after), then kept as ``events``, with the entries of the
+    information-state tensor it sets (``bits``: the game's
+    ``information_state_bits``, None for a game without).  ``depth`` counts
+    the entries up to this one.  Every :data:`_MARK_EVERY` entries one keeps,
+    once asked, each seat's lines up to it joined (``marks``) and its tensor
+    entries up to it (``bitmarks``), so that an information state joins at
+    most that many steps to a kept prefix.
     """
 
-    __slots__ = ("depth", "events", "marks", "prev", "step")
+    __slots__ = ("bitmarks", "bits", "depth", "events", "marks", "prev", "step")
 
-    def __init__(self, prev: _Entry | None, step: tuple[Any, Any, Any, Any] | None = None,
-                 events: tuple[_Seen, ...] | None = None) -> None:
-        self.prev, self.step, self.events = prev, step, events
+    def __init__(self, prev: _Entry | None, step: tuple[Any, Any, Any, Any, Any] | None = None,
+                 events: tuple[_Seen, ...] | None = None, bits: _Bits | None = None) -> None:
+        self.prev, self.step, self.events, self.bits = prev, step, events, bits
         self.depth: int = 1 if prev is None else prev.depth + 1
         self.marks: dict[int, str] | None = None
+        self.bitmarks: dict[int, npt.NDArray[np.intp]] | None = None
 
     def entries(self) -> list[_Entry]:
         """Every entry up to this one, oldest first."""
@@ -102,7 +110,9 @@ class _Entry:
         events = self.events
         if events is None:
             assert self.step is not None
-            events_of, before, action, after = self.step
+            events_of, bits_of, before, action, after = self.step
+            if bits_of is not None:
+                self.bits = bits_of(before, action, after)
             out: list[_Seen] = []
             for event in events_of(before, action, after):
                 owner, public = event.owner, event.public
@@ -118,6 +128,19 @@ class _Entry:
             events = self.events = tuple(out)
             self.step = None
         return events
+
+    def positions(self, seat: int) -> tuple[tuple[int, int], ...]:
+        """The entries of the history part of ``seat``'s information-state
+        tensor that this step sets, as (index, value) pairs."""
+        self.seen()
+        bits = self.bits
+        if bits is None:
+            return ()
+        public, private = bits
+        for owner, own in private:
+            if owner == seat:
+                return public + own
+        return public
 
     def lines(self, seat: int) -> list[str]:
         """What ``seat`` learnt from this step, one line an event."""
@@ -163,6 +186,43 @@ def _prefix(mark: _Entry | None, seat: int) -> str:
             entry.marks = {}
         entry.marks[seat] = text
     return text
+
+
+def _positions_to_mark(entry: _Entry | None, seat: int
+                       ) -> tuple[_Entry | None, list[tuple[tuple[int, int], ...]]]:
+    """As :func:`_lines_to_mark`, for the information-state tensor's entries
+    (newest first)."""
+    positions: list[tuple[tuple[int, int], ...]] = []
+    while entry is not None and entry.depth % _MARK_EVERY:
+        positions.append(entry.positions(seat))
+        entry = entry.prev
+    return entry, positions
+
+
+def _positions_prefix(mark: _Entry | None, seat: int) -> npt.NDArray[np.intp]:
+    """As :func:`_prefix`, for the information-state tensor's entries (kept
+    at ``mark`` as one array of (index, value) rows, oldest first)."""
+    pending: list[_Entry] = []
+    while mark is not None and (mark.bitmarks is None or seat not in mark.bitmarks):
+        pending.append(mark)
+        mark = mark.prev
+        while mark is not None and mark.depth % _MARK_EVERY:
+            mark = mark.prev
+    held = _NO_POSITIONS if mark is None else cast(dict[int, Any], mark.bitmarks)[seat]
+    for entry in reversed(pending):
+        _, positions = _positions_to_mark(entry.prev, seat)
+        positions.reverse()
+        positions.append(entry.positions(seat))
+        rows = [pair for step in positions for pair in step]
+        if rows:
+            held = np.concatenate([held, np.array(rows, np.intp)])
+        if entry.bitmarks is None:
+            entry.bitmarks = {}
+        entry.bitmarks[seat] = held
+    return held
+
+
+_NO_POSITIONS: npt.NDArray[np.intp] = np.zeros((0, 2), np.intp)
 
 
 def _text(parts: _Parts | None) -> str | None:
@@ -262,7 +322,9 @@ def register_game(rules: _AnyRules) -> str:
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.REWARDS,
         max_num_players=max(sizes), min_num_players=min(sizes),
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=(rules.encoding.information_state_layout is not None
+                                           and rules.encoding.information_state_bits is not None),
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=cast(dict[str, int], defaults))
     _GAMES[name] = _Registered(rules, game_type, cast(dict[str, int], defaults), max(sizes))
@@ -324,7 +386,12 @@ class _Spec:
         "events",
         "fixed",
         "game_info",
+        "history_size",
+        "info_bits",
+        "info_layout",
+        "info_size",
         "initial",
+        "legal_with_ids",
         "max_chance_nodes",
         "name",
         "num_players",
@@ -373,10 +440,24 @@ class _Spec:
         self.returns_of: Callable[[Any], tuple[int, ...]] = rules.returns
         self.action_of: Callable[[Any, int], Any] = encoding.action_from_id
         self.action_id: Callable[[Any], int] = encoding.action_id
+        #: The legal action numbers, ascending, and the actions in that order.
+        self.legal_with_ids: Callable[[Any], tuple[tuple[int, ...], tuple[Any, ...]]] = (
+            encoding.legal_actions_with_ids or _numbered(rules.legal_actions, encoding.action_id))
         self.observation_string: Callable[[Any, int], str] = encoding.observation_string
         self.observation_tensor: Callable[[Any, int], npt.NDArray[np.float32]] = \
             encoding.observation_tensor
         self.observation_size: int = encoding.observation_size
+        #: The information-state tensor: the seat (one-hot), the history part
+        #: (the game's layout, None: no tensor), then the observation.
+        self.info_bits: Callable[[Any, Any, Any], _Bits] | None = None
+        self.info_layout: tuple[tuple[str, int, int], ...] = ()
+        self.history_size = self.info_size = 0
+        if encoding.information_state_layout is not None \
+                and encoding.information_state_bits is not None:
+            self.info_bits = encoding.information_state_bits
+            self.info_layout = encoding.information_state_layout(settings)
+            self.history_size = sum(length for _, _, length in self.info_layout)
+            self.info_size = self.num_players + self.history_size + self.observation_size
         #: 0: the game's returns; 1: each minus the table's mean (zero-sum);
         #: 2: that divided by its bound (zero-sum, within -1 and 1).
         self.returns_mode: int = self.params["returns"]
@@ -418,6 +499,16 @@ class _Spec:
         if self.returns_mode:
             fields["utility"] = pyspiel.GameType.Utility.ZERO_SUM
         return pyspiel.GameType(**fields)
+
+
+def _numbered(legal_actions: Callable[[Any], tuple[Any, ...]], action_id: Callable[[Any], int]
+              ) -> Callable[[Any], tuple[tuple[int, ...], tuple[Any, ...]]]:
+    """``legal_actions_with_ids`` for an encoding without one."""
+    def legal_with_ids(state: Any) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+        actions = {action_id(action): action for action in legal_actions(state)}
+        ids = tuple(sorted(actions))
+        return ids, tuple(actions[number] for number in ids)
+    return legal_with_ids
 
 
 _SPECS: dict[tuple[str, tuple[tuple[str, int], ...]], _Spec] = {}
@@ -464,12 +555,13 @@ class _Core:
     #: OpenSpiel history stays the original's: saved with the state.
     resamples: tuple[Resample, ...]
     #: The shuffles the state sampled itself (sampled chance mode): the move
-    #: of each chance step and its order of card numbers; saved with the state.
-    sampled: tuple[tuple[int, tuple[int, ...]], ...]
+    #: of each chance step and its order of cards; saved (as card numbers) with the state.
+    sampled: tuple[tuple[int, tuple[AnyCard, ...]], ...]
     #: OpenSpiel's current player (asked many times per step, so kept).
     player: int
-    #: The legal action numbers here and the action of each (None: not worked out yet).
-    legal: tuple[tuple[int, ...], dict[int, Any]] | None
+    #: The legal action numbers here, ascending, and the actions in the same
+    #: order (None: not worked out yet).
+    legal: tuple[tuple[int, ...], tuple[Any, ...]] | None
     #: Sampled chance mode: the chance step due is a whole shuffle.
     whole: bool
     #: The game's own draws (sampled shuffles): one stream per loaded game.
@@ -545,9 +637,14 @@ class _Core:
             if number != 0:
                 raise ValueError(f"chance outcome {number}: a sampled shuffle has the one "
                                  f"outcome 0")
-            if fixed is None:
-                fixed = tuple(card.index
-                              for card in self.spec.sample_chance(state, self.rng).order)
+            if fixed is None:   # the game's own draw of this pile, applied as it is
+                action = self.spec.sample_chance(state, self.rng)
+                order = action.order
+                self.whole = False
+                self.chance_steps += len(order) - 1
+                self.sampled = (*self.sampled, (move, order))
+                self.step(action)
+                return
             self.apply_sampled(0, fixed, move)
             return
         if fixed is not None and number != self.fixed_outcome():
@@ -585,9 +682,10 @@ class _Core:
             raise ValueError("the sampled shuffle is not the fixed deal")
         self.whole = False
         self.chance_steps += len(order) - 1
-        self.sampled = (*self.sampled, (move, order))
         cards = self.spec.cards
-        self.step(Shuffle(tuple(cards[i] for i in order)))
+        shuffle = Shuffle(tuple(cards[i] for i in order))
+        self.sampled = (*self.sampled, (move, shuffle.order))
+        self.step(shuffle)
 
     def fixed_outcome(self) -> int:
         """The one outcome of this chance step when the deals are fixed: the
@@ -613,26 +711,37 @@ class _Core:
 
     # -- steps ------------------------------------------------------------------------
 
-    def legal_actions(self) -> tuple[tuple[int, ...], dict[int, Any]]:
-        """The legal action numbers (ascending) and the action of each."""
+    def legal_actions(self) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+        """The legal action numbers (ascending) and the actions, in the same order."""
         legal = self.legal
         if legal is None:
-            state, rules = self.state, self.spec.rules
-            action_id = self.spec.action_id
-            actions = {action_id(action): action for action in rules.legal_actions(state)}
-            legal = self.legal = (tuple(sorted(actions)), actions)
+            legal = self.legal = self.spec.legal_with_ids(self.state)
         return legal
 
     def apply_player(self, number: int) -> None:
-        state = self.state
+        """Apply the player action numbered ``number``: :meth:`step` written
+        out, since this is every rollout's hot path."""
+        spec, before = self.spec, self.state
         if self.player < 0:
             raise ValueError("no player is to act")
-        action = self.legal_actions()[1].get(number)
-        if action is None:   # the game's own error, naming the rule
-            action = self.spec.action_of(state, number)
+        ids, actions = self.legal or self.legal_actions()
+        try:
+            action = actions[ids.index(number)]
+        except ValueError:   # not legal: the game's own error, naming the rule
+            action = spec.action_of(before, number)
         # The returns before the decision, read only if asked for (rewards()).
-        self.base, self.base_state = None, state
-        self.step(action)
+        self.base, self.base_state = None, before
+        after = self.state = spec.apply(before, action)
+        self.log = _Entry(self.log, (spec.events, spec.info_bits, before, action, after))
+        self.legal = None
+        seat = after.current_player   # None at a chance point and at the end
+        if seat is not None:
+            self.player = seat
+        elif after.is_chance:
+            self.enter()
+            self.update_player()
+        else:
+            self.player = _TERMINAL
 
     def base_returns(self) -> tuple[float, ...]:
         """The returns when the last player decision was made."""
@@ -647,17 +756,17 @@ class _Core:
         next chance point and the player to move.  (A card picked
         mid-shuffle is no step: the chance player stays to move.)"""
         spec, before = self.spec, self.state
-        after = spec.apply(before, action)
-        self.state = after
-        self.log = _Entry(self.log, (spec.events, before, action, after))
+        after = self.state = spec.apply(before, action)
+        self.log = _Entry(self.log, (spec.events, spec.info_bits, before, action, after))
         self.legal = None
-        if after.is_chance:
+        seat = after.current_player   # None at a chance point and at the end
+        if seat is not None:
+            self.player = seat
+        elif after.is_chance:
             self.enter()
             self.update_player()
-        elif after.is_terminal:
-            self.player = _TERMINAL
         else:
-            self.player = after.current_player
+            self.player = _TERMINAL
 
     # -- what the players see --------------------------------------------------------
 
@@ -669,9 +778,26 @@ class _Core:
         head = [f"seat {seat}", prefix] if prefix else [f"seat {seat}"]
         return "\n".join([*head, *lines, self.spec.observation_string(self.state, seat)])
 
+    def information_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s information-state tensor: the seat, the entries the log
+        sets in the history part, then the observation."""
+        spec = self.spec
+        out = np.zeros(spec.info_size, np.float32)
+        out[seat] = 1.0
+        mark, positions = _positions_to_mark(self.log, seat)
+        history = out[spec.num_players:spec.num_players + spec.history_size]
+        prefix = _positions_prefix(mark, seat)
+        history[prefix[:, 0]] = prefix[:, 1]
+        for step in reversed(positions):
+            for index, value in step:
+                history[index] = value
+        out[spec.num_players + spec.history_size:] = spec.observation_tensor(self.state, seat)
+        return out
+
     def forget_others(self, seat: int) -> None:
         """Keep only ``seat``'s private events: the others' become their public
-        part.  (``seat`` learns the same, so its kept lines stay.)"""
+        part.  (``seat`` learns the same, so its kept lines and tensor entries
+        stay.)"""
         log: _Entry | None = None
         for entry in ([] if self.log is None else self.log.entries()):
             kept: list[_Seen] = []
@@ -680,9 +806,14 @@ class _Core:
                     kept.append((owner, public, private))
                 elif public is not None:
                     kept.append((owner, public, public))
-            log = _Entry(log, events=tuple(kept))
+            bits = entry.bits
+            if bits is not None:
+                bits = (bits[0], tuple(item for item in bits[1] if item[0] == seat))
+            log = _Entry(log, events=tuple(kept), bits=bits)
             if entry.marks is not None and seat in entry.marks:
                 log.marks = {seat: entry.marks[seat]}
+            if entry.bitmarks is not None and seat in entry.bitmarks:
+                log.bitmarks = {seat: entry.bitmarks[seat]}
         self.log = log
 
     # -- saving ------------------------------------------------------------------------
@@ -690,7 +821,9 @@ class _Core:
     def saved(self) -> Saved:
         """What the history cannot rebuild (see :func:`_rebuild`)."""
         spec = self.spec
-        return Saved(spec.name, dict(spec.params), self.resamples, self.sampled)
+        sampled = tuple((move, tuple(card.index for card in order))
+                        for move, order in self.sampled)
+        return Saved(spec.name, dict(spec.params), self.resamples, sampled)
 
     def __reduce__(self) -> tuple[Callable[[object], Saved], tuple[str]]:
         return saved_from_json, (self.saved().to_json(),)
@@ -755,7 +888,7 @@ def _rebuild(state: CardrulesState, saved: Saved) -> _Core:
                              f"(the player to move is {core.player})", token=f"{player}:{number}")
         try:
             if player != _CHANCE:
-                if number not in core.legal_actions()[1]:
+                if number not in core.legal_actions()[0]:
                     raise ValueError("not a legal action")
                 core.apply_player(number)
             elif core.whole:
@@ -913,7 +1046,10 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
             return []
         if player == _CHANCE:
             return [outcome for outcome, _ in core.chance_outcomes()]
-        return list(core.legal_actions()[0])
+        legal = core.legal
+        if legal is None:
+            legal = core.legal = core.spec.legal_with_ids(core.state)
+        return list(legal[0])
 
     def is_chance_node(self) -> bool:
         """True at a chance node (answered without a round trip through C++).
@@ -961,7 +1097,7 @@ class CardrulesState(pyspiel.State):  # type: ignore[misc]
         if core.player == _CHANCE:
             core.apply_chance(int(action), self.move_number())
         else:
-            core.apply_player(int(action))
+            core.apply_player(action)   # an int: pybind11 passes OpenSpiel's Action so
 
     def _action_to_string(self, player: int, action: int) -> str:
         core = self._core
@@ -1104,8 +1240,11 @@ class _Observer:
                              "information) is supported")
         self.perfect_recall = perfect_recall
         self.tensor: npt.NDArray[np.float32] | None
-        if perfect_recall:
+        if perfect_recall and not spec.info_size:
             self.tensor, self.dict = None, {}
+        elif perfect_recall:
+            self.tensor = np.zeros(spec.info_size, np.float32)
+            self.dict = {"info_state": self.tensor}
         else:
             self.tensor = np.zeros(spec.observation_size, np.float32)
             self.dict = {"observation": self.tensor}
@@ -1113,7 +1252,10 @@ class _Observer:
     def set_from(self, state: CardrulesState, player: int) -> None:
         if self.tensor is not None:
             core = state._core
-            self.tensor[:] = core.spec.observation_tensor(core.state, player)
+            if self.perfect_recall:
+                self.tensor[:] = core.information_tensor(player)
+            else:
+                self.tensor[:] = core.spec.observation_tensor(core.state, player)
 
     def string_from(self, state: CardrulesState, player: int) -> str:
         core = state._core

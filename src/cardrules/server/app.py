@@ -4,45 +4,13 @@
 :class:`~cardrules.server.store.Store`.  Games are named as the command
 names them (``back-alley``, ``down-and-back``; any case, ``-`` or ``_``).
 
-The lobby (JSON; an error is ``{"error": MESSAGE}`` with status 400, 404 or 409):
-
-- ``GET /api/games``: ``{"games": [{"game", "title", "settings" (the
-  defaults), "players" (the table sizes), "bots", "default_bot",
-  "return_unit"}]}``;
-- ``POST /api/tables`` with ``{"game": ..., "settings": {...}, "seats":
-  [...], "seed": N}`` (all but ``game`` optional): a seat is ``"human"``
-  (taken by the creator, who gets its token), ``"open"`` (a human seat left
-  for someone to join) or ``"bot:NAME"``; without ``seats``, one human and
-  the game's default bots.  Answers 201 ``{"id", "game", "seats": [{"seat",
-  "token"}]}``;
-- ``GET /api/tables``: ``{"tables": [...]}``, the unfinished tables
-  (``?finished=1``: the finished ones), each ``{"id", "game", "title",
-  "settings", "seats": [{"seat", "kind" ("human" or "bot:NAME"), "taken"}],
-  "version", "finished", "created"}``; ``GET /api/tables/{id}``: one of them;
-- ``POST /api/tables/{id}/join`` (optional body ``{"seat": N}``): takes a
-  free human seat, ``{"id", "seat", "token"}``; 409 when none is free;
-- ``GET /api/tables/{id}/record``: 409 ``{"error", "version"}`` until the
-  game is over, then the game record (:meth:`GameRecord.to_dict
-  <cardrules.engine.GameRecord.to_dict>`).
-
-The table: ``WS /ws/tables/{id}?token=TOKEN`` (no token: a spectator; an
-unknown token is closed with code 1008, an unknown table with 4404).  On
-connecting, and after every change, the client is sent ``{"type": "view",
-"table", "version", "seat" (null for a spectator), "view" (the game's
-``view_to_dict`` of that seat's view, or of the public view), "legal" (the
-actions' texts when it is that seat's turn, else []), "events" (what that
-seat may know of every step since its last message, the whole game on the
-first: ``{"version", "text", "parts"}``), "over", "returns" (when over),
-"deadline" (the turn timer's end, in seconds since the epoch, or null)}``.
-A client sends ``{"type": "act", "version": N, "action": TEXT}``, or
-``{"type": "sync"}`` to be sent the full view and history again.  A refusal
-changes nothing and is answered ``{"type": "error", "rule", "message"}``:
-``rule`` is the game rule's id (``BA-31``; an action out of turn names the
-turn's rule, such as ``BA-20``) or the server's reason: ``stale`` (the
-version is not the table's), ``parse`` (not an action), ``spectator``,
-``game-over``, ``bad-message`` (not a message of this protocol),
-``illegal`` (refused for another reason) or ``server`` (the action could
-not be stored).
+The lobby is a JSON API (``GET /api/games``, ``POST /api/tables``,
+``GET /api/tables`` and ``/api/tables/{id}``, ``POST
+/api/tables/{id}/join``, ``GET /api/tables/{id}/record``; an error is
+``{"error": MESSAGE}`` with status 400, 404 or 409), the table a WebSocket
+(``WS /ws/tables/{id}?token=TOKEN``; no token: a spectator) that sends each
+seat its view after every change and answers a refused action with the
+rule's id.  Every route, field and refusal: :doc:`/server`.
 """
 
 from __future__ import annotations
@@ -236,23 +204,26 @@ class _Server:
                                 bot_delay=self.bot_delay, turn_timer=self.turn_timer,
                                 queue=self.limits.queue, send_timeout=self.limits.send_timeout,
                                 bots_play_unwatched=self.limits.bots_play_unwatched)
-        if running.store.shared:
-            # Tables are loaded when this process takes their lease, or when
-            # a client asks for them; what the others store is heard of.
-            running.cluster = Cluster(running.store, running.db, ttl=self.lease_seconds,
-                                      renew=self.lease_seconds / 3)
-            await running.cluster.start(self._on_leases, self._on_message, self._on_resync,
-                                        self._on_tick)
-            return
         for stored in stored_tables:
             try:
-                await self._load(stored)
+                if running.store.shared:
+                    # Checked as a SQLite file's are, then let go: a table is
+                    # loaded when this process takes its lease, or when a client
+                    # asks for it (what the others store is heard of).
+                    await self._replayed(stored)
+                else:
+                    await self._load(stored)
             except DamagedTable as err:
                 if self.damaged_choice == "refuse":
                     raise StartError(f"{err}; start with --damaged quarantine to serve "
                                      "the other tables") from None
                 log.error("%s: quarantined", err)
                 self.damaged[stored.id] = str(err)
+        if running.store.shared:
+            running.cluster = Cluster(running.store, running.db, ttl=self.lease_seconds,
+                                      renew=self.lease_seconds / 3)
+            await running.cluster.start(self._on_leases, self._on_message, self._on_resync,
+                                        self._on_tick)
 
     async def close(self) -> None:
         """Stop every table, write what is queued, close the store and the pools."""
@@ -273,8 +244,8 @@ class _Server:
             await asyncio.get_running_loop().run_in_executor(running.db, running.store.close)
         running.shutdown()
 
-    async def _load(self, stored: StoredTable) -> LiveTable:
-        """Replay a stored table into memory; :class:`DamagedTable` when it cannot be."""
+    async def _replayed(self, stored: StoredTable) -> LiveTable:
+        """A stored table replayed (not yet live); :class:`DamagedTable` when it cannot be."""
         try:
             rules = rules_for(stored.game)
             table = LiveTable(stored, rules, self.shared)
@@ -284,6 +255,11 @@ class _Server:
         except (CardRulesError, ValueError, TypeError, KeyError) as err:
             raise DamagedTable(stored.id, 0, f"{type(err).__name__}: {err}"[:300]) from None
         table.replay(actions)
+        return table
+
+    async def _load(self, stored: StoredTable) -> LiveTable:
+        """Replay a stored table into memory; :class:`DamagedTable` when it cannot be."""
+        table = await self._replayed(stored)
         hashes = await self.call(self.store.token_hashes, stored.id)
         table.tokens = {hashed: seat for seat, hashed in hashes.items()}
         self.live[stored.id] = table
@@ -487,7 +463,11 @@ class _Server:
     async def create(self, body: object) -> dict[str, object]:
         """Make the table ``body`` asks for (checked by :func:`new_table`)."""
         wanted = new_table(body)
-        if sum(not table.over for table in self.live.values()) >= self.limits.max_tables:
+        if self.running.cluster is not None:   # every process's tables count
+            open_tables = await self.call(self.store.count_unfinished)
+        else:
+            open_tables = sum(not table.over for table in self.live.values())
+        if open_tables >= self.limits.max_tables:
             log.warning("refused: the server holds %d open tables", self.limits.max_tables)
             raise BadRequest(f"the server holds {self.limits.max_tables} open tables, as many "
                              "as it may: try again when one has finished", 503)
@@ -556,8 +536,10 @@ class _Server:
                            if stored.id in self.damaged]
             return listed
         # Described from the store: a finished table is not replayed to be listed.
-        return [self._stored(stored)
-                for stored in await self.call(self.store.tables, finished=finished)]
+        listed = [self._stored(stored)
+                  for stored in await self.call(self.store.tables, finished=finished)]
+        return [{**entry, "damaged": self.damaged[str(entry["id"])]}
+                if entry["id"] in self.damaged else entry for entry in listed]
 
     @staticmethod
     def _stored(stored: StoredTable) -> dict[str, object]:

@@ -133,6 +133,8 @@ class Cluster:
             await self._call(self.store.release_leases, self.holder)
         self.held = set()
         self._stopping.set()
+        with contextlib.suppress(Exception):   # wakes the listener now (the others ignore it)
+            await self._call(self.store.notify, ["-"])
         if self._thread is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 5.0)
             self._thread = None
@@ -193,6 +195,8 @@ class Cluster:
                     while not self._stopping.is_set():
                         # Each one handed over at once; the loop coalesces them.
                         for note in connection.notifies(timeout=0.5):
+                            if self._stopping.is_set():
+                                break
                             loop.call_soon_threadsafe(deliver, note.payload.splitlines())
             except Exception as err:   # the connection is lost: make it again
                 if self._stopping.is_set():

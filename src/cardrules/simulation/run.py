@@ -332,101 +332,41 @@ def simulate(game: str | Rules[Any, Any], games: int = 100, seed: int | None = N
              rotate: bool = False, engine: str = "reducer") -> SimulationResult:
     """Let bots play ``games`` games of ``game`` and tally the outcomes exactly.
 
-    ``game`` is a name (``"down-and-back"``, ``"back_alley"``, ...) or a
-    game's :class:`~cardrules.engine.Rules`.  ``bots`` is one bot name (from
-    ``RULES.bots``) for every seat, or a sequence with one name per seat
-    (which also sets the game's ``num_players`` setting, if it has one).
-    ``settings`` are the game's settings; those left out take their defaults.
-    Every game must end: a game with a ``rounds`` setting (Down and Back) is
-    refused when it is open-ended (``rounds=None``) or longer than
-    ``MAX_ROUNDS`` (10,000) rounds.
+    - ``game``: a name the registry finds (any case, ``-`` or ``_``) or a
+      game's :class:`~cardrules.engine.Rules`.
+    - ``bots``: one bot name of ``RULES.bots`` for every seat, or one per
+      seat (which also sets ``num_players``, if the game has it).
+    - ``settings``: the game's settings; those left out take their defaults.
+      Every game must end: Down and Back's ``rounds`` must be 1 to
+      ``MAX_ROUNDS`` (10,000).
+    - ``seed``: the master seed; game ``i`` is played with the seeds
+      :func:`game_seeds` derives from ``(seed, i)``, so the result does not
+      depend on how the games are spread.  ``None`` draws one, kept in the
+      result.
+    - ``workers`` (local processes, default every core; ``1``: this process),
+      ``executor`` (a :class:`concurrent.futures.Executor` of yours) and
+      ``chunk_size``: how the games are spread; ``progress(done, total)``
+      is told the games finished.
+    - ``rotate=True``: duplicate play, the same deals for every seating of
+      the bots (:func:`rotations`); ``games`` must be a multiple of the group.
+    - ``engine``: ``"reducer"`` (the default) or ``"vector"`` (the game's
+      batch engine, ``Rules.vector``, with the batch bots; needs numpy).
 
-    ``seed`` is the master seed; game ``i`` is played with the seeds
-    :func:`game_seeds` derives from ``(seed, i)``, so the same seed gives an
-    equal result however the games are spread.  With ``seed=None`` a random
-    master seed is drawn and recorded in the result (run it again with
-    ``seed=result.seed``).
-
-    The games are cut into chunks of ``chunk_size`` games (by default a few
-    per worker, at most 250), sent out a few at a time and merged in order as
-    they come back, so the memory needed does not grow with ``games``.
-    ``executor`` must be a :class:`concurrent.futures.Executor` (such as a
-    pool you keep, or a Dask cluster's ``Client.get_executor()``;
-    :class:`TypeError` otherwise); each chunk is sent to it as a call of
-    :func:`play_chunk` with plain data, at most 64 chunks at a time.
-    Without one, ``workers`` local processes are used (default: every core,
-    from :func:`os.cpu_count`); ``workers=1`` plays in this process without
-    a pool.  A worker is sent the game's name when the registry finds these
-    rules by it, else the :class:`~cardrules.engine.Rules` themselves, which
-    must then pickle (their functions defined at module level).
-
-    ``progress(done, total)`` is called with the number of games finished so
-    far, never decreasing, the last call being ``(games, games)``: after
-    every game when playing in this process or on local workers (whose
-    reports are read ten times a second), and after each chunk on an
-    executor.
-
-    Limits: ``games`` from 1 to ``MAX_GAMES`` (10**12), ``workers`` from
-    1 to ``MAX_WORKERS`` (256), ``chunk_size`` from 1 to
-    ``MAX_CHUNK_SIZE`` (1,000,000), constants of :mod:`cardrules.simulation.run`;
-    anything else is refused with :class:`ValueError` before any game is played.
-
-    Interrupted (Ctrl-C raises :class:`KeyboardInterrupt` in the caller), or
-    when a chunk fails, the chunks not yet started are cancelled and the
-    local workers are stopped at once, without waiting for their chunks; on
-    an executor given by the caller, the chunks not yet started are
-    cancelled and the executor is left running.
-
-    ``engine`` is ``"reducer"`` (the default: each game played by the
-    game's rules, one at a time) or ``"vector"``: the games are played in
-    batches of :data:`~cardrules.simulation.run.VECTOR_BATCH` (1,024) by the game's batch engine
-    (``Rules.vector``; needs numpy) with the batch bots of
-    :data:`cardrules.vector.bots.BOTS` (only ``random`` so far), and each
-    last state (the engine's ``state(i)``) is counted by the same code.
-    Batch ``k`` is dealt and its bots seeded from
-    :func:`~cardrules.simulation.run.vector_seeds`, so
-    the same seed again gives an equal result however the batches are
-    spread (``chunk_size`` is rounded up to whole batches); the games differ
-    from the reducer's games of the same seed (other random streams), so
-    the two engines' results are equal in distribution, not game for game.
-    A game without a batch engine, or a bot without a batch version, is
-    refused with :class:`ValueError`.
-
-    ``rotate=True`` plays duplicate, as bridge clubs do to take the luck of
-    the cards out of a comparison: the games come in groups, one game for
-    every distinct seating of the bots round the table (:func:`rotations`;
-    four for one search bot against three greedy ones, two for two teams),
-    their deals fixed deal by deal from the same chance seed
-    (:class:`~cardrules.engine.deals.FixedDeals`: a deal thrown in is dealt
-    again alike in every game that throws it in), the bots keeping their
-    own seeds as they move.  ``games`` must then be a multiple of the group size; each
-    :class:`MarginTally` counts groups, and ``seats[j]`` follows the bot
-    ``bots[j]`` from seat to seat.
-
-    What counts: each seat's final value is ``rules.returns`` of the last
-    state (net chips in Down and Back, the team's points in Back Alley).  A
-    seat wins when its team's value is the largest alone and ties when its
-    team shares the largest (:func:`cardrules.engine.tally.outcomes`); the
-    teams are those of ``rules.tally.teams`` (Back Alley's partnerships,
-    BA-43), every seat alone in a game without a tally (Down and Back, DB-44).
-    The game's own counts are ``rules.tally.of_game`` of each last state,
-    added up (None for a game whose ``tally`` is None).
+    Returns a :class:`SimulationResult`: each seat's final ``rules.returns``,
+    its wins and ties (the teams of ``rules.tally``: Back Alley's
+    partnerships, BA-43; each seat alone in Down and Back, DB-44) and the
+    game's own counts.  Raises :class:`ValueError` for a setting out of its
+    limits (``games`` 1 to ``MAX_GAMES``, ``workers`` 1 to ``MAX_WORKERS``,
+    ``chunk_size`` 1 to ``MAX_CHUNK_SIZE``, an unknown game or bot, a game or
+    bot without a batch version for ``engine="vector"``) and
+    :class:`TypeError` for an ``executor`` that is not an executor or a
+    ``progress`` that cannot be called, before any game is played.  How the
+    games are spread, seeded, interrupted and counted: :doc:`/simulation`.
 
     >>> r = simulate("down-and-back", games=3, seed=11, bots=["greedy", "random", "random"],
     ...              settings={"rounds": 2}, workers=1)
     >>> r.games, len(r.seats), sum(s.wins + s.ties for s in r.seats) >= 3
     (3, 3, True)
-    >>> r == simulate("down_and_back", games=3, seed=11, bots=["greedy", "random", "random"],
-    ...               settings={"rounds": 2}, workers=1, chunk_size=1)
-    True
-    >>> simulate("down-and-back", games=0)
-    Traceback (most recent call last):
-    ...
-    ValueError: games must be a whole number from 1 to 1000000000000, not 0
-    >>> simulate("down-and-back", settings={"rounds": None})
-    Traceback (most recent call last):
-    ...
-    ValueError: simulate needs games that end: rounds must be 1 to 10000, not None
     """
     job = _validate(game, games, seed, bots, settings, workers=workers, executor=executor,
                     chunk_size=chunk_size, progress=progress, rotate=rotate, engine=engine)

@@ -3,56 +3,13 @@
 :class:`DoubleDummyBot` is perfect-information Monte Carlo, as the strong
 bridge programs play: at each decision it draws full deals consistent with
 its seat's :class:`~cardrules.back_alley.View`
-(:class:`~cardrules.back_alley.Determinizer`: uniform among the deals the
-table allows, every void shown by a failure to follow kept, the card taken
-under BA-13 drawn among the cards its taker was dealt), solves every drawn
-deal with all hands open (:mod:`cardrules.back_alley.double_dummy.solver`) and chooses
-the action that does best on average over the draws.
-
-What it maximises.  A deal scores each team on its own contract (BA-40 to
-BA-42), so the bot values a play by the points difference of the deal, its
-team's score less the opponents', given the team's final tricks.  That
-difference only grows with the team's tricks, and for a quantity that
-grows with the tricks the best play of a deal with every hand open is the
-play that takes the most tricks: so on one drawn deal the double-dummy
-value of a card turned into points is exact.  The averaging over the
-draws is done in points, not in tricks: a card that makes the contract on
-more draws is preferred to one that takes more overtricks on average.
-
-Bidding.  By default (``bid_samples=0``) the bot bids as
-:class:`~cardrules.back_alley.HeuristicBot` does: in duplicate 6-card deals against heuristic
-pairs its own double-dummy bid, described next, did worse than the
-heuristic's.  With ``bid_samples=n`` it draws ``n`` deals; in each it
-lets :class:`~cardrules.back_alley.HeuristicBot` players
-make the bids still to come (its own first, by the heuristic's choice), so
-that the deal reaches its opening lead with the leader (BA-30) and the
-board exception of BA-32 as the rules give them, and solves it
-(:func:`~cardrules.back_alley.double_dummy.solver.max_tricks`): that gives a
-distribution of the team's tricks.  Each legal bid is then valued by the
-team's expected score (BA-40, BA-41) with the partner's bid as made, or,
-when the partner bids later, as the heuristic partner would answer that
-bid on that draw; a pass after three passes throws the deal in (BA-25) and
-counts 0.  The best bid is kept (on a tie, the heuristic's bid if it is
-among the best, else the first in the order pass, numbers, board).  The
-tricks of every candidate are those of the one solved line, whose leader
-follows from the heuristic bid: a different bid could change who leads.
-
-Every other decision (Back Alley has none besides bids and plays; dealing,
-the BA-13 exchange and throw-ins happen inside ``apply``) is left to
-:class:`~cardrules.back_alley.HeuristicBot`.
-
-The draws are uniform among the deals the view allows unless
-``inference`` is set (the default, 1.0): then four times as many deals are
-drawn and ``samples`` of them kept, each with a chance proportional to
-``exp(-inference * misfit)``, the misfit (:func:`bid_misfit`) measuring how
-far the others' bids are from those a :class:`~cardrules.back_alley.HeuristicBot` would have
-made with the cards the deal gives them.
-
-Cost per decision: ``samples`` draws and one solve per distinct draw (a
-deal drawn twice is solved once)
-(:func:`~cardrules.back_alley.double_dummy.solver.play_values` for a play,
-:func:`~cardrules.back_alley.double_dummy.solver.max_tricks` for a bid); a forced play,
-or a choice between cards that win the same tricks, costs nothing.
+(:class:`~cardrules.back_alley.Determinizer`), solves every drawn deal with
+all hands open (:mod:`cardrules.back_alley.double_dummy.solver`) and
+chooses the action with the best average points difference of the deal
+(BA-40 to BA-42).  It bids as :class:`~cardrules.back_alley.HeuristicBot`
+does unless ``bid_samples`` is set.  How it draws, values, bids, weighs
+the draws by the bids (:func:`bid_misfit`) and what a decision costs:
+:doc:`/double_dummy`.
 
 >>> from cardrules.back_alley import HeuristicBot, play_game
 >>> bots = [DoubleDummyBot(1, samples=4), HeuristicBot(2), DoubleDummyBot(3, samples=4),

@@ -26,17 +26,8 @@ already won do not.
 >>> {str(play): tricks for play, tricks in play_values(state).items()}
 {'play 3H': 1}
 
-The searching is the one a fast bridge solver does: alpha-beta over whole
-tricks with zero-window searches on a trick target, a transposition table
-keyed on the ranks of the cards left relative to one another (so positions
-that differ only in cards already played share an entry) in which each answer
-is filed under the holders of the cards it rests on (the winning ranks: an
-answer that no small card decided serves every position that differs only in
-small cards), cards of equal value in one hand tried once, quick-trick bounds
-at every trick start, and move ordering that tries sure winners and cheap
-ducks first and the best card found before first of all.  The table is kept between calls
-(the same question about a related deal is then much quicker);
-:func:`clear_cache` empties it.
+How it searches (alpha-beta over whole tricks under a transposition table
+kept between calls; :func:`clear_cache` empties it): :doc:`/double_dummy`.
 
 ``implementation`` picks the code: ``"python"`` this module, ``"c"`` the C
 solver of the speed-ups extension (a :class:`RuntimeError` when it is not
