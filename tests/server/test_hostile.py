@@ -538,6 +538,10 @@ def test_slow_headers_are_answered_408_and_closed(real_server: Any) -> None:
     assert time.monotonic() - started < 9
     assert slow.recv(100) == b""
     slow.close()
+    time.sleep(0.2)
+    # One line in the log, naming the address.
+    assert "127.0.0.1: closed a connection whose request took more than 1 s" in \
+        real_server.log_tail(200)
     silent = _raw(real_server)   # a connection that says nothing at all
     assert silent.recv(200).startswith(b"HTTP/1.1 408")
     silent.close()
@@ -556,6 +560,25 @@ def test_one_address_cannot_hold_every_connection(real_server: Any) -> None:
             connection.close()
     time.sleep(0.2)
     assert httpx.get(f"{real_server.url}/api/games", timeout=10).status_code == 200
+
+
+def test_another_address_connects_while_one_holds_all_it_may(real_server: Any) -> None:
+    # The limit per client counts the connections of that address alone:
+    # 127.0.0.2 is another address on the same loopback.
+    held = [_raw(real_server) for _ in range(8)]
+    try:
+        other = socket.socket()
+        other.settimeout(10)
+        other.bind(("127.0.0.2", 0))
+        other.connect(("127.0.0.1", real_server.port))
+        other.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Connection: close\r\n\r\n")
+        assert other.recv(200).startswith(b"HTTP/1.1 200")
+        other.close()
+    finally:
+        for connection in held:
+            connection.close()
+    time.sleep(0.2)
 
 
 def _read_until_closed(ws: Any) -> None:
