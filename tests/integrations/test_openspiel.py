@@ -359,6 +359,8 @@ def test_resampling_keeps_the_information_state_and_changes_hidden_cards() -> No
         others = [o for o in range(game.num_players()) if o != seat]
         assert any(s.cardrules_state.hands[o] != state.cardrules_state.hands[o]
                    for s in samples for o in others)
+        # Each draw of the sampler seeds its own resample: the samples differ.
+        assert len({str(s.cardrules_state.hands) for s in samples}) > 1
         assert all(s.cardrules_state.hands[seat] == state.cardrules_state.hands[seat]
                    for s in samples)
 

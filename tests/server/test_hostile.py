@@ -222,6 +222,12 @@ def test_nested_json_and_binary_frames_get_an_error_and_the_connection_stays(
             assert ws.receive_json()["type"] == "view"
 
 
+def test_the_default_message_burst_is_three_seconds_worth() -> None:
+    # As cardrules serve sets it from --messages-per-second (the server page).
+    limits = Limits()
+    assert (limits.messages_per_second, limits.message_burst) == (20.0, 60)
+
+
 def test_a_client_that_floods_messages_is_cut_off(database: str) -> None:
     limits = Limits(messages_per_second=1.0, message_burst=5, queue=1000,
                     tables_per_minute=600.0, table_burst=100)
