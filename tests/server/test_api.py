@@ -3,6 +3,9 @@ against SQLite and PostgreSQL: the ``database`` fixture)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from cardrules.engine import GameRecord
@@ -139,6 +142,17 @@ def test_serve_without_the_server_extra_says_how_to_install_it(
     assert main(["serve", "--port", "0"]) == 2
     assert capsys.readouterr().err == (
         'cardrules: cardrules serve needs the server extra: pip install "cardrules[server]"\n')
+
+
+def test_importing_the_server_without_its_extra_says_how_to_install_it() -> None:
+    # A fresh interpreter in which starlette cannot be imported.
+    code = ("import sys; sys.modules['starlette'] = None\n"
+            "try:\n    import cardrules.server\n"
+            "except ImportError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.startswith(
+        'the game server needs the server extra: pip install "cardrules[server]"')
 
 
 def test_serve_refuses_bad_numbers_before_starting(capsys: pytest.CaptureFixture[str]) -> None:
