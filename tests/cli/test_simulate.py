@@ -274,6 +274,18 @@ def test_plot_result_refuses_a_name_it_cannot_honour(tmp_path: Path) -> None:
     assert chart_format(tmp_path / "p.svg") == "svg"
 
 
+def test_a_saved_png_chart_is_drawn_at_100_dots_an_inch(tmp_path: Path) -> None:
+    # 11 by 4.5 inches (a game with its own chart beside the histograms).
+    pytest.importorskip("matplotlib")
+    from cardrules.simulation.plot import plot_result
+
+    target = tmp_path / "charts.png"
+    plot_result(_expected_db(), target)
+    header = target.read_bytes()[:24]   # the PNG signature, then IHDR: width, height
+    assert (int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")) == \
+        (1100, 450)
+
+
 #: The console script's entry point, with Python's Ctrl-C handler installed
 #: even when the test runner was started with SIGINT ignored (as in a
 #: background job).
