@@ -170,6 +170,8 @@ TESTS: dict[str, list[str]] = {
                                                 _BAT + "test_search.py", *_BA_PINS,
                                                 "src/cardrules/back_alley/determinization.py"],
     "cardrules/back_alley/encoding.py": [_BAT + "test_encoding.py", *_BA_PINS,
+                                         # the information-state tensor, through OpenSpiel
+                                         _INT + "test_openspiel.py",
                                          "src/cardrules/back_alley/encoding.py"],
     "cardrules/back_alley/pictures.py": [*_BA_PINS, _ENT + "test_pictures.py",
                                          "src/cardrules/back_alley/pictures.py"],
@@ -203,7 +205,7 @@ TESTS: dict[str, list[str]] = {
                                          "src/cardrules/down_and_back/batch.py"],
     "cardrules/down_and_back/determinization.py": [_DB + "search.py", _DB + "analysis.py",
                                                "src/cardrules/down_and_back/determinization.py"],
-    "cardrules/down_and_back/encoding.py": [_DBT + "test_encoding.py",
+    "cardrules/down_and_back/encoding.py": [_DBT + "test_encoding.py", _INT + "test_openspiel.py",
                                             "src/cardrules/down_and_back/encoding.py"],
     "cardrules/down_and_back/pictures.py": [_ENT + "test_pictures.py",
                                             "src/cardrules/down_and_back/pictures.py"],
