@@ -576,5 +576,5 @@ def test_a_cluster_listens_with_no_resync_at_first_and_stops_its_listener(
         store.close()
     assert resyncs == []
     assert thread is not None
-    assert cluster._thread is None
+    assert cluster._thread is None and cluster._task is None   # the lease loop ended too
     assert not thread.is_alive()
