@@ -422,3 +422,18 @@ def test_the_progress_bar_leaves_nothing_behind(capsys: pytest.CaptureFixture[st
     assert status == 0
     assert "Down and Back: 2 games" in out
     assert err.strip() == ""   # (rich may end its live display with a bare newline)
+
+
+def test_plain_tables_put_the_first_column_on_the_left_unless_told() -> None:
+    text = _output.plain_table("T", ["bot", "wins"], [["greedy", "2"]])
+    assert text.splitlines() == ["T", "bot     wins", "greedy     2"]
+
+
+def test_a_table_on_a_terminal_is_drawn_by_rich(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("rich")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    _output.print_table("T", ["bot", "wins"], [["greedy", "2"]])
+    drawn = capsys.readouterr().out
+    assert "greedy" in drawn
+    assert "bot     wins" not in drawn   # rich's table, not the plain one
