@@ -84,24 +84,28 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
 STORES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
-def _new_database(request: pytest.FixtureRequest, folder: Path) -> str:
+def _new_database(request: pytest.FixtureRequest, folder: Path) -> Iterator[str]:
     if request.param == "sqlite":
-        return str(folder / "db.sqlite")
+        yield str(folder / "db.sqlite")
+        return
     cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
-    return cluster.new_database()
+    url = cluster.new_schema()
+    yield url
+    cluster.drop_schema(url)
 
 
 @pytest.fixture(params=STORES)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database for the server, once as a SQLite file and once
-    as a new database on the session's PostgreSQL cluster: a test that asks
+    on the session's PostgreSQL cluster (a new schema of its one database,
+    dropped after the test: ``PostgresCluster.new_schema``): a test that asks
     for it runs against both stores."""
-    return _new_database(request, tmp_path)
+    yield from _new_database(request, tmp_path)
 
 
 @pytest.fixture(params=STORES, scope="module")
 def module_database(request: pytest.FixtureRequest,
-                    tmp_path_factory: pytest.TempPathFactory) -> str:
+                    tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """As ``database``, one for a whole module (for a server process the
     module's tests share): each module's tests run once on each store."""
-    return _new_database(request, tmp_path_factory.mktemp("db"))
+    yield from _new_database(request, tmp_path_factory.mktemp("db"))

@@ -20,11 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -387,85 +383,6 @@ def test_the_turn_timer_runs_in_one_process_and_its_deadline_reaches_every_other
     assert tracebacks == []
 
 
-def test_serve_workers_starts_processes_on_one_port_and_stops_them(
-        postgres_cluster: PostgresCluster, tmp_path: Path) -> None:
-    url = postgres_cluster.new_database()
-    server = ServerProcess(url, bot_delay=0.0, extra=("--workers", "2"),
-                           log=tmp_path / "workers.log")
-    with server:
-        assert server.pid is not None
-        children = _children(server.pid)
-        with httpx.Client(base_url=server.url, timeout=WAIT) as http:
-            made = [http.post("/api/tables", json={
-                "game": "back-alley", "settings": {"max_hand_size": 2},
-                "seats": ["human", "bot:random", "bot:random", "bot:random"]}).status_code
-                for _ in range(4)]
-            listed = http.get("/api/tables").json()["tables"]
-        # A worker killed is replaced on the same socket, which the new one serves:
-        # with the other stopped (SIGSTOP), only the new one accepts.
-        os.kill(children[0], signal.SIGKILL)
-        deadline = time.monotonic() + 60
-        now = _children(server.pid)
-        while children[0] in now or len(now) < 2:
-            assert time.monotonic() < deadline, f"no new worker: {now}\n{server.log_tail()}"
-            time.sleep(0.1)
-            now = _children(server.pid)
-        os.kill(children[1], signal.SIGSTOP)
-        try:
-            answered = None
-            while answered is None:
-                assert time.monotonic() < deadline, f"the new worker is silent: " \
-                    f"{server.log_tail()}"
-                with contextlib.suppress(httpx.HTTPError):
-                    answered = httpx.get(f"{server.url}/api/tables", timeout=2).json()
-        finally:
-            os.kill(children[1], signal.SIGCONT)
-        replaced = sorted(set(now) - set(children))
-    assert len(children) == 2
-    assert made == [201] * 4
-    assert len(listed) == 4   # every worker lists every table (the store's)
-    assert len(answered["tables"]) == 4
-    assert len(replaced) == 1
-    assert not any(Path(f"/proc/{pid}").exists() for pid in [*children, *replaced])   # stopped
-    log = server.log_tail(100)
-    assert f"server process {children[0]} ended (SIGKILL); starting another" in log, log
-    assert server.tracebacks() == []
-
-
-def test_serve_workers_gives_up_when_workers_die_too_often(
-        postgres_cluster: PostgresCluster) -> None:
-    url = postgres_cluster.new_database()
-    store = Store(url)   # a table no worker can replay: each one stops at its start
-    store.create_table("bad", "back_alley", {"max_hand_size": 2}, 1, ["human"] * 4, {})
-    store.append("bad", 0, [(None, {"type": "nonsense"}, "chance")], finished=False)
-    store.close()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cardrules", "serve", "--db", url, "--port", "0",
-         "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    output, _ = process.communicate(timeout=120)
-    assert process.returncode == 1, output
-    assert "Traceback" not in output
-    lines = output.splitlines()
-    assert lines[-1] == ("cardrules: server processes ended more than 5 times within 60 "
-                         "seconds: stopping"), output
-    assert sum("starting another" in line for line in lines) == 5
-    assert all("is damaged at version 1" in line for line in lines[1:-1]
-               if "starting another" not in line), output
-
-
-def _children(pid: int) -> list[int]:
-    """The ids of the processes whose parent is ``pid`` (Linux's /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
-
-
 def _holders(url: str) -> dict[int, int]:
     """How many leases each process (by process id) holds."""
     import psycopg
@@ -605,3 +522,20 @@ def test_sigkill_of_the_lease_holder_loses_no_acknowledged_move(
     assert len(takeovers) == kills, notes
     assert all(p.connects >= 1 for p in players)
     assert len(records) == len(FAILOVER_TABLES)
+
+
+def test_a_table_whose_lease_is_lost_is_not_driven_here_again(
+        postgres_cluster: PostgresCluster) -> None:
+    # Only the lease holder runs a table's bots and turn timer: when another
+    # process takes the lease, this one stops them and does not start them again.
+    from support.serverplay import new_table, served
+
+    with served(postgres_cluster.new_database()) as client:
+        server = client.app.state.cardrules  # type: ignore[attr-defined]
+        table_id, _ = new_table(client, "back-alley", ["human"] + ["bot:random"] * 3)
+        table = server.live[table_id]
+        assert client.portal is not None
+        client.portal.call(server._lease_change, [], [table_id])
+        assert table.task is None
+        client.portal.call(table.start_driver)
+        assert table.task is None

@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -73,6 +74,7 @@ class PostgresCluster:
         self.port: int | None = None
         self.user = "cardrules"
         self._count = 0
+        self._shared: str | None = None
 
     def _run(self, *command: str) -> None:
         prefix: list[str] = []
@@ -117,6 +119,39 @@ class PostgresCluster:
         with psycopg.connect(self.admin_url, autocommit=True) as db:
             db.execute(f'CREATE DATABASE "{name}"')
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{name}"
+
+    def new_schema(self) -> str:
+        """A new empty schema in one database kept for the whole run; the
+        URL of that database with the schema first on its ``search_path``.
+        To a server it is a fresh database, made in milliseconds rather
+        than the tenth of a second or more a copied database takes (and
+        what a test stores is dropped with it by :meth:`drop_schema`); the
+        notifications of the database are shared, which a server ignores
+        for tables it does not have.
+
+        >>> PostgresCluster().new_schema.__name__
+        'new_schema'
+        """
+        import psycopg
+
+        if self._shared is None:
+            self._shared = self.new_database("shared")
+        self._count += 1
+        name = f"s{self._count}"
+        with psycopg.connect(self._shared, autocommit=True) as db:
+            db.execute(f'CREATE SCHEMA "{name}"')
+        return f"{self._shared}?options=-csearch_path%3D{name}"
+
+    def drop_schema(self, url: str) -> None:
+        """Drop a schema :meth:`new_schema` made, with all it holds (left
+        alone if a connection still holds a lock on it after a few seconds)."""
+        import psycopg
+
+        base, _, options = url.partition("?options=-csearch_path%3D")
+        with psycopg.connect(base, autocommit=True) as db:
+            db.execute("SET lock_timeout = '5s'")
+            with contextlib.suppress(psycopg.errors.LockNotAvailable):
+                db.execute(f'DROP SCHEMA IF EXISTS "{options}" CASCADE')
 
     def stop(self) -> None:
         """Stop the cluster at once and remove its folder."""

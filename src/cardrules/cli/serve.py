@@ -235,6 +235,7 @@ def _worker_argv(argv: list[str], fd: int) -> list[str]:
 #: A dead worker is started again unless more than this many died within
 #: ``RESTART_WINDOW`` seconds; then the command gives up and stops.
 MAX_RESTARTS = 5
+#: The window, in seconds, in which the deaths of workers are counted.
 RESTART_WINDOW = 60.0
 
 
