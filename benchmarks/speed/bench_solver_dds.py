@@ -21,6 +21,15 @@ DDS has no jokers), and the double-dummy bot's opening lead of 13-card
 trump deals (16 draws).  Every answer of ours is checked against DDS and
 the tree before.  Medians, 90th percentiles and worsts; the load average
 before and after.
+
+``--nodes N`` instead compares the work, which the machine's load moves
+much less than the wall clock: on N no-trump deals and N trump positions,
+the CPU time of the calling thread (``time.thread_time``) of our
+``max_tricks`` and DDS's one optimal card, our nodes (every position the
+search visits, inside a trick too) and DDS's (its ``futureTricks.nodes``,
+which counts only the positions at the start of a trick), and, with the
+extension built with ``-DSOLVER_STATS``, our search's counters (see
+``_solver.c``), among them our positions at the start of a trick.
 """
 
 from __future__ import annotations
@@ -221,6 +230,57 @@ def _verify(rng: random.Random, count: int) -> None:
         print(f"{kind}: {count}, {differ} differ from DDS", flush=True)
 
 
+_COUNTERS = ("node0", "node1", "node2", "node3", "sure", "quick", "probe", "hit", "store",
+             "second", "root", "tried", "side", "side_better", "first", "later")
+
+
+def _work(rng: random.Random, count: int) -> None:
+    """The ``--nodes`` comparison (see the module's docstring)."""
+    from endplay import _dds  # type: ignore[attr-defined,unused-ignore]
+    from endplay.types import Deal, Denom, Player
+
+    stats = getattr(_solver, "stats", None)
+    for kind in ("no-trump 13-card deals", "trump positions of 9 to 12 cards"):
+        ours_t, dds_t, ours_n, dds_n = [], [], [], []
+        counters = [0] * len(_COUNTERS)
+        if stats is not None:
+            stats()
+        for number in range(count):
+            state = (no_trump_deal(rng, size=13, leader=number % 4) if kind[0] == "n"
+                     else trump_position(rng))
+            a = _args(state)
+            start = time.thread_time()
+            tricks = _solver.max_tricks(*a)
+            ours_t.append(time.thread_time() - start)
+            ours_n.append(_solver.last_nodes())
+            if stats is not None:
+                counters = [x + y for x, y in zip(counters, stats(), strict=True)]
+            trump = state.trump
+            assert state.leader is not None
+            deal = Deal(pbn(state), first=Player(state.leader),
+                        trump=Denom.nt if trump is None else Denom(int(trump)))
+            _flush_dds()
+            future = _dds.futureTricks()
+            start = time.thread_time()
+            _dds.SolveBoard(deal._data, -1, 1, 1, future, 0)
+            dds_t.append(time.thread_time() - start)
+            dds_n.append(future.nodes)
+            assert tricks == max(future.score[i] for i in range(future.cards)), "differs"
+        print(f"\n{kind}, {count}: CPU time median (ratio), nodes median (ratio of sums)")
+        print(f"  ours max_tricks  {statistics.median(ours_t) * 1e3:8.2f} ms "
+              f"({statistics.median(ours_t) / statistics.median(dds_t):.2f}x)  "
+              f"nodes {statistics.median(ours_n):9.0f} ({sum(ours_n) / sum(dds_n):.2f}x)")
+        print(f"  DDS one card     {statistics.median(dds_t) * 1e3:8.2f} ms          "
+              f"nodes {statistics.median(dds_n):9.0f}")
+        if stats is not None:
+            print("  ours, per solve: " + " ".join(
+                f"{name}={value / count:.0f}" for name, value in zip(_COUNTERS, counters,
+                                                                     strict=True)))
+            c = dict(zip(_COUNTERS, counters, strict=True))
+            print(f"  table hit rate {c['hit'] / max(1, c['probe']):.2f}; positions at the "
+                  f"start of a trick (what DDS counts) {c['node0'] / sum(dds_n):.2f}x DDS's")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", help="the Python of the tree before (its venv)")
@@ -228,6 +288,9 @@ def main() -> None:
     parser.add_argument("--per-size", type=int, default=10, help="trump deals per hand size")
     parser.add_argument("--bot-deals", type=int, default=10, help="bot opening leads timed")
     parser.add_argument("--seed", type=int, default=2028)
+    parser.add_argument("--nodes", type=int, default=0, metavar="N",
+                        help="only compare CPU time and nodes with DDS on N no-trump deals "
+                             "and N trump positions")
     parser.add_argument("--verify", type=int, default=0, metavar="N",
                         help="only compare answers with DDS on N no-trump deals and N trump "
                              "positions (and play_values' best with max_tricks)")
@@ -240,6 +303,9 @@ def main() -> None:
     rng = random.Random(args.seed)
     if args.verify:
         _verify(rng, args.verify)
+        return
+    if args.nodes:
+        _work(rng, args.nodes)
         return
     before = Before(args.before) if args.before else None
     warm = no_trump_deal(random.Random(0), size=13)

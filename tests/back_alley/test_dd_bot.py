@@ -203,3 +203,26 @@ def test_dd_bot_with_inference_still_plays_legally_and_deterministically() -> No
     for inference in (0.0, 1.0, 3.0):
         first = _act(DoubleDummyBot(2, samples=3, inference=inference), state)
         assert first == _act(DoubleDummyBot(2, samples=3, inference=inference), state)
+
+
+def test_dd_bot_solves_a_deal_drawn_twice_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With inference the kept draws are picked with replacement, so a deal
+    # may come twice: it is solved once, and counted twice all the same.
+    import cardrules.back_alley.double_dummy.bot as bot_module
+    from cardrules.back_alley.double_dummy.solver import solve_many as real
+
+    solved: list[list[GameState]] = []
+
+    def spy(states: list[GameState], **options: object) -> object:
+        solved.append(list(states))
+        return real(states, **options)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(bot_module, "solve_many", spy)
+    state = _midplay(9)
+    bot = DoubleDummyBot(2, samples=24, inference=3.0)
+    seat = state.current_player
+    assert seat is not None
+    drawn = bot._draws(view(state, seat), 24)   # what the same seed draws next
+    assert len(set(drawn)) < len(drawn)
+    _act(DoubleDummyBot(2, samples=24, inference=3.0), state)
+    assert solved[-1] == list(dict.fromkeys(drawn))

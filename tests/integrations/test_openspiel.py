@@ -1136,7 +1136,8 @@ def rebuilt_information_state(state: Any, seat: int) -> str:
     before the adapter kept it as the game goes."""
     core = state._core
     lines = [f"seat {seat}"]
-    for entry in [] if core.log is None else core.log.entries():
+    last = core.entries()
+    for entry in [] if last is None else last.entries():
         lines.extend(entry.lines(seat))
     lines.append(core.spec.observation_string(core.state, seat))
     return "\n".join(lines)

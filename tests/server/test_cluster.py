@@ -522,3 +522,20 @@ def test_sigkill_of_the_lease_holder_loses_no_acknowledged_move(
     assert len(takeovers) == kills, notes
     assert all(p.connects >= 1 for p in players)
     assert len(records) == len(FAILOVER_TABLES)
+
+
+def test_a_table_whose_lease_is_lost_is_not_driven_here_again(
+        postgres_cluster: PostgresCluster) -> None:
+    # Only the lease holder runs a table's bots and turn timer: when another
+    # process takes the lease, this one stops them and does not start them again.
+    from support.serverplay import new_table, served
+
+    with served(postgres_cluster.new_database()) as client:
+        server = client.app.state.cardrules  # type: ignore[attr-defined]
+        table_id, _ = new_table(client, "back-alley", ["human"] + ["bot:random"] * 3)
+        table = server.live[table_id]
+        assert client.portal is not None
+        client.portal.call(server._lease_change, [], [table_id])
+        assert table.task is None
+        client.portal.call(table.start_driver)
+        assert table.task is None

@@ -535,15 +535,20 @@ class _Core:
     """
 
     __slots__ = ("base", "base_state", "chance_steps", "deal_key", "fixed", "legal", "log",
-                 "picked", "player", "remaining", "resamples", "rng", "sampled", "spec", "state",
-                 "truncated", "whole")
+                 "pending", "picked", "player", "remaining", "resamples", "rng", "sampled", "spec",
+                 "state", "truncated", "whole")
 
     spec: _Spec
     state: Any
     #: Card indexes of the shuffle in progress: drawn so far (top first), and left.
     picked: tuple[int, ...]
     remaining: tuple[int, ...]
+    #: The log of the steps, whose entries are made when an information state
+    #: is asked for: the entries made so far, and the steps since, as a
+    #: persistent list ``(earlier, step)`` of tuples (cheaper to make in a
+    #: rollout that never asks).
     log: _Entry | None
+    pending: tuple[Any, tuple[Any, Any, Any, Any, Any]] | None
     #: The returns when the last player decision was made (for rewards()),
     #: or None: not read yet, they are the returns of ``base_state``.
     base: tuple[float, ...] | None
@@ -732,7 +737,7 @@ class _Core:
         # The returns before the decision, read only if asked for (rewards()).
         self.base, self.base_state = None, before
         after = self.state = spec.apply(before, action)
-        self.log = _Entry(self.log, (spec.events, spec.info_bits, before, action, after))
+        self.pending = (self.pending, (spec.events, spec.info_bits, before, action, after))
         self.legal = None
         seat = after.current_player   # None at a chance point and at the end
         if seat is not None:
@@ -757,7 +762,7 @@ class _Core:
         mid-shuffle is no step: the chance player stays to move.)"""
         spec, before = self.spec, self.state
         after = self.state = spec.apply(before, action)
-        self.log = _Entry(self.log, (spec.events, spec.info_bits, before, action, after))
+        self.pending = (self.pending, (spec.events, spec.info_bits, before, action, after))
         self.legal = None
         seat = after.current_player   # None at a chance point and at the end
         if seat is not None:
@@ -770,9 +775,24 @@ class _Core:
 
     # -- what the players see --------------------------------------------------------
 
+    def entries(self) -> _Entry | None:
+        """The log's last entry, the steps since the last call made entries."""
+        pending = self.pending
+        if pending is None:
+            return self.log
+        steps = []
+        while pending is not None:
+            pending, step = pending
+            steps.append(step)
+        log = self.log
+        for step in reversed(steps):
+            log = _Entry(log, step)
+        self.log, self.pending = log, None
+        return log
+
     def information_string(self, seat: int) -> str:
         """``seat``'s information state: its lines of the log, then its observation."""
-        mark, lines = _lines_to_mark(self.log, seat)
+        mark, lines = _lines_to_mark(self.entries(), seat)
         prefix = _prefix(mark, seat)
         lines.reverse()
         head = [f"seat {seat}", prefix] if prefix else [f"seat {seat}"]
@@ -784,7 +804,7 @@ class _Core:
         spec = self.spec
         out = np.zeros(spec.info_size, np.float32)
         out[seat] = 1.0
-        mark, positions = _positions_to_mark(self.log, seat)
+        mark, positions = _positions_to_mark(self.entries(), seat)
         history = out[spec.num_players:spec.num_players + spec.history_size]
         prefix = _positions_prefix(mark, seat)
         history[prefix[:, 0]] = prefix[:, 1]
@@ -799,7 +819,8 @@ class _Core:
         part.  (``seat`` learns the same, so its kept lines and tensor entries
         stay.)"""
         log: _Entry | None = None
-        for entry in ([] if self.log is None else self.log.entries()):
+        last = self.entries()
+        for entry in ([] if last is None else last.entries()):
             kept: list[_Seen] = []
             for owner, public, private in entry.seen():
                 if owner is None or owner == seat:
@@ -833,7 +854,7 @@ def _new_core(spec: _Spec, rng: random.Random) -> _Core:
     core = _Core.__new__(_Core)
     core.spec, core.state, core.rng = spec, spec.initial, rng
     core.picked = core.remaining = ()
-    core.log = None
+    core.log = core.pending = None
     core.base, core.base_state = (0.0,) * spec.num_players, None
     core.chance_steps = 0
     core.truncated = False

@@ -161,8 +161,15 @@ class DoubleDummyBot(BackAlleyBot):
         points = dict.fromkeys(distinct, 0)
         tricks = dict.fromkeys(distinct, 0)
         draws = self._draws(view, self.samples)
-        for values in solve_many(draws, threads=self.threads, every_card=True,
-                                 implementation=self.implementation):
+        # A deal drawn twice (the draws weighed by the bids are picked with
+        # replacement) is solved once and counted as often as it was drawn.
+        slot: dict[GameState, int] = {}
+        for drawn in draws:
+            slot.setdefault(drawn, len(slot))
+        solved = solve_many(list(slot), threads=self.threads, every_card=True,
+                            implementation=self.implementation)
+        for drawn in draws:
+            values = solved[slot[drawn]]
             for action in distinct:
                 assert isinstance(action, Play)
                 taken = values[action]
