@@ -274,7 +274,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/integrations/openspiel_saved.py": [
         _INT + "test_openspiel.py", "src/cardrules/integrations/openspiel_saved.py"],
     "cardrules/cli/serve.py": [*_CLI, _SRVT + "test_hostile.py", _SRVT + "test_fault.py",
-                               "src/cardrules/cli/serve.py"],
+                               _SRVT + "test_workers.py", "src/cardrules/cli/serve.py"],
     "cardrules/server/__init__.py": [_SRVT + "test_structure.py",
                                      "src/cardrules/server/__init__.py"],
     "cardrules/server/_live.py": [_SRVT + "test_hostile.py", _SRVT + "test_bot_slots.py",
