@@ -79,6 +79,16 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
         cluster.stop()
 
 
+@pytest.fixture
+def postgres_database(postgres_cluster: PostgresCluster) -> Iterator[str]:
+    """A fresh, empty database on the session's cluster for a test of
+    PostgreSQL alone (a new schema, dropped after the test: see
+    ``PostgresCluster.new_schema``)."""
+    url = postgres_cluster.new_schema()
+    yield url
+    postgres_cluster.drop_schema(url)
+
+
 #: The stores the server tests run on: a SQLite file, and PostgreSQL (marked
 #: ``postgres``: skipped without a server, unless CARDRULES_REQUIRE_POSTGRES=1).
 STORES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]

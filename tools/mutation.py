@@ -276,8 +276,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/integrations/openspiel_saved.py": [
         _INT + "test_openspiel.py", "src/cardrules/integrations/openspiel_saved.py"],
     "cardrules/cli/serve.py": [*_CLI, _SRVT + "test_api.py", _SRVT + "test_hostile.py",
-                               _SRVT + "test_fault.py", _SRVT + "test_workers.py::"
-                               "test_serve_workers_starts_processes_on_one_port_and_stops_them",
+                               _SRVT + "test_fault.py", _SRVT + "test_workers.py",
                                "src/cardrules/cli/serve.py"],
     "cardrules/server/__init__.py": [_SRVT + "test_structure.py",
                                      "src/cardrules/server/__init__.py"],

@@ -33,9 +33,9 @@ if _WHY is not None:
     pytest.skip(f"no browser here: {_WHY}", allow_module_level=True)
 
 
-# On SQLite only: the subject is the pages in a browser; what they send and
-# are sent runs on both stores in test_ws.py, and a second browser run would
-# cost CI's slow step half a minute for nothing new.
+# On SQLite: the subject is the pages in a browser; what they send and are
+# sent runs on both stores in test_ws.py.  One game on PostgreSQL with two
+# workers is the last test here.
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server with a fresh database and quick bots."""
@@ -221,3 +221,18 @@ def test_the_page_reconnects_with_its_token_when_the_server_restarts(
         browser.play_to_end(driver, random.Random(20), timeout=240)
         assert browser.shown_scores(driver) == browser.recorded_scores(second, table)
     browser.console_errors(driver)   # the failed reconnects are logged there: not for the next test
+
+
+@pytest.mark.postgres
+def test_on_postgresql_with_two_workers_a_game_is_played_to_the_end_across_reloads(
+        postgres_database: str, driver: WebDriver) -> None:
+    # Two worker processes share one socket, so each reload's connection may
+    # land on either: the page must go on with its token whichever answers,
+    # and the table's bots are driven by whichever holds its lease.
+    with browser.serve(postgres_database, bot_delay=0.02, extra=("--workers", "2")) as base:
+        table = browser.create_table(driver, base, "back-alley", {"max_hand_size": 2},
+                                     ["human", "bot:heuristic", "bot:random", "bot:heuristic"])
+        moves = browser.play_to_end(driver, random.Random(23), timeout=240, reload_after=1)
+        assert moves >= 3
+        assert browser.shown_scores(driver) == browser.recorded_scores(base, table)
+        assert browser.console_errors(driver) == []

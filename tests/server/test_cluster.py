@@ -1,7 +1,7 @@
 """Several ``cardrules serve`` processes on one PostgreSQL database.
 
 Real processes on loopback share a database on the session's throwaway
-cluster (the ``postgres_cluster`` fixture); the clients of one table are
+cluster (the ``postgres_database`` fixture); the clients of one table are
 spread across them.  What is checked: whole games of both games end with
 every seat's client told each move through its own process, and the
 messages hold no card their receiver may not see (the leak check of
@@ -40,7 +40,6 @@ import websockets  # noqa: E402
 from cardrules.engine import GameRecord  # noqa: E402
 from cardrules.server.store import Store  # noqa: E402
 from support.leak_check import leaks  # noqa: E402
-from support.pg_cluster import PostgresCluster  # noqa: E402
 from support.server_client import (  # noqa: E402
     Connection,
     Message,
@@ -185,8 +184,8 @@ SPREAD_TABLES = [
 
 @pytest.mark.parametrize("count", [2, 3])
 def test_clients_spread_over_processes_play_whole_games_of_both_games(
-        postgres_cluster: PostgresCluster, tmp_path: Path, count: int) -> None:
-    url = postgres_cluster.new_database()
+        postgres_database: str, tmp_path: Path, count: int) -> None:
+    url = postgres_database
 
     async def main(servers: list[ServerProcess]) -> tuple[list[Player], dict[str, GameRecord]]:
         tables: list[Table] = []
@@ -234,8 +233,8 @@ def test_clients_spread_over_processes_play_whole_games_of_both_games(
 
 
 def test_one_move_raced_from_two_processes_is_stored_once(
-        postgres_cluster: PostgresCluster, tmp_path: Path) -> None:
-    url = postgres_cluster.new_database()
+        postgres_database: str, tmp_path: Path) -> None:
+    url = postgres_database
 
     async def main(servers: list[ServerProcess]) -> tuple[Table, int, list[Message]]:
         async with httpx.AsyncClient(base_url=servers[0].url, timeout=WAIT) as http:
@@ -308,8 +307,8 @@ def test_one_move_raced_from_two_processes_is_stored_once(
 
 
 def test_a_client_moves_to_another_process_mid_game(
-        postgres_cluster: PostgresCluster, tmp_path: Path) -> None:
-    url = postgres_cluster.new_database()
+        postgres_database: str, tmp_path: Path) -> None:
+    url = postgres_database
 
     async def main(servers: list[ServerProcess]) -> tuple[Player, list[Message], GameRecord]:
         async with httpx.AsyncClient(base_url=servers[0].url, timeout=WAIT) as http:
@@ -347,8 +346,8 @@ def test_a_client_moves_to_another_process_mid_game(
 
 
 def test_the_turn_timer_runs_in_one_process_and_its_deadline_reaches_every_other(
-        postgres_cluster: PostgresCluster, tmp_path: Path) -> None:
-    url = postgres_cluster.new_database()
+        postgres_database: str, tmp_path: Path) -> None:
+    url = postgres_database
 
     async def main(servers: list[ServerProcess]) -> tuple[Table, Message, Message]:
         async with httpx.AsyncClient(base_url=servers[0].url, timeout=WAIT) as http:
@@ -410,9 +409,9 @@ FAILOVER_TABLES: list[tuple[str, dict[str, Any], list[str]]] = [
 
 
 def test_sigkill_of_the_lease_holder_loses_no_acknowledged_move(
-        postgres_cluster: PostgresCluster, tmp_path: Path,
+        postgres_database: str, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    url = postgres_cluster.new_database()
+    url = postgres_database
     kills = 3
     takeovers: list[float] = []
     notes: list[str] = []
@@ -526,12 +525,12 @@ def test_sigkill_of_the_lease_holder_loses_no_acknowledged_move(
 
 
 def test_a_table_whose_lease_is_lost_is_not_driven_here_again(
-        postgres_cluster: PostgresCluster) -> None:
+        postgres_database: str) -> None:
     # Only the lease holder runs a table's bots and turn timer: when another
     # process takes the lease, this one stops them and does not start them again.
     from support.serverplay import new_table, served
 
-    with served(postgres_cluster.new_database()) as client:
+    with served(postgres_database) as client:
         server = client.app.state.cardrules  # type: ignore[attr-defined]
         table_id, _ = new_table(client, "back-alley", ["human"] + ["bot:random"] * 3)
         table = server.live[table_id]

@@ -29,7 +29,6 @@ from cardrules.server._requests import BadRequest, read_json
 from cardrules.server.limits import Limits
 from cardrules.server.store import database_url
 from support import ROOT
-from support.pg_cluster import PostgresCluster
 from support.serverplay import RELAXED, new_table, served, url
 
 if TYPE_CHECKING:
@@ -150,9 +149,9 @@ def test_the_server_keeps_at_most_max_tables_open(database: str) -> None:
 
 @pytest.mark.postgres
 def test_max_tables_counts_the_tables_of_every_process(
-        postgres_cluster: PostgresCluster) -> None:
+        postgres_database: str) -> None:
     # PostgreSQL only: two servers on one SQLite file are not a thing one may run.
-    url = postgres_cluster.new_database()
+    url = postgres_database
     limits = Limits(max_tables=2, tables_per_minute=600.0, table_burst=100)
     with served(url, limits=limits) as first, served(url, limits=limits) as second:
         made = [_ba(first).status_code, _ba(second).status_code, _ba(second).status_code]

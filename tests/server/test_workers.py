@@ -24,7 +24,6 @@ for _needed in ("uvicorn", "httpx", "psycopg"):
 import httpx  # noqa: E402
 
 from cardrules.server.store import Store  # noqa: E402
-from support.pg_cluster import PostgresCluster  # noqa: E402
 from support.server_process import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.postgres
@@ -34,8 +33,8 @@ WAIT = 10.0
 
 
 def test_serve_workers_starts_processes_on_one_port_and_stops_them(
-        postgres_cluster: PostgresCluster, tmp_path: Path) -> None:
-    url = postgres_cluster.new_database()
+        postgres_database: str, tmp_path: Path) -> None:
+    url = postgres_database
     server = ServerProcess(url, bot_delay=0.0, extra=("--workers", "2"),
                            log=tmp_path / "workers.log")
     with server:
@@ -80,8 +79,8 @@ def test_serve_workers_starts_processes_on_one_port_and_stops_them(
 
 
 def test_serve_workers_gives_up_when_workers_die_too_often(
-        postgres_cluster: PostgresCluster) -> None:
-    url = postgres_cluster.new_database()
+        postgres_database: str) -> None:
+    url = postgres_database
     store = Store(url)   # a table no worker can replay: each one stops at its start
     store.create_table("bad", "back_alley", {"max_hand_size": 2}, 1, ["human"] * 4, {})
     store.append("bad", 0, [(None, {"type": "nonsense"}, "chance")], finished=False)

@@ -77,11 +77,11 @@ def post_json(url: str, body: object, timeout: float = 10.0) -> object:
 
 
 @contextlib.contextmanager
-def serve(db: Path, *, bot_delay: float = 0.05, timeout: float = 60.0, port: int | None = None,
-          extra: Sequence[str] = ()) -> Iterator[str]:
+def serve(db: str | Path, *, bot_delay: float = 0.05, timeout: float = 60.0,
+          port: int | None = None, extra: Sequence[str] = ()) -> Iterator[str]:
     """``cardrules serve`` on a loopback port (a free one unless ``port`` says)
-    with database ``db``; yields the base URL once the lobby API answers, and
-    stops the server at the end."""
+    with database ``db`` (a SQLite file or a PostgreSQL URL); yields the base
+    URL once the lobby API answers, and stops the server at the end."""
     port = free_port() if port is None else port
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), env.get("PYTHONPATH", "")])

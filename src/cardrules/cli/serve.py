@@ -310,11 +310,6 @@ def _run_workers(args: argparse.Namespace) -> int:
             if code is None or stopping:
                 continue
             if not restarts.allow(time.monotonic()):
-                print("cardrules: " + gettext(
-                    "server processes ended more than {count} times within {seconds} "
-                    "seconds: stopping").format(count=MAX_RESTARTS,
-                                                seconds=round(RESTART_WINDOW)),
-                      file=sys.stderr)
                 failed = True
                 stop(signal.SIGTERM, None)
                 break
@@ -327,6 +322,10 @@ def _run_workers(args: argparse.Namespace) -> int:
             worker.terminate()
     codes = [worker.wait() for worker in workers]
     listener.close()
-    if failed:
+    if failed:   # said last, once the others have stopped
+        print("cardrules: " + gettext(
+            "server processes ended more than {count} times within {seconds} "
+            "seconds: stopping").format(count=MAX_RESTARTS, seconds=round(RESTART_WINDOW)),
+              file=sys.stderr)
         return 1
     return 0 if all(code in (0, -signal.SIGTERM) for code in codes) else 1

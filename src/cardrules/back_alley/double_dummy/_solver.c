@@ -67,8 +67,8 @@
  * sure-trick cut-offs, table look-ups and hits, stores, cut-offs by the
  * first card tried or a later one) since the last call; only meaningful
  * single-threaded.  The key compresses the hands with BMI2's pext where it
- * is fast, else through a table (CARDRULES_SOLVER_NO_PEXT set at import
- * forces the table; the answers are the same).
+ * is fast, else through a table (CARDRULES_SOLVER_NO_PEXT set to anything
+ * but empty or 0 at import forces the table; the answers are the same).
  *
  * play_values: the cards of the seat to act in the order the search would
  * try them, each one's exact value found by zero-window probes whose first
@@ -1933,7 +1933,8 @@ static int solver_init(void)
 #ifdef SOLVER_X86
     __builtin_cpu_init();
 #ifdef HAVE_PEXT
-    fast_pext = pext_is_fast() && !getenv("CARDRULES_SOLVER_NO_PEXT");
+    const char *no_pext = getenv("CARDRULES_SOLVER_NO_PEXT");
+    fast_pext = pext_is_fast() && !(no_pext && *no_pext && strcmp(no_pext, "0") != 0);
 #endif
     return __builtin_cpu_supports("popcnt");
 #else
