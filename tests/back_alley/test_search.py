@@ -388,6 +388,24 @@ def test_search_reads_the_cards_of_a_trick_in_progress_by_seat() -> None:
         assert _seat_misses(state, seat, range(4)) == [0, 0, 0, 0]
 
 
+def test_search_reads_the_cards_of_a_trick_led_by_seat_0_as_seat_0s_first() -> None:
+    # The same when seat 0 leads the trick in progress (a leader of 0 is a seat).
+    found = 0
+    for seed in range(3, 12):
+        state = _bid_by_heuristics(_opening(6, seed))
+        bots = [HeuristicBot(seat) for seat in range(4)]
+        while state.phase is Phase.PLAY and not (len(state.trick) == 2 and state.leader == 0):
+            seat = state.current_player
+            assert seat is not None
+            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
+        if state.phase is not Phase.PLAY:
+            continue
+        found += 1
+        for seat in range(4):
+            assert _seat_misses(state, seat, range(4)) == [0, 0, 0, 0]
+    assert found
+
+
 def test_search_bot_picks_at_random_from_another_phases_actions() -> None:
     # A play-phase view with a list of bids, and a bidding view with a list
     # of plays: the search bot does not search them, it picks among them.
