@@ -268,6 +268,11 @@ def test_determinize_refuses_a_view_that_does_not_fit_its_phase() -> None:
 
 # -- trick_estimate ------------------------------------------------------------------
 
+def test_trick_estimate_rolls_out_200_deals_unless_told() -> None:
+    state = _dealt(1, 3)
+    assert trick_estimate(view(state, 0), seed=0).samples == 200
+
+
 def test_trick_estimate_is_exact_when_the_last_card_decides() -> None:
     """The fourth card of the last trick: nothing is hidden any more."""
     state = _dealt(1, 3)

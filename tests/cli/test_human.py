@@ -884,3 +884,12 @@ def test_the_back_alley_table_names_who_played_each_card_of_the_trick() -> None:
             assert f"trick: {expected} (led by seat {seen_by_0.leader})" in lines
             seen += 1
     assert seen == 3
+
+
+def test_numbered_actions_fill_a_line_whose_last_column_needs_no_gap() -> None:
+    from cardrules.engine.presenter import numbered
+
+    # Each entry is 9 characters and 2 of gap: four fit in 42 (the last has no gap).
+    lines = numbered([f"bid {n}" for n in range(1, 9)], width=42)
+    assert lines == [" 1) bid 1   2) bid 2   3) bid 3   4) bid 4",
+                     " 5) bid 5   6) bid 6   7) bid 7   8) bid 8"]

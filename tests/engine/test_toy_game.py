@@ -441,3 +441,10 @@ def test_importing_the_toy_game_does_not_import_numpy() -> None:
             "toy_game.RULES.encoding.observation_tensor(toy_game.new_game(), 0); "
             "assert 'numpy' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_advise_has_no_advice_for_a_game_of_its_own(capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    assert main(["advise", "toy", "AS KS"]) == 2
+    assert "advise has no advice for" in capsys.readouterr().err
