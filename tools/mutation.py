@@ -221,6 +221,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/engine/events.py": [_CLIT + "test_human.py", _INT + "test_openspiel.py",
                                    "src/cardrules/engine/events.py"],
     "cardrules/engine/presenter.py": [_CLIT + "test_human.py", _ENT + "test_toy_game.py",
+                                      _CLIT + "test_languages.py",
                                       "src/cardrules/engine/presenter.py"],
     "cardrules/engine/tally.py": [_INT + "test_simulation.py",
                                   "src/cardrules/engine/tally.py"],

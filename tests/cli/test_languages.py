@@ -480,3 +480,15 @@ def test_two_threads_narrate_one_event_in_two_languages_at_once() -> None:
     assert seen == {"ja": {"{seat}は7Hを捨てました".format(seat="あなた"), "席2が7Hを捨てました"},
                     "uk": {"ви скидаєте 7H", "місце 2 скидає 7H"}}
     assert tell(sentence, 2) == "you discard 7H"
+
+
+def test_a_plural_sentence_without_its_number_is_told_in_the_form_for_0() -> None:
+    # As a plural LazyText built without n: Ukrainian's form for 0 is its
+    # third ("символів"), not the singular.
+    from cardrules import language
+    from cardrules.engine.events import Told
+    from cardrules.engine.presenter import tell
+
+    sentence = Told("({n} character)", (("n", 3),), "({n} characters)")
+    with language("uk"):
+        assert tell([sentence], 0) == "(3 символів)"
