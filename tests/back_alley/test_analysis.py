@@ -399,6 +399,16 @@ def test_advise_back_alley_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["suggested_bid"] == best["bid"]
 
 
+def test_advise_back_alley_finds_the_seat_to_bid_from_the_dealer(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The seat left of the dealer bids first (BA-20): after dealer 2, seat 3.
+    from cardrules.cli import main
+
+    assert main(["advise", "back-alley", "AS KS", "--trump", "2H", "--dealer", "2",
+                 "--trials", "10", "--seed", "1"]) == 0
+    assert capsys.readouterr().out.startswith("Back Alley, seat 3 (dealer 2) with AS KS")
+
+
 def test_advise_back_alley_table(capsys: pytest.CaptureFixture[str]) -> None:
     from cardrules.cli import main
 
