@@ -409,6 +409,15 @@ def test_advise_back_alley_finds_the_seat_to_bid_from_the_dealer(
     assert capsys.readouterr().out.startswith("Back Alley, seat 3 (dealer 2) with AS KS")
 
 
+def test_advise_back_alley_refuses_a_hand_of_more_than_13_cards(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from cardrules.cli import main
+
+    hand = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AH"
+    assert main(["advise", "back-alley", hand, "--trump", "2H"]) == 2
+    assert "a Back Alley hand has 1 to 13 cards, not 14" in capsys.readouterr().err
+
+
 def test_advise_back_alley_table(capsys: pytest.CaptureFixture[str]) -> None:
     from cardrules.cli import main
 
