@@ -893,3 +893,23 @@ def test_numbered_actions_fill_a_line_whose_last_column_needs_no_gap() -> None:
     lines = numbered([f"bid {n}" for n in range(1, 9)], width=42)
     assert lines == [" 1) bid 1   2) bid 2   3) bid 3   4) bid 4",
                      " 5) bid 5   6) bid 6   7) bid 7   8) bid 8"]
+
+
+def test_a_move_typed_while_confirming_a_split_is_taken_as_the_next_answer(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Asked to confirm split 1, the person types 2: that is split 2 chosen,
+    # shown and made once typed again (no answer is lost or asked twice).
+    from cardrules.cli.human import _ask
+    from cardrules.down_and_back import RULES as DB
+    from cardrules.engine.presenter import presenter_for
+    from support.db_deals import cards, idle_until_split, start
+
+    state = idle_until_split(start(2, 0, {1: cards("8S 8H 8D QH 5C 6C 7C")}))
+    you = state.current_player
+    assert you is not None
+    legal = DB.legal_actions(state)
+    answers = iter(["1", "2", "2"])
+    chosen = _ask(DB, presenter_for(DB, you), state, you, state, (),
+                  lambda prompt: next(answers, None))
+    assert chosen == legal[1]
+    assert capsys.readouterr().out.count("again (or y) to make it") == 2
