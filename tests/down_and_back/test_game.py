@@ -1477,3 +1477,18 @@ def test_the_reducers_state_builder_lists_the_fields_in_their_order() -> None:
 
     assert list(inspect.signature(_new_state).parameters) == \
         [field.name for field in attrs.fields(GameState)]
+
+
+@pytest.mark.parametrize("stray", ["turn", "drawn", "splits"])
+def test_check_invariants_refuses_any_one_sign_of_play_between_rounds(stray: str) -> None:
+    # Before the first dealer nothing has been played: a turn counted, a card
+    # drawn or a split made, any one of them alone, is refused (DB-31).
+    from cardrules import parse_card, parse_cards
+    from cardrules.down_and_back import RULES, Split, new_game
+
+    state = new_game(2)
+    made = Split(parse_cards("8S 8H 8D QH"), parse_cards("5C 6C 7C"))
+    value: Any = {"turn": 3, "drawn": parse_card("AS"), "splits": (made, None)}[stray]
+    evolve: Any = attrs.evolve   # one field named at run time
+    with pytest.raises(ValueError, match="no play between rounds"):
+        RULES.check_invariants(evolve(state, **{stray: value}))
