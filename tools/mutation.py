@@ -227,7 +227,7 @@ TESTS: dict[str, list[str]] = {
                                   "src/cardrules/engine/tally.py"],
     "cardrules/engine/bounds.py": [_INT + "test_openspiel.py", "src/cardrules/engine/bounds.py"],
     **{f"cardrules/{game}/{name}.py": [_CLIT + "test_human.py", _INT + "test_openspiel.py",
-                                       _INT + "test_simulation.py",
+                                       _INT + "test_simulation.py", _CLIT + "test_languages.py",
                                        f"src/cardrules/{game}/{name}.py"]
        for game in ("down_and_back", "back_alley")
        for name in ("events", "presenter", "tally", "bounds")},
