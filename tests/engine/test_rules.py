@@ -483,3 +483,17 @@ def test_each_package_docstring_points_to_its_names_and_exports_none_through_rul
     assert ">>> " in doc
     assert not THROUGH_RULES & set(module.__all__)
     assert not {name for name in THROUGH_RULES if callable(getattr(module, name, None))}
+
+
+def test_replay_reads_a_seatless_split_made_out_of_turn_as_the_one_seat_it_fits() -> None:
+    # Older Down and Back records keep splits without a seat: a split of
+    # the seat after the one to act is made by the only seat whose cards it fits.
+    from cardrules.down_and_back import RULES as DB
+
+    game = DB.play([RandomBot(0), RandomBot(1)], {"num_players": 2, "rounds": 1}, seed=3)
+    actions = list(game.record.actions)
+    first = next(k for k, state in enumerate(DB.replay(game.record))
+                 if state.phase.value == "split")
+    actions[first], actions[first + 1] = actions[first + 1], actions[first]
+    swapped = GameRecord(game.record.game, dict(game.record.settings), tuple(actions))
+    assert list(DB.replay(swapped))[-1] == game.state
