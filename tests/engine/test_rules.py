@@ -15,7 +15,16 @@ import pytest
 
 import cardrules.back_alley as ba
 import cardrules.down_and_back as db
-from cardrules.engine import GameRecord, RandomBot, games, play, register, registry, rules_for
+from cardrules.engine import (
+    GameRecord,
+    RandomBot,
+    Rules,
+    games,
+    play,
+    register,
+    registry,
+    rules_for,
+)
 from cardrules.engine.records import Seated
 from cardrules.engine.registry import display_name, display_names
 from cardrules.engine.selfplay import steps
@@ -497,3 +506,12 @@ def test_replay_reads_a_seatless_split_made_out_of_turn_as_the_one_seat_it_fits(
     actions[first], actions[first + 1] = actions[first + 1], actions[first]
     swapped = GameRecord(game.record.game, dict(game.record.settings), tuple(actions))
     assert list(DB.replay(swapped))[-1] == game.state
+
+
+def test_rules_check_their_default_settings_unless_told_which() -> None:
+    from support import toy_game
+
+    given: dict[str, Any] = {str(field.alias): getattr(toy_game.RULES, field.name)
+             for field in attrs.fields(Rules) if field.init and field.name != "check_settings"}
+    rules = Rules(**given)
+    assert rules.check_settings == (rules.default_settings,)
