@@ -551,7 +551,7 @@ def test_a_holder_is_named_by_at_most_64_characters_of_its_host(
 
 
 def test_a_cluster_listens_with_no_resync_at_first_and_stops_its_listener(
-        postgres_cluster: PostgresCluster) -> None:
+        postgres_cluster: Any) -> None:
     # The first LISTEN is no reconnection (nothing was missed: no resync), and
     # stop() ends the listening thread before it returns.
     from cardrules.server.cluster import Cluster
@@ -575,5 +575,6 @@ def test_a_cluster_listens_with_no_resync_at_first_and_stops_its_listener(
         store.close()
     assert resyncs == []
     assert thread is not None
-    assert cluster._thread is None and cluster._task is None   # the lease loop ended too
+    assert cluster._thread is None
+    assert cluster._task is None   # the lease loop ended too
     assert not thread.is_alive()
