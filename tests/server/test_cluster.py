@@ -551,12 +551,12 @@ def test_a_holder_is_named_by_at_most_64_characters_of_its_host(
 
 
 def test_a_cluster_listens_with_no_resync_at_first_and_stops_its_listener(
-        postgres_cluster: Any) -> None:
+        postgres_database: str) -> None:
     # The first LISTEN is no reconnection (nothing was missed: no resync), and
     # stop() ends the listening thread before it returns.
     from cardrules.server.cluster import Cluster
 
-    store = Store(postgres_cluster.new_database())
+    store = Store(postgres_database)
     resyncs: list[int] = []
 
     async def main() -> tuple[Cluster, Any]:
