@@ -106,7 +106,7 @@ TESTS: dict[str, list[str]] = {
     "cardrules/engine/rules.py": [_ENT + "test_rules.py", *_ENGINE_GAMES,
                                   "src/cardrules/engine/rules.py"],
     "cardrules/back_alley/__init__.py": [_BAT + "test_rules.py",
-                                         _BAT + "test_game.py",
+                                         _BAT + "test_game.py", _VEC + "test_back_alley.py",
                                          *_BA_PINS, "src/cardrules/back_alley/__init__.py"],
     "cardrules/back_alley/actions.py": [_BAT + "test_rules.py",
                                         _BAT + "test_game.py",

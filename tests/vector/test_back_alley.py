@@ -215,3 +215,14 @@ def test_random_actions_are_uniform_among_the_legal_ones() -> None:
     assert set(tally.nonzero()[0].tolist()) == {0, 9, 30, 67}
     assert (abs(tally[[0, 9, 30, 67]] - 15000) < 600).all()   # about 5.5 sigma
 
+
+
+def test_rules_vector_without_a_hand_size_plays_the_default_one() -> None:
+    # Rules.vector is given complete settings by make(); alone, it takes the
+    # game's default for a setting left out, as new_game does.
+    from cardrules.back_alley import RULES, Settings
+
+    assert RULES.vector is not None
+    engine = RULES.vector(2, 1, {})
+    assert isinstance(engine, BackAlleyVector)
+    assert engine.state(0).settings == Settings()
