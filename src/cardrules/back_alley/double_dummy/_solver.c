@@ -45,7 +45,9 @@
  *    one of its hands holds of its unbroken run of top trumps; with no
  *    trump left, a team whose opponents on lead cannot run every trick on
  *    the suits they top takes one; a team with no trump loses a trick to
- *    each trump of the other team's longer trump hand: these answer the
+ *    each trump of the other team's longer trump hand; with no Blooper
+ *    left, a team off lead holding the second trump guarded behind the top
+ *    one, or the second and third, takes one: these answer the
  *    many searches asking for one trick more or for all of them;
  *  - move ordering: the best card of the last search from the table first;
  *    a lead is weighed (lead_weight) by how few cards
@@ -809,7 +811,43 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
             n[!(c->hand[x] >> top & 1)]++;
             t &= ~((u64)1 << top);
         }
-        return n[0] > n[1] ? n[0] : n[1];
+        if (n[0] || n[1] || want > 1 || (c->leader & 1) == x)
+            return n[0] > n[1] ? n[0] : n[1];
+        /* the other team is on lead and holds the top trump, no Blooper is left (a
+         * Blooper lead forces the others' highest trumps, BA-33), and x
+         * holds the second trump in a hand h with another trump: h plays
+         * after the top trump's holder in every trick it does not lead, so
+         * it keeps a trump under the top one while that is in the trick and
+         * plays the second one when it is not (nothing else beats it); once
+         * the top trump is gone the second takes a trick (and before x is
+         * on lead, it has taken one).  The same when x
+         * holds the third trump too (the top one takes at most one of
+         * them), as DDS's later tricks count. */
+        t = rest & c->tmask;
+        if (t >> (16 * c->trump + LB_BIT) & 3)
+            return 0;
+        int top = highest_bit(t);
+        t &= ~((u64)1 << top);
+        if (!t)
+            return 0;
+        int second = highest_bit(t), third = -1;
+        t &= ~((u64)1 << second);
+        if (t)
+            third = highest_bit(t);
+        if (!(mine >> second & 1))
+            return 0;
+        int h = c->hand[x] >> second & 1 ? x : x + 2;
+        if (popcount64(c->hand[h] & c->tmask) < 2)
+            return 0;
+        if (c->hand[(h + 3) & 3] >> top & 1) {
+            *rel = (u64)1 << top | (u64)1 << second;
+            return 1;
+        }
+        if (third >= 0 && (mine >> third & 1)) {
+            *rel = (u64)1 << top | (u64)1 << second | (u64)1 << third;
+            return 1;
+        }
+        return 0;
     }
     if ((c->leader & 1) == x)
         return 0;  /* the quick tricks cover a team on lead */
