@@ -230,6 +230,7 @@ def test_a_second_trump_behind_the_top_one_is_a_trick_only_off_lead() -> None:
     state = next(s for s in positions(3, 200, (2,))
                  if s.deal is not None and s.deal.trump is not None and not s.trick_indexes)
     assert state.deal is not None
+    assert state.deal.trump is not None
     trump = state.deal.trump.value
     index = {str(card): i for i, card in enumerate(CARDS)}
     suits = "SHDC"  # the suits' values, 0 to 3
