@@ -657,7 +657,7 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
 }
 
 /* The tricks the leader's team takes in a row from now on one line of play
- * that cannot fail whatever the opponents do.  The hand on lead cashes a
+ * that cannot fail whatever the opponents do, up to want.  The hand on lead cashes a
  * card higher than every card the opponents may still hold in its suit
  * (each keeps its highest card of a suit until it has no other; a void
  * opponent is no threat unless it holds a trump, and then the suit is not
@@ -668,7 +668,7 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
  * or above the other card of the team in the trick); the other cards the
  * team plays are any below them, so a position matching on those plays the
  * same line. */
-static int side_tricks(const Ctx *c, u64 *rel)
+static int side_tricks(const Ctx *c, int want, u64 *rel)
 {
     int seat = c->leader;
     u64 h[2] = {c->hand[seat], c->hand[seat ^ 2]};
@@ -684,7 +684,7 @@ static int side_tricks(const Ctx *c, u64 *rel)
     }
     int lead = 0, tricks = 0;
     u64 used = 0;
-    while (tricks < c->left) {
+    while (tricks < want) {
         int pick = -1, other = -1, threat_at = -1;
         for (int pass = 0; pass < 2 && pick < 0; pass++) {
             /* pass 0: a winner of the hand on lead; pass 1: low to partner's */
@@ -752,14 +752,15 @@ static int side_tricks(const Ctx *c, u64 *rel)
 }
 
 /* The leader's quick tricks (quick_tricks_of), or its team's (side_tricks)
- * when they are more. */
-static int quick_tricks(const Ctx *c, u64 *rel)
+ * when they are more; neither counts past want, the tricks that settle the
+ * search. */
+static int quick_tricks(const Ctx *c, int want, u64 *rel)
 {
     int q = quick_tricks_of(c, c->leader, rel);
-    if (q >= c->left)
+    if (q >= want)
         return q;
     u64 srel;
-    int q2 = side_tricks(c, &srel);
+    int q2 = side_tricks(c, want, &srel);
     STAT(ST_SIDE);
     if (q2 > q) {
         STAT(ST_SIDE_BETTER);
@@ -1450,7 +1451,7 @@ static int node(Ctx *c, int target, u64 *rel)
             }
         }
         u64 qrel;
-        int q = quick_tricks(c, &qrel);
+        int q = quick_tricks(c, maxside ? need : c->left - need + 1, &qrel);
         if (maxside ? q >= need : c->left - q < need) {
             STAT(ST_QUICK);
             *rel = qrel;
