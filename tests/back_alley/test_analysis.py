@@ -472,6 +472,28 @@ def test_ba13_the_card_taken_is_drawn_among_the_exchangers_cards_played_or_held(
         assert followed in taken
 
 
+def test_ba13_the_card_taken_may_be_one_the_exchanger_played_in_a_finished_trick() -> None:
+    # After a whole trick, the exchanger's card in it is still among the cards
+    # it was dealt, and the other seats' cards in it never are (BA-13, BA-50).
+    state = then(joker_turned_with_exchange(), "bid 1", "pass", "pass", "pass")
+    while not state.tricks:
+        state = apply(state, legal_actions(state)[0])
+    assert state.deal is not None
+    assert state.deal.exchanger == 2
+    first = state.tricks[0]
+    own = {c for k, c in enumerate(first.cards) if (first.leader + k) % 4 == 2}
+    for seat in (0, 3):
+        sampler = Determinizer(view(state, seat))
+        rng = random.Random(seat)
+        taken = set()
+        for _ in range(150):
+            guess = sampler.sample(rng)
+            assert guess.deal is not None
+            taken.add(guess.deal.taken)
+        assert own <= taken
+        assert not taken & (set(first.cards) - own)
+
+
 def test_a_view_no_deal_fits_is_refused() -> None:
     # A tampered view: seats 1 to 3 are shown out of hearts in the first trick
     # (the 3H of seat 1 replaced by a diamond), so the twelve hearts seat 0

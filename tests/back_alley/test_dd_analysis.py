@@ -121,6 +121,14 @@ def test_an_unfinished_deal_and_a_game_without_deals_are_left_out() -> None:
         DoubleDummyReport(()))
 
 
+def test_a_record_of_another_game_is_refused() -> None:
+    record = DB_RULES.play([DB_RULES.bots["random"](seat) for seat in range(2)],
+                           {"num_players": 2, "rounds": 1}, seed=1).record
+    with pytest.raises(ValueError, match="a double-dummy report is of a Back Alley game, "
+                                         "not 'down_and_back'"):
+        double_dummy_report(record)
+
+
 def test_rules_say_which_games_have_a_double_dummy_analysis() -> None:
     assert RULES.double_dummy is double_dummy_text
     assert DB_RULES.double_dummy is None

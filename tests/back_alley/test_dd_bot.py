@@ -205,6 +205,50 @@ def test_dd_bot_with_inference_still_plays_legally_and_deterministically() -> No
         assert first == _act(DoubleDummyBot(2, samples=3, inference=inference), state)
 
 
+def test_dd_bot_weighs_its_bid_draws_by_the_bids_the_others_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # With inference, a draw is weighed by how far the other seats' bids are
+    # from the heuristic's on its cards: POOL times as many deals are drawn
+    # and each is measured, as soon as another seat has bid (the bot's own
+    # bid is still to come), and none when nobody else has bid yet.
+    import cardrules.back_alley.double_dummy.bot as bot_module
+
+    measured: list[int] = []
+
+    def counting(seat_view: object, drawn: GameState) -> float:
+        measured.append(1)
+        return bid_misfit(seat_view, drawn)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot_module, "bid_misfit", counting)
+    state = dealt(["BB LB AS", "2H 3D 4C", "AH KH QH", "AD KD QD"], "9S")
+    _act(DoubleDummyBot(0, bid_samples=2, inference=1.0), state)   # seat 0 bids first
+    assert measured == []
+    _act(DoubleDummyBot(0, bid_samples=2, inference=1.0), then(state, "pass", "board"))
+    assert len(measured) == bot_module.POOL * 2
+
+
+def test_dd_bot_solves_each_bid_draw_once_from_the_heuristic_bids_lead(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The tricks of every candidate bid are those of one solved line, whose
+    # opening lead follows from the heuristic's bid; the lowest number is
+    # tried instead only when the heuristic's bids throw the deal in.
+    import cardrules.back_alley.double_dummy.bot as bot_module
+
+    leads: list[str] = []
+    opening_lead = bot_module._opening_lead
+
+    def counting(drawn: GameState, bid: object, seeds: object) -> GameState | None:
+        leads.append(str(bid))
+        return opening_lead(drawn, bid, seeds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot_module, "_opening_lead", counting)
+    state = dealt(["BB LB AS", "2H 6C 8D", "3H 7C 9D", "4H 5D TD"], "9S")
+    reference = HeuristicBot(0).act(view(state, 0), legal_actions(state))
+    assert str(reference) != "pass"   # a hand the heuristic bids on: never thrown in
+    _act(DoubleDummyBot(0, bid_samples=3, inference=0), state)
+    assert len(leads) == 3
+
+
 def test_dd_bot_solves_a_deal_drawn_twice_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # With inference the kept draws are picked with replacement, so a deal
     # may come twice: it is solved once, and counted twice all the same.

@@ -220,6 +220,17 @@ def test_state_text_is_a_table_by_seat() -> None:
         "scores: team 0 (seats 0, 2) 0, team 1 (seats 1, 3) 0"]
 
 
+def test_state_text_bid_column_is_one_wider_than_its_name() -> None:
+    # The bid column leaves one space after its name before the tricks won,
+    # and is at least 7 wide as in English ("bid" then "board 1").
+    from cardrules.i18n import language
+
+    state = ba.apply(bidding_state(0), ba.Board())
+    with language("uk"):
+        header = str(state).splitlines()[2]
+    assert header == "міс. ком. заявка взят. карти"
+
+
 def test_state_text_columns_line_up_with_combining_characters(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # A column name with a combining accent takes one column less than its

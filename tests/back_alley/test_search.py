@@ -25,7 +25,7 @@ from cardrules.back_alley import (
 )
 from cardrules.back_alley.checks import check_invariants
 from cardrules.back_alley.determinization import Determinizer
-from cardrules.back_alley.search import _Chain, _seat_misses
+from cardrules.back_alley.search import _Chain, _seat_misses, distinct_plays
 from cardrules.engine import Bot, rules_for
 from support.ba_deals import dealt, joker_turned_with_exchange, then
 from support.ba_deals import opening as _dealt
@@ -386,6 +386,44 @@ def test_search_reads_the_cards_of_a_trick_in_progress_by_seat() -> None:
         state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
     for seat in range(4):
         assert _seat_misses(state, seat, range(4)) == [0, 0, 0, 0]
+
+
+def test_search_reads_the_cards_of_a_trick_led_by_seat_0_as_seat_0s_first() -> None:
+    # The same when seat 0 leads the trick in progress (a leader of 0 is a seat).
+    found = 0
+    for seed in range(3, 12):
+        state = _bid_by_heuristics(_opening(6, seed))
+        bots = [HeuristicBot(seat) for seat in range(4)]
+        while state.phase is Phase.PLAY and not (len(state.trick) == 2 and state.leader == 0):
+            seat = state.current_player
+            assert seat is not None
+            state = apply(state, bots[seat].act(view(state, seat), legal_actions(state)))
+        if state.phase is not Phase.PLAY:
+            continue
+        found += 1
+        for seat in range(4):
+            assert _seat_misses(state, seat, range(4)) == [0, 0, 0, 0]
+    assert found
+
+
+def test_search_bot_weighs_the_heuristic_card_even_when_it_is_not_a_distinct_play() -> None:
+    # distinct_plays keeps one card of each run of equals; the heuristic may
+    # choose another of them, which is then searched beside them.
+    state = _opening(6, 8)
+    bots = [HeuristicBot(seat) for seat in range(4)]
+    while True:
+        seat = state.current_player
+        assert seat is not None
+        seen, legal = view(state, seat), legal_actions(state)
+        if state.phase is Phase.PLAY:
+            choice = HeuristicBot(0).act(seen, legal)
+            if choice not in distinct_plays(seen, legal):
+                break
+        state = apply(state, bots[seat].act(seen, legal))
+    for seed in range(6):
+        bot = SearchBot(seed, samples=4)
+        bot._heuristic = HeuristicBot(0)
+        assert bot.act(seen, legal) in legal
 
 
 def test_search_bot_picks_at_random_from_another_phases_actions() -> None:

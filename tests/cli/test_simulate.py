@@ -274,6 +274,18 @@ def test_plot_result_refuses_a_name_it_cannot_honour(tmp_path: Path) -> None:
     assert chart_format(tmp_path / "p.svg") == "svg"
 
 
+def test_a_saved_png_chart_is_drawn_at_100_dots_an_inch(tmp_path: Path) -> None:
+    # 11 by 4.5 inches (a game with its own chart beside the histograms).
+    pytest.importorskip("matplotlib")
+    from cardrules.simulation.plot import plot_result
+
+    target = tmp_path / "charts.png"
+    plot_result(_expected_db(), target)
+    header = target.read_bytes()[:24]   # the PNG signature, then IHDR: width, height
+    assert (int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")) == \
+        (1100, 450)
+
+
 #: The console script's entry point, with Python's Ctrl-C handler installed
 #: even when the test runner was started with SIGINT ignored (as in a
 #: background job).
@@ -410,3 +422,18 @@ def test_the_progress_bar_leaves_nothing_behind(capsys: pytest.CaptureFixture[st
     assert status == 0
     assert "Down and Back: 2 games" in out
     assert err.strip() == ""   # (rich may end its live display with a bare newline)
+
+
+def test_plain_tables_put_the_first_column_on_the_left_unless_told() -> None:
+    text = _output.plain_table("T", ["bot", "wins"], [["greedy", "2"]])
+    assert text.splitlines() == ["T", "bot     wins", "greedy     2"]
+
+
+def test_a_table_on_a_terminal_is_drawn_by_rich(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("rich")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    _output.print_table("T", ["bot", "wins"], [["greedy", "2"]])
+    drawn = capsys.readouterr().out
+    assert "greedy" in drawn
+    assert "bot     wins" not in drawn   # rich's table, not the plain one

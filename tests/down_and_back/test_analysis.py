@@ -417,6 +417,32 @@ def test_db37_hidden_variant_keeps_the_card_just_taken_from_the_pile() -> None:
     assert found
 
 
+def test_db37_hidden_variant_does_not_keep_a_card_drawn_from_the_stock() -> None:
+    """A card drawn from the stock is seen by its drawer alone (DB-37): to
+    another seat, hidden_variant draws it like any hidden card, and the
+    variant is a whole consistent state."""
+    rng = random.Random(3)
+    found = 0
+    for state in _states(30, seed=6):
+        if state.phase is not Phase.DISCARD or state.drawn is None:
+            continue
+        mover = state.current_player
+        assert mover is not None
+        if state.drawn in state.seen[mover]:
+            continue
+        found += 1
+        for seat in range(state.num_players):
+            if seat == mover:
+                continue
+            variants = [RULES.hidden_variant(state, seat, rng) for _ in range(8)]
+            for other in variants:
+                RULES.check_invariants(other)
+                assert view(other, seat) == view(state, seat)
+                assert other.drawn in other.hands[mover]
+            assert {other.drawn for other in variants} != {state.drawn}
+    assert found
+
+
 def test_hidden_variant_between_rounds_and_at_the_end_is_the_state() -> None:
     """Nothing is hidden before the first dealer, at a shuffle and at the end
     (DB-31, DB-32, DB-44)."""

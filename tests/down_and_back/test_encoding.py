@@ -350,3 +350,48 @@ def test_the_documented_layouts_match_the_code() -> None:
     end = page.index("Back Alley (:data:`cardrules.back_alley.encoding.OBSERVATION_SIZE`")
     section = page[start:end]
     assert documented_layout(section) == layout
+
+
+def test_db40_every_revealed_split_is_marked_in_its_seats_blocks() -> None:
+    """At a showdown paused for a reshuffle every split is revealed: each
+    seat's observation marks every seat's down and back hands in that seat's
+    52-card blocks, counted from the observer."""
+    from support.db_deals import paused_showdown
+
+    state = paused_showdown()
+    start = {name: begin for name, begin, _ in OBSERVATION_LAYOUT}
+    n = state.num_players
+    for seat in range(n):
+        seen = view(state, seat)
+        tensor = observation_tensor(seen)
+        for other, split in enumerate(seen.splits):
+            assert split is not None
+            p = (other - seat) % n
+            for name, hand in (("split_down", split.down), ("split_back", split.back)):
+                block = tensor[start[name] + 52 * p:start[name] + 52 * (p + 1)]
+                assert set(np.flatnonzero(block).tolist()) == {card.index for card in hand}
+
+
+def test_db42_the_information_state_writes_each_tie_break_draw() -> None:
+    """The history part of the information-state tensor writes the round's
+    tie-break draws in order, each as three entries: the stage (1 down, 2
+    back), the seat plus 1 and the card's index plus 1."""
+    from cardrules.down_and_back import Stage, apply, legal_actions, sample_chance
+    from cardrules.down_and_back.encoding import information_state_bits
+    from support.db_deals import paused_showdown
+
+    state = paused_showdown()
+    rounds = len(state.results)
+    rng = random.Random(5)
+    public: tuple[tuple[int, int], ...] = ()
+    while len(state.results) == rounds:
+        action = sample_chance(state, rng) if state.is_chance else legal_actions(state)[0]
+        after = apply(state, action)
+        public, _ = information_state_bits(state, action, after)
+        state = after
+    draws = state.results[-1].tiebreaks
+    assert draws
+    wanted = [value for draw in draws[:12]
+              for value in (1 + (draw.stage is Stage.BACK), draw.seat + 1, draw.card.index + 1)]
+    entries = dict(public)
+    assert any([entries.get(at + k) for k in range(len(wanted))] == wanted for at in entries)

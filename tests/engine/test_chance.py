@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from cardrules import DECK
 from cardrules.back_alley import ChooseDealer, apply, new_game, sample_chance
 from cardrules.back_alley.actions import CARDS
@@ -48,3 +50,13 @@ def test_back_alley_shuffles_all_54_cards_with_shuffled_by_keys() -> None:
     assert isinstance(action, Shuffle)
     assert action == Shuffle(shuffled_by_keys(CARDS, random.Random(8)))
     assert len(set(action.order)) == 54
+
+
+def test_a_shuffle_stops_at_its_first_bad_card_and_says_where_it_is_in_the_line() -> None:
+    from cardrules import ParseError
+    from cardrules.engine.chance import parse_chance
+
+    # "shuffle " is 8 characters: ZZ, the third card, starts at 8 + 6.
+    with pytest.raises(ParseError, match="not a card") as refused:
+        parse_chance("shuffle", "AS KS ZZ QS", 8, jokers=False)
+    assert (refused.value.token, refused.value.position) == ("ZZ", 14)

@@ -622,6 +622,14 @@ def test_a_long_number_deep_inside_a_line_is_found() -> None:
     assert err.position == line.index("1" * 30)
 
 
+def test_a_long_number_after_one_of_the_longest_allowed_is_found() -> None:
+    # A run of 18 digits is allowed, so the search for a longer one goes on past it.
+    line = "split AS 2S 3S 4S / 5S 6S " + "1" * 18 + " " + "2" * 25
+    err = text_error(PREFIX + line)
+    assert err.message == "line 7: number too long (25 digits)"
+    assert err.position == line.index("2" * 25)
+
+
 @pytest.mark.parametrize(("setting", "token", "position"), [
     ("num_players \u0663", "num_players \u0663", 0),
     ("num_players \uff12", "num_players \uff12", 0),

@@ -359,6 +359,8 @@ def test_resampling_keeps_the_information_state_and_changes_hidden_cards() -> No
         others = [o for o in range(game.num_players()) if o != seat]
         assert any(s.cardrules_state.hands[o] != state.cardrules_state.hands[o]
                    for s in samples for o in others)
+        # Each draw of the sampler seeds its own resample: the samples differ.
+        assert len({str(s.cardrules_state.hands) for s in samples}) > 1
         assert all(s.cardrules_state.hands[seat] == state.cardrules_state.hands[seat]
                    for s in samples)
 
@@ -803,6 +805,40 @@ def test_an_oversized_saved_state_is_refused_before_it_is_read() -> None:
                                      "resamples": [], "sampled": [], "log": log})
     with pytest.raises(ParseError, match="longer than any saved state"):
         game.deserialize_state(huge)
+
+
+def test_the_saved_part_is_read_within_its_bounds() -> None:
+    """Settings are 32-bit whole numbers; a resample names at most 64 cards
+    picked and 64 remaining (a shuffle of the 54 cards at most)."""
+    def saved(settings: dict[str, int], picked: int, remaining: int) -> str:
+        # 65 numbers from 0 to 64: the 65th is refused for the length before its value
+        resample = {"seat": 0, "at": 1, "state": {}, "picked": list(range(picked)),
+                    "remaining": list(range(remaining))}
+        return json.dumps({"game": BACK_ALLEY, "settings": settings,
+                           "resamples": [resample], "sampled": []})
+
+    low, high = -2 ** 31, 2 ** 31 - 1
+    read = openspiel_saved.saved_from_json(saved({"a": low, "b": high}, 64, 64))
+    assert read.settings == {"a": low, "b": high}
+    assert len(read.resamples[0].picked) == len(read.resamples[0].remaining) == 64
+    for bad, words in (({"a": low - 1}, "at least"), ({"a": high + 1}, "at most")):
+        with pytest.raises(ParseError, match=f"settings: 'a' must be {words}"):
+            openspiel_saved.saved_from_json(saved(bad, 0, 0))
+    for picked, remaining in ((65, 0), (0, 65)):
+        name = "picked" if picked else "remaining"
+        with pytest.raises(ParseError, match=f"'{name}' must hold at most 64 entries, not 65"):
+            openspiel_saved.saved_from_json(saved({}, picked, remaining))
+
+
+def test_a_history_line_is_refused_by_its_length_from_one_character_over() -> None:
+    # At most 14 characters a move ("-1:2147483647,"), counted after "history=".
+    longest = openspiel_saved._PAIR_CHARS * 3
+    tail = "\nmove_number=0\n__dict__="
+    with pytest.raises(ParseError, match="history= is longer than 3 moves can be"):
+        openspiel_saved.screen("history=" + "x" * (longest + 1) + tail,
+                               num_players=4, max_moves=3)
+    with pytest.raises(ParseError, match="history= must list player:action pairs"):
+        openspiel_saved.screen("history=" + "x" * longest + tail, num_players=4, max_moves=3)
 
 
 def test_serialized_states_load_back_at_every_kind_of_node() -> None:

@@ -18,6 +18,7 @@ import logging
 import random
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -297,6 +298,22 @@ def test_human_render_mode_prints_the_table(capsys: pytest.CaptureFixture[str]) 
     environment.reset(seed=2)
     assert environment.render() is None
     assert capsys.readouterr().out == str(environment.game_state) + "\n"
+
+
+def test_human_render_mode_prints_the_table_after_each_step_and_no_other_mode_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # PettingZoo's convention: "human" renders at every step, by itself.
+    for mode in ("human", "ansi", None):
+        environment = raw_env("down_and_back", render_mode=mode, num_players=2, rounds=1)
+        environment.reset(seed=2)
+        capsys.readouterr()
+        agent = environment.agent_selection
+        mask = environment.observe(agent)["action_mask"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # no render without a mode, so no warning
+            environment.step(int(np.flatnonzero(mask)[0]))
+        printed = capsys.readouterr().out
+        assert printed == (str(environment.game_state) + "\n" if mode == "human" else ""), mode
 
 
 def test_metadata_and_spaces() -> None:

@@ -3,6 +3,9 @@ against SQLite and PostgreSQL: the ``database`` fixture)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from cardrules.engine import GameRecord
@@ -47,6 +50,8 @@ def test_create_without_seats_gives_one_person_and_the_default_bots(database: st
 def test_bad_requests_are_refused_with_a_message_naming_the_mistake(database: str) -> None:
     cases = [
         ({"game": "go-fish"}, "unknown game 'go-fish'"),
+        # a long name is quoted by its first 40 characters only
+        ({"game": "abcdefghij" * 4 + "KLM"}, "unknown game '" + "abcdefghij" * 4 + "' (known:"),
         ({"game": "back-alley", "settings": {"max_hand": 2}}, "setting 'max_hand'"),
         ({"game": "back-alley", "settings": {"max_hand_size": 99}}, "max_hand_size"),
         ({"game": "back-alley", "settings": {"max_hand_size": "2"}}, "max_hand_size"),
@@ -137,6 +142,17 @@ def test_serve_without_the_server_extra_says_how_to_install_it(
     assert main(["serve", "--port", "0"]) == 2
     assert capsys.readouterr().err == (
         'cardrules: cardrules serve needs the server extra: pip install "cardrules[server]"\n')
+
+
+def test_importing_the_server_without_its_extra_says_how_to_install_it() -> None:
+    # A fresh interpreter in which starlette cannot be imported.
+    code = ("import sys; sys.modules['starlette'] = None\n"
+            "try:\n    import cardrules.server\n"
+            "except ImportError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.startswith(
+        'the game server needs the server extra: pip install "cardrules[server]"')
 
 
 def test_serve_refuses_bad_numbers_before_starting(capsys: pytest.CaptureFixture[str]) -> None:

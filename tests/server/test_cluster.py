@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -538,3 +539,41 @@ def test_a_table_whose_lease_is_lost_is_not_driven_here_again(
         assert table.task is None
         client.portal.call(table.start_driver)
         assert table.task is None
+
+
+def test_a_holder_is_named_by_at_most_64_characters_of_its_host(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.server import cluster
+
+    monkeypatch.setattr("socket.gethostname", lambda: "h" * 100)
+    host, pid, tail = cluster.Cluster.holder_name().split(":")
+    assert (host, pid, len(tail)) == ("h" * 64, str(os.getpid()), 8)
+
+
+def test_a_cluster_listens_with_no_resync_at_first_and_stops_its_listener(
+        postgres_cluster: PostgresCluster) -> None:
+    # The first LISTEN is no reconnection (nothing was missed: no resync), and
+    # stop() ends the listening thread before it returns.
+    from cardrules.server.cluster import Cluster
+
+    store = Store(postgres_cluster.new_database())
+    resyncs: list[int] = []
+
+    async def main() -> tuple[Cluster, Any]:
+        with ThreadPoolExecutor(1) as db:
+            cluster = Cluster(store, db)
+            await cluster.start(lambda gained, lost: None, lambda lines: None,
+                                lambda: resyncs.append(1))
+            await asyncio.sleep(0.3)
+            thread = cluster._thread
+            await cluster.stop()
+            return cluster, thread
+
+    try:
+        cluster, thread = asyncio.run(main())
+    finally:
+        store.close()
+    assert resyncs == []
+    assert thread is not None
+    assert cluster._thread is None and cluster._task is None   # the lease loop ended too
+    assert not thread.is_alive()

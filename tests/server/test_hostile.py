@@ -221,6 +221,12 @@ def test_nested_json_and_binary_frames_get_an_error_and_the_connection_stays(
             assert ws.receive_json()["type"] == "view"
 
 
+def test_the_default_message_burst_is_three_seconds_worth() -> None:
+    # As cardrules serve sets it from --messages-per-second (the server page).
+    limits = Limits()
+    assert (limits.messages_per_second, limits.message_burst) == (20.0, 60)
+
+
 def test_a_client_that_floods_messages_is_cut_off(database: str) -> None:
     limits = Limits(messages_per_second=1.0, message_burst=5, queue=1000,
                     tables_per_minute=600.0, table_burst=100)
@@ -537,6 +543,10 @@ def test_slow_headers_are_answered_408_and_closed(real_server: Any) -> None:
     assert time.monotonic() - started < 9
     assert slow.recv(100) == b""
     slow.close()
+    time.sleep(0.2)
+    # One line in the log, naming the address.
+    assert "127.0.0.1: closed a connection whose request took more than 1 s" in \
+        real_server.log_tail(200)
     silent = _raw(real_server)   # a connection that says nothing at all
     assert silent.recv(200).startswith(b"HTTP/1.1 408")
     silent.close()
@@ -555,6 +565,25 @@ def test_one_address_cannot_hold_every_connection(real_server: Any) -> None:
             connection.close()
     time.sleep(0.2)
     assert httpx.get(f"{real_server.url}/api/games", timeout=10).status_code == 200
+
+
+def test_another_address_connects_while_one_holds_all_it_may(real_server: Any) -> None:
+    # The limit per client counts the connections of that address alone:
+    # 127.0.0.2 is another address on the same loopback.
+    held = [_raw(real_server) for _ in range(8)]
+    try:
+        other = socket.socket()
+        other.settimeout(10)
+        other.bind(("127.0.0.2", 0))
+        other.connect(("127.0.0.1", real_server.port))
+        other.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      b"Connection: close\r\n\r\n")
+        assert other.recv(200).startswith(b"HTTP/1.1 200")
+        other.close()
+    finally:
+        for connection in held:
+            connection.close()
+    time.sleep(0.2)
 
 
 def _read_until_closed(ws: Any) -> None:

@@ -72,6 +72,7 @@ def test_serve_workers_starts_processes_on_one_port_and_stops_them(
     assert len(answered["tables"]) == 4
     assert len(replaced) == 1
     assert not any(Path(f"/proc/{pid}").exists() for pid in [*children, *replaced])   # stopped
+    assert server.returncode == 0   # stopped by SIGTERM, its workers too: a clean stop
     log = server.log_tail(100)
     assert f"server process {children[0]} ended (SIGKILL); starting another" in log, log
     assert server.tracebacks() == []

@@ -181,6 +181,15 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             self.kill()
 
+    @property
+    def returncode(self) -> int | None:
+        """The exit status of the last start once it has ended, else None.
+
+        >>> ServerProcess("/nonexistent/x.sqlite").returncode is None
+        True
+        """
+        return None if self._process is None else self._process.poll()
+
     def log_tail(self, lines: int = 40) -> str:
         """The last ``lines`` lines the server printed (all its starts).
 
