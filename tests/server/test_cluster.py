@@ -40,6 +40,7 @@ import websockets  # noqa: E402
 from cardrules.engine import GameRecord  # noqa: E402
 from cardrules.server.store import Store  # noqa: E402
 from support.leak_check import leaks  # noqa: E402
+from support.pg_cluster import PostgresCluster  # noqa: E402
 from support.server_client import (  # noqa: E402
     Connection,
     Message,
@@ -575,5 +576,6 @@ def test_a_cluster_listens_with_no_resync_at_first_and_stops_its_listener(
         store.close()
     assert resyncs == []
     assert thread is not None
-    assert cluster._thread is None and cluster._task is None   # the lease loop ended too
+    assert cluster._thread is None   # the lease loop ended too
+    assert cluster._task is None
     assert not thread.is_alive()
