@@ -83,7 +83,6 @@ def players(game_name: str, simulations: int) -> list[Player]:
     and OpenSpiel's uniform random.  Add your own here."""
     from open_spiel.python.bots.uniform_random import UniformRandomBot
 
-    from cardrules.engine.registry import rules_for
     from cardrules.integrations import openspiel
 
     def ours(name: str) -> Player:
