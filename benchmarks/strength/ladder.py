@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from cardrules.engine import rules_for
+
 #: A player: a name and a function making its OpenSpiel bot for a game, a seed and a seat.
 Player = tuple[str, Callable[[Any, int, int], Any]]
 
@@ -81,7 +83,6 @@ def players(game_name: str, simulations: int) -> list[Player]:
     and OpenSpiel's uniform random.  Add your own here."""
     from open_spiel.python.bots.uniform_random import UniformRandomBot
 
-    from cardrules.engine.registry import rules_for
     from cardrules.integrations import openspiel
 
     def ours(name: str) -> Player:
@@ -247,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
             f"before, {load_after[0]:.1f} after; Python {sys.version.split()[0]}")
     text = ""
     for result in results:
-        title = f"{result['game']} {result['params']}"
+        params = ", ".join(f"{key}={value}" for key, value in result["params"].items())
+        title = f"**{rules_for(result['game']).title}** ({params})"
         text += f"{title}\n\n{table(result)}\n"
     print(text + note)
     if args.out is not None:

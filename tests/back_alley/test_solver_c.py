@@ -221,6 +221,31 @@ def test_a_failing_run_of_equal_cards_is_not_reused_where_the_cards_differ() -> 
     assert solver.play_values(state, implementation="python") == want
 
 
+def test_a_second_trump_behind_the_top_one_is_a_trick_only_off_lead() -> None:
+    """The second trump held over the top one with a guard takes a trick
+    when the other team is on lead (its holder plays after the top trump's
+    and keeps a trump under it), but not when its own side must lead
+    trumps into the top one: here seat 2 holds QH 4H and nothing else,
+    seat 1 the AH over it, and seat 2's team takes nothing (BA-31, BA-34)."""
+    state = next(s for s in positions(3, 200, (2,))
+                 if s.deal is not None and s.deal.trump is not None and not s.trick_indexes)
+    assert state.deal is not None
+    assert state.deal.trump is not None
+    trump = state.deal.trump.value
+    index = {str(card): i for i, card in enumerate(CARDS)}
+    suits = "SHDC"  # the suits' values, 0 to 3
+    t, plain, other = suits[trump], suits[(trump + 1) % 4], suits[(trump + 2) % 4]
+    hands = ((f"9{plain}", f"6{plain}"), (f"A{t}", f"6{t}"), (f"Q{t}", f"4{t}"),
+             (f"2{t}", f"8{other}"))
+    odd = attrs.evolve(state, hand_indexes=tuple(tuple(sorted(index[c] for c in hand))
+                                                 for hand in hands),
+                       leader=2, current_player=2, trump_played=True)
+    want = minimax_values(odd)
+    assert set(want.values()) == {0}
+    assert _solver_c.max_tricks(odd) == 0
+    assert _solver_c.play_values(odd) == want
+
+
 def test_the_node_count_of_the_last_solve_is_reported() -> None:
     """``last_nodes`` (for benchmarks: a figure that does not depend on the
     machine's load) counts the positions the last solve visited."""

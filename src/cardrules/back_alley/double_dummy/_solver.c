@@ -45,7 +45,9 @@
  *    one of its hands holds of its unbroken run of top trumps; with no
  *    trump left, a team whose opponents on lead cannot run every trick on
  *    the suits they top takes one; a team with no trump loses a trick to
- *    each trump of the other team's longer trump hand: these answer the
+ *    each trump of the other team's longer trump hand; with no Blooper
+ *    left, a team off lead holding the second trump guarded behind the top
+ *    one, or the second and third, takes one: these answer the
  *    many searches asking for one trick more or for all of them;
  *  - move ordering: the best card of the last search from the table first;
  *    a lead is weighed (lead_weight) by how few cards
@@ -655,7 +657,7 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
 }
 
 /* The tricks the leader's team takes in a row from now on one line of play
- * that cannot fail whatever the opponents do.  The hand on lead cashes a
+ * that cannot fail whatever the opponents do, up to want.  The hand on lead cashes a
  * card higher than every card the opponents may still hold in its suit
  * (each keeps its highest card of a suit until it has no other; a void
  * opponent is no threat unless it holds a trump, and then the suit is not
@@ -666,7 +668,7 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
  * or above the other card of the team in the trick); the other cards the
  * team plays are any below them, so a position matching on those plays the
  * same line. */
-static int side_tricks(const Ctx *c, u64 *rel)
+static int side_tricks(const Ctx *c, int want, u64 *rel)
 {
     int seat = c->leader;
     u64 h[2] = {c->hand[seat], c->hand[seat ^ 2]};
@@ -682,7 +684,7 @@ static int side_tricks(const Ctx *c, u64 *rel)
     }
     int lead = 0, tricks = 0;
     u64 used = 0;
-    while (tricks < c->left) {
+    while (tricks < want) {
         int pick = -1, other = -1, threat_at = -1;
         for (int pass = 0; pass < 2 && pick < 0; pass++) {
             /* pass 0: a winner of the hand on lead; pass 1: low to partner's */
@@ -750,14 +752,15 @@ static int side_tricks(const Ctx *c, u64 *rel)
 }
 
 /* The leader's quick tricks (quick_tricks_of), or its team's (side_tricks)
- * when they are more. */
-static int quick_tricks(const Ctx *c, u64 *rel)
+ * when they are more; neither counts past want, the tricks that settle the
+ * search. */
+static int quick_tricks(const Ctx *c, int want, u64 *rel)
 {
     int q = quick_tricks_of(c, c->leader, rel);
-    if (q >= c->left)
+    if (q >= want)
         return q;
     u64 srel;
-    int q2 = side_tricks(c, &srel);
+    int q2 = side_tricks(c, want, &srel);
     STAT(ST_SIDE);
     if (q2 > q) {
         STAT(ST_SIDE_BETTER);
@@ -809,7 +812,43 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
             n[!(c->hand[x] >> top & 1)]++;
             t &= ~((u64)1 << top);
         }
-        return n[0] > n[1] ? n[0] : n[1];
+        if (n[0] || n[1] || want > 1 || (c->leader & 1) == x)
+            return n[0] > n[1] ? n[0] : n[1];
+        /* the other team is on lead and holds the top trump, no Blooper is left (a
+         * Blooper lead forces the others' highest trumps, BA-33), and x
+         * holds the second trump in a hand h with another trump: h plays
+         * after the top trump's holder in every trick it does not lead, so
+         * it keeps a trump under the top one while that is in the trick and
+         * plays the second one when it is not (nothing else beats it); once
+         * the top trump is gone the second takes a trick (and before x is
+         * on lead, it has taken one).  The same when x
+         * holds the third trump too (the top one takes at most one of
+         * them), as DDS's later tricks count. */
+        t = rest & c->tmask;
+        if (t >> (16 * c->trump + LB_BIT) & 3)
+            return 0;
+        int top = highest_bit(t);
+        t &= ~((u64)1 << top);
+        if (!t)
+            return 0;
+        int second = highest_bit(t), third = -1;
+        t &= ~((u64)1 << second);
+        if (t)
+            third = highest_bit(t);
+        if (!(mine >> second & 1))
+            return 0;
+        int h = c->hand[x] >> second & 1 ? x : x + 2;
+        if (popcount64(c->hand[h] & c->tmask) < 2)
+            return 0;
+        if (c->hand[(h + 3) & 3] >> top & 1) {
+            *rel = (u64)1 << top | (u64)1 << second;
+            return 1;
+        }
+        if (third >= 0 && (mine >> third & 1)) {
+            *rel = (u64)1 << top | (u64)1 << second | (u64)1 << third;
+            return 1;
+        }
+        return 0;
     }
     if ((c->leader & 1) == x)
         return 0;  /* the quick tricks cover a team on lead */
@@ -1412,7 +1451,7 @@ static int node(Ctx *c, int target, u64 *rel)
             }
         }
         u64 qrel;
-        int q = quick_tricks(c, &qrel);
+        int q = quick_tricks(c, maxside ? need : c->left - need + 1, &qrel);
         if (maxside ? q >= need : c->left - q < need) {
             STAT(ST_QUICK);
             *rel = qrel;
