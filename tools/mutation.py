@@ -75,7 +75,10 @@ TESTS: dict[str, list[str]] = {
     # The command line (a package).
     **{f"cardrules/cli/{name}.py": [*_CLI, f"src/cardrules/cli/{name}.py"]
        for name in ("__init__", "_games", "_options", "_output", "simulate", "play", "human",
-                    "evaluate", "replay")},
+                    "evaluate")},
+    # replay --double-dummy is tested beside the analysis it prints.
+    "cardrules/cli/replay.py": [*_CLI, _BAT + "test_dd_analysis.py",
+                                "src/cardrules/cli/replay.py"],
     "cardrules/cli/_parser.py": [*_CLI, _CLIT + "test_languages.py",
                                  "src/cardrules/cli/_parser.py"],
     "cardrules/cli/advise.py": [*_CLI, _DBT + "test_analysis.py",
