@@ -913,3 +913,19 @@ def test_a_move_typed_while_confirming_a_split_is_taken_as_the_next_answer(
                   lambda prompt: next(answers, None))
     assert chosen == legal[1]
     assert capsys.readouterr().out.count("again (or y) to make it") == 2
+
+
+def test_ba23_each_board_claim_is_told_at_its_level() -> None:
+    """BA-23: the first board claim is a board, the next one a double board, and each
+    is told so."""
+    from cardrules.back_alley import RULES, Board, ChooseDealer, Shuffle, new_game
+    from cardrules.back_alley.actions import CARDS
+    from cardrules.back_alley.events import events
+
+    state = RULES.apply(RULES.apply(new_game(), ChooseDealer(0)), Shuffle(CARDS))
+    told = []
+    for _ in range(2):
+        after = RULES.apply(state, Board())
+        told += [e.text_for(0) for e in events(state, Board(), after)]
+        state = after
+    assert told == ["seat 1 claims board (BA-23)", "seat 2 claims double board (BA-23)"]
