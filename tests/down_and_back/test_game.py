@@ -558,6 +558,10 @@ def test_db40_splits_are_hidden_until_everyone_has_chosen() -> None:
         other_view = view(state, other)
         assert other_view.splits == (None, None, None)
         assert other_view.split_chosen == (False, True, False)
+    # What every seat is shown alike also tells who has split, and nothing more.
+    from cardrules.down_and_back.views import public_view
+    assert public_view(state).split_chosen == (False, True, False)
+    assert public_view(state).splits == (None, None, None)
     views_ignore_hidden_cards(state)
     split0 = Split(cards("4S 5S 6S 7S"), cards("AS 2S 3S"))
     state = apply(state, split0, seat=0)
