@@ -137,6 +137,10 @@ TESTS: dict[str, list[str]] = {
                                       *_BA_PINS, "src/cardrules/back_alley/state.py"],
     # Down and Back (the C extension is not mutated: it is not Python).
     "cardrules/down_and_back/__init__.py": [_DB + "game.py", _DB + "actions.py",
+                                            *(_VEC + "test_down_and_back.py::test_rules_vector_"
+                                              + name for name in (
+                                                  "builds_the_batch_of_the_settings_given",
+                                                  "refuses_settings_left_out")),
                                             "src/cardrules/down_and_back/__init__.py"],
     "cardrules/down_and_back/_accel.py": [_DB + "combos.py", _DB + "actions.py",
                                           "src/cardrules/down_and_back/_accel.py"],

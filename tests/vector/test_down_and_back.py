@@ -8,6 +8,8 @@ docstring of :mod:`cardrules.down_and_back.vector`), not by the engine.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -223,6 +225,30 @@ def test_bad_settings_are_refused() -> None:
         DownAndBackVector(2, seed=0, num_players=6)
     with pytest.raises(ValueError, match="num_games"):
         DownAndBackVector(0, seed=0)
+
+
+def test_rules_vector_builds_the_batch_of_the_settings_given() -> None:
+    from cardrules.down_and_back import RULES
+
+    assert RULES.vector is not None
+    engine = RULES.vector(2, 1, {"num_players": 3, "ante": 2, "rounds": 1})
+    assert isinstance(engine, DownAndBackVector)
+    assert (engine.num_players, engine.ante, engine.rounds) == (3, 2, 1)
+
+
+@pytest.mark.parametrize("left_out", ["num_players", "ante", "rounds"])
+def test_rules_vector_refuses_settings_left_out(left_out: str) -> None:
+    # make() always passes all three; Rules.vector alone names what a batch needs
+    # (a batch game must end, DB-44).
+    from cardrules.down_and_back import RULES
+
+    assert RULES.vector is not None
+    settings: dict[str, int | None] = {"num_players": 3, "ante": 2, "rounds": 1}
+    settings[left_out] = None
+    with pytest.raises(ValueError, match=re.escape(
+            "needs a number of players, an ante and a number of rounds (a batch game must "
+            "end, DB-44)")):
+        RULES.vector(2, 1, settings)
 
 
 def test_a_finished_batch_ignores_actions_and_observes_zeros_for_the_player_to_act() -> None:
