@@ -216,6 +216,15 @@ def test_text_is_escaped_and_reads_back_unchanged() -> None:
     assert escape("a<b>&'\"") == "a&lt;b&gt;&amp;&#x27;&quot;"
 
 
+def test_text_is_twelve_units_high_unless_told() -> None:
+    # The labels under cards and the pictures' notes use the default size.
+    default = parse(svg_document(10, 10, text_element(0, 0, "x"))).find(f"{SVG}text")
+    large = parse(svg_document(10, 10, text_element(0, 0, "x", size=16))).find(f"{SVG}text")
+    assert default is not None
+    assert large is not None
+    assert (default.get("font-size"), large.get("font-size")) == ("12", "16")
+
+
 def test_text_attributes_are_checked_and_escaped() -> None:
     root = parse(svg_document(10, 10, text_element(0, 0, "x", fill='red" onload="evil()')))
     element = root.find(f"{SVG}text")
