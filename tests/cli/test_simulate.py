@@ -186,6 +186,27 @@ def test_rotate_plays_duplicate_and_prints_the_paired_margins(
     assert "multiple of 2" in capsys.readouterr().err
 
 
+def test_the_margins_table_gives_each_margin_its_low_and_high_bounds() -> None:
+    from cardrules.cli.simulate import tables
+
+    result = simulate("down-and-back", games=12, seed=3, bots=["random", "greedy", "random"],
+                      settings={"rounds": 1}, workers=1, rotate=True)
+    margins = [t for t in tables(result) if t.title.startswith("Margins")]
+    assert len(margins) == 1
+    for row, margin in zip(margins[0].rows, result.margins, strict=True):
+        low, high = margin.interval
+        assert low < high
+        assert row[2:5] == (f"{margin.mean:+.2f}", f"{low:+.2f}", f"{high:+.2f}")
+
+
+def test_a_hundred_games_unless_told(tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "result.json"
+    assert main(["simulate", "down-and-back", "--players", "2", "--rounds", "1",
+                 "--workers", "1", "--json", str(path)]) == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["games"] == 100
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--games", "1000000000001"], "--games must be from 1 to 1,000,000,000,000, "
                                    "not 1000000000001"),
