@@ -199,6 +199,19 @@ def test_the_margins_table_gives_each_margin_its_low_and_high_bounds() -> None:
         assert row[2:5] == (f"{margin.mean:+.2f}", f"{low:+.2f}", f"{high:+.2f}")
 
 
+def test_the_most_games_allowed_are_not_refused() -> None:
+    # Only checked: a trillion games are not played here.
+    import argparse
+
+    from cardrules.cli.simulate import _check
+    from cardrules.simulation.run import MAX_GAMES
+
+    for games in (1, MAX_GAMES):
+        _check(argparse.Namespace(games=games, workers=None, plot=None, json=None))
+    with pytest.raises(ValueError, match="--games must be from 1 to 1,000,000,000,000"):
+        _check(argparse.Namespace(games=MAX_GAMES + 1, workers=None, plot=None, json=None))
+
+
 def test_a_hundred_games_unless_told(tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "result.json"
