@@ -219,6 +219,15 @@ def test_bad_text_names_token_and_position(text: str, token: str, position: int)
     assert info.value.position == position
 
 
+@pytest.mark.parametrize(("text", "side"), [
+    ("split AS AS 3S 4S / 5S 6S 7S", "down"),
+    ("split AS 2S 3S 4S / 5S 6S 5S", "back"),
+])
+def test_db40_a_card_repeated_in_a_split_names_its_hand(text: str, side: str) -> None:
+    with pytest.raises(ParseError, match=f"^the {side} hand of a split holds each card once"):
+        parse_action(text)
+
+
 def test_a_huge_number_is_refused_by_length() -> None:
     with pytest.raises(ParseError, match="number too long") as info:
         parse_action("cut " + "7" * 5000)
