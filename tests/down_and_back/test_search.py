@@ -210,6 +210,20 @@ def test_the_memo_of_the_greedy_measure_gives_the_measure() -> None:
         assert hand_value(seven)[0] * 4096 == fresh
 
 
+def test_the_memo_of_the_greedy_measure_keeps_at_most_its_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardrules.down_and_back import bots
+
+    monkeypatch.setattr(bots, "_MEASURES", {})
+    monkeypatch.setattr(bots, "_MEASURES_SIZE", 2)
+    rng = random.Random(9)
+    sizes = []
+    for _ in range(5):
+        greedy_measure(rng.sample(list(DECK), 7))
+        sizes.append(len(bots._MEASURES))
+    assert sizes == [1, 2, 1, 2, 1]   # kept up to its size, then cleared
+
+
 # -- pot shares and rollouts ---------------------------------------------------------------
 
 
