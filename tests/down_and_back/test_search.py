@@ -144,6 +144,26 @@ def test_legal_options_are_the_legal_draws_and_discards() -> None:
         legal_options(view(drawn, 1 - seat))
 
 
+def test_without_rollouts_a_search_bot_draws_as_a_greedy_bot() -> None:
+    # rollouts=0 leaves the draws (DB-35) to the greedy choice, whichever pile it is.
+    greedy = GreedyBot(seed=1)
+    chosen = set()
+    for seed in range(12):
+        state = greedy_until(Phase.DRAW, players=3, seed=seed, rounds=1)
+        for _ in range(8):
+            seat = state.current_player
+            assert seat is not None
+            legal = legal_actions(state)
+            action = greedy.act(view(state, seat), legal)
+            if state.phase is Phase.DRAW:
+                assert SearchBot(seed=2, rollouts=0).act(view(state, seat), legal) == action
+                chosen.add(type(action))
+            state = apply(state, action)
+            if state.phase not in (Phase.DRAW, Phase.DISCARD):
+                break
+    assert chosen == {DrawStock, DrawDiscard}
+
+
 def test_search_bot_cuts_as_a_greedy_bot_with_the_same_seed() -> None:
     # DB-32: the cut is the one choice a search has nothing to say about; it
     # matches GreedyBot's, so a ladder can compare the two on the same deals.
