@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import random
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -710,3 +711,53 @@ def test_svg_document_takes_any_positive_pixel_width() -> None:
     for bad in (0, -1):
         with pytest.raises(ValueError, match="pixel_width must be positive"):
             svg_document(100, 50, [], pixel_width=bad)
+
+
+def _texts_and_cards(picture: str) -> tuple[list[tuple[float, float, str]],
+                                            list[tuple[float, float, float, float]]]:
+    """Each text's anchor point and words, and each card's box, in drawing order."""
+    root = parse(picture)
+    on_cards = {id(t) for g in root.iter(f"{SVG}g") if "card" in g.get("class", "")
+                for t in g.iter(f"{SVG}text")}
+    texts = [(float(t.get("x", 0)), float(t.get("y", 0)), t.text or "")
+             for t in root.iter(f"{SVG}text") if id(t) not in on_cards]
+    boxes = []
+    for g in root.iter(f"{SVG}g"):
+        found = re.fullmatch(r"translate\(([-\d.]+) ([-\d.]+)\) scale\(([\d.]+)\)",
+                             g.get("transform", ""))
+        if found and "card" in g.get("class", ""):
+            x, y, scale = map(float, found.groups())
+            boxes.append((x, y, x + 60 * scale, y + 84 * scale))
+    return texts, boxes
+
+
+@pytest.mark.parametrize("game", RECORDED, ids=[g["note"] for g in RECORDED])
+def test_db_picture_text_reads_down_the_page_and_never_on_a_card(game: dict[str, Any]) -> None:
+    """Every line of a Down and Back picture lies below the one before (the stock's and
+    the discard pile's labels share one), and no text is written over a card: the
+    seat rows, the tie-break's draws and the last result each have their own place."""
+    for state in db.RULES.replay(GameRecord.from_text(game["record"])):
+        for picture in (db_pictures.state_svg(state), db_pictures.view_svg(db.view(state, 0))):
+            texts, boxes = _texts_and_cards(picture)
+            assert boxes
+            ys = [y for _, y, _ in texts]
+            assert ys == sorted(ys), texts
+            for x, y, words in texts:
+                assert not any(left <= x < right and top < y < bottom
+                               for left, top, right, bottom in boxes), (words, x, y)
+
+
+def test_db_a_finished_game_names_its_leader_or_its_leaders() -> None:
+    """DB-44: the picture of the end names the seat with the largest net winnings,
+    or every seat sharing the lead."""
+    told = set()
+    for game in RECORDED:
+        *_, final = db.RULES.replay(GameRecord.from_text(game["record"]))
+        if not final.is_terminal:
+            continue
+        best = max(final.net)
+        leaders = ", ".join(str(s) for s, value in enumerate(final.net) if value == best)
+        word = "leader" if "," not in leaders else "leaders"
+        assert f"game over; {word}: seat {leaders}" in db_pictures.state_svg(final)
+        told.add(word)
+    assert "leader" in told
