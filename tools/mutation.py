@@ -209,6 +209,8 @@ TESTS: dict[str, list[str]] = {
                                             "src/cardrules/down_and_back/analysis.py"],
     "cardrules/down_and_back/batch.py": [_DBT + "test_batch_kernel.py",
                                          _DBT + "test_batch_dtypes.py",
+                                         _DBT + "test_combo_properties.py::"
+                                         "test_best_splits_batch_marks_exactly_best_splits",
                                          "src/cardrules/down_and_back/batch.py"],
     "cardrules/down_and_back/determinization.py": [_DB + "search.py", _DB + "analysis.py",
                                                "src/cardrules/down_and_back/determinization.py"],

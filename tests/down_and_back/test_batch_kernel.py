@@ -299,3 +299,16 @@ def test_the_numpy_code_alone_still_words_its_own_errors() -> None:
             int(evaluate3_batch(np.array([[2, 0, 1]]))[0])]
     finally:
         _accel.batch_strengths = saved
+
+
+def test_a_kernel_refusing_a_row_the_numpy_code_accepts_is_an_internal_error() -> None:
+    # The C kernel and the numpy code must agree on which rows are bad: a row the
+    # kernel alone refuses is a bug, said as one rather than a wrong answer.
+    rows = np.array([[0, 1, 2, 3], [4, 5, 6, 7]], dtype=np.int64)
+
+    def refuses_row_1(arr: Any, size: int, out: Any) -> int:
+        return 1
+
+    with pytest.raises(AssertionError, match="the C kernel refused row 1, which the numpy "
+                                             "code accepts"):
+        batch._c_strengths(rows, 4, refuses_row_1)  # type: ignore[arg-type]
