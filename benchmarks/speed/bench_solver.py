@@ -1,4 +1,4 @@
-"""Speed of the Back Alley double-dummy solver, beside DDS (issue 18).
+"""Speed of the Back Alley double-dummy solver, beside DDS.
 
 Run from the repository root (endplay, the test extra, must be installed)::
 
