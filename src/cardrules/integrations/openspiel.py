@@ -724,29 +724,19 @@ class _Core:
         return legal
 
     def apply_player(self, number: int) -> None:
-        """Apply the player action numbered ``number``: :meth:`step` written
-        out, since this is every rollout's hot path."""
-        spec, before = self.spec, self.state
+        """Apply the player action numbered ``number`` (through :meth:`step`),
+        keeping the state before it for the returns at the decision."""
+        before = self.state
         if self.player < 0:
             raise ValueError("no player is to act")
         ids, actions = self.legal or self.legal_actions()
         try:
             action = actions[ids.index(number)]
         except ValueError:   # not legal: the game's own error, naming the rule
-            action = spec.action_of(before, number)
+            action = self.spec.action_of(before, number)
         # The returns before the decision, read only if asked for (rewards()).
         self.base, self.base_state = None, before
-        after = self.state = spec.apply(before, action)
-        self.pending = (self.pending, (spec.events, spec.info_bits, before, action, after))
-        self.legal = None
-        seat = after.current_player   # None at a chance point and at the end
-        if seat is not None:
-            self.player = seat
-        elif after.is_chance:
-            self.enter()
-            self.update_player()
-        else:
-            self.player = _TERMINAL
+        self.step(action)
 
     def base_returns(self) -> tuple[float, ...]:
         """The returns when the last player decision was made."""
