@@ -38,7 +38,7 @@ import httpx  # noqa: E402
 import websockets  # noqa: E402
 
 from cardrules.engine import GameRecord  # noqa: E402
-from cardrules.server.store import Store  # noqa: E402
+from cardrules.server.store import Store, StoredAction  # noqa: E402
 from support.leak_check import leaks  # noqa: E402
 from support.server_client import (  # noqa: E402
     Connection,
@@ -73,6 +73,15 @@ def processes(url: str, count: int, folder: Path, *, bot_delay: float = 0.0,
     finally:
         for server in servers:
             server.stop()
+
+
+def _stored_actions(url: str, table_id: str) -> list[StoredAction]:
+    """A table's actions as the database holds them, read afresh."""
+    store = Store(url)
+    try:
+        return store.actions(table_id)
+    finally:
+        store.close()
 
 
 def _tracebacks(servers: list[ServerProcess]) -> list[str]:
@@ -294,11 +303,7 @@ def test_one_move_raced_from_two_processes_is_stored_once(
     with processes(url, 2, tmp_path) as servers:
         table, races, errors = asyncio.run(asyncio.wait_for(main(servers), 90))
         tracebacks = _tracebacks(servers)
-    store = Store(url)
-    try:
-        stored = store.actions(table.id)
-    finally:
-        store.close()
+    stored = _stored_actions(url, table.id)
     moves = [a for a in stored if a.made_by == "player"]
     assert races >= 4
     assert len(moves) == races          # each race stored exactly once
@@ -371,11 +376,7 @@ def test_the_turn_timer_runs_in_one_process_and_its_deadline_reaches_every_other
     with processes(url, 2, tmp_path, turn_timer=1.0) as servers:
         table, timed, moved = asyncio.run(asyncio.wait_for(main(servers), 60))
         tracebacks = _tracebacks(servers)
-    store = Store(url)
-    try:
-        stored = store.actions(table.id)
-    finally:
-        store.close()
+    stored = _stored_actions(url, table.id)
     assert timed["deadline"] > 0
     assert int(moved["version"]) > int(timed["version"])
     assert stored[int(timed["version"])].made_by == "timer"
