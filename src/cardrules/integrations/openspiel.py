@@ -168,14 +168,23 @@ def _lines_to_mark(entry: _Entry | None, seat: int) -> tuple[_Entry | None, list
     return entry, lines
 
 
-def _prefix(mark: _Entry | None, seat: int) -> str:
-    """``seat``'s lines up to the marked entry ``mark``, joined (kept there)."""
+def _unkept(mark: _Entry | None, kept: Callable[[_Entry], Mapping[int, object] | None],
+            seat: int) -> tuple[list[_Entry], _Entry | None]:
+    """From the marked entry ``mark`` back: the marked entries that keep
+    nothing for ``seat`` in ``kept`` (newest first), and the first that does
+    (None if none)."""
     pending: list[_Entry] = []
-    while mark is not None and (mark.marks is None or seat not in mark.marks):
+    while mark is not None and ((marks := kept(mark)) is None or seat not in marks):
         pending.append(mark)
         mark = mark.prev
         while mark is not None and mark.depth % _MARK_EVERY:
             mark = mark.prev
+    return pending, mark
+
+
+def _prefix(mark: _Entry | None, seat: int) -> str:
+    """``seat``'s lines up to the marked entry ``mark``, joined (kept there)."""
+    pending, mark = _unkept(mark, lambda entry: entry.marks, seat)
     text = "" if mark is None else cast(dict[int, str], mark.marks)[seat]
     for entry in reversed(pending):
         _, lines = _lines_to_mark(entry.prev, seat)
@@ -202,12 +211,7 @@ def _positions_to_mark(entry: _Entry | None, seat: int
 def _positions_prefix(mark: _Entry | None, seat: int) -> npt.NDArray[np.intp]:
     """As :func:`_prefix`, for the information-state tensor's entries (kept
     at ``mark`` as one array of (index, value) rows, oldest first)."""
-    pending: list[_Entry] = []
-    while mark is not None and (mark.bitmarks is None or seat not in mark.bitmarks):
-        pending.append(mark)
-        mark = mark.prev
-        while mark is not None and mark.depth % _MARK_EVERY:
-            mark = mark.prev
+    pending, mark = _unkept(mark, lambda entry: entry.bitmarks, seat)
     held = _NO_POSITIONS if mark is None else cast(dict[int, Any], mark.bitmarks)[seat]
     for entry in reversed(pending):
         _, positions = _positions_to_mark(entry.prev, seat)
