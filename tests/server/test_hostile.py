@@ -11,11 +11,13 @@ start of ``cardrules serve`` on a damaged database) runs against
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -552,26 +554,33 @@ def test_slow_headers_are_answered_408_and_closed(real_server: Any) -> None:
     silent.close()
 
 
-def test_one_address_cannot_hold_every_connection(real_server: Any) -> None:
-    import httpx
-
+@contextlib.contextmanager
+def _holding_every_connection(real_server: Any) -> Iterator[None]:
+    """This address holds the 8 connections the server allows it, then lets
+    them go (and gives the server a moment to count them closed)."""
     held = [_raw(real_server) for _ in range(8)]
     try:
-        extra = _raw(real_server)
-        assert extra.recv(200).startswith(b"HTTP/1.1 503")
-        extra.close()
+        yield
     finally:
         for connection in held:
             connection.close()
     time.sleep(0.2)
+
+
+def test_one_address_cannot_hold_every_connection(real_server: Any) -> None:
+    import httpx
+
+    with _holding_every_connection(real_server):
+        extra = _raw(real_server)
+        assert extra.recv(200).startswith(b"HTTP/1.1 503")
+        extra.close()
     assert httpx.get(f"{real_server.url}/api/games", timeout=10).status_code == 200
 
 
 def test_another_address_connects_while_one_holds_all_it_may(real_server: Any) -> None:
     # The limit per client counts the connections of that address alone:
     # 127.0.0.2 is another address on the same loopback.
-    held = [_raw(real_server) for _ in range(8)]
-    try:
+    with _holding_every_connection(real_server):
         other = socket.socket()
         other.settimeout(10)
         other.bind(("127.0.0.2", 0))
@@ -580,10 +589,6 @@ def test_another_address_connects_while_one_holds_all_it_may(real_server: Any) -
                       b"Connection: close\r\n\r\n")
         assert other.recv(200).startswith(b"HTTP/1.1 200")
         other.close()
-    finally:
-        for connection in held:
-            connection.close()
-    time.sleep(0.2)
 
 
 def _read_until_closed(ws: Any) -> None:
