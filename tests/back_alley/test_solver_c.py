@@ -221,7 +221,7 @@ def test_a_failing_run_of_equal_cards_is_not_reused_where_the_cards_differ() -> 
     assert solver.play_values(state, implementation="python") == want
 
 
-def test_a_second_trump_behind_the_top_one_is_a_trick_only_off_lead() -> None:
+def test_ba31_ba34_a_second_trump_behind_the_top_one_is_a_trick_only_off_lead() -> None:
     """The second trump held over the top one with a guard takes a trick
     when the other team is on lead (its holder plays after the top trump's
     and keeps a trump under it), but not when its own side must lead
