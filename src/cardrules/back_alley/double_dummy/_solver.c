@@ -40,7 +40,12 @@
  *  - quick tricks: the top cards the leader can cash at once and, with no
  *    trump in the opponents' hands, the tricks its team takes in a row on a
  *    line that cannot fail (cashing winners, crossing to the partner's), a
- *    lower bound of its team's tricks that ends many searches early;
+ *    lower bound of its team's tricks that ends many searches early; with
+ *    no trump left, also the leader's suits cashed and then its partner's
+ *    after a lead to them; each count rests only on the owners of the
+ *    top cards that decide it (a run of top cards as long as the other
+ *    hands' holdings makes every card of the suit a winner, whatever the
+ *    ranks below those holdings);
  *  - sure tricks ("later tricks" in DDS): a team takes as many tricks as
  *    one of its hands holds of its unbroken run of top trumps; with no
  *    trump left, a team whose opponents on lead cannot run every trick on
@@ -751,6 +756,87 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
     return tricks;
 }
 
+/* With no trump left (every card plain, so the highest card of the suit led
+ * wins: bridge at no trump), the tricks the leader's team takes by a line
+ * in two parts.  First the leader cashes every suit it tops: in each, the
+ * cards it holds of the suit's highest cards in an unbroken run, or all its
+ * cards of the suit when that run is at least as long as every other hand's
+ * holding (quick_tricks_of counts the same).  Then it leads a suit its
+ * partner tops (it has kept a card of it: it led only its own suits) and
+ * the partner, on lead, cashes every suit it tops the same way, the run
+ * counted against the other three hands, the leader's included.  The
+ * partner's counted cards are in suits the leader never leads, so while the
+ * leader cashes the partner follows or throws from its other cards, of
+ * which it holds left - t2 (t2: the partner's count) and plays t1 (the
+ * leader's).  When t1 + t2 > left it throws counted cards too, each costing
+ * at most one trick (the lowest card of a suit: a card of its length, or
+ * the end of a run), none of the suit it is reached by: the team still
+ * takes every trick left when its other suits hold enough counted cards.
+ * *rel: the runs counted (their owners are what the count rests on; the
+ * rest is suit lengths).  Returns the leader's own count when its partner
+ * tops no suit the leader holds. */
+static int cash_and_cross(const Ctx *c, u64 *rel)
+{
+    int lead = c->leader, pa = lead ^ 2;
+    u64 rest = all_cards(c);
+    int t1 = 0, t2 = 0, entry_w = -1;
+    u64 r1 = 0, r2 = 0;
+    for (int s = 0; s < 4; s++) {
+        int sh = 16 * s;
+        u64 suit = (rest >> sh) & 0x7FFF;
+        if (!suit)
+            continue;
+        int top = highest_bit(suit);
+        int owner = (c->hand[lead] >> sh >> top) & 1 ? lead
+                    : (c->hand[pa] >> sh >> top) & 1 ? pa : -1;
+        if (owner < 0)
+            continue;
+        u64 mine = (c->hand[owner] >> sh) & 0x7FFF, out = suit, run = 0;
+        int n = 0;
+        while (out) {
+            int b = highest_bit(out);
+            if (!(mine >> b & 1))
+                break;
+            n++;
+            run |= (u64)1 << b;
+            out &= ~((u64)1 << b);
+        }
+        int others = 0;
+        for (int p = 1; p < 4; p++) {
+            int len = popcount64((c->hand[(owner + p) & 3] >> sh) & 0x7FFF);
+            if (len > others)
+                others = len;
+        }
+        int w = n >= others ? popcount64(mine) : n;
+        /* the top min(n, others) cards: with them the same, the count is */
+        for (int i = n; i > others; i--)
+            run &= run - 1;
+        if (owner == lead) {
+            t1 += w;
+            r1 |= run << sh;
+        } else {
+            t2 += w;
+            r2 |= run << sh;
+            if ((c->hand[lead] >> sh) & 0x7FFF && (entry_w < 0 || w < entry_w))
+                entry_w = w;
+        }
+    }
+    if (entry_w < 0) {
+        *rel = r1;
+        return t1 < c->left ? t1 : c->left;
+    }
+    int total = t1 + t2;
+    if (total > c->left) {
+        if (t2 - entry_w < total - c->left) {
+            *rel = r1;
+            return t1 < c->left ? t1 : c->left;
+        }
+        total = c->left;
+    }
+    *rel = r1 | r2;
+    return total;
+}
+
 /* The leader's quick tricks (quick_tricks_of), or its team's (side_tricks)
  * when they are more; neither counts past want, the tricks that settle the
  * search. */
@@ -759,6 +845,16 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
     int q = quick_tricks_of(c, c->leader, rel);
     if (q >= want)
         return q;
+    if (!(all_cards(c) & c->tmask)) {
+        u64 crel;
+        int q1 = cash_and_cross(c, &crel);
+        if (q1 > q) {
+            q = q1;
+            *rel = crel;
+            if (q >= want)
+                return q;
+        }
+    }
     u64 srel;
     int q2 = side_tricks(c, want, &srel);
     STAT(ST_SIDE);
