@@ -627,7 +627,6 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
         }
         if (!n)
             continue;
-        tops <<= 16 * s;
         int others = 0;
         for (int p = 1; p < 4; p++) {
             int len = popcount64((c->hand[(seat + p) & 3] >> (16 * s)) & 0x7FFF);
@@ -635,6 +634,10 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
                 others = len;
         }
         int w = n >= others ? popcount64(mine) : n;
+        /* the count rests on the owners of the top min(n, others) cards */
+        for (int i = n; i > others; i--)
+            tops &= tops - 1;
+        tops <<= 16 * s;
         if (is_trump) {
             trump_w = w;
             trump_used = tops;
