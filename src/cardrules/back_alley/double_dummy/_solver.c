@@ -1395,24 +1395,39 @@ static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
              * other suit it holds, every card of a suit nobody else holds
              * (as DDS's QuickTricksSecondHand counts at no trump) */
             int hh = c->hand[seat] >> top & 1 ? seat : seat ^ 2;
-            u64 h = c->hand[hh];
+            u64 h = c->hand[hh] & ~((u64)1 << top);
             int n = 1;
-            u64 after = rest & suit & ~((u64)1 << top);
-            if (after && (h >> highest_bit(after) & 1)) {
-                *rel |= (u64)1 << highest_bit(after);
-                n++;
-            }
+            /* then in each suit, the cards it holds of the suit's highest
+             * left in an unbroken run, or all its cards of the suit when
+             * that run is as long as every other hand's holding now (the
+             * others only lose cards); the count rests on the owners of the
+             * run's top min(run, others) cards */
             for (int x = 0; x < 4; x++) {
                 u64 hs = h & slot_bits(x);
-                if (x == led || !hs)
+                if (!hs)
                     continue;
-                u64 all_x = rest & slot_bits(x);
-                if (all_x == hs) {
-                    n += popcount64(hs);
-                } else if (h >> highest_bit(all_x) & 1) {
-                    *rel |= (u64)1 << highest_bit(all_x);
-                    n++;
+                u64 out = rest & slot_bits(x) & ~((u64)1 << top), run = 0;
+                int r = 0;
+                while (out) {
+                    int b = highest_bit(out);
+                    if (!(hs >> b & 1))
+                        break;
+                    r++;
+                    run |= (u64)1 << b;
+                    out &= ~((u64)1 << b);
                 }
+                if (!r)
+                    continue;
+                int others = 0;
+                for (int p = 1; p < 4; p++) {
+                    int len = popcount64(c->hand[(hh + p) & 3] & slot_bits(x));
+                    if (len > others)
+                        others = len;
+                }
+                n += r >= others ? popcount64(hs) : r;
+                for (int i = r; i > others; i--)
+                    run &= run - 1;
+                *rel |= run;
             }
             return n;
         }
