@@ -776,9 +776,10 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
  * the end of a run), none of the suit it is reached by: the team still
  * takes every trick left when its other suits hold enough counted cards.
  * *rel: the runs counted (their owners are what the count rests on; the
- * rest is suit lengths).  Returns the leader's own count when its partner
+ * rest is suit lengths).  Returns the leader's own count alone when it
+ * reaches want (quick_tricks_of's count at no trump) or when its partner
  * tops no suit the leader holds. */
-static int cash_and_cross(const Ctx *c, u64 *rel)
+static int cash_and_cross(const Ctx *c, int want, u64 *rel)
 {
     int lead = c->leader, pa = lead ^ 2;
     u64 rest = all_cards(c);
@@ -824,7 +825,7 @@ static int cash_and_cross(const Ctx *c, u64 *rel)
                 entry_w = w;
         }
     }
-    if (entry_w < 0) {
+    if (entry_w < 0 || t1 >= want) {
         *rel = r1;
         return t1 < c->left ? t1 : c->left;
     }
@@ -845,19 +846,14 @@ static int cash_and_cross(const Ctx *c, u64 *rel)
  * search. */
 static int quick_tricks(const Ctx *c, int want, u64 *rel)
 {
-    int q = quick_tricks_of(c, c->leader, rel);
+    int q;
+    if (!(all_cards(c) & c->tmask)) {
+        q = cash_and_cross(c, want, rel);
+    } else {
+        q = quick_tricks_of(c, c->leader, rel);
+    }
     if (q >= want)
         return q;
-    if (!(all_cards(c) & c->tmask)) {
-        u64 crel;
-        int q1 = cash_and_cross(c, &crel);
-        if (q1 > q) {
-            q = q1;
-            *rel = crel;
-            if (q >= want)
-                return q;
-        }
-    }
     u64 srel;
     int q2 = side_tricks(c, want, &srel);
     STAT(ST_SIDE);
