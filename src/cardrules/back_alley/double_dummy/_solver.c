@@ -1360,15 +1360,61 @@ static int play_and_search(Ctx *c, int b, int target, u64 *rel)
     return r;
 }
 
+/* With no trump left, after hand hh's card top wins the trick in progress
+ * (top is 1 trick), the tricks hh goes on to cash until its side has k: in
+ * each suit the cards it holds of the suit's highest left in an unbroken
+ * run, or all its cards of the suit when that run is as long as every other
+ * hand's holding now (the others only lose cards; as DDS's
+ * QuickTricksSecondHand counts at no trump, and more).  The count of a
+ * suit rests on the owners of its run's top min(run, others) cards (added
+ * to *rel): the suits that need none of them first.  rest: the cards
+ * left. */
+static int cash_runs(const Ctx *c, int hh, int top, int k, u64 rest, u64 *rel)
+{
+    u64 h = c->hand[hh] & ~((u64)1 << top);
+    int n = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int x = 0; x < 4 && n < k; x++) {
+            u64 hs = h & slot_bits(x);
+            if (!hs)
+                continue;
+            int others = 0;
+            for (int p = 1; p < 4; p++) {
+                int len = popcount64(c->hand[(hh + p) & 3] & slot_bits(x));
+                if (len > others)
+                    others = len;
+            }
+            if ((others > 0) != pass)
+                continue;
+            u64 out = rest & slot_bits(x) & ~((u64)1 << top), run = 0;
+            int r = 0;
+            while (out) {
+                int b = highest_bit(out);
+                if (!(hs >> b & 1))
+                    break;
+                r++;
+                run |= (u64)1 << b;
+                out &= ~((u64)1 << b);
+            }
+            n += r >= others ? popcount64(hs) : r;
+            for (int i = r; i > others; i--)
+                run &= run - 1;
+            *rel |= run;
+        }
+    }
+    return n;
+}
+
 /* How many tricks in a row the team of the second hand (seat) is sure to
  * take from the trick in progress on (0: not this one), whatever the
- * leader's partner plays.  It takes this one when one of the two holds a card
- * of the suit led above the card led and above every card of the suit in
- * the third hand's, which cannot ruff; or one of them can ruff where the
- * third hand can only follow or throw a plain card.  Not after a Blooper
- * lead (its forced plays, BA-33).  *rel: the winning card when its rank
- * mattered and the cards it cashes (as DDS's QuickTricksSecondHand). */
-static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
+ * leader's partner plays, counted up to the k it needs.  It takes this one
+ * when one of the two holds a card of the suit led above the card led and
+ * above every card of the suit in the third hand's, which cannot ruff; or
+ * one of them can ruff where the third hand can only follow or throw a
+ * plain card.  Not after a Blooper lead (its forced plays, BA-33).  With
+ * no trump left the winner then cashes (cash_runs).  *rel: the winning card
+ * when its rank mattered and the cards it cashes. */
+static int wins_second_hand(const Ctx *c, int seat, int k, u64 *rel)
 {
     int lead = c->tcard[0], led = SLOT(lead);
     if (led == c->trump && RANK(lead) >= LB_BIT)
@@ -1386,46 +1432,9 @@ static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
             u64 rest = all_cards(c);
             if (c->trump >= 0 && (rest & c->tmask))
                 return 1;
-            /* with no trump left the winner goes on to cash: the next card
-             * of the suit led when it holds it too, the top card of each
-             * other suit it holds, every card of a suit nobody else holds
-             * (as DDS's QuickTricksSecondHand counts at no trump) */
+            /* with no trump left the winner goes on to cash */
             int hh = c->hand[seat] >> top & 1 ? seat : seat ^ 2;
-            u64 h = c->hand[hh] & ~((u64)1 << top);
-            int n = 1;
-            /* then in each suit, the cards it holds of the suit's highest
-             * left in an unbroken run, or all its cards of the suit when
-             * that run is as long as every other hand's holding now (the
-             * others only lose cards); the count rests on the owners of the
-             * run's top min(run, others) cards */
-            for (int x = 0; x < 4; x++) {
-                u64 hs = h & slot_bits(x);
-                if (!hs)
-                    continue;
-                u64 out = rest & slot_bits(x) & ~((u64)1 << top), run = 0;
-                int r = 0;
-                while (out) {
-                    int b = highest_bit(out);
-                    if (!(hs >> b & 1))
-                        break;
-                    r++;
-                    run |= (u64)1 << b;
-                    out &= ~((u64)1 << b);
-                }
-                if (!r)
-                    continue;
-                int others = 0;
-                for (int p = 1; p < 4; p++) {
-                    int len = popcount64(c->hand[(hh + p) & 3] & slot_bits(x));
-                    if (len > others)
-                        others = len;
-                }
-                n += r >= others ? popcount64(hs) : r;
-                for (int i = r; i > others; i--)
-                    run &= run - 1;
-                *rel |= run;
-            }
-            return n;
+            return cash_runs(c, hh, top, k, rest, rel);
         }
     }
     if (led != c->trump && c->trump >= 0) {
@@ -1623,7 +1632,7 @@ static int node(Ctx *c, int target, u64 *rel)
     /* the second hand's team is sure of the k tricks its side needs */
     int k0 = target - c->ns;
     int k = maxside ? k0 : c->left - k0 + 1;
-    if (c->played == 1 && wins_second_hand(c, seat, rel) >= k) {
+    if (c->played == 1 && wins_second_hand(c, seat, k, rel) >= k) {
         STAT(ST_SECOND);
         return maxside;
     }
