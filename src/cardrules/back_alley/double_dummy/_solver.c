@@ -847,8 +847,26 @@ static int cash_and_cross(const Ctx *c, int want, u64 *rel)
 static int quick_tricks(const Ctx *c, int want, u64 *rel)
 {
     int q;
-    if (!(all_cards(c) & c->tmask)) {
+    u64 rest = all_cards(c);
+    if (!(rest & c->tmask)) {
         q = cash_and_cross(c, want, rel);
+        if (q >= want)
+            return q;
+        /* side_tricks wins a trick of a suit only where its team tops the
+         * suit or the opponents hold none of it, and at most as many as
+         * its longer hand holds: no more than that in all */
+        u64 ours = c->hand[c->leader] | c->hand[c->leader ^ 2];
+        int most = 0;
+        for (int s = 0; s < 4; s++) {
+            u64 suit = rest & slot_bits(s);
+            if (!(suit & ours) || !(ours >> highest_bit(suit) & 1))
+                continue;
+            int a = popcount64(c->hand[c->leader] & slot_bits(s));
+            int b = popcount64(c->hand[c->leader ^ 2] & slot_bits(s));
+            most += a > b ? a : b;
+        }
+        if (most < want)
+            return q;
     } else {
         q = quick_tricks_of(c, c->leader, rel);
     }
