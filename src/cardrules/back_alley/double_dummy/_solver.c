@@ -853,8 +853,10 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
         if (q >= want)
             return q;
         /* side_tricks wins a trick of a suit only where its team tops the
-         * suit or the opponents hold none of it, and at most as many as
-         * its longer hand holds: no more than that in all */
+         * suit or the opponents hold none of it, at most as many as its
+         * longer hand holds, and while the opponent holding their highest
+         * card of the suit still follows, no more than the team's cards
+         * above it: no more than that in all */
         u64 ours = c->hand[c->leader] | c->hand[c->leader ^ 2];
         int most = 0;
         for (int s = 0; s < 4; s++) {
@@ -863,7 +865,17 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
                 continue;
             int a = popcount64(c->hand[c->leader] & slot_bits(s));
             int b = popcount64(c->hand[c->leader ^ 2] & slot_bits(s));
-            most += a > b ? a : b;
+            int m = a > b ? a : b;
+            u64 theirs = suit & ~ours;
+            if (theirs) {
+                int h = highest_bit(theirs);
+                int above = popcount64(suit >> (h + 1));
+                int o = c->hand[(c->leader + 1) & 3] >> h & 1 ? (c->leader + 1) & 3
+                                                              : (c->leader + 3) & 3;
+                if (above < popcount64(c->hand[o] & slot_bits(s)))
+                    m = above;
+            }
+            most += m;
         }
         if (most < want)
             return q;
