@@ -675,8 +675,11 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
  * *rel: the winning cards whose ranks mattered (above an opponent's card,
  * or above the other card of the team in the trick); the other cards the
  * team plays are any below them, so a position matching on those plays the
- * same line. */
-static int side_tricks(const Ctx *c, int want, u64 *rel)
+ * same line.  cross_first: the first trick is a lead to a winner of the
+ * partner's when there is one (another line, tried at no trump when the
+ * first falls short: cashing the leader's winners first may throw away the
+ * partner's); 0 when it would be the same line. */
+static int side_tricks(const Ctx *c, int want, int cross_first, u64 *rel)
 {
     int seat = c->leader;
     u64 h[2] = {c->hand[seat], c->hand[seat ^ 2]};
@@ -693,9 +696,10 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
     int lead = 0, tricks = 0;
     u64 used = 0;
     while (tricks < want) {
-        int pick = -1, other = -1, threat_at = -1;
-        for (int pass = 0; pass < 2 && pick < 0; pass++) {
+        int pick = -1, other = -1, threat_at = -1, crossed = 0;
+        for (int pp = 0; pp < 2 && pick < 0; pp++) {
             /* pass 0: a winner of the hand on lead; pass 1: low to partner's */
+            int pass = cross_first && !tricks ? !pp : pp;
             u64 wins_in = h[pass ? lead ^ 1 : lead];
             for (int s = 0; s < 4 && pick < 0; s++) {
                 if (s == c->trump || !(h[lead] & slot_bits(s)))
@@ -715,6 +719,7 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
                 if (top <= threat)
                     continue;
                 threat_at = threat;
+                crossed = pass;
                 if (!pass) {
                     pick = top;
                     u64 f = h[lead ^ 1] & slot_bits(s);
@@ -727,6 +732,8 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
         }
         if (pick < 0)
             break;
+        if (cross_first && !tricks && !crossed)
+            break;  /* the same line as without crossing first */
         int s = SLOT(pick);
         int follows = other >= 0 && SLOT(other) == s;
         if (other < 0) {
@@ -885,7 +892,15 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
     if (q >= want)
         return q;
     u64 srel;
-    int q2 = side_tricks(c, want, &srel);
+    int q2 = side_tricks(c, want, 0, &srel);
+    if (q2 < want && !(rest & c->tmask)) {
+        u64 srel2;
+        int q3 = side_tricks(c, want, 1, &srel2);
+        if (q3 > q2) {
+            q2 = q3;
+            srel = srel2;
+        }
+    }
     STAT(ST_SIDE);
     if (q2 > q) {
         STAT(ST_SIDE_BETTER);
