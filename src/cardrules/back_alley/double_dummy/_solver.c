@@ -42,10 +42,13 @@
  *    line that cannot fail (cashing winners, crossing to the partner's), a
  *    lower bound of its team's tricks that ends many searches early; with
  *    no trump left, also the leader's suits cashed and then its partner's
- *    after a lead to them; each count rests only on the owners of the
- *    top cards that decide it (a run of top cards as long as the other
- *    hands' holdings makes every card of the suit a winner, whatever the
- *    ranks below those holdings);
+ *    after a lead to them, and a second line that crosses to the partner
+ *    first; each count rests only on the owners of the top cards that
+ *    decide it (a run of top cards as long as the other hands' holdings
+ *    makes every card of the suit a winner, whatever the ranks below
+ *    those holdings); the second hand's team stops when it is sure of the
+ *    trick in progress and, with no trump left, of the runs its winner
+ *    cashes after it, as many as it needs;
  *  - sure tricks ("later tricks" in DDS): a team takes as many tricks as
  *    one of its hands holds of its unbroken run of top trumps; with no
  *    trump left, a team whose opponents on lead cannot run every trick on
