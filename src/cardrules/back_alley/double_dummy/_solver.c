@@ -259,8 +259,9 @@ typedef struct {
 #define TT_BITS 20
 #endif
 #define TT_SIZE ((size_t)1 << TT_BITS)
-#define CUT_BITS 16
-#define CUT_SIZE ((size_t)1 << CUT_BITS)
+/* The hints (see lead_hint): one of 4 bytes an entry, at most 2^16. */
+#define CUT_MAX ((size_t)1 << 16)
+#define CUT_SIZE(t) ((t)->size < CUT_MAX ? (t)->size : CUT_MAX)
 
 /* Beside the entries, a tag per entry: the call's generation (16 bits), a
  * hash of the distribution and flags (16), the entry's segment sizes (16)
@@ -316,7 +317,7 @@ static void table_free(Table *t)
 {
     big_free(t->e, t->size * sizeof(Entry));
     big_free(t->tag, t->size * sizeof(u64));
-    big_free(t->cut, CUT_SIZE * sizeof(uint32_t));
+    big_free(t->cut, CUT_SIZE(t) * sizeof(uint32_t));
     t->e = NULL;
     t->tag = NULL;
     t->cut = NULL;
@@ -327,7 +328,7 @@ static int table_alloc(Table *t, size_t size)
     t->size = size;
     t->e = big_zeroed(size * sizeof(Entry));
     t->tag = big_zeroed(size * sizeof(u64));
-    t->cut = big_zeroed(CUT_SIZE * sizeof(uint32_t));
+    t->cut = big_zeroed(CUT_SIZE(t) * sizeof(uint32_t));
     if (t->e == NULL || t->tag == NULL || t->cut == NULL) {
         table_free(t);
         PyErr_NoMemory();
@@ -344,7 +345,7 @@ static void table_new_generation(Table *t)
 {
     if (++t->gen == 0) {  /* wrapped: clear the old generations */
         memset(t->tag, 0, t->size * sizeof(u64));
-        memset(t->cut, 0, CUT_SIZE * sizeof(uint32_t));
+        memset(t->cut, 0, CUT_SIZE(t) * sizeof(uint32_t));
         t->gen = 1;
     }
 }
@@ -386,7 +387,8 @@ typedef struct {
     int wseat[4], wkey[4]; /* who wins the trick after each card, and with what */
     Entry *tt;
     u64 *tag;
-    uint32_t *cut;      /* the table's lead hints */
+    uint32_t *cut;      /* the table's hints */
+    size_t cutmask;     /* the hints less one */
     size_t ttmask;      /* the table's entries less one */
     uint16_t gen;
     long long nodes;
@@ -1439,7 +1441,7 @@ static inline uint32_t *lead_hint(const Ctx *c, int seat, uint32_t *check)
 {
     u64 h = (c->hand[seat] ^ ((u64)seat << 62)) * 0x9E3779B97F4A7C15ULL;
     *check = (uint32_t)(h >> 56);
-    return c->cut + ((h >> 32) & (CUT_SIZE - 1));
+    return c->cut + ((h >> 32) & c->cutmask);
 }
 
 /* Inside a trick: by the place in the trick, the winning card so far and
@@ -1463,7 +1465,7 @@ static inline uint32_t *follow_hint(const Ctx *c, int seat, uint32_t *check)
     h ^= h >> 29;
     h *= 0x9E3779B97F4A7C15ULL;
     *check = (uint32_t)(h >> 56);
-    return c->cut + ((h >> 32) & (CUT_SIZE - 1));
+    return c->cut + ((h >> 32) & c->cutmask);
 }
 
 static inline int hint_card(const Ctx *c, int seat)
@@ -1867,6 +1869,7 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     c.tt = t.e;
     c.tag = t.tag;
     c.cut = t.cut;
+    c.cutmask = CUT_SIZE(&t) - 1;
     c.ttmask = t.size - 1;
     c.gen = t.gen;
     int seat = (leader + c.played) & 3;
@@ -1990,7 +1993,8 @@ static PyObject *table_entries(PyObject *self, void *Py_UNUSED(closure))
 
 static PyObject *table_nbytes(PyObject *self, void *Py_UNUSED(closure))
 {
-    return PyLong_FromSize_t(((TableObject *)self)->t.size * (sizeof(Entry) + sizeof(u64)));
+    const Table *t = &((TableObject *)self)->t;
+    return PyLong_FromSize_t(t->size * (sizeof(Entry) + sizeof(u64)) + CUT_SIZE(t) * sizeof(uint32_t));
 }
 
 static PyGetSetDef table_getset[] = {
@@ -2002,7 +2006,8 @@ static PyGetSetDef table_getset[] = {
 PyDoc_STRVAR(table_doc,
 "Table(entries=1048576)\n--\n\n"
 "A transposition table for the searches of one thread at a time: entries\n"
-"(a power of two, 64 to 2**26) of 56 bytes each, allocated once.  Pass it\n"
+"(a power of two, 64 to 2**26) of 56 bytes each and as many hints of 4\n"
+"bytes (at most 65,536, 256 kB), allocated once.  Pass it\n"
 "to max_tricks or play_values; with keep true a call keeps what earlier\n"
 "calls under the same trump suit and board claims stored.");
 
