@@ -1590,9 +1590,9 @@ static int node(Ctx *c, int target, u64 *rel)
             if (first < 0)
                 first = best_card(e->best, k.rest);
         }
-        if (first < 0)
-            first = lead_hint_card(c, seat);
         int n = gen_moves(c, seat, moves, first);
+        if (n > 1)
+            put_first(moves, n, lead_hint_card(c, seat));
         u64 all;
         int cut;
         int r = try_moves(c, moves, n, target, maxside, &all, &cut);
