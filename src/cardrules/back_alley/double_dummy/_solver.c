@@ -1498,21 +1498,6 @@ static inline void put_first(int *moves, int n, int b)
         }
 }
 
-static inline int lead_hint_card(const Ctx *c, int seat)
-{
-    uint32_t check, *at = lead_hint(c, seat, &check), v = *at;
-    if (v >> 16 != c->gen || (v >> 8 & 0xFF) != check)
-        return -1;
-    int b = (int)(v & 0xFF);
-    return c->hand[seat] >> b & 1 ? b : -1;
-}
-
-static inline void lead_hint_store(const Ctx *c, int seat, int b)
-{
-    uint32_t check, *at = lead_hint(c, seat, &check);
-    *at = (uint32_t)c->gen << 16 | check << 8 | (uint32_t)b;
-}
-
 static int node(Ctx *c, int target, u64 *rel)
 {
     c->nodes++;
@@ -1592,12 +1577,12 @@ static int node(Ctx *c, int target, u64 *rel)
         }
         int n = gen_moves(c, seat, moves, first);
         if (n > 1)
-            put_first(moves, n, lead_hint_card(c, seat));
+            put_first(moves, n, hint_card(c, seat));
         u64 all;
         int cut;
         int r = try_moves(c, moves, n, target, maxside, &all, &cut);
         if (cut >= 0)
-            lead_hint_store(c, seat, cut);
+            hint_store(c, seat, cut);
         if (cut >= 0) {
             if (r)
                 store(c, &k, need, 0, all, cut);
