@@ -58,8 +58,8 @@
  *    when the trick is lost, discards low from long suits;
  *  - hints (bridge-solver's cut-off cache): the card that last ended a
  *    search, kept in a small table of the Table's by what the seat to act
- *    sees of it: a leader's own cards (tried first when the table holds no
- *    best card), and inside a trick its place, the card winning so far and
+ *    sees of it: a leader's and its partner's cards (tried first, before
+ *    the table's best card), and inside a trick its place, the card winning so far and
  *    the suit led's cards (or its hand when void) for the second and third
  *    hands.  The same leads keep winning across the many positions that
  *    differ only in the other hands, which the weights alone do not see
@@ -1434,12 +1434,17 @@ static int try_moves(Ctx *c, const int *moves, int n, int target, int maxside, u
 }
 
 /* Lead hints (as bridge-solver's cut-off cache): the lead that last
- * ended a search of a position at the start of a trick, by the leader
- * and its cards alone, whatever the other hands hold.  A hint only puts
+ * ended a search of a position at the start of a trick, by the leader's
+ * and its partner's cards alone, whatever the opponents hold (by the
+ * leader's alone: 5 to 8% more nodes at no trump).  A hint only puts
  * that card first; the answers never depend on it. */
 static inline uint32_t *lead_hint(const Ctx *c, int seat, uint32_t *check)
 {
     u64 h = (c->hand[seat] ^ ((u64)seat << 62)) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 31;
+    h += c->hand[seat ^ 2] * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    h *= 0x165667B19E3779F9ULL;
     *check = (uint32_t)(h >> 56);
     return c->cut + ((h >> 32) & c->cutmask);
 }
@@ -1496,21 +1501,6 @@ static inline void put_first(int *moves, int n, int b)
             moves[0] = b;
             return;
         }
-}
-
-static inline int lead_hint_card(const Ctx *c, int seat)
-{
-    uint32_t check, *at = lead_hint(c, seat, &check), v = *at;
-    if (v >> 16 != c->gen || (v >> 8 & 0xFF) != check)
-        return -1;
-    int b = (int)(v & 0xFF);
-    return c->hand[seat] >> b & 1 ? b : -1;
-}
-
-static inline void lead_hint_store(const Ctx *c, int seat, int b)
-{
-    uint32_t check, *at = lead_hint(c, seat, &check);
-    *at = (uint32_t)c->gen << 16 | check << 8 | (uint32_t)b;
 }
 
 static int node(Ctx *c, int target, u64 *rel)
@@ -1592,12 +1582,12 @@ static int node(Ctx *c, int target, u64 *rel)
         }
         int n = gen_moves(c, seat, moves, first);
         if (n > 1)
-            put_first(moves, n, lead_hint_card(c, seat));
+            put_first(moves, n, hint_card(c, seat));
         u64 all;
         int cut;
         int r = try_moves(c, moves, n, target, maxside, &all, &cut);
         if (cut >= 0)
-            lead_hint_store(c, seat, cut);
+            hint_store(c, seat, cut);
         if (cut >= 0) {
             if (r)
                 store(c, &k, need, 0, all, cut);
