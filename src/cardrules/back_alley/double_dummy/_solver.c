@@ -40,7 +40,12 @@
  *  - quick tricks: the top cards the leader can cash at once and, with no
  *    trump in the opponents' hands, the tricks its team takes in a row on a
  *    line that cannot fail (cashing winners, crossing to the partner's), a
- *    lower bound of its team's tricks that ends many searches early;
+ *    lower bound of its team's tricks that ends many searches early; with
+ *    no trump left, also the leader's suits cashed and then its partner's
+ *    after a lead to them; each count rests only on the owners of the
+ *    top cards that decide it (a run of top cards as long as the other
+ *    hands' holdings makes every card of the suit a winner, whatever the
+ *    ranks below those holdings);
  *  - sure tricks ("later tricks" in DDS): a team takes as many tricks as
  *    one of its hands holds of its unbroken run of top trumps; with no
  *    trump left, a team whose opponents on lead cannot run every trick on
@@ -641,7 +646,6 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
         }
         if (!n)
             continue;
-        tops <<= 16 * s;
         int others = 0;
         for (int p = 1; p < 4; p++) {
             int len = popcount64((c->hand[(seat + p) & 3] >> (16 * s)) & 0x7FFF);
@@ -649,6 +653,10 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
                 others = len;
         }
         int w = n >= others ? popcount64(mine) : n;
+        /* the count rests on the owners of the top min(n, others) cards */
+        for (int i = n; i > others; i--)
+            tops &= tops - 1;
+        tops <<= 16 * s;
         if (is_trump) {
             trump_w = w;
             trump_used = tops;
@@ -770,12 +778,129 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
     return tricks;
 }
 
+/* With no trump left (every card plain, so the highest card of the suit led
+ * wins: bridge at no trump), the tricks the leader's team takes by a line
+ * in two parts.  First the leader cashes every suit it tops: in each, the
+ * cards it holds of the suit's highest cards in an unbroken run, or all its
+ * cards of the suit when that run is at least as long as every other hand's
+ * holding (quick_tricks_of counts the same).  Then it leads a suit its
+ * partner tops (it has kept a card of it: it led only its own suits) and
+ * the partner, on lead, cashes every suit it tops the same way, the run
+ * counted against the other three hands, the leader's included.  The
+ * partner's counted cards are in suits the leader never leads, so while the
+ * leader cashes the partner follows or throws from its other cards, of
+ * which it holds left - t2 (t2: the partner's count) and plays t1 (the
+ * leader's).  When t1 + t2 > left it throws counted cards too, each costing
+ * at most one trick (the lowest card of a suit: a card of its length, or
+ * the end of a run), none of the suit it is reached by: the team still
+ * takes every trick left when its other suits hold enough counted cards.
+ * *rel: the runs counted (their owners are what the count rests on; the
+ * rest is suit lengths).  Returns the leader's own count alone when it
+ * reaches want (quick_tricks_of's count at no trump) or when its partner
+ * tops no suit the leader holds. */
+static int cash_and_cross(const Ctx *c, int want, u64 *rel)
+{
+    int lead = c->leader, pa = lead ^ 2;
+    u64 rest = all_cards(c);
+    int t1 = 0, t2 = 0, entry_w = -1;
+    u64 r1 = 0, r2 = 0;
+    for (int s = 0; s < 4; s++) {
+        int sh = 16 * s;
+        u64 suit = (rest >> sh) & 0x7FFF;
+        if (!suit)
+            continue;
+        int top = highest_bit(suit);
+        int owner = (c->hand[lead] >> sh >> top) & 1 ? lead
+                    : (c->hand[pa] >> sh >> top) & 1 ? pa : -1;
+        if (owner < 0)
+            continue;
+        u64 mine = (c->hand[owner] >> sh) & 0x7FFF, out = suit, run = 0;
+        int n = 0;
+        while (out) {
+            int b = highest_bit(out);
+            if (!(mine >> b & 1))
+                break;
+            n++;
+            run |= (u64)1 << b;
+            out &= ~((u64)1 << b);
+        }
+        int others = 0;
+        for (int p = 1; p < 4; p++) {
+            int len = popcount64((c->hand[(owner + p) & 3] >> sh) & 0x7FFF);
+            if (len > others)
+                others = len;
+        }
+        int w = n >= others ? popcount64(mine) : n;
+        /* the top min(n, others) cards: with them the same, the count is */
+        for (int i = n; i > others; i--)
+            run &= run - 1;
+        if (owner == lead) {
+            t1 += w;
+            r1 |= run << sh;
+        } else {
+            t2 += w;
+            r2 |= run << sh;
+            if ((c->hand[lead] >> sh) & 0x7FFF && (entry_w < 0 || w < entry_w))
+                entry_w = w;
+        }
+    }
+    if (entry_w < 0 || t1 >= want) {
+        *rel = r1;
+        return t1 < c->left ? t1 : c->left;
+    }
+    int total = t1 + t2;
+    if (total > c->left) {
+        if (t2 - entry_w < total - c->left) {
+            *rel = r1;
+            return t1 < c->left ? t1 : c->left;
+        }
+        total = c->left;
+    }
+    *rel = r1 | r2;
+    return total;
+}
+
 /* The leader's quick tricks (quick_tricks_of), or its team's (side_tricks)
  * when they are more; neither counts past want, the tricks that settle the
  * search. */
 static int quick_tricks(const Ctx *c, int want, u64 *rel)
 {
-    int q = quick_tricks_of(c, c->leader, rel);
+    int q;
+    u64 rest = all_cards(c);
+    if (!(rest & c->tmask)) {
+        q = cash_and_cross(c, want, rel);
+        if (q >= want)
+            return q;
+        /* side_tricks wins a trick of a suit only where its team tops the
+         * suit or the opponents hold none of it, at most as many as its
+         * longer hand holds, and while the opponent holding their highest
+         * card of the suit still follows, no more than the team's cards
+         * above it: no more than that in all */
+        u64 ours = c->hand[c->leader] | c->hand[c->leader ^ 2];
+        int most = 0;
+        for (int s = 0; s < 4; s++) {
+            u64 suit = rest & slot_bits(s);
+            if (!(suit & ours) || !(ours >> highest_bit(suit) & 1))
+                continue;
+            int a = popcount64(c->hand[c->leader] & slot_bits(s));
+            int b = popcount64(c->hand[c->leader ^ 2] & slot_bits(s));
+            int m = a > b ? a : b;
+            u64 theirs = suit & ~ours;
+            if (theirs) {
+                int h = highest_bit(theirs);
+                int above = popcount64(suit >> (h + 1));
+                int o = c->hand[(c->leader + 1) & 3] >> h & 1 ? (c->leader + 1) & 3
+                                                              : (c->leader + 3) & 3;
+                if (above < popcount64(c->hand[o] & slot_bits(s)))
+                    m = above;
+            }
+            most += m;
+        }
+        if (most < want)
+            return q;
+    } else {
+        q = quick_tricks_of(c, c->leader, rel);
+    }
     if (q >= want)
         return q;
     u64 srel;
@@ -1284,15 +1409,61 @@ static int play_and_search(Ctx *c, int b, int target, u64 *rel)
     return r;
 }
 
+/* With no trump left, after hand hh's card top wins the trick in progress
+ * (top is 1 trick), the tricks hh goes on to cash until its side has k: in
+ * each suit the cards it holds of the suit's highest left in an unbroken
+ * run, or all its cards of the suit when that run is as long as every other
+ * hand's holding now (the others only lose cards; as DDS's
+ * QuickTricksSecondHand counts at no trump, and more).  The count of a
+ * suit rests on the owners of its run's top min(run, others) cards (added
+ * to *rel): the suits that need none of them first.  rest: the cards
+ * left. */
+static int cash_runs(const Ctx *c, int hh, int top, int k, u64 rest, u64 *rel)
+{
+    u64 h = c->hand[hh] & ~((u64)1 << top);
+    int n = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int x = 0; x < 4 && n < k; x++) {
+            u64 hs = h & slot_bits(x);
+            if (!hs)
+                continue;
+            int others = 0;
+            for (int p = 1; p < 4; p++) {
+                int len = popcount64(c->hand[(hh + p) & 3] & slot_bits(x));
+                if (len > others)
+                    others = len;
+            }
+            if ((others > 0) != pass)
+                continue;
+            u64 out = rest & slot_bits(x) & ~((u64)1 << top), run = 0;
+            int r = 0;
+            while (out) {
+                int b = highest_bit(out);
+                if (!(hs >> b & 1))
+                    break;
+                r++;
+                run |= (u64)1 << b;
+                out &= ~((u64)1 << b);
+            }
+            n += r >= others ? popcount64(hs) : r;
+            for (int i = r; i > others; i--)
+                run &= run - 1;
+            *rel |= run;
+        }
+    }
+    return n;
+}
+
 /* How many tricks in a row the team of the second hand (seat) is sure to
  * take from the trick in progress on (0: not this one), whatever the
- * leader's partner plays.  It takes this one when one of the two holds a card
- * of the suit led above the card led and above every card of the suit in
- * the third hand's, which cannot ruff; or one of them can ruff where the
- * third hand can only follow or throw a plain card.  Not after a Blooper
- * lead (its forced plays, BA-33).  *rel: the winning card when its rank
- * mattered and the cards it cashes (as DDS's QuickTricksSecondHand). */
-static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
+ * leader's partner plays, counted up to the k it needs.  It takes this one
+ * when one of the two holds a card of the suit led above the card led and
+ * above every card of the suit in the third hand's, which cannot ruff; or
+ * one of them can ruff where the third hand can only follow or throw a
+ * plain card.  Not after a Blooper lead (its forced plays, BA-33).  With
+ * no trump left the winner then cashes (cash_runs).  *rel: the winning card
+ * when its rank mattered and the cards it cashes. */
+static int wins_second_hand(const Ctx *c, int seat, int k, u64 *rel)
 {
     int lead = c->tcard[0], led = SLOT(lead);
     if (led == c->trump && RANK(lead) >= LB_BIT)
@@ -1310,31 +1481,9 @@ static int wins_second_hand(const Ctx *c, int seat, u64 *rel)
             u64 rest = all_cards(c);
             if (c->trump >= 0 && (rest & c->tmask))
                 return 1;
-            /* with no trump left the winner goes on to cash: the next card
-             * of the suit led when it holds it too, the top card of each
-             * other suit it holds, every card of a suit nobody else holds
-             * (as DDS's QuickTricksSecondHand counts at no trump) */
+            /* with no trump left the winner goes on to cash */
             int hh = c->hand[seat] >> top & 1 ? seat : seat ^ 2;
-            u64 h = c->hand[hh];
-            int n = 1;
-            u64 after = rest & suit & ~((u64)1 << top);
-            if (after && (h >> highest_bit(after) & 1)) {
-                *rel |= (u64)1 << highest_bit(after);
-                n++;
-            }
-            for (int x = 0; x < 4; x++) {
-                u64 hs = h & slot_bits(x);
-                if (x == led || !hs)
-                    continue;
-                u64 all_x = rest & slot_bits(x);
-                if (all_x == hs) {
-                    n += popcount64(hs);
-                } else if (h >> highest_bit(all_x) & 1) {
-                    *rel |= (u64)1 << highest_bit(all_x);
-                    n++;
-                }
-            }
-            return n;
+            return cash_runs(c, hh, top, k, rest, rel);
         }
     }
     if (led != c->trump && c->trump >= 0) {
@@ -1606,7 +1755,7 @@ static int node(Ctx *c, int target, u64 *rel)
     /* the second hand's team is sure of the k tricks its side needs */
     int k0 = target - c->ns;
     int k = maxside ? k0 : c->left - k0 + 1;
-    if (c->played == 1 && wins_second_hand(c, seat, rel) >= k) {
+    if (c->played == 1 && wins_second_hand(c, seat, k, rel) >= k) {
         STAT(ST_SECOND);
         return maxside;
     }
