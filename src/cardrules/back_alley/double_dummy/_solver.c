@@ -593,16 +593,21 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
  * may lead, the top cards it holds (all its cards of the suit when nobody
  * else has more of them), where nobody on the other side can ruff; when an
  * opponent holds trumps, only the trumps and one plain suit, cashed before
- * anything else, while the opponents holding trumps still follow.  *rel:
- * the top cards counted. */
+ * anything else, while the opponents holding trumps still follow, or, when
+ * its top trumps are at least as many as either opponent's trumps, those
+ * drawn first and then every plain suit's top cards as if no one could
+ * ruff (as DDS counts); with none of these, one trick when the partner can
+ * ruff a plain suit the leader leads and no opponent can overruff.  *rel:
+ * the top cards counted (the partner's top trump for its ruff when an
+ * opponent void in the suit holds trumps). */
 static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
 {
     u64 h = c->hand[seat];
     u64 opp = c->hand[(seat + 1) & 3] | c->hand[(seat + 3) & 3];
     int opp_trumps = (opp & c->tmask) != 0;
     int may_trump = c->trump >= 0 && (c->broken || c->board[seat] || !(h & ~c->tmask));
-    int total = 0, trump_w = 0, plain_best = 0;
-    u64 rest = all_cards(c), used = 0, trump_used = 0, plain_used = 0;
+    int total = 0, trump_w = 0, plain_best = 0, trump_n = 0, free_total = 0;
+    u64 rest = all_cards(c), used = 0, trump_used = 0, plain_used = 0, free_used = 0;
     for (int s = 0; s < 4; s++) {
         u64 mine = (h >> (16 * s)) & 0x7FFF;
         if (!mine)
@@ -632,8 +637,11 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
         int w = n >= others ? popcount64(mine) : n;
         if (is_trump) {
             trump_w = w;
+            trump_n = n;
             trump_used = tops;
         } else if (opp_trumps) {
+            free_total += w;
+            free_used |= tops;
             for (int p = 1; p < 4; p += 2) {
                 u64 o = c->hand[(seat + p) & 3];
                 if (o & c->tmask) {
@@ -653,6 +661,48 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
     }
     total += trump_w + plain_best;
     *rel = used | trump_used | plain_used;
+    if (opp_trumps && trump_n && trump_w + free_total > total) {
+        /* the leader's top trumps outlast the opponents' (each follows
+         * to every round while it holds a trump): drawn first, they leave
+         * every plain suit's top cards to cash as if no one could ruff */
+        int ot = 0;
+        for (int p = 1; p < 4; p += 2) {
+            int len = popcount64(c->hand[(seat + p) & 3] & c->tmask);
+            if (len > ot)
+                ot = len;
+        }
+        if (trump_n >= ot) {
+            total = trump_w + free_total;
+            *rel = trump_used | free_used;
+        }
+    }
+    if (!total && c->trump >= 0) {
+        /* a trick ruffed by the partner: a plain suit the leader holds and
+         * the partner, holding a trump, does not, where each opponent
+         * follows, holds no trump, or holds lower trumps than the
+         * partner's highest */
+        u64 pt = c->hand[seat ^ 2] & c->tmask;
+        if (pt) {
+            int ptop = highest_bit(pt);
+            for (int s = 0; s < 4; s++) {
+                if (s == c->trump || !(h & slot_bits(s)) || (c->hand[seat ^ 2] & slot_bits(s)))
+                    continue;
+                int ok = 1, need_top = 0;
+                for (int p = 1; p < 4; p += 2) {
+                    u64 o = c->hand[(seat + p) & 3];
+                    if ((o & slot_bits(s)) || !(o & c->tmask))
+                        continue;
+                    if (highest_bit(o & c->tmask) > ptop)
+                        ok = 0;
+                    need_top = 1;
+                }
+                if (ok) {
+                    *rel = need_top ? (u64)1 << ptop : 0;
+                    return 1 < c->left ? 1 : c->left;
+                }
+            }
+        }
+    }
     return total < c->left ? total : c->left;
 }
 
