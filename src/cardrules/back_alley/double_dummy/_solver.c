@@ -713,7 +713,14 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
  * opponent is no threat unless it holds a trump, and then the suit is not
  * led), its partner following with its lowest card of the suit or, when
  * void, throwing its lowest card; when the hand on lead has no such card,
- * it leads low to such a card of its partner's.  Only plain suits are led.
+ * it leads low to such a card of its partner's.  Plain suits are led first;
+ * with no Blooper left (a Blooper lead forces the others' trumps, BA-33),
+ * trumps too once the hand on lead may lead them (BA-32: trump broken, in
+ * this line too, a board claim, or nothing but trumps), each opponent
+ * following while it holds one, so that a suit an opponent could ruff may
+ * be cashed once its trumps are drawn.  With trumps, a void partner throws
+ * its lowest plain card, or, holding nothing but trumps, ruffs and takes the
+ * lead.
  * *rel: the winning cards whose ranks mattered (above an opponent's card,
  * or above the other card of the team in the trick); the other cards the
  * team plays are any below them, so a position matching on those plays the
@@ -722,25 +729,36 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
 {
     int seat = c->leader;
     u64 h[2] = {c->hand[seat], c->hand[seat ^ 2]};
-    int ohigh[2][4], olen[2][4], otrump[2];
+    int ohigh[2][4], olen[2][4];
     for (int i = 0; i < 2; i++) {
         u64 o = c->hand[seat ^ (2 * i + 1)];
-        otrump[i] = (o & c->tmask) != 0;
         for (int s = 0; s < 4; s++) {
             u64 suit = o & slot_bits(s);
             olen[i][s] = popcount64(suit);
             ohigh[i][s] = suit ? highest_bit(suit) : -1;
         }
     }
+    int ts = c->trump;
+    /* trumps are led only with no Blooper left (a Blooper lead forces the
+     * others' trumps, BA-33), by a hand that may lead them (BA-32) */
+    int trump_leads = ts >= 0
+        && !((all_cards(c) >> (16 * ts + LB_BIT)) & 3);
+    int brk = c->broken;
     int lead = 0, tricks = 0;
     u64 used = 0;
     while (tricks < want) {
         int pick = -1, other = -1, threat_at = -1;
+        int lseat = lead ? seat ^ 2 : seat;
+        int may_trump = trump_leads && (brk || c->board[lseat] || !(h[lead] & ~c->tmask));
         for (int pass = 0; pass < 2 && pick < 0; pass++) {
-            /* pass 0: a winner of the hand on lead; pass 1: low to partner's */
+            /* pass 0: a winner of the hand on lead; pass 1: low to partner's;
+             * the plain suits first, then the trumps */
             u64 wins_in = h[pass ? lead ^ 1 : lead];
-            for (int s = 0; s < 4 && pick < 0; s++) {
-                if (s == c->trump || !(h[lead] & slot_bits(s)))
+            for (int j = 0; j < 5 && pick < 0; j++) {
+                int s = j < 4 ? j : ts;
+                if (j < 4 ? s == ts : !may_trump)
+                    continue;
+                if (!(h[lead] & slot_bits(s)))
                     continue;
                 u64 cards = wins_in & slot_bits(s);
                 if (!cards)
@@ -749,7 +767,7 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
                 for (int i = 0; i < 2; i++) {
                     if (olen[i][s] && ohigh[i][s] > threat)
                         threat = ohigh[i][s];
-                    ruff |= !olen[i][s] && otrump[i];
+                    ruff |= s != ts && !olen[i][s] && ts >= 0 && olen[i][ts];
                 }
                 if (ruff)
                     continue;
@@ -771,9 +789,14 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
             break;
         int s = SLOT(pick);
         int follows = other >= 0 && SLOT(other) == s;
+        int ruffed = 0;
         if (other < 0) {
-            /* the partner is void: it throws its lowest card */
+            /* the partner is void: it throws its lowest card (with trump
+             * lines, its lowest plain card; holding nothing but trumps, it
+             * ruffs and takes the lead) */
             u64 p = h[lead ^ 1];
+            if (trump_leads && (p & ~c->tmask))
+                p &= ~c->tmask;
             if (p) {
                 int low = -1;
                 for (int t = 0; t < 4; t++) {
@@ -782,15 +805,18 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
                         low = lowest_bit(x);
                 }
                 h[lead ^ 1] &= ~((u64)1 << low);
+                ruffed = trump_leads && SLOT(low) == ts && s != ts;
+                brk |= SLOT(low) == ts;
             }
         } else {
             h[lead ^ 1] &= ~((u64)1 << other);
         }
         h[lead] &= ~((u64)1 << pick);
+        brk |= s == ts;
         int winner = follows && other > pick ? other : pick;
         if (threat_at >= 0 || follows)
             used |= (u64)1 << winner;
-        if (winner != pick)
+        if (winner != pick || ruffed)
             lead ^= 1;
         for (int i = 0; i < 2; i++)
             if (olen[i][s])
