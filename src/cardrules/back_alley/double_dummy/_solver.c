@@ -42,7 +42,9 @@
  *    line that cannot fail (cashing winners, crossing to the partner's), a
  *    lower bound of its team's tricks that ends many searches early;
  *  - sure tricks ("later tricks" in DDS): a team takes as many tricks as
- *    one of its hands holds of its unbroken run of top trumps; with no
+ *    one of its hands holds trumps that the other team's trumps cannot
+ *    each beat (matched from the top down; an unbroken run of top trumps
+ *    counts its length); with no
  *    trump left, a team whose opponents on lead cannot run every trick on
  *    the suits they top takes one; a team with no trump loses a trick to
  *    each trump of the other team's longer trump hand; with no Blooper
@@ -849,12 +851,20 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
 /* How many more tricks team x (0 or 1) is sure of, at the start of a trick,
  * by the first of these rules that gives want (or the best of them);
  * *rel: the cards that made it sure.
- *  - With a trump left in play: as many as one of its hands holds of the
- *    highest trumps left that x holds in an unbroken run.  Nothing but the
- *    partner's takes such a card's trick, and its holder never has to give
- *    it up: it may always play it when void in the suit led, and a Blooper
- *    lead (BA-33) forces only the highest or lowest trump.  Against a team
- *    with no trump, as many as x's longer trump hand holds.
+ *  - With a trump left in play: in one hand h of x, as many of its trumps
+ *    as the other team's trumps cannot each beat.  Every card of h is
+ *    played to some trick; a trump of h that no trump of the other team
+ *    beats in its trick leaves the trick to x (only a higher trump beats a
+ *    trump, BA-34, whatever was led and whatever BA-33 forced), and each
+ *    trump of the other team beats at most one card of h (one trick, one
+ *    card of h).  So x takes at least as many tricks as h's trumps that
+ *    stay over when each is matched, from the top down, with a higher trump
+ *    of the other team's not yet matched: the largest excess, over any run
+ *    of the trumps from the top, of h's over theirs (h's unbroken run of top
+ *    trumps counts its length; against a team with no trump, all of h's;
+ *    in any case at least h's trumps less theirs, which needs the suit
+ *    lengths alone).  The trumps down to the one that made it enough are
+ *    what that depends on.
  *  - With no trump left: when the other team is on lead and its cards that
  *    are the highest of their suits do not carry it through every trick
  *    left.  At no trump the other team keeps the lead only by winning with
@@ -868,28 +878,42 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
     u64 mine = c->hand[x] | c->hand[x + 2];
     *rel = 0;
     if (c->trump >= 0 && (rest & c->tmask)) {
-        /* against a team with no trump, every trump of x's longer trump
-         * hand takes the trick it is played to (suit lengths alone) */
-        if (!((c->hand[x ^ 1] | c->hand[x ^ 3]) & c->tmask)) {
-            int a = popcount64(c->hand[x] & c->tmask), b = popcount64(c->hand[x + 2] & c->tmask);
-            if ((a > b ? a : b) >= want)
-                return a > b ? a : b;
+        u64 opp = (c->hand[x ^ 1] | c->hand[x ^ 3]) & c->tmask;
+        int no = popcount64(opp), best = 0;
+        u64 brel = 0;
+        for (int k = 0; k < 4; k += 2) {
+            u64 my = c->hand[x + k] & c->tmask;
+            int nm = popcount64(my);
+            if (nm - no >= want)
+                return nm - no;  /* the lengths alone: *rel stays empty */
+            if (nm < want)
+                continue;
+            /* h's trumps less the other team's, counted from the top down
+             * (the partner's trumps do not count: they beat h's for x) */
+            u64 w = my | opp;
+            int sum = 0, mx = 0;
+            while (w) {
+                int b = highest_bit(w);
+                w &= ~((u64)1 << b);
+                if (!(my >> b & 1)) {
+                    if (--sum + popcount64(my & w) < want)
+                        break;  /* h's trumps below cannot make it enough */
+                    continue;
+                }
+                if (++sum > mx) {
+                    mx = sum;
+                    if (mx > best) {
+                        best = mx;
+                        brel = (u64)1 << b;
+                    }
+                    if (mx >= want)
+                        break;
+                }
+            }
         }
-        /* the trumps team x holds from the top down: each of one hand's
-         * takes the trick it is played to (only its partner's could beat
-         * it), one card a trick */
-        u64 t = rest & c->tmask;
-        int n[2] = {0, 0};
-        while (t) {
-            int top = highest_bit(t);
-            if (!(mine >> top & 1))
-                break;
-            *rel |= (u64)1 << top;
-            n[!(c->hand[x] >> top & 1)]++;
-            t &= ~((u64)1 << top);
-        }
-        if (n[0] || n[1] || want > 1 || (c->leader & 1) == x)
-            return n[0] > n[1] ? n[0] : n[1];
+        *rel = brel;
+        if (best || want > 1 || (c->leader & 1) == x)
+            return best;
         /* the other team is on lead and holds the top trump, no Blooper is left (a
          * Blooper lead forces the others' highest trumps, BA-33), and x
          * holds the second trump in a hand h with another trump: h plays
@@ -900,7 +924,7 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
          * on lead, it has taken one).  The same when x
          * holds the third trump too (the top one takes at most one of
          * them), as DDS's later tricks count. */
-        t = rest & c->tmask;
+        u64 t = rest & c->tmask;
         if (t >> (16 * c->trump + LB_BIT) & 3)
             return 0;
         int top = highest_bit(t);
