@@ -722,7 +722,10 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
  * following while it holds one, so that a suit an opponent could ruff may
  * be cashed once its trumps are drawn.  With trumps, a void partner throws
  * its lowest plain card, or, holding nothing but trumps, ruffs and takes the
- * lead.
+ * lead; and with no such lead, the hand on lead leads a plain suit its
+ * partner ruffs (void there, holding a trump) where each opponent follows or
+ * holds no trump, to give the partner the lead (as DDS's quick tricks count
+ * a ruff in the partner's hand).
  * *rel: the winning cards whose ranks mattered (above an opponent's card,
  * or above the other card of the team in the trick); the other cards the
  * team plays are any below them, so a position matching on those plays the
@@ -787,11 +790,25 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
                 }
             }
         }
+        int ruffed = 0;
+        if (pick < 0 && ts >= 0 && (h[lead ^ 1] & c->tmask)) {
+            /* pass 2: a plain suit the partner ruffs (it is void there and
+             * holds a trump) where each opponent follows or holds no trump:
+             * the partner wins the trick and takes the lead */
+            for (int s = 0; s < 4 && pick < 0; s++) {
+                if (s == ts || !(h[lead] & slot_bits(s)) || (h[lead ^ 1] & slot_bits(s)))
+                    continue;
+                if ((!olen[0][s] && olen[0][ts]) || (!olen[1][s] && olen[1][ts]))
+                    continue;
+                pick = lowest_bit(h[lead] & slot_bits(s));
+                other = lowest_bit(h[lead ^ 1] & c->tmask);
+                ruffed = 1;
+            }
+        }
         if (pick < 0)
             break;
         int s = SLOT(pick);
         int follows = other >= 0 && SLOT(other) == s;
-        int ruffed = 0;
         if (other < 0) {
             /* the partner is void: it throws its lowest card (with trump
              * lines, its lowest plain card; holding nothing but trumps, it
@@ -814,7 +831,7 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
             h[lead ^ 1] &= ~((u64)1 << other);
         }
         h[lead] &= ~((u64)1 << pick);
-        brk |= s == ts;
+        brk |= s == ts || ruffed;
         int winner = follows && other > pick ? other : pick;
         if (threat_at >= 0 || follows)
             used |= (u64)1 << winner;
