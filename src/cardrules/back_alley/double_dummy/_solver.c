@@ -715,10 +715,10 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
  * opponent is no threat unless it holds a trump, and then the suit is not
  * led), its partner following with its lowest card of the suit or, when
  * void, throwing its lowest card; when the hand on lead has no such card,
- * it leads low to such a card of its partner's.  Plain suits are led first;
- * with no Blooper left (a Blooper lead forces the others' trumps, BA-33),
+ * it leads low to such a card of its partner's.  Plain suits are led first,
  * trumps too once the hand on lead may lead them (BA-32: trump broken, in
- * this line too, a board claim, or nothing but trumps), each opponent
+ * this line too, a board claim, or nothing but trumps; under the Big
+ * Blooper the partner plays its highest trump, BA-33), each opponent
  * following while it holds one, so that a suit an opponent could ruff may
  * be cashed once its trumps are drawn.  With trumps, a void partner throws
  * its lowest plain card, or, holding nothing but trumps, ruffs and takes the
@@ -744,10 +744,11 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
         }
     }
     int ts = c->trump;
-    /* trumps are led only with no Blooper left (a Blooper lead forces the
-     * others' trumps, BA-33), by a hand that may lead them (BA-32) */
-    int trump_leads = ts >= 0
-        && !((all_cards(c) >> (16 * ts + LB_BIT)) & 3);
+    /* trumps are led by a hand that may lead them (BA-32); a Blooper lead
+     * forces the others' highest or lowest trumps (BA-33): the partner's
+     * highest under the Big one, the opponents' (thought to keep their
+     * highest cards) no worse for the line */
+    int trump_leads = ts >= 0;
     int brk = c->broken;
     int lead = 0, tricks = 0;
     u64 used = 0;
@@ -779,11 +780,15 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
                 int top = highest_bit(cards);
                 if (top <= threat)
                     continue;
+                if (pass && s == ts && RANK(lowest_bit(h[lead] & slot_bits(s))) == LB_BIT)
+                    continue;  /* it would force the partner's lowest trump, BA-33 */
                 threat_at = threat;
                 if (!pass) {
                     pick = top;
                     u64 f = h[lead ^ 1] & slot_bits(s);
                     other = f ? lowest_bit(f) : -1;
+                    if (f && s == ts && RANK(top) == BB_BIT)
+                        other = highest_bit(f);  /* BA-33 */
                 } else {
                     pick = lowest_bit(h[lead] & slot_bits(s));
                     other = top;
