@@ -58,6 +58,15 @@
  *    leads; later in a trick (follow_weight) low when the partner wins it
  *    anyway, else the cheapest card no later hand can beat, the lowest card
  *    when the trick is lost, discards low from long suits;
+ *  - hints (bridge-solver's cut-off cache): the card that last ended a
+ *    search, kept in a small table of the Table's by what the seat to act
+ *    sees of it: a leader's own cards (tried first when the table holds no
+ *    best card), and inside a trick its place, the card winning so far and
+ *    the suit led's cards (or its hand when void) for the second and third
+ *    hands.  The same leads keep winning across the many positions that
+ *    differ only in the other hands, which the weights alone do not see
+ *    (without the hints about half the searches at the start of a trick in
+ *    hard deals were ended by a later card than the first);
  *  - the root's searches start at team 0's share of the high cards.
  *
  * The search itself runs with the GIL released, on a table it owns: the
@@ -252,6 +261,9 @@ typedef struct {
 #define TT_BITS 20
 #endif
 #define TT_SIZE ((size_t)1 << TT_BITS)
+/* The hints (see lead_hint): one of 4 bytes an entry, at most 2^16. */
+#define CUT_MAX ((size_t)1 << 16)
+#define CUT_SIZE(t) ((t)->size < CUT_MAX ? (t)->size : CUT_MAX)
 
 /* Beside the entries, a tag per entry: the call's generation (16 bits), a
  * hash of the distribution and flags (16), the entry's segment sizes (16)
@@ -263,6 +275,7 @@ typedef struct {
 typedef struct {
     Entry *e;
     u64 *tag;
+    uint32_t *cut;      /* the lead that last cut, by the leader's hand (see lead_hint) */
     size_t size;
     uint16_t gen;
     int trump, board;
@@ -306,8 +319,10 @@ static void table_free(Table *t)
 {
     big_free(t->e, t->size * sizeof(Entry));
     big_free(t->tag, t->size * sizeof(u64));
+    big_free(t->cut, CUT_SIZE(t) * sizeof(uint32_t));
     t->e = NULL;
     t->tag = NULL;
+    t->cut = NULL;
 }
 
 static int table_alloc(Table *t, size_t size)
@@ -315,7 +330,8 @@ static int table_alloc(Table *t, size_t size)
     t->size = size;
     t->e = big_zeroed(size * sizeof(Entry));
     t->tag = big_zeroed(size * sizeof(u64));
-    if (t->e == NULL || t->tag == NULL) {
+    t->cut = big_zeroed(CUT_SIZE(t) * sizeof(uint32_t));
+    if (t->e == NULL || t->tag == NULL || t->cut == NULL) {
         table_free(t);
         PyErr_NoMemory();
         return -1;
@@ -331,6 +347,7 @@ static void table_new_generation(Table *t)
 {
     if (++t->gen == 0) {  /* wrapped: clear the old generations */
         memset(t->tag, 0, t->size * sizeof(u64));
+        memset(t->cut, 0, CUT_SIZE(t) * sizeof(uint32_t));
         t->gen = 1;
     }
 }
@@ -372,6 +389,8 @@ typedef struct {
     int wseat[4], wkey[4]; /* who wins the trick after each card, and with what */
     Entry *tt;
     u64 *tag;
+    uint32_t *cut;      /* the table's hints */
+    size_t cutmask;     /* the hints less one */
     size_t ttmask;      /* the table's entries less one */
     uint16_t gen;
     long long nodes;
@@ -1536,6 +1555,86 @@ static int try_moves(Ctx *c, const int *moves, int n, int target, int maxside, u
     return !maxside;
 }
 
+/* Lead hints (as bridge-solver's cut-off cache): the lead that last
+ * ended a search of a position at the start of a trick, by the leader
+ * and its cards alone, whatever the other hands hold.  A hint only puts
+ * that card first; the answers never depend on it. */
+static inline uint32_t *lead_hint(const Ctx *c, int seat, uint32_t *check)
+{
+    u64 h = (c->hand[seat] ^ ((u64)seat << 62)) * 0x9E3779B97F4A7C15ULL;
+    *check = (uint32_t)(h >> 56);
+    return c->cut + ((h >> 32) & c->cutmask);
+}
+
+/* Inside a trick: by the place in the trick, the winning card so far and
+ * the led suit's cards (the trick's included) when the seat follows, its
+ * hand when it cannot. */
+static inline uint32_t *follow_hint(const Ctx *c, int seat, uint32_t *check)
+{
+    int pos = c->played, led = SLOT(c->tcard[0]);
+    u64 x;
+    u64 f = c->hand[seat] & slot_bits(led);
+    if (f) {
+        x = all_cards(c);
+        for (int p = 0; p < pos; p++)
+            x |= (u64)1 << c->tcard[p];
+        x &= slot_bits(led);
+    } else {
+        x = c->hand[seat];
+    }
+    int w = c->wkey[pos - 1] * 4 + c->wseat[pos - 1];
+    u64 h = (x ^ ((u64)(seat | pos << 2 | (w & 0x3FF) << 4) << 50)) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    h *= 0x9E3779B97F4A7C15ULL;
+    *check = (uint32_t)(h >> 56);
+    return c->cut + ((h >> 32) & c->cutmask);
+}
+
+static inline int hint_card(const Ctx *c, int seat)
+{
+    uint32_t check, *at = c->played ? follow_hint(c, seat, &check) : lead_hint(c, seat, &check);
+    uint32_t v = *at;
+    if (v >> 16 != c->gen || (v >> 8 & 0xFF) != check)
+        return -1;
+    int b = (int)(v & 0xFF);
+    return c->hand[seat] >> b & 1 ? b : -1;
+}
+
+static inline void hint_store(const Ctx *c, int seat, int b)
+{
+    uint32_t check, *at = c->played ? follow_hint(c, seat, &check) : lead_hint(c, seat, &check);
+    *at = (uint32_t)c->gen << 16 | check << 8 | (uint32_t)b;
+}
+
+/* Move card b (if it is one of the moves) to the front, the others kept in order. */
+static inline void put_first(int *moves, int n, int b)
+{
+    if (b < 0)
+        return;
+    for (int i = 1; i < n; i++)
+        if (moves[i] == b) {
+            for (; i > 0; i--)
+                moves[i] = moves[i - 1];
+            moves[0] = b;
+            return;
+        }
+}
+
+static inline int lead_hint_card(const Ctx *c, int seat)
+{
+    uint32_t check, *at = lead_hint(c, seat, &check), v = *at;
+    if (v >> 16 != c->gen || (v >> 8 & 0xFF) != check)
+        return -1;
+    int b = (int)(v & 0xFF);
+    return c->hand[seat] >> b & 1 ? b : -1;
+}
+
+static inline void lead_hint_store(const Ctx *c, int seat, int b)
+{
+    uint32_t check, *at = lead_hint(c, seat, &check);
+    *at = (uint32_t)c->gen << 16 | check << 8 | (uint32_t)b;
+}
+
 static int node(Ctx *c, int target, u64 *rel)
 {
     c->nodes++;
@@ -1614,9 +1713,13 @@ static int node(Ctx *c, int target, u64 *rel)
                 first = best_card(e->best, k.rest);
         }
         int n = gen_moves(c, seat, moves, first);
+        if (n > 1)
+            put_first(moves, n, lead_hint_card(c, seat));
         u64 all;
         int cut;
         int r = try_moves(c, moves, n, target, maxside, &all, &cut);
+        if (cut >= 0)
+            lead_hint_store(c, seat, cut);
         if (cut >= 0) {
             if (r)
                 store(c, &k, need, 0, all, cut);
@@ -1640,8 +1743,13 @@ static int node(Ctx *c, int target, u64 *rel)
         return maxside;
     }
     int n = gen_moves(c, seat, moves, -1);
+    if (n > 1 && c->played < 3)
+        put_first(moves, n, hint_card(c, seat));
     int cut;
-    return try_moves(c, moves, n, target, maxside, rel, &cut);
+    int r = try_moves(c, moves, n, target, maxside, rel, &cut);
+    if (cut >= 0 && n > 1 && c->played < 3)
+        hint_store(c, seat, cut);
+    return r;
 }
 
 /* Team 0's exact tricks since the root, known to be between lo and hi,
@@ -1882,6 +1990,8 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     }
     c.tt = t.e;
     c.tag = t.tag;
+    c.cut = t.cut;
+    c.cutmask = CUT_SIZE(&t) - 1;
     c.ttmask = t.size - 1;
     c.gen = t.gen;
     int seat = (leader + c.played) & 3;
@@ -2005,7 +2115,8 @@ static PyObject *table_entries(PyObject *self, void *Py_UNUSED(closure))
 
 static PyObject *table_nbytes(PyObject *self, void *Py_UNUSED(closure))
 {
-    return PyLong_FromSize_t(((TableObject *)self)->t.size * (sizeof(Entry) + sizeof(u64)));
+    const Table *t = &((TableObject *)self)->t;
+    return PyLong_FromSize_t(t->size * (sizeof(Entry) + sizeof(u64)) + CUT_SIZE(t) * sizeof(uint32_t));
 }
 
 static PyGetSetDef table_getset[] = {
@@ -2017,7 +2128,8 @@ static PyGetSetDef table_getset[] = {
 PyDoc_STRVAR(table_doc,
 "Table(entries=1048576)\n--\n\n"
 "A transposition table for the searches of one thread at a time: entries\n"
-"(a power of two, 64 to 2**26) of 56 bytes each, allocated once.  Pass it\n"
+"(a power of two, 64 to 2**26) of 56 bytes each and as many hints of 4\n"
+"bytes (at most 65,536, 256 kB), allocated once.  Pass it\n"
 "to max_tricks or play_values; with keep true a call keeps what earlier\n"
 "calls under the same trump suit and board claims stored.");
 
