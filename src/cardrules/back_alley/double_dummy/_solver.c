@@ -620,15 +620,32 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
  * ruff (as DDS counts); with none of these, one trick when the partner can
  * ruff a plain suit the leader leads and no opponent can overruff.  *rel:
  * the top cards counted (the partner's top trump for its ruff when an
- * opponent void in the suit holds trumps). */
-static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
+ * opponent void in the suit holds trumps), and once the count comes to want
+ * only those of the suits that make up want, the trumps first. */
+/* The cards of the suits counted in order (sw[s] tricks resting on stops[s])
+ * until the tricks come to want, beside base (got tricks so far): the cards
+ * a count of want rests on. */
+static inline u64 tops_for(const int *sw, const u64 *stops, int got, int want, u64 base)
+{
+    for (int s = 0; s < 4 && got < want; s++) {
+        if (sw[s]) {
+            got += sw[s];
+            base |= stops[s];
+        }
+    }
+    return base;
+}
+
+static int quick_tricks_of(const Ctx *c, int seat, int want, u64 *rel)
 {
     u64 h = c->hand[seat];
     u64 opp = c->hand[(seat + 1) & 3] | c->hand[(seat + 3) & 3];
     int opp_trumps = (opp & c->tmask) != 0;
     int may_trump = c->trump >= 0 && (c->broken || c->board[seat] || !(h & ~c->tmask));
     int total = 0, trump_w = 0, plain_best = 0, trump_n = 0, free_total = 0;
-    u64 rest = all_cards(c), used = 0, trump_used = 0, plain_used = 0, free_used = 0;
+    u64 rest = all_cards(c), used = 0, trump_used = 0, plain_used = 0;
+    int sw[4] = {0, 0, 0, 0}, fw[4] = {0, 0, 0, 0};
+    u64 stops[4] = {0, 0, 0, 0};
     for (int s = 0; s < 4; s++) {
         u64 mine = (h >> (16 * s)) & 0x7FFF;
         if (!mine)
@@ -662,7 +679,8 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
             trump_used = tops;
         } else if (opp_trumps) {
             free_total += w;
-            free_used |= tops;
+            fw[s] = w;
+            stops[s] = tops;
             for (int p = 1; p < 4; p += 2) {
                 u64 o = c->hand[(seat + p) & 3];
                 if (o & c->tmask) {
@@ -678,10 +696,20 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
         } else {
             total += w;
             used |= tops;
+            sw[s] = w;
+            stops[s] = tops;
         }
     }
     total += trump_w + plain_best;
     *rel = used | trump_used | plain_used;
+    if (total >= want) {
+        /* only the cards that the first want tricks rest on */
+        if (opp_trumps)
+            *rel = trump_w >= want ? trump_used
+                 : plain_best >= want ? plain_used : trump_used | plain_used;
+        else
+            *rel = trump_w >= want ? trump_used : tops_for(sw, stops, trump_w, want, trump_used);
+    }
     if (opp_trumps && trump_n && trump_w + free_total > total) {
         /* the leader's top trumps outlast the opponents' (each follows
          * to every round while it holds a trump): drawn first, they leave
@@ -694,7 +722,7 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
         }
         if (trump_n >= ot) {
             total = trump_w + free_total;
-            *rel = trump_used | free_used;
+            *rel = tops_for(fw, stops, trump_w, want, trump_used);
         }
     }
     if (!total && c->trump >= 0) {
@@ -875,7 +903,7 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
  * search. */
 static int quick_tricks(const Ctx *c, int want, u64 *rel)
 {
-    int q = quick_tricks_of(c, c->leader, rel);
+    int q = quick_tricks_of(c, c->leader, want, rel);
     if (q >= want)
         return q;
     u64 srel;
