@@ -246,6 +246,55 @@ def test_ba31_ba34_a_second_trump_behind_the_top_one_is_a_trick_only_off_lead() 
     assert _solver_c.play_values(odd) == want
 
 
+def test_ba32_ba33_c_equals_the_oracle_where_trumps_may_be_led_with_a_joker_left() -> None:
+    """Where trump may be led (played before, or a board bid) and a joker is
+    still held, the bounds that lead trumps (the team's cashing line drawing
+    the opponents' trumps, BA-32) and count trumps (each trump of one hand
+    that the other team's trumps cannot each beat) agree with the
+    exhaustive oracle, Blooper leads forcing trumps included (BA-33)."""
+    rng = random.Random(5)
+    found = 0
+    while found < 120:
+        state = random_position(rng, rng.choice((4, 5)), no_trump=False)
+        if state is None or state.deal is None or state.deal.trump is None:
+            continue
+        held = {i for hand in state.hand_indexes for i in hand}
+        board = any(isinstance(bid, Board) for bid in state.deal.bids)
+        if not held & {52, 53} or not (state.trump_played or board):
+            continue
+        if state.current_player is None or len(state.hand_indexes[state.current_player]) < 3:
+            continue
+        found += 1
+        want = minimax_values(state)
+        assert _solver_c.play_values(state) == want, state
+        assert _solver_c.max_tricks(state) == max(want.values()), state
+
+
+def test_ba34_trumps_the_other_team_cannot_each_beat_take_tricks() -> None:
+    """Seat 0 holds the king and three of trumps against the ace alone: the
+    ace beats one of them at most, so seat 0's team takes a trick whatever
+    is led and whoever leads (BA-34: only a higher trump beats a trump)."""
+    state = next(s for s in positions(3, 200, (3,))
+                 if s.deal is not None and s.deal.trump is not None and not s.trick_indexes)
+    assert state.deal is not None
+    assert state.deal.trump is not None
+    trump = state.deal.trump.value
+    index = {str(card): i for i, card in enumerate(CARDS)}
+    suits = "SHDC"  # the suits' values, 0 to 3
+    t, a, b = suits[trump], suits[(trump + 1) % 4], suits[(trump + 2) % 4]
+    hands = ((f"K{t}", f"3{t}", f"2{a}"), (f"A{t}", f"A{a}", f"K{a}"),
+             (f"3{a}", f"4{a}", f"5{a}"), (f"A{b}", f"K{b}", f"Q{b}"))
+    for leader in range(4):
+        odd = attrs.evolve(state, hand_indexes=tuple(tuple(sorted(index[c] for c in hand))
+                                                     for hand in hands),
+                           leader=leader, current_player=leader, trump_played=True)
+        want = minimax_values(odd)
+        assert _solver_c.play_values(odd) == want
+        team0 = max(want.values()) if leader % 2 == 0 else 3 - max(want.values())
+        assert team0 == 1
+        assert _solver_c.max_tricks(odd) == max(want.values())
+
+
 def test_the_node_count_of_the_last_solve_is_reported() -> None:
     """``last_nodes`` (for benchmarks: a figure that does not depend on the
     machine's load) counts the positions the last solve visited."""
@@ -304,7 +353,7 @@ def test_a_table_is_sized_by_its_caller_and_used_by_one_search_at_a_time() -> No
     from cardrules.back_alley.double_dummy import _solver
 
     table = _solver.Table(1 << 10)
-    assert (table.entries, table.nbytes) == (1024, 1024 * 56)
+    assert (table.entries, table.nbytes) == (1024, 1024 * (56 + 4))
     assert _solver.Table().entries == 1 << 20
     for bad in (0, 63, 100, 1 << 27):
         with pytest.raises(ValueError, match="power of two"):

@@ -50,7 +50,9 @@
  *    trick in progress and, with no trump left, of the runs its winner
  *    cashes after it, as many as it needs;
  *  - sure tricks ("later tricks" in DDS): a team takes as many tricks as
- *    one of its hands holds of its unbroken run of top trumps; with no
+ *    one of its hands holds trumps that the other team's trumps cannot
+ *    each beat (matched from the top down; an unbroken run of top trumps
+ *    counts its length); with no
  *    trump left, a team whose opponents on lead cannot run every trick on
  *    the suits they top takes one; a team with no trump loses a trick to
  *    each trump of the other team's longer trump hand; with no Blooper
@@ -64,6 +66,15 @@
  *    leads; later in a trick (follow_weight) low when the partner wins it
  *    anyway, else the cheapest card no later hand can beat, the lowest card
  *    when the trick is lost, discards low from long suits;
+ *  - hints (bridge-solver's cut-off cache): the card that last ended a
+ *    search, kept in a small table of the Table's by what the seat to act
+ *    sees of it: a leader's and its partner's cards (tried first, before
+ *    the table's best card), and inside a trick its place, the card winning so far and
+ *    the suit led's cards (or its hand when void) for the second and third
+ *    hands.  The same leads keep winning across the many positions that
+ *    differ only in the other hands, which the weights alone do not see
+ *    (without the hints about half the searches at the start of a trick in
+ *    hard deals were ended by a later card than the first);
  *  - the root's searches start at team 0's share of the high cards.
  *
  * The search itself runs with the GIL released, on a table it owns: the
@@ -258,6 +269,9 @@ typedef struct {
 #define TT_BITS 20
 #endif
 #define TT_SIZE ((size_t)1 << TT_BITS)
+/* The hints (see lead_hint): one of 4 bytes an entry, at most 2^16. */
+#define CUT_MAX ((size_t)1 << 16)
+#define CUT_SIZE(t) ((t)->size < CUT_MAX ? (t)->size : CUT_MAX)
 
 /* Beside the entries, a tag per entry: the call's generation (16 bits), a
  * hash of the distribution and flags (16), the entry's segment sizes (16)
@@ -269,6 +283,7 @@ typedef struct {
 typedef struct {
     Entry *e;
     u64 *tag;
+    uint32_t *cut;      /* the lead that last cut, by the leader's hand (see lead_hint) */
     size_t size;
     uint16_t gen;
     int trump, board;
@@ -312,8 +327,10 @@ static void table_free(Table *t)
 {
     big_free(t->e, t->size * sizeof(Entry));
     big_free(t->tag, t->size * sizeof(u64));
+    big_free(t->cut, CUT_SIZE(t) * sizeof(uint32_t));
     t->e = NULL;
     t->tag = NULL;
+    t->cut = NULL;
 }
 
 static int table_alloc(Table *t, size_t size)
@@ -321,7 +338,8 @@ static int table_alloc(Table *t, size_t size)
     t->size = size;
     t->e = big_zeroed(size * sizeof(Entry));
     t->tag = big_zeroed(size * sizeof(u64));
-    if (t->e == NULL || t->tag == NULL) {
+    t->cut = big_zeroed(CUT_SIZE(t) * sizeof(uint32_t));
+    if (t->e == NULL || t->tag == NULL || t->cut == NULL) {
         table_free(t);
         PyErr_NoMemory();
         return -1;
@@ -337,6 +355,7 @@ static void table_new_generation(Table *t)
 {
     if (++t->gen == 0) {  /* wrapped: clear the old generations */
         memset(t->tag, 0, t->size * sizeof(u64));
+        memset(t->cut, 0, CUT_SIZE(t) * sizeof(uint32_t));
         t->gen = 1;
     }
 }
@@ -378,6 +397,8 @@ typedef struct {
     int wseat[4], wkey[4]; /* who wins the trick after each card, and with what */
     Entry *tt;
     u64 *tag;
+    uint32_t *cut;      /* the table's hints */
+    size_t cutmask;     /* the hints less one */
     size_t ttmask;      /* the table's entries less one */
     uint16_t gen;
     long long nodes;
@@ -601,16 +622,38 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
  * may lead, the top cards it holds (all its cards of the suit when nobody
  * else has more of them), where nobody on the other side can ruff; when an
  * opponent holds trumps, only the trumps and one plain suit, cashed before
- * anything else, while the opponents holding trumps still follow.  *rel:
- * the top cards counted. */
-static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
+ * anything else, while the opponents holding trumps still follow, or, when
+ * its top trumps are at least as many as either opponent's trumps, those
+ * drawn first and then every plain suit's top cards as if no one could
+ * ruff (as DDS counts); with none of these, one trick when the partner can
+ * ruff a plain suit the leader leads and no opponent can overruff.  *rel:
+ * the top cards counted (the partner's top trump for its ruff when an
+ * opponent void in the suit holds trumps), and once the count comes to want
+ * only those of the suits that make up want, the trumps first. */
+/* The cards of the suits counted in order (sw[s] tricks resting on stops[s])
+ * until the tricks come to want, beside base (got tricks so far): the cards
+ * a count of want rests on. */
+static inline u64 tops_for(const int *sw, const u64 *stops, int got, int want, u64 base)
+{
+    for (int s = 0; s < 4 && got < want; s++) {
+        if (sw[s]) {
+            got += sw[s];
+            base |= stops[s];
+        }
+    }
+    return base;
+}
+
+static int quick_tricks_of(const Ctx *c, int seat, int want, u64 *rel)
 {
     u64 h = c->hand[seat];
     u64 opp = c->hand[(seat + 1) & 3] | c->hand[(seat + 3) & 3];
     int opp_trumps = (opp & c->tmask) != 0;
     int may_trump = c->trump >= 0 && (c->broken || c->board[seat] || !(h & ~c->tmask));
-    int total = 0, trump_w = 0, plain_best = 0;
+    int total = 0, trump_w = 0, plain_best = 0, trump_n = 0, free_total = 0;
     u64 rest = all_cards(c), used = 0, trump_used = 0, plain_used = 0;
+    int sw[4] = {0, 0, 0, 0}, fw[4] = {0, 0, 0, 0};
+    u64 stops[4] = {0, 0, 0, 0};
     for (int s = 0; s < 4; s++) {
         u64 mine = (h >> (16 * s)) & 0x7FFF;
         if (!mine)
@@ -643,8 +686,12 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
         tops <<= 16 * s;
         if (is_trump) {
             trump_w = w;
+            trump_n = n;
             trump_used = tops;
         } else if (opp_trumps) {
+            free_total += w;
+            fw[s] = w;
+            stops[s] = tops;
             for (int p = 1; p < 4; p += 2) {
                 u64 o = c->hand[(seat + p) & 3];
                 if (o & c->tmask) {
@@ -660,10 +707,62 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
         } else {
             total += w;
             used |= tops;
+            sw[s] = w;
+            stops[s] = tops;
         }
     }
     total += trump_w + plain_best;
     *rel = used | trump_used | plain_used;
+    if (total >= want) {
+        /* only the cards that the first want tricks rest on */
+        if (opp_trumps)
+            *rel = trump_w >= want ? trump_used
+                 : plain_best >= want ? plain_used : trump_used | plain_used;
+        else
+            *rel = trump_w >= want ? trump_used : tops_for(sw, stops, trump_w, want, trump_used);
+    }
+    if (opp_trumps && trump_n && trump_w + free_total > total) {
+        /* the leader's top trumps outlast the opponents' (each follows
+         * to every round while it holds a trump): drawn first, they leave
+         * every plain suit's top cards to cash as if no one could ruff */
+        int ot = 0;
+        for (int p = 1; p < 4; p += 2) {
+            int len = popcount64(c->hand[(seat + p) & 3] & c->tmask);
+            if (len > ot)
+                ot = len;
+        }
+        if (trump_n >= ot) {
+            total = trump_w + free_total;
+            *rel = tops_for(fw, stops, trump_w, want, trump_used);
+        }
+    }
+    if (!total && c->trump >= 0) {
+        /* a trick ruffed by the partner: a plain suit the leader holds and
+         * the partner, holding a trump, does not, where each opponent
+         * follows, holds no trump, or holds lower trumps than the
+         * partner's highest */
+        u64 pt = c->hand[seat ^ 2] & c->tmask;
+        if (pt) {
+            int ptop = highest_bit(pt);
+            for (int s = 0; s < 4; s++) {
+                if (s == c->trump || !(h & slot_bits(s)) || (c->hand[seat ^ 2] & slot_bits(s)))
+                    continue;
+                int ok = 1, need_top = 0;
+                for (int p = 1; p < 4; p += 2) {
+                    u64 o = c->hand[(seat + p) & 3];
+                    if ((o & slot_bits(s)) || !(o & c->tmask))
+                        continue;
+                    if (highest_bit(o & c->tmask) > ptop)
+                        ok = 0;
+                    need_top = 1;
+                }
+                if (ok) {
+                    *rel = need_top ? (u64)1 << ptop : 0;
+                    return 1 < c->left ? 1 : c->left;
+                }
+            }
+        }
+    }
     return total < c->left ? total : c->left;
 }
 
@@ -674,7 +773,17 @@ static int quick_tricks_of(const Ctx *c, int seat, u64 *rel)
  * opponent is no threat unless it holds a trump, and then the suit is not
  * led), its partner following with its lowest card of the suit or, when
  * void, throwing its lowest card; when the hand on lead has no such card,
- * it leads low to such a card of its partner's.  Only plain suits are led.
+ * it leads low to such a card of its partner's.  Plain suits are led first,
+ * trumps too once the hand on lead may lead them (BA-32: trump broken, in
+ * this line too, a board claim, or nothing but trumps; under the Big
+ * Blooper the partner plays its highest trump, BA-33), each opponent
+ * following while it holds one, so that a suit an opponent could ruff may
+ * be cashed once its trumps are drawn.  With trumps, a void partner throws
+ * its lowest plain card, or, holding nothing but trumps, ruffs and takes the
+ * lead; and with no such lead, the hand on lead leads a plain suit its
+ * partner ruffs (void there, holding a trump) where each opponent follows or
+ * holds no trump, to give the partner the lead (as DDS's quick tricks count
+ * a ruff in the partner's hand).
  * *rel: the winning cards whose ranks mattered (above an opponent's card,
  * or above the other card of the team in the trick); the other cards the
  * team plays are any below them, so a position matching on those plays the
@@ -686,26 +795,38 @@ static int side_tricks(const Ctx *c, int want, int cross_first, u64 *rel)
 {
     int seat = c->leader;
     u64 h[2] = {c->hand[seat], c->hand[seat ^ 2]};
-    int ohigh[2][4], olen[2][4], otrump[2];
+    int ohigh[2][4], olen[2][4];
     for (int i = 0; i < 2; i++) {
         u64 o = c->hand[seat ^ (2 * i + 1)];
-        otrump[i] = (o & c->tmask) != 0;
         for (int s = 0; s < 4; s++) {
             u64 suit = o & slot_bits(s);
             olen[i][s] = popcount64(suit);
             ohigh[i][s] = suit ? highest_bit(suit) : -1;
         }
     }
+    int ts = c->trump;
+    /* trumps are led by a hand that may lead them (BA-32); a Blooper lead
+     * forces the others' highest or lowest trumps (BA-33): the partner's
+     * highest under the Big one, the opponents' (thought to keep their
+     * highest cards) no worse for the line */
+    int trump_leads = ts >= 0;
+    int brk = c->broken;
     int lead = 0, tricks = 0;
     u64 used = 0;
     while (tricks < want) {
         int pick = -1, other = -1, threat_at = -1, crossed = 0;
+        int lseat = lead ? seat ^ 2 : seat;
+        int may_trump = trump_leads && (brk || c->board[lseat] || !(h[lead] & ~c->tmask));
         for (int pp = 0; pp < 2 && pick < 0; pp++) {
-            /* pass 0: a winner of the hand on lead; pass 1: low to partner's */
+            /* pass 0: a winner of the hand on lead; pass 1: low to partner's;
+             * the plain suits first, then the trumps */
             int pass = cross_first && !tricks ? !pp : pp;
             u64 wins_in = h[pass ? lead ^ 1 : lead];
-            for (int s = 0; s < 4 && pick < 0; s++) {
-                if (s == c->trump || !(h[lead] & slot_bits(s)))
+            for (int j = 0; j < 5 && pick < 0; j++) {
+                int s = j < 4 ? j : ts;
+                if (j < 4 ? s == ts : !may_trump)
+                    continue;
+                if (!(h[lead] & slot_bits(s)))
                     continue;
                 u64 cards = wins_in & slot_bits(s);
                 if (!cards)
@@ -714,23 +835,42 @@ static int side_tricks(const Ctx *c, int want, int cross_first, u64 *rel)
                 for (int i = 0; i < 2; i++) {
                     if (olen[i][s] && ohigh[i][s] > threat)
                         threat = ohigh[i][s];
-                    ruff |= !olen[i][s] && otrump[i];
+                    ruff |= s != ts && !olen[i][s] && ts >= 0 && olen[i][ts];
                 }
                 if (ruff)
                     continue;
                 int top = highest_bit(cards);
                 if (top <= threat)
                     continue;
+                if (pass && s == ts && RANK(lowest_bit(h[lead] & slot_bits(s))) == LB_BIT)
+                    continue;  /* it would force the partner's lowest trump, BA-33 */
                 threat_at = threat;
                 crossed = pass;
                 if (!pass) {
                     pick = top;
                     u64 f = h[lead ^ 1] & slot_bits(s);
                     other = f ? lowest_bit(f) : -1;
+                    if (f && s == ts && RANK(top) == BB_BIT)
+                        other = highest_bit(f);  /* BA-33 */
                 } else {
                     pick = lowest_bit(h[lead] & slot_bits(s));
                     other = top;
                 }
+            }
+        }
+        int ruffed = 0;
+        if (pick < 0 && ts >= 0 && (h[lead ^ 1] & c->tmask)) {
+            /* pass 2: a plain suit the partner ruffs (it is void there and
+             * holds a trump) where each opponent follows or holds no trump:
+             * the partner wins the trick and takes the lead */
+            for (int s = 0; s < 4 && pick < 0; s++) {
+                if (s == ts || !(h[lead] & slot_bits(s)) || (h[lead ^ 1] & slot_bits(s)))
+                    continue;
+                if ((!olen[0][s] && olen[0][ts]) || (!olen[1][s] && olen[1][ts]))
+                    continue;
+                pick = lowest_bit(h[lead] & slot_bits(s));
+                other = lowest_bit(h[lead ^ 1] & c->tmask);
+                ruffed = 1;
             }
         }
         if (pick < 0)
@@ -740,8 +880,12 @@ static int side_tricks(const Ctx *c, int want, int cross_first, u64 *rel)
         int s = SLOT(pick);
         int follows = other >= 0 && SLOT(other) == s;
         if (other < 0) {
-            /* the partner is void: it throws its lowest card */
+            /* the partner is void: it throws its lowest card (with trump
+             * lines, its lowest plain card; holding nothing but trumps, it
+             * ruffs and takes the lead) */
             u64 p = h[lead ^ 1];
+            if (trump_leads && (p & ~c->tmask))
+                p &= ~c->tmask;
             if (p) {
                 int low = -1;
                 for (int t = 0; t < 4; t++) {
@@ -750,15 +894,18 @@ static int side_tricks(const Ctx *c, int want, int cross_first, u64 *rel)
                         low = lowest_bit(x);
                 }
                 h[lead ^ 1] &= ~((u64)1 << low);
+                ruffed = trump_leads && SLOT(low) == ts && s != ts;
+                brk |= SLOT(low) == ts;
             }
         } else {
             h[lead ^ 1] &= ~((u64)1 << other);
         }
         h[lead] &= ~((u64)1 << pick);
+        brk |= s == ts || ruffed;
         int winner = follows && other > pick ? other : pick;
         if (threat_at >= 0 || follows)
             used |= (u64)1 << winner;
-        if (winner != pick)
+        if (winner != pick || ruffed)
             lead ^= 1;
         for (int i = 0; i < 2; i++)
             if (olen[i][s])
@@ -890,7 +1037,7 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
         if (most < want)
             return q;
     } else {
-        q = quick_tricks_of(c, c->leader, rel);
+        q = quick_tricks_of(c, c->leader, want, rel);
     }
     if (q >= want)
         return q;
@@ -916,12 +1063,20 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
 /* How many more tricks team x (0 or 1) is sure of, at the start of a trick,
  * by the first of these rules that gives want (or the best of them);
  * *rel: the cards that made it sure.
- *  - With a trump left in play: as many as one of its hands holds of the
- *    highest trumps left that x holds in an unbroken run.  Nothing but the
- *    partner's takes such a card's trick, and its holder never has to give
- *    it up: it may always play it when void in the suit led, and a Blooper
- *    lead (BA-33) forces only the highest or lowest trump.  Against a team
- *    with no trump, as many as x's longer trump hand holds.
+ *  - With a trump left in play: in one hand h of x, as many of its trumps
+ *    as the other team's trumps cannot each beat.  Every card of h is
+ *    played to some trick; a trump of h that no trump of the other team
+ *    beats in its trick leaves the trick to x (only a higher trump beats a
+ *    trump, BA-34, whatever was led and whatever BA-33 forced), and each
+ *    trump of the other team beats at most one card of h (one trick, one
+ *    card of h).  So x takes at least as many tricks as h's trumps that
+ *    stay over when each is matched, from the top down, with a higher trump
+ *    of the other team's not yet matched: the largest excess, over any run
+ *    of the trumps from the top, of h's over theirs (h's unbroken run of top
+ *    trumps counts its length; against a team with no trump, all of h's;
+ *    in any case at least h's trumps less theirs, which needs the suit
+ *    lengths alone).  The trumps down to the one that made it enough are
+ *    what that depends on.
  *  - With no trump left: when the other team is on lead and its cards that
  *    are the highest of their suits do not carry it through every trick
  *    left.  At no trump the other team keeps the lead only by winning with
@@ -935,28 +1090,42 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
     u64 mine = c->hand[x] | c->hand[x + 2];
     *rel = 0;
     if (c->trump >= 0 && (rest & c->tmask)) {
-        /* against a team with no trump, every trump of x's longer trump
-         * hand takes the trick it is played to (suit lengths alone) */
-        if (!((c->hand[x ^ 1] | c->hand[x ^ 3]) & c->tmask)) {
-            int a = popcount64(c->hand[x] & c->tmask), b = popcount64(c->hand[x + 2] & c->tmask);
-            if ((a > b ? a : b) >= want)
-                return a > b ? a : b;
+        u64 opp = (c->hand[x ^ 1] | c->hand[x ^ 3]) & c->tmask;
+        int no = popcount64(opp), best = 0;
+        u64 brel = 0;
+        for (int k = 0; k < 4; k += 2) {
+            u64 my = c->hand[x + k] & c->tmask;
+            int nm = popcount64(my);
+            if (nm - no >= want)
+                return nm - no;  /* the lengths alone: *rel stays empty */
+            if (nm < want)
+                continue;
+            /* h's trumps less the other team's, counted from the top down
+             * (the partner's trumps do not count: they beat h's for x) */
+            u64 w = my | opp;
+            int sum = 0, mx = 0;
+            while (w) {
+                int b = highest_bit(w);
+                w &= ~((u64)1 << b);
+                if (!(my >> b & 1)) {
+                    if (--sum + popcount64(my & w) < want)
+                        break;  /* h's trumps below cannot make it enough */
+                    continue;
+                }
+                if (++sum > mx) {
+                    mx = sum;
+                    if (mx > best) {
+                        best = mx;
+                        brel = (u64)1 << b;
+                    }
+                    if (mx >= want)
+                        break;
+                }
+            }
         }
-        /* the trumps team x holds from the top down: each of one hand's
-         * takes the trick it is played to (only its partner's could beat
-         * it), one card a trick */
-        u64 t = rest & c->tmask;
-        int n[2] = {0, 0};
-        while (t) {
-            int top = highest_bit(t);
-            if (!(mine >> top & 1))
-                break;
-            *rel |= (u64)1 << top;
-            n[!(c->hand[x] >> top & 1)]++;
-            t &= ~((u64)1 << top);
-        }
-        if (n[0] || n[1] || want > 1 || (c->leader & 1) == x)
-            return n[0] > n[1] ? n[0] : n[1];
+        *rel = brel;
+        if (best || want > 1 || (c->leader & 1) == x)
+            return best;
         /* the other team is on lead and holds the top trump, no Blooper is left (a
          * Blooper lead forces the others' highest trumps, BA-33), and x
          * holds the second trump in a hand h with another trump: h plays
@@ -967,7 +1136,7 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
          * on lead, it has taken one).  The same when x
          * holds the third trump too (the top one takes at most one of
          * them), as DDS's later tricks count. */
-        t = rest & c->tmask;
+        u64 t = rest & c->tmask;
         if (t >> (16 * c->trump + LB_BIT) & 3)
             return 0;
         int top = highest_bit(t);
@@ -1581,6 +1750,76 @@ static int try_moves(Ctx *c, const int *moves, int n, int target, int maxside, u
     return !maxside;
 }
 
+/* Lead hints (as bridge-solver's cut-off cache): the lead that last
+ * ended a search of a position at the start of a trick, by the leader's
+ * and its partner's cards alone, whatever the opponents hold (by the
+ * leader's alone: 5 to 8% more nodes at no trump).  A hint only puts
+ * that card first; the answers never depend on it. */
+static inline uint32_t *lead_hint(const Ctx *c, int seat, uint32_t *check)
+{
+    u64 h = (c->hand[seat] ^ ((u64)seat << 62)) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 31;
+    h += c->hand[seat ^ 2] * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    h *= 0x165667B19E3779F9ULL;
+    *check = (uint32_t)(h >> 56);
+    return c->cut + ((h >> 32) & c->cutmask);
+}
+
+/* Inside a trick: by the place in the trick, the winning card so far and
+ * the led suit's cards (the trick's included) when the seat follows, its
+ * hand when it cannot. */
+static inline uint32_t *follow_hint(const Ctx *c, int seat, uint32_t *check)
+{
+    int pos = c->played, led = SLOT(c->tcard[0]);
+    u64 x;
+    u64 f = c->hand[seat] & slot_bits(led);
+    if (f) {
+        x = all_cards(c);
+        for (int p = 0; p < pos; p++)
+            x |= (u64)1 << c->tcard[p];
+        x &= slot_bits(led);
+    } else {
+        x = c->hand[seat];
+    }
+    int w = c->wkey[pos - 1] * 4 + c->wseat[pos - 1];
+    u64 h = (x ^ ((u64)(seat | pos << 2 | (w & 0x3FF) << 4) << 50)) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    h *= 0x9E3779B97F4A7C15ULL;
+    *check = (uint32_t)(h >> 56);
+    return c->cut + ((h >> 32) & c->cutmask);
+}
+
+static inline int hint_card(const Ctx *c, int seat)
+{
+    uint32_t check, *at = c->played ? follow_hint(c, seat, &check) : lead_hint(c, seat, &check);
+    uint32_t v = *at;
+    if (v >> 16 != c->gen || (v >> 8 & 0xFF) != check)
+        return -1;
+    int b = (int)(v & 0xFF);
+    return c->hand[seat] >> b & 1 ? b : -1;
+}
+
+static inline void hint_store(const Ctx *c, int seat, int b)
+{
+    uint32_t check, *at = c->played ? follow_hint(c, seat, &check) : lead_hint(c, seat, &check);
+    *at = (uint32_t)c->gen << 16 | check << 8 | (uint32_t)b;
+}
+
+/* Move card b (if it is one of the moves) to the front, the others kept in order. */
+static inline void put_first(int *moves, int n, int b)
+{
+    if (b < 0)
+        return;
+    for (int i = 1; i < n; i++)
+        if (moves[i] == b) {
+            for (; i > 0; i--)
+                moves[i] = moves[i - 1];
+            moves[0] = b;
+            return;
+        }
+}
+
 static int node(Ctx *c, int target, u64 *rel)
 {
     c->nodes++;
@@ -1659,9 +1898,13 @@ static int node(Ctx *c, int target, u64 *rel)
                 first = best_card(e->best, k.rest);
         }
         int n = gen_moves(c, seat, moves, first);
+        if (n > 1)
+            put_first(moves, n, hint_card(c, seat));
         u64 all;
         int cut;
         int r = try_moves(c, moves, n, target, maxside, &all, &cut);
+        if (cut >= 0)
+            hint_store(c, seat, cut);
         if (cut >= 0) {
             if (r)
                 store(c, &k, need, 0, all, cut);
@@ -1685,8 +1928,13 @@ static int node(Ctx *c, int target, u64 *rel)
         return maxside;
     }
     int n = gen_moves(c, seat, moves, -1);
+    if (n > 1 && c->played < 3)
+        put_first(moves, n, hint_card(c, seat));
     int cut;
-    return try_moves(c, moves, n, target, maxside, rel, &cut);
+    int r = try_moves(c, moves, n, target, maxside, rel, &cut);
+    if (cut >= 0 && n > 1 && c->played < 3)
+        hint_store(c, seat, cut);
+    return r;
 }
 
 /* Team 0's exact tricks since the root, known to be between lo and hi,
@@ -1927,6 +2175,8 @@ static PyObject *ba_solve(PyObject *args, int all_plays)
     }
     c.tt = t.e;
     c.tag = t.tag;
+    c.cut = t.cut;
+    c.cutmask = CUT_SIZE(&t) - 1;
     c.ttmask = t.size - 1;
     c.gen = t.gen;
     int seat = (leader + c.played) & 3;
@@ -2050,7 +2300,8 @@ static PyObject *table_entries(PyObject *self, void *Py_UNUSED(closure))
 
 static PyObject *table_nbytes(PyObject *self, void *Py_UNUSED(closure))
 {
-    return PyLong_FromSize_t(((TableObject *)self)->t.size * (sizeof(Entry) + sizeof(u64)));
+    const Table *t = &((TableObject *)self)->t;
+    return PyLong_FromSize_t(t->size * (sizeof(Entry) + sizeof(u64)) + CUT_SIZE(t) * sizeof(uint32_t));
 }
 
 static PyGetSetDef table_getset[] = {
@@ -2062,7 +2313,8 @@ static PyGetSetDef table_getset[] = {
 PyDoc_STRVAR(table_doc,
 "Table(entries=1048576)\n--\n\n"
 "A transposition table for the searches of one thread at a time: entries\n"
-"(a power of two, 64 to 2**26) of 56 bytes each, allocated once.  Pass it\n"
+"(a power of two, 64 to 2**26) of 56 bytes each and as many hints of 4\n"
+"bytes (at most 65,536, 256 kB), allocated once.  Pass it\n"
 "to max_tricks or play_values; with keep true a call keeps what earlier\n"
 "calls under the same trump suit and board claims stored.");
 
