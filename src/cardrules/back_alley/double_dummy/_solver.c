@@ -1196,10 +1196,10 @@ typedef struct {
     int top[3], owner[3];
 } LeadSuit;
 
-static void lead_suit(const Ctx *c, int seat, int s, LeadSuit *v)
+static void lead_suit(const Ctx *c, int seat, int s, u64 left, LeadSuit *v)
 {
     int sh = 16 * s;
-    v->suit = (all_cards(c) >> sh) & 0x7FFF;
+    v->suit = (left >> sh) & 0x7FFF;
     for (int i = 0; i < 4; i++)
         v->bits[i] = (c->hand[(seat + i) & 3] >> sh) & 0x7FFF;
     u64 rest = v->suit;
@@ -1226,16 +1226,15 @@ static void lead_suit(const Ctx *c, int seat, int s, LeadSuit *v)
  * the partner may ruff, and a lead that wins the trick (by a top card no
  * one can ruff, the partner's top card, or the partner's ruff) before one
  * that gives up the lead. */
-static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left)
+static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left,
+                       const LeadSuit *v)
 {
     int s = SLOT(b), r = RANK(b);
     int lho = (seat + 1) & 3, pa = seat ^ 2, rho = (seat + 3) & 3;
-    LeadSuit v;
-    lead_suit(c, seat, s, &v);
-    u64 suit = v.suit, lb = v.bits[1], pb = v.bits[2], rb = v.bits[3];
+    u64 suit = v->suit, lb = v->bits[1], pb = v->bits[2], rb = v->bits[3];
     int nl = popcount64(lb), nr = popcount64(rb), np = popcount64(pb);
-    int top = v.top[0], second = v.top[1];
-    int h1 = v.owner[0], h2 = v.owner[1], h3 = v.owner[2];
+    int top = v->top[0], second = v->top[1];
+    int h1 = v->owner[0], h2 = v->owner[1], h3 = v->owner[2];
     int crowd = 4 * (nl ? nl : c->left + 1) + 4 * (nr ? nr : c->left + 1);
     int rr = 14 - popcount64(suit >> (r + 1));  /* its rank among the cards left */
     int pwin = top_of(pb) > top_of(lb | rb);    /* the partner tops the opponents */
@@ -1277,7 +1276,7 @@ static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left
     int ts = 16 * c->trump;
     u64 lt = (c->hand[lho] >> ts) & 0x7FFF, rt = (c->hand[rho] >> ts) & 0x7FFF;
     u64 pt = (c->hand[pa] >> ts) & 0x7FFF, mt = (c->hand[seat] >> ts) & 0x7FFF;
-    u64 mb = v.bits[0];
+    u64 mb = v->bits[0];
     int plain = s != c->trump;
     int w = -(crowd * 32) / 13;
     int lruff = plain && !lb && lt, rruff = plain && !rb && rt;
@@ -1360,13 +1359,13 @@ static inline int best_key(const Ctx *c, int seat, int led)
  * (a card that no later hand can beat, the partner's lead aside), the
  * lowest card when the trick is lost, and a discard from a long suit that
  * keeps the top cards (DDS's ideas for following, with our numbers). */
-static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int partner_later)
+static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int partner_later,
+                         u64 suit)
 {
     int pos = c->played, s = SLOT(b), r = RANK(b), sh = 16 * s;
     int led = SLOT(c->tcard[0]);
     int k = card_key(c, b, led), win = c->wkey[pos - 1];
     int ours = ((c->wseat[pos - 1] ^ seat) & 1) == 0;
-    u64 suit = (all_cards(c) >> sh) & 0x7FFF;
     if (k < 0) {
         /* a discard: low from a long suit, not the suit's top card */
         int len = popcount64((c->hand[seat] >> sh) & 0x7FFF);
@@ -1417,7 +1416,7 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
         return 1;
     }
     /* the cards still out and on the table, for equal cards */
-    u64 out = all_cards(c);
+    u64 left = all_cards(c), out = left;
     for (int p = 0; p < c->played; p++)
         out |= (u64)1 << c->tcard[p];
 
@@ -1428,48 +1427,47 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
     int later = pos && pos < 3 ? best_key(c, (seat + 1) & 3, led) : -1;
     int partner_later = pos == 1 ? best_key(c, (seat + 2) & 3, led) : -1;
     int no_trump_left = !(out & c->tmask);
-    u64 rest = cand;
-    while (rest) {
-        int b = highest_bit(rest);
-        rest &= ~((u64)1 << b);
-        int s = SLOT(b), r = RANK(b);
-        /* skip b if the next card above it that is still out is ours (and
-         * neither is a Blooper) */
-        if (r < LB_BIT) {
-            u64 above = out & slot_bits(s) & ~((((u64)2) << b) - 1);
-            if (above) {
-                int nb = lowest_bit(above);
-                if (RANK(nb) < LB_BIT && (h >> nb & 1))
-                    continue;
+    LeadSuit v = {0};
+    /* suit by suit from the highest, each suit's cards from the highest:
+     * the Bloopers alone, then the runs of equal plain cards (the hand's
+     * cards between two cards of the others still out, or on the table,
+     * or a Blooper), each scored as its top card and played as its lowest
+     * (see runs_cut for what an answer that fails for every card then
+     * rests on) */
+    for (int s = 3; s >= 0; s--) {
+        int sh = 16 * s;
+        u64 mine = (cand >> sh) & 0x7FFF;
+        if (!mine)
+            continue;
+        u64 outs = (out >> sh) & 0x7FFF, suit = (left >> sh) & 0x7FFF;
+        u64 block = (outs & ~mine) | (outs & 0x6000);
+        if (!pos)
+            lead_suit(c, seat, s, left, &v);
+        while (mine) {
+            int top = highest_bit(mine);
+            u64 run;
+            if (top >= LB_BIT) {
+                run = (u64)1 << top;
+            } else {
+                u64 bl = block & (((u64)1 << top) - 1);
+                run = bl ? mine & ~((((u64)2) << highest_bit(bl)) - 1) : mine;
             }
-        }
-        /* b stands for its run of equal cards (the hand's cards of the suit
-         * below it with no other card left between), scored as b and
-         * played as the lowest of the run (see runs_cut for what an answer
-         * that fails for every card then rests on) */
-        int play = b, play_first = 0;
-        if (r < LB_BIT) {
-            while (RANK(play) > 0) {
-                u64 below = out & slot_bits(s) & (((u64)1 << play) - 1);
-                if (!below || !(h >> highest_bit(below) & 1))
-                    break;
-                play = highest_bit(below);
-                play_first |= play == first;
+            mine &= ~run;
+            int b = sh + top, play = sh + lowest_bit(run);
+            int sc = pos ? follow_weight(c, seat, b, play != b, later, partner_later, suit)
+                     : lead_weight(c, seat, b, play != b, no_trump_left, &v);
+            if (first >= sh && first < sh + 16 && (run >> (first - sh) & 1))
+                sc += 1000;
+            /* insertion, best first */
+            int i = n++;
+            while (i > 0 && score[i - 1] < sc) {
+                moves[i] = moves[i - 1];
+                score[i] = score[i - 1];
+                i--;
             }
+            moves[i] = play;
+            score[i] = sc;
         }
-        int sc = pos ? follow_weight(c, seat, b, play != b, later, partner_later)
-                 : lead_weight(c, seat, b, play != b, no_trump_left);
-        if (play_first || b == first)
-            sc += 1000;
-        /* insertion, best first */
-        int i = n++;
-        while (i > 0 && score[i - 1] < sc) {
-            moves[i] = moves[i - 1];
-            score[i] = score[i - 1];
-            i--;
-        }
-        moves[i] = play;
-        score[i] = sc;
     }
     return n;
 }
