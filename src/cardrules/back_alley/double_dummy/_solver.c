@@ -1788,9 +1788,18 @@ static inline uint32_t *follow_hint(const Ctx *c, int seat, uint32_t *check)
     return c->cut + ((h >> 32) & c->cutmask);
 }
 
-static inline int hint_card(const Ctx *c, int seat)
+/* The hint of the seat to act: where it is kept (see lead_hint and
+ * follow_hint) and its check byte, found before the moves are made so that
+ * the read can be under way meanwhile. */
+static inline uint32_t *hint_at(const Ctx *c, int seat, uint32_t *check)
 {
-    uint32_t check, *at = c->played ? follow_hint(c, seat, &check) : lead_hint(c, seat, &check);
+    uint32_t *at = c->played ? follow_hint(c, seat, check) : lead_hint(c, seat, check);
+    PREFETCH(at);
+    return at;
+}
+
+static inline int hint_card(const Ctx *c, int seat, const uint32_t *at, uint32_t check)
+{
     uint32_t v = *at;
     if (v >> 16 != c->gen || (v >> 8 & 0xFF) != check)
         return -1;
@@ -1798,9 +1807,8 @@ static inline int hint_card(const Ctx *c, int seat)
     return c->hand[seat] >> b & 1 ? b : -1;
 }
 
-static inline void hint_store(const Ctx *c, int seat, int b)
+static inline void hint_store(const Ctx *c, uint32_t *at, uint32_t check, int b)
 {
-    uint32_t check, *at = c->played ? follow_hint(c, seat, &check) : lead_hint(c, seat, &check);
     *at = (uint32_t)c->gen << 16 | check << 8 | (uint32_t)b;
 }
 
@@ -1861,6 +1869,7 @@ static int node(Ctx *c, int target, u64 *rel)
             *rel = qrel;
             return maxside;
         }
+        uint32_t hcheck, *hat = hint_at(c, seat, &hcheck);
         int first = -1;
         STAT(ST_PROBE);
         for (int i = 0; i < 2 * WAYS; i++) {
@@ -1897,12 +1906,12 @@ static int node(Ctx *c, int target, u64 *rel)
         }
         int n = gen_moves(c, seat, moves, first);
         if (n > 1)
-            put_first(moves, n, hint_card(c, seat));
+            put_first(moves, n, hint_card(c, seat, hat, hcheck));
         u64 all;
         int cut;
         int r = try_moves(c, moves, n, target, maxside, &all, &cut);
         if (cut >= 0)
-            hint_store(c, seat, cut);
+            hint_store(c, hat, hcheck, cut);
         if (cut >= 0) {
             if (r)
                 store(c, &k, need, 0, all, cut);
@@ -1925,13 +1934,14 @@ static int node(Ctx *c, int target, u64 *rel)
         STAT(ST_SECOND);
         return maxside;
     }
+    uint32_t hcheck = 0, *hat = c->played < 3 ? hint_at(c, seat, &hcheck) : NULL;
     int n = gen_moves(c, seat, moves, -1);
-    if (n > 1 && c->played < 3)
-        put_first(moves, n, hint_card(c, seat));
+    if (n > 1 && hat)
+        put_first(moves, n, hint_card(c, seat, hat, hcheck));
     int cut;
     int r = try_moves(c, moves, n, target, maxside, rel, &cut);
-    if (cut >= 0 && n > 1 && c->played < 3)
-        hint_store(c, seat, cut);
+    if (cut >= 0 && n > 1 && hat)
+        hint_store(c, hat, hcheck, cut);
     return r;
 }
 
