@@ -242,16 +242,18 @@ static inline void compress3(const u64 *hand, u64 m, u64 *out)
  * left, whether trump may be led freely), the same number of cards of each
  * suit in each hand (lens), and the same owners of the top seg[s] cards
  * left of each suit s, compared in relative ranks: the hands compressed by
- * the cards left (r0..r2 for seats 0 to 2, masked to those top cards; seat
- * 3 holds the rest).  The cards below them did not matter to the result.
+ * the cards left, masked to those top cards, each card's owner in two
+ * bits: lo holds seat 1's and seat 3's cards, hi seat 2's and seat 3's (32
+ * bytes an entry, so that one never straddles two cache lines).  The
+ * cards below them did not matter to the result.
  * best: the leader's best card (suit << 4 | rank among the suit's cards
  * left), NO_BEST for none.  Which call wrote it is in its tag (Table). */
 typedef struct {
     u64 lens;
-    u64 r0, r1, r2;
+    u64 lo, hi;
     uint16_t seg;
     uint8_t info, lower, upper, best;
-    uint8_t depth, pad[9];
+    uint8_t depth, pad;
 } Entry;
 
 #define NO_BEST 0xFFu
@@ -262,7 +264,7 @@ typedef struct {
 #ifndef WAYS
 #define WAYS 64
 #endif
-/* 2^14 buckets of 64 entries of 48 bytes and an 8-byte tag: 56 MB, allocated
+/* 2^14 buckets of 64 entries of 32 bytes and an 8-byte tag: 40 MB, allocated
  * once and reused.  Many entries share a distribution, so the buckets are
  * wide (16 ways searched several times as many nodes on hard deals). */
 #ifndef TT_BITS
@@ -277,7 +279,7 @@ typedef struct {
  * hash of the distribution and flags (16), the entry's segment sizes (16)
  * and a hash of its owners of those top cards (16).  A look-up scans the
  * bucket's tags and reads only the entries whose tag matches.  size: the
- * entries (a power of two, at least WAYS); 56 bytes each with their tags.
+ * entries (a power of two, at least WAYS); 40 bytes each with their tags.
  * trump, board: what the last call that used it searched under (entries
  * are true only under the same trump suit and board claims). */
 typedef struct {
@@ -425,6 +427,7 @@ static inline u64 slot_bits(int s) { return (u64)0x7FFF << (16 * s); }
 typedef struct {
     u64 lens;           /* cards per suit per hand, 4 bits each (hand * 16 + suit * 4) */
     u64 rel[3];         /* the first three hands compressed by the cards left */
+    u64 lo, hi;         /* the owners in two bits a card: rel[1] and rel[2], each with seat 3's */
     u64 rest;           /* all cards left */
     int count[4], end[4]; /* cards left per suit; where each ends in rel */
     uint8_t info;
@@ -452,6 +455,9 @@ static void make_key(const Ctx *c, Key *k)
         at += k->count[s];
         k->end[s] = at;
     }
+    u64 r3 = ((((u64)1) << at) - 1) & ~(k->rel[0] | k->rel[1] | k->rel[2]);
+    k->lo = k->rel[1] | r3;
+    k->hi = k->rel[2] | r3;
     unsigned jokers = 0, free_trump = 1;
     if (c->trump >= 0) {
         u64 t = rest >> (16 * c->trump);
@@ -494,10 +500,10 @@ static inline u64 seg_mask(const Key *k, uint16_t seg)
     return m;
 }
 
-/* A 16-bit hash of an entry's owners of its top cards (r0..r2 masked). */
-static inline u64 pattern(u64 r0, u64 r1, u64 r2)
+/* A 16-bit hash of an entry's owners of its top cards (lo and hi masked). */
+static inline u64 pattern(u64 lo, u64 hi)
 {
-    u64 h = r0 * 0x9E3779B97F4A7C15ULL ^ r1 * 0xC2B2AE3D27D4EB4FULL ^ r2 * 0x165667B19E3779F9ULL;
+    u64 h = lo * 0x9E3779B97F4A7C15ULL ^ hi * 0xC2B2AE3D27D4EB4FULL;
     return h >> 48;
 }
 
@@ -559,10 +565,10 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
     Entry *b = c->tt + base;
     u64 *tags = c->tag + base;
     u64 m = seg_mask(k, seg);
-    u64 r0 = k->rel[0] & m, r1 = k->rel[1] & m, r2 = k->rel[2] & m;
+    u64 lo = k->lo & m, hi = k->hi & m;
     /* the tags alone are scanned: an entry is read only when its whole tag
      * matches, and the depths only when the bucket is full */
-    u64 want = (u64)k->tag << 32 | (u64)seg << 16 | pattern(r0, r1, r2);
+    u64 want = (u64)k->tag << 32 | (u64)seg << 16 | pattern(lo, hi);
     Entry *e = NULL;
     int pick = -1;
     for (int i = 0; i < WAYS; i++) {
@@ -575,8 +581,7 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         }
         if (tg == want) {
             Entry *x = &b[i];
-            if (x->lens == k->lens && x->info == k->info && x->r0 == r0 && x->r1 == r1
-                    && x->r2 == r2) {
+            if (x->lens == k->lens && x->info == k->info && x->lo == lo && x->hi == hi) {
                 e = x;
                 break;
             }
@@ -596,9 +601,8 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         e->lens = k->lens;
         e->info = k->info;
         e->seg = seg;
-        e->r0 = r0;
-        e->r1 = r1;
-        e->r2 = r2;
+        e->lo = lo;
+        e->hi = hi;
         tags[pick] = want;
         e->lower = 0;
         e->upper = (uint8_t)c->left;
@@ -1885,11 +1889,11 @@ static int node(Ctx *c, int target, u64 *rel)
             /* the entry's segment sizes and a hash of its owners are in the
              * tag: most entries of the distribution are told apart here */
             u64 m = seg_mask(&k, (uint16_t)(tg >> 16));
-            if ((tg & 0xFFFF) != pattern(k.rel[0] & m, k.rel[1] & m, k.rel[2] & m))
+            u64 lo = k.lo & m, hi = k.hi & m;
+            if ((tg & 0xFFFF) != pattern(lo, hi))
                 continue;
             const Entry *e = c->tt + at;
-            if (e->lens != k.lens || e->info != k.info || (k.rel[0] & m) != e->r0
-                    || (k.rel[1] & m) != e->r1 || (k.rel[2] & m) != e->r2)
+            if (e->lens != k.lens || e->info != k.info || e->lo != lo || e->hi != hi)
                 continue;  /* m: the mask of the entry's seg, from its tag */
             if (e->lower >= need) {
                 STAT(ST_HIT);
@@ -2321,7 +2325,7 @@ static PyGetSetDef table_getset[] = {
 PyDoc_STRVAR(table_doc,
 "Table(entries=1048576)\n--\n\n"
 "A transposition table for the searches of one thread at a time: entries\n"
-"(a power of two, 64 to 2**26) of 56 bytes each and as many hints of 4\n"
+"(a power of two, 64 to 2**26) of 40 bytes each and as many hints of 4\n"
 "bytes (at most 65,536, 256 kB), allocated once.  Pass it\n"
 "to max_tricks or play_values; with keep true a call keeps what earlier\n"
 "calls under the same trump suit and board claims stored.");
