@@ -1851,6 +1851,8 @@ static int node(Ctx *c, int target, u64 *rel)
         /* the table's first ways are read while the bounds below are worked out */
         PREFETCH(c->tag + k.index2);
         PREFETCH(c->tag + k.index);
+        PREFETCH(c->tag + k.index2 + 8);
+        PREFETCH(c->tag + k.index + 8);
         {
             /* team 0 is sure of the tricks it needs, or team 1 of enough to
              * stop it */
