@@ -1690,22 +1690,22 @@ static u64 runs_cut(const Ctx *c, const int *moves, int n, u64 rel)
     for (int p = 0; p < c->played; p++)
         out |= (u64)1 << c->tcard[p];
     for (int s = 0; s < 4; s++) {
-        u64 r = rel & out & slot_bits(s);
+        u64 sb = slot_bits(s), r = rel & out & sb;
         if (!r)
             continue;
         int line = lowest_bit(r);
-        u64 lows = plain & slot_bits(s) & (((u64)1 << line) - 1);
+        u64 lows = plain & sb & (((u64)1 << line) - 1);
+        if (!lows)
+            continue;
+        /* a run ends below the next card above it of another hand still out
+         * or on the table, or a Blooper: it reaches the line when that card
+         * is above the line (the cards still out between are all ours) */
+        u64 block = out & sb & (~h | (u64)0x6000 << (16 * s));
         while (lows) {  /* highest first */
             int low = highest_bit(lows);
             lows &= ~((u64)1 << low);
-            int top = low;
-            for (;;) {
-                u64 above = out & slot_bits(s) & ~((((u64)2) << top) - 1);
-                if (!above || !(h >> lowest_bit(above) & 1) || RANK(lowest_bit(above)) >= LB_BIT)
-                    break;
-                top = lowest_bit(above);
-            }
-            if (top >= line) {
+            u64 above = block & ~((((u64)2) << low) - 1);
+            if (!above || lowest_bit(above) > line) {
                 add |= (u64)1 << low;
                 line = low;
             }
