@@ -597,6 +597,7 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
             }
     }
     if (e == NULL) {
+        /* a new entry: written, not read */
         e = &b[pick];
         e->lens = k->lens;
         e->info = k->info;
@@ -604,12 +605,16 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         e->lo = lo;
         e->hi = hi;
         tags[pick] = want;
-        e->lower = 0;
-        e->upper = (uint8_t)c->left;
+        if (is_upper) {
+            e->lower = 0;
+            e->upper = (uint8_t)(bound < c->left ? bound : c->left);
+        } else {
+            e->lower = (uint8_t)(bound > 0 ? bound : 0);
+            e->upper = (uint8_t)c->left;
+        }
         e->best = NO_BEST;
         e->depth = (uint8_t)c->left;
-    }
-    if (is_upper) {
+    } else if (is_upper) {
         if (bound < e->upper)
             e->upper = (uint8_t)bound;
     } else if (bound > e->lower) {
