@@ -1853,11 +1853,14 @@ static int node(Ctx *c, int target, u64 *rel)
             return last_trick(c, rel) >= need;
         Key k;
         make_key(c, &k);
-        /* the table's first ways are read while the bounds below are worked out */
+        /* the table's first ways (their tags and first entries) are read
+         * while the bounds below are worked out */
         PREFETCH(c->tag + k.index2);
         PREFETCH(c->tag + k.index);
         PREFETCH(c->tag + k.index2 + 8);
         PREFETCH(c->tag + k.index + 8);
+        PREFETCH(c->tt + k.index2);
+        PREFETCH(c->tt + k.index);
         {
             /* team 0 is sure of the tricks it needs, or team 1 of enough to
              * stop it */
