@@ -1396,6 +1396,72 @@ static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int 
 
 #define MAXMOVES 16
 
+/* gen_moves once there are cards to order (cand, more than one; led: the
+ * slot led, -1 for a lead), compiled apart for a lead and for the other
+ * places in a trick. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int order_moves(const Ctx *c, int seat, int *moves, int first, u64 cand, int led,
+                              int lead)
+{
+    /* the cards still out and on the table, for equal cards */
+    u64 left = all_cards(c), out = left;
+    for (int p = 0; p < c->played; p++)
+        out |= (u64)1 << c->tcard[p];
+
+    int n = 0, score[MAXMOVES * 4];
+    int pos = lead ? 0 : c->played;
+    /* the best keys still to come in the trick: the next hand's, the
+     * partner's after it */
+    int later = pos && pos < 3 ? best_key(c, (seat + 1) & 3, led) : -1;
+    int partner_later = pos == 1 ? best_key(c, (seat + 2) & 3, led) : -1;
+    int no_trump_left = !(out & c->tmask);
+    /* suit by suit from the highest, each suit's cards from the highest:
+     * the Bloopers alone, then the runs of equal plain cards (the hand's
+     * cards between two cards of the others still out, or on the table,
+     * or a Blooper), each scored as its top card and played as its lowest
+     * (see runs_cut for what an answer that fails for every card then
+     * rests on) */
+    for (int s = 3; s >= 0; s--) {
+        int sh = 16 * s;
+        u64 mine = (cand >> sh) & 0x7FFF;
+        if (!mine)
+            continue;
+        u64 outs = (out >> sh) & 0x7FFF, suit = (left >> sh) & 0x7FFF;
+        u64 block = (outs & ~mine) | (outs & 0x6000);
+        LeadSuit v;
+        if (lead)
+            lead_suit(c, seat, s, left, &v);
+        while (mine) {
+            int top = highest_bit(mine);
+            u64 run;
+            if (top >= LB_BIT) {
+                run = (u64)1 << top;
+            } else {
+                u64 bl = block & (((u64)1 << top) - 1);
+                run = bl ? mine & ~((((u64)2) << highest_bit(bl)) - 1) : mine;
+            }
+            mine &= ~run;
+            int b = sh + top, play = sh + lowest_bit(run);
+            int sc = lead ? lead_weight(c, seat, b, play != b, no_trump_left, &v)
+                     : follow_weight(c, seat, b, play != b, later, partner_later, suit);
+            if (first >= sh && first < sh + 16 && (run >> (first - sh) & 1))
+                sc += 1000;
+            /* insertion, best first */
+            int i = n++;
+            while (i > 0 && score[i - 1] < sc) {
+                moves[i] = moves[i - 1];
+                score[i] = score[i - 1];
+                i--;
+            }
+            moves[i] = play;
+            score[i] = sc;
+        }
+    }
+    return n;
+}
+
 static int gen_moves(const Ctx *c, int seat, int *moves, int first)
 {
     u64 h = c->hand[seat];
@@ -1424,61 +1490,9 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
         moves[0] = lowest_bit(cand);
         return 1;
     }
-    /* the cards still out and on the table, for equal cards */
-    u64 left = all_cards(c), out = left;
-    for (int p = 0; p < c->played; p++)
-        out |= (u64)1 << c->tcard[p];
-
-    int n = 0, score[MAXMOVES * 4];
-    int pos = c->played;
-    /* the best keys still to come in the trick: the next hand's, the
-     * partner's after it */
-    int later = pos && pos < 3 ? best_key(c, (seat + 1) & 3, led) : -1;
-    int partner_later = pos == 1 ? best_key(c, (seat + 2) & 3, led) : -1;
-    int no_trump_left = !(out & c->tmask);
-    LeadSuit v = {0};
-    /* suit by suit from the highest, each suit's cards from the highest:
-     * the Bloopers alone, then the runs of equal plain cards (the hand's
-     * cards between two cards of the others still out, or on the table,
-     * or a Blooper), each scored as its top card and played as its lowest
-     * (see runs_cut for what an answer that fails for every card then
-     * rests on) */
-    for (int s = 3; s >= 0; s--) {
-        int sh = 16 * s;
-        u64 mine = (cand >> sh) & 0x7FFF;
-        if (!mine)
-            continue;
-        u64 outs = (out >> sh) & 0x7FFF, suit = (left >> sh) & 0x7FFF;
-        u64 block = (outs & ~mine) | (outs & 0x6000);
-        if (!pos)
-            lead_suit(c, seat, s, left, &v);
-        while (mine) {
-            int top = highest_bit(mine);
-            u64 run;
-            if (top >= LB_BIT) {
-                run = (u64)1 << top;
-            } else {
-                u64 bl = block & (((u64)1 << top) - 1);
-                run = bl ? mine & ~((((u64)2) << highest_bit(bl)) - 1) : mine;
-            }
-            mine &= ~run;
-            int b = sh + top, play = sh + lowest_bit(run);
-            int sc = pos ? follow_weight(c, seat, b, play != b, later, partner_later, suit)
-                     : lead_weight(c, seat, b, play != b, no_trump_left, &v);
-            if (first >= sh && first < sh + 16 && (run >> (first - sh) & 1))
-                sc += 1000;
-            /* insertion, best first */
-            int i = n++;
-            while (i > 0 && score[i - 1] < sc) {
-                moves[i] = moves[i - 1];
-                score[i] = score[i - 1];
-                i--;
-            }
-            moves[i] = play;
-            score[i] = sc;
-        }
-    }
-    return n;
+    if (c->played)
+        return order_moves(c, seat, moves, first, cand, led, 0);
+    return order_moves(c, seat, moves, first, cand, -1, 1);
 }
 
 /* The card that won a finished trick, if its rank mattered (another card
