@@ -37,9 +37,12 @@
  *    others' trumps, BA-33); and, as DDS does, once a card of a suit has
  *    been tried and failed, a later card of that suit is skipped when both
  *    are below every card of the suit the searches so far depended on;
- *  - quick tricks: the top cards the leader can cash at once and, with no
- *    trump in the opponents' hands, the tricks its team takes in a row on a
- *    line that cannot fail (cashing winners, crossing to the partner's), a
+ *  - quick tricks: the top cards the leader can cash at once (with trumps,
+ *    every plain suit's once its top trumps have drawn the opponents', or
+ *    one trick for the partner's ruff) and the tricks its team takes in a
+ *    row on a line that cannot fail (cashing winners no one can ruff,
+ *    leading trumps once they may be led to draw the opponents', crossing
+ *    to the partner's winner or ruff), a
  *    lower bound of its team's tricks that ends many searches early; with
  *    no trump left, also the leader's suits cashed and then its partner's
  *    after a lead to them; each count rests only on the owners of the
