@@ -45,10 +45,13 @@
  *    to the partner's winner or ruff), a
  *    lower bound of its team's tricks that ends many searches early; with
  *    no trump left, also the leader's suits cashed and then its partner's
- *    after a lead to them; each count rests only on the owners of the
- *    top cards that decide it (a run of top cards as long as the other
- *    hands' holdings makes every card of the suit a winner, whatever the
- *    ranks below those holdings);
+ *    after a lead to them, and a second line that crosses to the partner
+ *    first; each count rests only on the owners of the top cards that
+ *    decide it (a run of top cards as long as the other hands' holdings
+ *    makes every card of the suit a winner, whatever the ranks below
+ *    those holdings); the second hand's team stops when it is sure of the
+ *    trick in progress and, with no trump left, of the runs its winner
+ *    cashes after it, as many as it needs;
  *  - sure tricks ("later tricks" in DDS): a team takes as many tricks as
  *    one of its hands holds trumps that the other team's trumps cannot
  *    each beat (matched from the top down; an unbroken run of top trumps
@@ -789,8 +792,11 @@ static int quick_tricks_of(const Ctx *c, int seat, int want, u64 *rel)
  * *rel: the winning cards whose ranks mattered (above an opponent's card,
  * or above the other card of the team in the trick); the other cards the
  * team plays are any below them, so a position matching on those plays the
- * same line. */
-static int side_tricks(const Ctx *c, int want, u64 *rel)
+ * same line.  cross_first: the first trick is a lead to a winner of the
+ * partner's when there is one (another line, tried at no trump when the
+ * first falls short: cashing the leader's winners first may throw away the
+ * partner's); 0 when it would be the same line. */
+static int side_tricks(const Ctx *c, int want, int cross_first, u64 *rel)
 {
     int seat = c->leader;
     u64 h[2] = {c->hand[seat], c->hand[seat ^ 2]};
@@ -813,12 +819,13 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
     int lead = 0, tricks = 0;
     u64 used = 0;
     while (tricks < want) {
-        int pick = -1, other = -1, threat_at = -1;
+        int pick = -1, other = -1, threat_at = -1, crossed = 0;
         int lseat = lead ? seat ^ 2 : seat;
         int may_trump = trump_leads && (brk || c->board[lseat] || !(h[lead] & ~c->tmask));
-        for (int pass = 0; pass < 2 && pick < 0; pass++) {
+        for (int pp = 0; pp < 2 && pick < 0; pp++) {
             /* pass 0: a winner of the hand on lead; pass 1: low to partner's;
              * the plain suits first, then the trumps */
+            int pass = cross_first && !tricks ? !pp : pp;
             u64 wins_in = h[pass ? lead ^ 1 : lead];
             for (int j = 0; j < 5 && pick < 0; j++) {
                 int s = j < 4 ? j : ts;
@@ -843,6 +850,7 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
                 if (pass && s == ts && RANK(lowest_bit(h[lead] & slot_bits(s))) == LB_BIT)
                     continue;  /* it would force the partner's lowest trump, BA-33 */
                 threat_at = threat;
+                crossed = pass;
                 if (!pass) {
                     pick = top;
                     u64 f = h[lead ^ 1] & slot_bits(s);
@@ -872,6 +880,8 @@ static int side_tricks(const Ctx *c, int want, u64 *rel)
         }
         if (pick < 0)
             break;
+        if (cross_first && !tricks && !crossed)
+            break;  /* the same line as without crossing first */
         int s = SLOT(pick);
         int follows = other >= 0 && SLOT(other) == s;
         if (other < 0) {
@@ -1037,7 +1047,15 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
     if (q >= want)
         return q;
     u64 srel;
-    int q2 = side_tricks(c, want, &srel);
+    int q2 = side_tricks(c, want, 0, &srel);
+    if (q2 < want && !(rest & c->tmask)) {
+        u64 srel2;
+        int q3 = side_tricks(c, want, 1, &srel2);
+        if (q3 > q2) {
+            q2 = q3;
+            srel = srel2;
+        }
+    }
     STAT(ST_SIDE);
     if (q2 > q) {
         STAT(ST_SIDE_BETTER);
