@@ -364,6 +364,28 @@ def _opening(rng: random.Random, size: int) -> GameState:
             return state
 
 
+def test_ba31_ba34_a_run_that_fails_is_cut_where_its_answer_rests_on_it() -> None:
+    """A position the Python search once answered wrongly (2 tricks where 1
+    is right, found by comparing it with the C search on 10,000 random
+    positions): trumps spades, seat 1 must play its ace on the queen of
+    diamonds, and seat 2, void in diamonds, may ruff (BA-31, BA-34).  The
+    Python search let a run's lowest card stand for the whole run of equal
+    cards and stored the answer under cards that cut through the run, so it
+    was reused where the run's cards were not equal.  When every card fails,
+    a run that reaches into the cards the answer rests on now adds its lowest
+    card to them, as the C search does (``runs_cut``)."""
+    state = then(dealt(["5S 7D JS JD 8D", "AD 4H 7C JC QC", "AS 3C 5H 8S KS",
+                        "3S 5C JH BB QD"], "2S", dealer=1),
+                 "pass", "bid 2", "pass", "pass", "play QD", "play 8D")
+    assert state.current_player == 1
+    want = minimax_values(state)
+    assert {str(play): value for play, value in want.items()} == {"play AD": 1}
+    for implementation in ("auto", "python"):
+        clear_cache()
+        assert play_values(state, implementation=implementation) == want
+        assert max_tricks(state, implementation=implementation) == 1
+
+
 def test_ba30_ba32_the_double_dummy_table_equals_minimax_with_each_seat_on_lead() -> None:
     import attrs
 

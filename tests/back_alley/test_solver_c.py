@@ -295,6 +295,34 @@ def test_ba34_trumps_the_other_team_cannot_each_beat_take_tricks() -> None:
         assert _solver_c.max_tricks(odd) == max(want.values())
 
 
+def test_ba31_ba34_a_trump_behind_every_higher_one_with_guards_is_a_trick() -> None:
+    """Seat 2 holds the queen and two low trumps, seat 1 (who plays before
+    it in every trick seat 2 does not lead) the ace and king: seat 2 plays
+    low under each of them and the queen when neither is in the trick, so
+    its team takes a trick whoever else leads (BA-31, BA-34)."""
+    state = next(s for s in positions(3, 200, (3,))
+                 if s.deal is not None and s.deal.trump is not None and not s.trick_indexes)
+    assert state.deal is not None
+    assert state.deal.trump is not None
+    trump = state.deal.trump.value
+    index = {str(card): i for i, card in enumerate(CARDS)}
+    suits = "SHDC"  # the suits' values, 0 to 3
+    t, a, b = suits[trump], suits[(trump + 1) % 4], suits[(trump + 2) % 4]
+
+    def team0(hands: tuple[tuple[str, ...], ...], leader: int) -> int:
+        odd = attrs.evolve(state, hand_indexes=tuple(tuple(sorted(index[c] for c in hand))
+                                                     for hand in hands),
+                           leader=leader, current_player=leader, trump_played=True)
+        want = minimax_values(odd)
+        assert _solver_c.play_values(odd) == want
+        assert _solver_c.max_tricks(odd) == max(want.values())
+        return max(want.values()) if leader % 2 == 0 else 3 - max(want.values())
+
+    guarded = ((f"2{a}", f"3{a}", f"4{a}"), (f"A{t}", f"K{t}", f"A{a}"),
+               (f"Q{t}", f"3{t}", f"2{t}"), (f"A{b}", f"K{b}", f"Q{b}"))
+    assert [team0(guarded, leader) for leader in (1, 3, 0)] == [1, 1, 1]
+
+
 def test_the_node_count_of_the_last_solve_is_reported() -> None:
     """``last_nodes`` (for benchmarks: a figure that does not depend on the
     machine's load) counts the positions the last solve visited."""

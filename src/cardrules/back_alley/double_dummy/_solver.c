@@ -37,9 +37,12 @@
  *    others' trumps, BA-33); and, as DDS does, once a card of a suit has
  *    been tried and failed, a later card of that suit is skipped when both
  *    are below every card of the suit the searches so far depended on;
- *  - quick tricks: the top cards the leader can cash at once and, with no
- *    trump in the opponents' hands, the tricks its team takes in a row on a
- *    line that cannot fail (cashing winners, crossing to the partner's), a
+ *  - quick tricks: the top cards the leader can cash at once (with trumps,
+ *    every plain suit's once its top trumps have drawn the opponents', or
+ *    one trick for the partner's ruff) and the tricks its team takes in a
+ *    row on a line that cannot fail (cashing winners no one can ruff,
+ *    leading trumps once they may be led to draw the opponents', crossing
+ *    to the partner's winner or ruff), a
  *    lower bound of its team's tricks that ends many searches early; with
  *    no trump left, also the leader's suits cashed and then its partner's
  *    after a lead to them, and a second line that crosses to the partner
@@ -55,9 +58,11 @@
  *    counts its length); with no
  *    trump left, a team whose opponents on lead cannot run every trick on
  *    the suits they top takes one; a team with no trump loses a trick to
- *    each trump of the other team's longer trump hand; with no Blooper
- *    left, a team off lead holding the second trump guarded behind the top
- *    one, or the second and third, takes one: these answer the
+ *    each trump of the other team's longer trump hand; with the Big
+ *    Blooper gone, a team holding a hand's highest trump behind every
+ *    higher one, with as many lower trumps as those (the hand not on lead
+ *    with nothing but trumps), or off lead the second and third trumps
+ *    with the second guarded, takes one: these answer the
  *    many searches asking for one trick more or for all of them;
  *  - move ordering: the best card of the last search from the table first;
  *    a lead is weighed (lead_weight) by how few cards
@@ -1085,7 +1090,9 @@ static int quick_tricks(const Ctx *c, int want, u64 *rel)
  *    trumps counts its length; against a team with no trump, all of h's;
  *    in any case at least h's trumps less theirs, which needs the suit
  *    lengths alone).  The trumps down to the one that made it enough are
- *    what that depends on.
+ *    what that depends on.  Failing that, one trick for a hand's highest
+ *    trump held behind every higher one with enough guards, or the second
+ *    and third trumps against the top one (see below).
  *  - With no trump left: when the other team is on lead and its cards that
  *    are the highest of their suits do not carry it through every trick
  *    left.  At no trump the other team keeps the lead only by winning with
@@ -1133,10 +1140,39 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
             }
         }
         *rel = brel;
-        if (best || want > 1 || (c->leader & 1) == x)
+        if (best || want > 1)
             return best;
-        /* the other team is on lead and holds the top trump, no Blooper is left (a
-         * Blooper lead forces the others' highest trumps, BA-33), and x
+        /* the Big Blooper gone (its lead would force h's highest trump,
+         * BA-33; a Little Blooper lead forces h's lowest, which h plays
+         * anyway), h's highest trump T with every trump above it that x
+         * does not hold in the hand h plays after (its right-hand
+         * opponent), and h holding more trumps than those: in every trick
+         * h does not lead, that hand has played before h, so h plays T when
+         * none of those is in the trick (nothing left beats it) and a lower
+         * trump under one of them, which it has enough of; and h leads only
+         * after x has taken a trick, or now with a plain card to lead */
+        if (!((rest >> (16 * c->trump + BB_BIT)) & 1)) {
+            for (int k = 0; k < 4; k += 2) {
+                int h = x + k;
+                u64 my = c->hand[h] & c->tmask;
+                if (!my)
+                    continue;
+                int tt = highest_bit(my);
+                u64 above = rest & c->tmask & ~((((u64)2) << tt) - 1) & ~c->hand[h ^ 2];
+                if (!above || (above & ~c->hand[(h + 3) & 3]))
+                    continue;
+                if (popcount64(my) <= popcount64(above))
+                    continue;
+                if (c->leader == h && !(c->hand[h] & ~c->tmask))
+                    continue;
+                *rel = (u64)1 << tt;
+                return 1;
+            }
+        }
+        if ((c->leader & 1) == x)
+            return 0;
+        /* the other team is on lead and holds the top trump, the Big Blooper
+         * is gone (its lead forces the others' highest trumps, BA-33), and x
          * holds the second trump in a hand h with another trump: h plays
          * after the top trump's holder in every trick it does not lead, so
          * it keeps a trump under the top one while that is in the trick and
@@ -1146,7 +1182,7 @@ static int sure_tricks(const Ctx *c, int x, int want, u64 *rel)
          * holds the third trump too (the top one takes at most one of
          * them), as DDS's later tricks count. */
         u64 t = rest & c->tmask;
-        if (t >> (16 * c->trump + LB_BIT) & 3)
+        if (t >> (16 * c->trump + BB_BIT) & 1)
             return 0;
         int top = highest_bit(t);
         t &= ~((u64)1 << top);

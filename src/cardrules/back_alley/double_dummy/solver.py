@@ -159,6 +159,49 @@ def _lowest_kept(cards: int, drop: int) -> int:
     return cards & -cards
 
 
+def _runs_cut(hand: int, moves: list[int], rel: int, outside: int) -> int:
+    """The cards to add to ``rel`` when every move of ``moves`` failed.
+
+    Each move is the lowest card of a run of ``hand``'s equal cards (no card
+    of ``outside``, the other hands' and the trick's, between them) and stood
+    for the whole run.  A position matching on the cards the answer rests on
+    (in each class, every card from the highest down to the lowest of
+    ``rel``) must find each run wholly among those cards or wholly below them,
+    else a card of the run there may not be worth the one searched: so a run
+    that reaches from below into those cards adds its lowest card, going down
+    each class (each addition lowers the line).  Never across a joker: a
+    joker's lead differs (BA-33).
+
+    >>> _runs_cut(0b01110, [1], 0b01000, 0b10000)  # the run 1-3 reaches the 3 counted
+    2
+    >>> _runs_cut(0b00110, [1], 0b01000, 0b01000)  # the run 1-2 lies below it
+    0
+    """
+    add = 0
+    out = hand | outside
+    for shift in range(0, _TRUMP_SHIFT + _WIDTH, _WIDTH):
+        cls = _CLASS_BITS << shift
+        r = rel & out & cls
+        if not r:
+            continue
+        line = (r & -r).bit_length() - 1
+        for low in sorted((b for b in moves if b < _LB and cls >> b & 1 and b < line),
+                          reverse=True):
+            top = low
+            while True:
+                above = out & cls & ~((2 << top) - 1)
+                if not above:
+                    break
+                nxt = (above & -above).bit_length() - 1
+                if nxt >= _LB or not hand >> nxt & 1:
+                    break
+                top = nxt
+            if top >= line:
+                add |= 1 << low
+                line = low
+    return add
+
+
 class _Search:
     """One position being searched; the hands are changed and restored in place.
 
@@ -561,7 +604,8 @@ class _Search:
                 self.rel = rel
                 return result
             rel_all |= rel
-        self.rel = rel_all
+        outside = (hands[0] | hands[1] | hands[2] | hands[3] | self.in_trick) & ~hand
+        self.rel = rel_all | _runs_cut(hand, moves, rel_all, outside)
         return not maximizing
 
 
