@@ -209,6 +209,14 @@ static void compress3_pext(const u64 *hand, u64 m, u64 *out)
     out[2] = __builtin_ia32_pext_di(hand[2], m);
 }
 
+/* The cards of rest at the positions m's bits stand for in rest's
+ * compressed order (what compress3 undoes). */
+__attribute__((target("popcnt,bmi2")))
+static u64 expand_pdep(u64 m, u64 rest)
+{
+    return __builtin_ia32_pdep_di(m, rest);
+}
+
 static int pext_is_fast(void)
 {
     if (!__builtin_cpu_supports("bmi2"))
@@ -515,6 +523,10 @@ static inline u64 pattern(u64 lo, u64 hi)
 /* The absolute cards of the top seg[s] cards of each suit left. */
 static inline u64 seg_cards(const Key *k, uint16_t seg)
 {
+#ifdef HAVE_PEXT
+    if (fast_pext)
+        return expand_pdep(seg_mask(k, seg), k->rest);
+#endif
     u64 m = 0;
     for (int s = 0; s < 4; s++) {
         int n = seg >> (4 * s) & 15;
