@@ -381,7 +381,7 @@ def test_a_table_is_sized_by_its_caller_and_used_by_one_search_at_a_time() -> No
     from cardrules.back_alley.double_dummy import _solver
 
     table = _solver.Table(1 << 10)
-    assert (table.entries, table.nbytes) == (1024, 1024 * (56 + 4))
+    assert (table.entries, table.nbytes) == (1024, 1024 * (40 + 4))
     assert _solver.Table().entries == 1 << 20
     for bad in (0, 63, 100, 1 << 27):
         with pytest.raises(ValueError, match="power of two"):

@@ -54,7 +54,7 @@ def _bit_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[dict[int, int], ..
 
 class Table(Protocol):
     """A transposition table of the C solver that one thread searches with
-    at a time (``_solver.Table``): ``entries`` of 56 bytes each, and a hint
+    at a time (``_solver.Table``): ``entries`` of 40 bytes each, and a hint
     of 4 bytes for each of the first 65,536."""
 
     @property
@@ -88,7 +88,7 @@ def new_table(entries: int) -> Table | None:
     None when the C solver is not in use.
 
     >>> table = new_table(1024)
-    >>> table is None or (table.entries, table.nbytes) == (1024, 1024 * (56 + 4))
+    >>> table is None or (table.entries, table.nbytes) == (1024, 1024 * (40 + 4))
     True
     """
     if not available():

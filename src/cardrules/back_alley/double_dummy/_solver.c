@@ -209,6 +209,14 @@ static void compress3_pext(const u64 *hand, u64 m, u64 *out)
     out[2] = __builtin_ia32_pext_di(hand[2], m);
 }
 
+/* The cards of rest at the positions m's bits stand for in rest's
+ * compressed order (what compress3 undoes). */
+__attribute__((target("popcnt,bmi2")))
+static u64 expand_pdep(u64 m, u64 rest)
+{
+    return __builtin_ia32_pdep_di(m, rest);
+}
+
 static int pext_is_fast(void)
 {
     if (!__builtin_cpu_supports("bmi2"))
@@ -247,16 +255,18 @@ static inline void compress3(const u64 *hand, u64 m, u64 *out)
  * left, whether trump may be led freely), the same number of cards of each
  * suit in each hand (lens), and the same owners of the top seg[s] cards
  * left of each suit s, compared in relative ranks: the hands compressed by
- * the cards left (r0..r2 for seats 0 to 2, masked to those top cards; seat
- * 3 holds the rest).  The cards below them did not matter to the result.
+ * the cards left, masked to those top cards, each card's owner in two
+ * bits: lo holds seat 1's and seat 3's cards, hi seat 2's and seat 3's (32
+ * bytes an entry, so that one never straddles two cache lines).  The
+ * cards below them did not matter to the result.
  * best: the leader's best card (suit << 4 | rank among the suit's cards
  * left), NO_BEST for none.  Which call wrote it is in its tag (Table). */
 typedef struct {
     u64 lens;
-    u64 r0, r1, r2;
+    u64 lo, hi;
     uint16_t seg;
     uint8_t info, lower, upper, best;
-    uint8_t depth, pad[9];
+    uint8_t depth, pad;
 } Entry;
 
 #define NO_BEST 0xFFu
@@ -267,7 +277,7 @@ typedef struct {
 #ifndef WAYS
 #define WAYS 64
 #endif
-/* 2^14 buckets of 64 entries of 48 bytes and an 8-byte tag: 56 MB, allocated
+/* 2^14 buckets of 64 entries of 32 bytes and an 8-byte tag: 40 MB, allocated
  * once and reused.  Many entries share a distribution, so the buckets are
  * wide (16 ways searched several times as many nodes on hard deals). */
 #ifndef TT_BITS
@@ -282,7 +292,7 @@ typedef struct {
  * hash of the distribution and flags (16), the entry's segment sizes (16)
  * and a hash of its owners of those top cards (16).  A look-up scans the
  * bucket's tags and reads only the entries whose tag matches.  size: the
- * entries (a power of two, at least WAYS); 56 bytes each with their tags.
+ * entries (a power of two, at least WAYS); 40 bytes each with their tags.
  * trump, board: what the last call that used it searched under (entries
  * are true only under the same trump suit and board claims). */
 typedef struct {
@@ -430,6 +440,7 @@ static inline u64 slot_bits(int s) { return (u64)0x7FFF << (16 * s); }
 typedef struct {
     u64 lens;           /* cards per suit per hand, 4 bits each (hand * 16 + suit * 4) */
     u64 rel[3];         /* the first three hands compressed by the cards left */
+    u64 lo, hi;         /* the owners in two bits a card: rel[1] and rel[2], each with seat 3's */
     u64 rest;           /* all cards left */
     int count[4], end[4]; /* cards left per suit; where each ends in rel */
     uint8_t info;
@@ -457,6 +468,9 @@ static void make_key(const Ctx *c, Key *k)
         at += k->count[s];
         k->end[s] = at;
     }
+    u64 r3 = ((((u64)1) << at) - 1) & ~(k->rel[0] | k->rel[1] | k->rel[2]);
+    k->lo = k->rel[1] | r3;
+    k->hi = k->rel[2] | r3;
     unsigned jokers = 0, free_trump = 1;
     if (c->trump >= 0) {
         u64 t = rest >> (16 * c->trump);
@@ -499,16 +513,20 @@ static inline u64 seg_mask(const Key *k, uint16_t seg)
     return m;
 }
 
-/* A 16-bit hash of an entry's owners of its top cards (r0..r2 masked). */
-static inline u64 pattern(u64 r0, u64 r1, u64 r2)
+/* A 16-bit hash of an entry's owners of its top cards (lo and hi masked). */
+static inline u64 pattern(u64 lo, u64 hi)
 {
-    u64 h = r0 * 0x9E3779B97F4A7C15ULL ^ r1 * 0xC2B2AE3D27D4EB4FULL ^ r2 * 0x165667B19E3779F9ULL;
+    u64 h = lo * 0x9E3779B97F4A7C15ULL ^ hi * 0xC2B2AE3D27D4EB4FULL;
     return h >> 48;
 }
 
 /* The absolute cards of the top seg[s] cards of each suit left. */
 static inline u64 seg_cards(const Key *k, uint16_t seg)
 {
+#ifdef HAVE_PEXT
+    if (fast_pext)
+        return expand_pdep(seg_mask(k, seg), k->rest);
+#endif
     u64 m = 0;
     for (int s = 0; s < 4; s++) {
         int n = seg >> (4 * s) & 15;
@@ -564,10 +582,10 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
     Entry *b = c->tt + base;
     u64 *tags = c->tag + base;
     u64 m = seg_mask(k, seg);
-    u64 r0 = k->rel[0] & m, r1 = k->rel[1] & m, r2 = k->rel[2] & m;
+    u64 lo = k->lo & m, hi = k->hi & m;
     /* the tags alone are scanned: an entry is read only when its whole tag
      * matches, and the depths only when the bucket is full */
-    u64 want = (u64)k->tag << 32 | (u64)seg << 16 | pattern(r0, r1, r2);
+    u64 want = (u64)k->tag << 32 | (u64)seg << 16 | pattern(lo, hi);
     Entry *e = NULL;
     int pick = -1;
     for (int i = 0; i < WAYS; i++) {
@@ -580,8 +598,7 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
         }
         if (tg == want) {
             Entry *x = &b[i];
-            if (x->lens == k->lens && x->info == k->info && x->r0 == r0 && x->r1 == r1
-                    && x->r2 == r2) {
+            if (x->lens == k->lens && x->info == k->info && x->lo == lo && x->hi == hi) {
                 e = x;
                 break;
             }
@@ -597,20 +614,24 @@ static void store(Ctx *c, const Key *k, int bound, int is_upper, u64 rel, int be
             }
     }
     if (e == NULL) {
+        /* a new entry: written, not read */
         e = &b[pick];
         e->lens = k->lens;
         e->info = k->info;
         e->seg = seg;
-        e->r0 = r0;
-        e->r1 = r1;
-        e->r2 = r2;
+        e->lo = lo;
+        e->hi = hi;
         tags[pick] = want;
-        e->lower = 0;
-        e->upper = (uint8_t)c->left;
+        if (is_upper) {
+            e->lower = 0;
+            e->upper = (uint8_t)(bound < c->left ? bound : c->left);
+        } else {
+            e->lower = (uint8_t)(bound > 0 ? bound : 0);
+            e->upper = (uint8_t)c->left;
+        }
         e->best = NO_BEST;
         e->depth = (uint8_t)c->left;
-    }
-    if (is_upper) {
+    } else if (is_upper) {
         if (bound < e->upper)
             e->upper = (uint8_t)bound;
     } else if (bound > e->lower) {
@@ -1232,10 +1253,10 @@ typedef struct {
     int top[3], owner[3];
 } LeadSuit;
 
-static void lead_suit(const Ctx *c, int seat, int s, LeadSuit *v)
+static void lead_suit(const Ctx *c, int seat, int s, u64 left, LeadSuit *v)
 {
     int sh = 16 * s;
-    v->suit = (all_cards(c) >> sh) & 0x7FFF;
+    v->suit = (left >> sh) & 0x7FFF;
     for (int i = 0; i < 4; i++)
         v->bits[i] = (c->hand[(seat + i) & 3] >> sh) & 0x7FFF;
     u64 rest = v->suit;
@@ -1262,16 +1283,15 @@ static void lead_suit(const Ctx *c, int seat, int s, LeadSuit *v)
  * the partner may ruff, and a lead that wins the trick (by a top card no
  * one can ruff, the partner's top card, or the partner's ruff) before one
  * that gives up the lead. */
-static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left)
+static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left,
+                       const LeadSuit *v)
 {
     int s = SLOT(b), r = RANK(b);
     int lho = (seat + 1) & 3, pa = seat ^ 2, rho = (seat + 3) & 3;
-    LeadSuit v;
-    lead_suit(c, seat, s, &v);
-    u64 suit = v.suit, lb = v.bits[1], pb = v.bits[2], rb = v.bits[3];
+    u64 suit = v->suit, lb = v->bits[1], pb = v->bits[2], rb = v->bits[3];
     int nl = popcount64(lb), nr = popcount64(rb), np = popcount64(pb);
-    int top = v.top[0], second = v.top[1];
-    int h1 = v.owner[0], h2 = v.owner[1], h3 = v.owner[2];
+    int top = v->top[0], second = v->top[1];
+    int h1 = v->owner[0], h2 = v->owner[1], h3 = v->owner[2];
     int crowd = 4 * (nl ? nl : c->left + 1) + 4 * (nr ? nr : c->left + 1);
     int rr = 14 - popcount64(suit >> (r + 1));  /* its rank among the cards left */
     int pwin = top_of(pb) > top_of(lb | rb);    /* the partner tops the opponents */
@@ -1313,7 +1333,7 @@ static int lead_weight(const Ctx *c, int seat, int b, int seq, int no_trump_left
     int ts = 16 * c->trump;
     u64 lt = (c->hand[lho] >> ts) & 0x7FFF, rt = (c->hand[rho] >> ts) & 0x7FFF;
     u64 pt = (c->hand[pa] >> ts) & 0x7FFF, mt = (c->hand[seat] >> ts) & 0x7FFF;
-    u64 mb = v.bits[0];
+    u64 mb = v->bits[0];
     int plain = s != c->trump;
     int w = -(crowd * 32) / 13;
     int lruff = plain && !lb && lt, rruff = plain && !rb && rt;
@@ -1396,13 +1416,13 @@ static inline int best_key(const Ctx *c, int seat, int led)
  * (a card that no later hand can beat, the partner's lead aside), the
  * lowest card when the trick is lost, and a discard from a long suit that
  * keeps the top cards (DDS's ideas for following, with our numbers). */
-static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int partner_later)
+static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int partner_later,
+                         u64 suit)
 {
     int pos = c->played, s = SLOT(b), r = RANK(b), sh = 16 * s;
     int led = SLOT(c->tcard[0]);
     int k = card_key(c, b, led), win = c->wkey[pos - 1];
     int ours = ((c->wseat[pos - 1] ^ seat) & 1) == 0;
-    u64 suit = (all_cards(c) >> sh) & 0x7FFF;
     if (k < 0) {
         /* a discard: low from a long suit, not the suit's top card */
         int len = popcount64((c->hand[seat] >> sh) & 0x7FFF);
@@ -1423,6 +1443,72 @@ static int follow_weight(const Ctx *c, int seat, int b, int seq, int later, int 
 }
 
 #define MAXMOVES 16
+
+/* gen_moves once there are cards to order (cand, more than one; led: the
+ * slot led, -1 for a lead), compiled apart for a lead and for the other
+ * places in a trick. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int order_moves(const Ctx *c, int seat, int *moves, int first, u64 cand, int led,
+                              int lead)
+{
+    /* the cards still out and on the table, for equal cards */
+    u64 left = all_cards(c), out = left;
+    for (int p = 0; p < c->played; p++)
+        out |= (u64)1 << c->tcard[p];
+
+    int n = 0, score[MAXMOVES * 4];
+    int pos = lead ? 0 : c->played;
+    /* the best keys still to come in the trick: the next hand's, the
+     * partner's after it */
+    int later = pos && pos < 3 ? best_key(c, (seat + 1) & 3, led) : -1;
+    int partner_later = pos == 1 ? best_key(c, (seat + 2) & 3, led) : -1;
+    int no_trump_left = !(out & c->tmask);
+    /* suit by suit from the highest, each suit's cards from the highest:
+     * the Bloopers alone, then the runs of equal plain cards (the hand's
+     * cards between two cards of the others still out, or on the table,
+     * or a Blooper), each scored as its top card and played as its lowest
+     * (see runs_cut for what an answer that fails for every card then
+     * rests on) */
+    for (int s = 3; s >= 0; s--) {
+        int sh = 16 * s;
+        u64 mine = (cand >> sh) & 0x7FFF;
+        if (!mine)
+            continue;
+        u64 outs = (out >> sh) & 0x7FFF, suit = (left >> sh) & 0x7FFF;
+        u64 block = (outs & ~mine) | (outs & 0x6000);
+        LeadSuit v;
+        if (lead)
+            lead_suit(c, seat, s, left, &v);
+        while (mine) {
+            int top = highest_bit(mine);
+            u64 run;
+            if (top >= LB_BIT) {
+                run = (u64)1 << top;
+            } else {
+                u64 bl = block & (((u64)1 << top) - 1);
+                run = bl ? mine & ~((((u64)2) << highest_bit(bl)) - 1) : mine;
+            }
+            mine &= ~run;
+            int b = sh + top, play = sh + lowest_bit(run);
+            int sc = lead ? lead_weight(c, seat, b, play != b, no_trump_left, &v)
+                     : follow_weight(c, seat, b, play != b, later, partner_later, suit);
+            if (first >= sh && first < sh + 16 && (run >> (first - sh) & 1))
+                sc += 1000;
+            /* insertion, best first */
+            int i = n++;
+            while (i > 0 && score[i - 1] < sc) {
+                moves[i] = moves[i - 1];
+                score[i] = score[i - 1];
+                i--;
+            }
+            moves[i] = play;
+            score[i] = sc;
+        }
+    }
+    return n;
+}
 
 static int gen_moves(const Ctx *c, int seat, int *moves, int first)
 {
@@ -1452,62 +1538,9 @@ static int gen_moves(const Ctx *c, int seat, int *moves, int first)
         moves[0] = lowest_bit(cand);
         return 1;
     }
-    /* the cards still out and on the table, for equal cards */
-    u64 out = all_cards(c);
-    for (int p = 0; p < c->played; p++)
-        out |= (u64)1 << c->tcard[p];
-
-    int n = 0, score[MAXMOVES * 4];
-    int pos = c->played;
-    /* the best keys still to come in the trick: the next hand's, the
-     * partner's after it */
-    int later = pos && pos < 3 ? best_key(c, (seat + 1) & 3, led) : -1;
-    int partner_later = pos == 1 ? best_key(c, (seat + 2) & 3, led) : -1;
-    int no_trump_left = !(out & c->tmask);
-    u64 rest = cand;
-    while (rest) {
-        int b = highest_bit(rest);
-        rest &= ~((u64)1 << b);
-        int s = SLOT(b), r = RANK(b);
-        /* skip b if the next card above it that is still out is ours (and
-         * neither is a Blooper) */
-        if (r < LB_BIT) {
-            u64 above = out & slot_bits(s) & ~((((u64)2) << b) - 1);
-            if (above) {
-                int nb = lowest_bit(above);
-                if (RANK(nb) < LB_BIT && (h >> nb & 1))
-                    continue;
-            }
-        }
-        /* b stands for its run of equal cards (the hand's cards of the suit
-         * below it with no other card left between), scored as b and
-         * played as the lowest of the run (see runs_cut for what an answer
-         * that fails for every card then rests on) */
-        int play = b, play_first = 0;
-        if (r < LB_BIT) {
-            while (RANK(play) > 0) {
-                u64 below = out & slot_bits(s) & (((u64)1 << play) - 1);
-                if (!below || !(h >> highest_bit(below) & 1))
-                    break;
-                play = highest_bit(below);
-                play_first |= play == first;
-            }
-        }
-        int sc = pos ? follow_weight(c, seat, b, play != b, later, partner_later)
-                 : lead_weight(c, seat, b, play != b, no_trump_left);
-        if (play_first || b == first)
-            sc += 1000;
-        /* insertion, best first */
-        int i = n++;
-        while (i > 0 && score[i - 1] < sc) {
-            moves[i] = moves[i - 1];
-            score[i] = score[i - 1];
-            i--;
-        }
-        moves[i] = play;
-        score[i] = sc;
-    }
-    return n;
+    if (c->played)
+        return order_moves(c, seat, moves, first, cand, led, 0);
+    return order_moves(c, seat, moves, first, cand, -1, 1);
 }
 
 /* The card that won a finished trick, if its rank mattered (another card
@@ -1724,22 +1757,22 @@ static u64 runs_cut(const Ctx *c, const int *moves, int n, u64 rel)
     for (int p = 0; p < c->played; p++)
         out |= (u64)1 << c->tcard[p];
     for (int s = 0; s < 4; s++) {
-        u64 r = rel & out & slot_bits(s);
+        u64 sb = slot_bits(s), r = rel & out & sb;
         if (!r)
             continue;
         int line = lowest_bit(r);
-        u64 lows = plain & slot_bits(s) & (((u64)1 << line) - 1);
+        u64 lows = plain & sb & (((u64)1 << line) - 1);
+        if (!lows)
+            continue;
+        /* a run ends below the next card above it of another hand still out
+         * or on the table, or a Blooper: it reaches the line when that card
+         * is above the line (the cards still out between are all ours) */
+        u64 block = out & sb & (~h | (u64)0x6000 << (16 * s));
         while (lows) {  /* highest first */
             int low = highest_bit(lows);
             lows &= ~((u64)1 << low);
-            int top = low;
-            for (;;) {
-                u64 above = out & slot_bits(s) & ~((((u64)2) << top) - 1);
-                if (!above || !(h >> lowest_bit(above) & 1) || RANK(lowest_bit(above)) >= LB_BIT)
-                    break;
-                top = lowest_bit(above);
-            }
-            if (top >= line) {
+            u64 above = block & ~((((u64)2) << low) - 1);
+            if (!above || lowest_bit(above) > line) {
                 add |= (u64)1 << low;
                 line = low;
             }
@@ -1826,9 +1859,18 @@ static inline uint32_t *follow_hint(const Ctx *c, int seat, uint32_t *check)
     return c->cut + ((h >> 32) & c->cutmask);
 }
 
-static inline int hint_card(const Ctx *c, int seat)
+/* The hint of the seat to act: where it is kept (see lead_hint and
+ * follow_hint) and its check byte, found before the moves are made so that
+ * the read can be under way meanwhile. */
+static inline uint32_t *hint_at(const Ctx *c, int seat, uint32_t *check)
 {
-    uint32_t check, *at = c->played ? follow_hint(c, seat, &check) : lead_hint(c, seat, &check);
+    uint32_t *at = c->played ? follow_hint(c, seat, check) : lead_hint(c, seat, check);
+    PREFETCH(at);
+    return at;
+}
+
+static inline int hint_card(const Ctx *c, int seat, const uint32_t *at, uint32_t check)
+{
     uint32_t v = *at;
     if (v >> 16 != c->gen || (v >> 8 & 0xFF) != check)
         return -1;
@@ -1836,9 +1878,8 @@ static inline int hint_card(const Ctx *c, int seat)
     return c->hand[seat] >> b & 1 ? b : -1;
 }
 
-static inline void hint_store(const Ctx *c, int seat, int b)
+static inline void hint_store(const Ctx *c, uint32_t *at, uint32_t check, int b)
 {
-    uint32_t check, *at = c->played ? follow_hint(c, seat, &check) : lead_hint(c, seat, &check);
     *at = (uint32_t)c->gen << 16 | check << 8 | (uint32_t)b;
 }
 
@@ -1874,9 +1915,14 @@ static int node(Ctx *c, int target, u64 *rel)
             return last_trick(c, rel) >= need;
         Key k;
         make_key(c, &k);
-        /* the table's first ways are read while the bounds below are worked out */
+        /* the table's first ways (their tags and first entries) are read
+         * while the bounds below are worked out */
         PREFETCH(c->tag + k.index2);
         PREFETCH(c->tag + k.index);
+        PREFETCH(c->tag + k.index2 + 8);
+        PREFETCH(c->tag + k.index + 8);
+        PREFETCH(c->tt + k.index2);
+        PREFETCH(c->tt + k.index);
         {
             /* team 0 is sure of the tricks it needs, or team 1 of enough to
              * stop it */
@@ -1899,6 +1945,7 @@ static int node(Ctx *c, int target, u64 *rel)
             *rel = qrel;
             return maxside;
         }
+        uint32_t hcheck, *hat = hint_at(c, seat, &hcheck);
         int first = -1;
         STAT(ST_PROBE);
         for (int i = 0; i < 2 * WAYS; i++) {
@@ -1914,11 +1961,11 @@ static int node(Ctx *c, int target, u64 *rel)
             /* the entry's segment sizes and a hash of its owners are in the
              * tag: most entries of the distribution are told apart here */
             u64 m = seg_mask(&k, (uint16_t)(tg >> 16));
-            if ((tg & 0xFFFF) != pattern(k.rel[0] & m, k.rel[1] & m, k.rel[2] & m))
+            u64 lo = k.lo & m, hi = k.hi & m;
+            if ((tg & 0xFFFF) != pattern(lo, hi))
                 continue;
             const Entry *e = c->tt + at;
-            if (e->lens != k.lens || e->info != k.info || (k.rel[0] & m) != e->r0
-                    || (k.rel[1] & m) != e->r1 || (k.rel[2] & m) != e->r2)
+            if (e->lens != k.lens || e->info != k.info || e->lo != lo || e->hi != hi)
                 continue;  /* m: the mask of the entry's seg, from its tag */
             if (e->lower >= need) {
                 STAT(ST_HIT);
@@ -1935,12 +1982,12 @@ static int node(Ctx *c, int target, u64 *rel)
         }
         int n = gen_moves(c, seat, moves, first);
         if (n > 1)
-            put_first(moves, n, hint_card(c, seat));
+            put_first(moves, n, hint_card(c, seat, hat, hcheck));
         u64 all;
         int cut;
         int r = try_moves(c, moves, n, target, maxside, &all, &cut);
         if (cut >= 0)
-            hint_store(c, seat, cut);
+            hint_store(c, hat, hcheck, cut);
         if (cut >= 0) {
             if (r)
                 store(c, &k, need, 0, all, cut);
@@ -1963,13 +2010,14 @@ static int node(Ctx *c, int target, u64 *rel)
         STAT(ST_SECOND);
         return maxside;
     }
+    uint32_t hcheck = 0, *hat = c->played < 3 ? hint_at(c, seat, &hcheck) : NULL;
     int n = gen_moves(c, seat, moves, -1);
-    if (n > 1 && c->played < 3)
-        put_first(moves, n, hint_card(c, seat));
+    if (n > 1 && hat)
+        put_first(moves, n, hint_card(c, seat, hat, hcheck));
     int cut;
     int r = try_moves(c, moves, n, target, maxside, rel, &cut);
-    if (cut >= 0 && n > 1 && c->played < 3)
-        hint_store(c, seat, cut);
+    if (cut >= 0 && n > 1 && hat)
+        hint_store(c, hat, hcheck, cut);
     return r;
 }
 
@@ -2349,7 +2397,7 @@ static PyGetSetDef table_getset[] = {
 PyDoc_STRVAR(table_doc,
 "Table(entries=1048576)\n--\n\n"
 "A transposition table for the searches of one thread at a time: entries\n"
-"(a power of two, 64 to 2**26) of 56 bytes each and as many hints of 4\n"
+"(a power of two, 64 to 2**26) of 40 bytes each and as many hints of 4\n"
 "bytes (at most 65,536, 256 kB), allocated once.  Pass it\n"
 "to max_tricks or play_values; with keep true a call keeps what earlier\n"
 "calls under the same trump suit and board claims stored.");

@@ -74,7 +74,7 @@ class DoubleDummyBot(BackAlleyBot):
     ``threads`` (default None: one per processor) is how many threads solve
     a play's draws at once
     (:func:`~cardrules.back_alley.double_dummy.solve_many`, a table of
-    29.6 MB each, kept from draw to draw); the choice does not depend on it.  See the module
+    21.2 MB each, kept from draw to draw); the choice does not depend on it.  See the module
     ``cardrules.back_alley.double_dummy`` for what it maximises and how it
     bids.  The bot sees only the view it is given.
 

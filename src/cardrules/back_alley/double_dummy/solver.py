@@ -897,8 +897,8 @@ def double_dummy_table(state: GameState, *, implementation: str = "auto") -> Dou
 
 
 #: The entries of each thread's transposition table in :func:`solve_many`
-#: unless told: 2**19 entries of 56 bytes and 256 kB of hints, 29.6 MB a
-#: thread (the table of a single :func:`max_tricks` call holds 2**20, 59.0 MB,
+#: unless told: 2**19 entries of 40 bytes and 256 kB of hints, 21.2 MB a
+#: thread (the table of a single :func:`max_tricks` call holds 2**20, 42.2 MB,
 #: kept for the next).
 TABLE_ENTRIES = 1 << 19
 
@@ -989,9 +989,9 @@ def solve_many(states: Iterable[GameState], *, threads: int | None = None,
     once: each thread takes the next state not yet taken (so that one done
     with easy states goes on to the next instead of waiting), and solves it
     with a transposition table of its own of ``table_entries`` entries (a
-    power of two, 64 to 2**26; 56 bytes each, and 4 bytes each of hints
-    for the first 65,536, so 29.6 MB a thread by default and at most
-    ``threads * (table_entries * 56 + 262,144)`` bytes in all), kept from
+    power of two, 64 to 2**26; 40 bytes each, and 4 bytes each of hints
+    for the first 65,536, so 21.2 MB a thread by default and at most
+    ``threads * (table_entries * 40 + 262,144)`` bytes in all), kept from
     one state to the next it takes (an entry holds for any position under
     the same trump suit and board claims).  The answers come in the order
     of ``states`` and do not depend on which thread solved which.  Up to one table
