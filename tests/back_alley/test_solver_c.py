@@ -20,6 +20,7 @@ from cardrules.back_alley import (
     ChooseDealer,
     GameState,
     Phase,
+    Play,
     Shuffle,
     apply,
     legal_actions,
@@ -221,29 +222,47 @@ def test_a_failing_run_of_equal_cards_is_not_reused_where_the_cards_differ() -> 
     assert solver.play_values(state, implementation="python") == want
 
 
+_INDEX = {str(card): i for i, card in enumerate(CARDS)}
+
+
+def _trump_deal(size: int) -> tuple[GameState, str, str, str]:
+    """A trump deal of ``size`` cards at a trick start, with the letters of
+    its trump suit and of the next two suits."""
+    state = next(s for s in positions(3, 200, (size,))
+                 if s.deal is not None and s.deal.trump is not None and not s.trick_indexes)
+    assert state.deal is not None
+    assert state.deal.trump is not None
+    trump = state.deal.trump.value
+    suits = "SHDC"  # the suits' values, 0 to 3
+    return state, suits[trump], suits[(trump + 1) % 4], suits[(trump + 2) % 4]
+
+
+def _dealt_as(state: GameState, hands: tuple[tuple[str, ...], ...], leader: int) -> GameState:
+    """``state`` with these hands, ``leader`` to lead and trump broken."""
+    return attrs.evolve(state, hand_indexes=tuple(tuple(sorted(_INDEX[c] for c in hand))
+                                                  for hand in hands),
+                        leader=leader, current_player=leader, trump_played=True)
+
+
+def _as_the_oracle(state: GameState) -> dict[Play, int]:
+    """The exhaustive oracle's values of ``state``, checked to be the C
+    search's (every card's, and the best)."""
+    want = minimax_values(state)
+    assert _solver_c.play_values(state) == want
+    assert _solver_c.max_tricks(state) == max(want.values())
+    return want
+
+
 def test_ba31_ba34_a_second_trump_behind_the_top_one_is_a_trick_only_off_lead() -> None:
     """The second trump held over the top one with a guard takes a trick
     when the other team is on lead (its holder plays after the top trump's
     and keeps a trump under it), but not when its own side must lead
     trumps into the top one: here seat 2 holds QH 4H and nothing else,
     seat 1 the AH over it, and seat 2's team takes nothing (BA-31, BA-34)."""
-    state = next(s for s in positions(3, 200, (2,))
-                 if s.deal is not None and s.deal.trump is not None and not s.trick_indexes)
-    assert state.deal is not None
-    assert state.deal.trump is not None
-    trump = state.deal.trump.value
-    index = {str(card): i for i, card in enumerate(CARDS)}
-    suits = "SHDC"  # the suits' values, 0 to 3
-    t, plain, other = suits[trump], suits[(trump + 1) % 4], suits[(trump + 2) % 4]
+    state, t, plain, other = _trump_deal(2)
     hands = ((f"9{plain}", f"6{plain}"), (f"A{t}", f"6{t}"), (f"Q{t}", f"4{t}"),
              (f"2{t}", f"8{other}"))
-    odd = attrs.evolve(state, hand_indexes=tuple(tuple(sorted(index[c] for c in hand))
-                                                 for hand in hands),
-                       leader=2, current_player=2, trump_played=True)
-    want = minimax_values(odd)
-    assert set(want.values()) == {0}
-    assert _solver_c.max_tricks(odd) == 0
-    assert _solver_c.play_values(odd) == want
+    assert set(_as_the_oracle(_dealt_as(state, hands, 2)).values()) == {0}
 
 
 def test_ba32_ba33_c_equals_the_oracle_where_trumps_may_be_led_with_a_joker_left() -> None:
@@ -274,25 +293,12 @@ def test_ba34_trumps_the_other_team_cannot_each_beat_take_tricks() -> None:
     """Seat 0 holds the king and three of trumps against the ace alone: the
     ace beats one of them at most, so seat 0's team takes a trick whatever
     is led and whoever leads (BA-34: only a higher trump beats a trump)."""
-    state = next(s for s in positions(3, 200, (3,))
-                 if s.deal is not None and s.deal.trump is not None and not s.trick_indexes)
-    assert state.deal is not None
-    assert state.deal.trump is not None
-    trump = state.deal.trump.value
-    index = {str(card): i for i, card in enumerate(CARDS)}
-    suits = "SHDC"  # the suits' values, 0 to 3
-    t, a, b = suits[trump], suits[(trump + 1) % 4], suits[(trump + 2) % 4]
+    state, t, a, b = _trump_deal(3)
     hands = ((f"K{t}", f"3{t}", f"2{a}"), (f"A{t}", f"A{a}", f"K{a}"),
              (f"3{a}", f"4{a}", f"5{a}"), (f"A{b}", f"K{b}", f"Q{b}"))
     for leader in range(4):
-        odd = attrs.evolve(state, hand_indexes=tuple(tuple(sorted(index[c] for c in hand))
-                                                     for hand in hands),
-                           leader=leader, current_player=leader, trump_played=True)
-        want = minimax_values(odd)
-        assert _solver_c.play_values(odd) == want
-        team0 = max(want.values()) if leader % 2 == 0 else 3 - max(want.values())
-        assert team0 == 1
-        assert _solver_c.max_tricks(odd) == max(want.values())
+        best = max(_as_the_oracle(_dealt_as(state, hands, leader)).values())
+        assert (best if leader % 2 == 0 else 3 - best) == 1
 
 
 def test_ba31_ba34_a_trump_behind_every_higher_one_with_guards_is_a_trick() -> None:
@@ -300,27 +306,12 @@ def test_ba31_ba34_a_trump_behind_every_higher_one_with_guards_is_a_trick() -> N
     it in every trick seat 2 does not lead) the ace and king: seat 2 plays
     low under each of them and the queen when neither is in the trick, so
     its team takes a trick whoever else leads (BA-31, BA-34)."""
-    state = next(s for s in positions(3, 200, (3,))
-                 if s.deal is not None and s.deal.trump is not None and not s.trick_indexes)
-    assert state.deal is not None
-    assert state.deal.trump is not None
-    trump = state.deal.trump.value
-    index = {str(card): i for i, card in enumerate(CARDS)}
-    suits = "SHDC"  # the suits' values, 0 to 3
-    t, a, b = suits[trump], suits[(trump + 1) % 4], suits[(trump + 2) % 4]
-
-    def team0(hands: tuple[tuple[str, ...], ...], leader: int) -> int:
-        odd = attrs.evolve(state, hand_indexes=tuple(tuple(sorted(index[c] for c in hand))
-                                                     for hand in hands),
-                           leader=leader, current_player=leader, trump_played=True)
-        want = minimax_values(odd)
-        assert _solver_c.play_values(odd) == want
-        assert _solver_c.max_tricks(odd) == max(want.values())
-        return max(want.values()) if leader % 2 == 0 else 3 - max(want.values())
-
+    state, t, a, b = _trump_deal(3)
     guarded = ((f"2{a}", f"3{a}", f"4{a}"), (f"A{t}", f"K{t}", f"A{a}"),
                (f"Q{t}", f"3{t}", f"2{t}"), (f"A{b}", f"K{b}", f"Q{b}"))
-    assert [team0(guarded, leader) for leader in (1, 3, 0)] == [1, 1, 1]
+    for leader in (1, 3, 0):
+        best = max(_as_the_oracle(_dealt_as(state, guarded, leader)).values())
+        assert (best if leader % 2 == 0 else 3 - best) == 1
 
 
 def test_the_node_count_of_the_last_solve_is_reported() -> None:
