@@ -11,8 +11,8 @@ replays through the library to the final views and returns the clients
 saw.
 
 "Shown before the restart" is judged by the server start each view came
-from (each start listens on its own port), not by the order this test
-reads its sockets in: a first view one start built before a newer view it
+from (a start is killed, and gone, before the next one begins), not by
+the order this test reads its sockets in: a first view one start built before a newer view it
 sent another client may well be read after that newer view, and is no
 loss.  On failure the message gives, for each table named, the views read
 (by start and connection), its stored actions, the server's log tail and
@@ -82,11 +82,11 @@ class Problems(list[str]):
 
 @dataclass(frozen=True)
 class Seen:
-    """One view a client read: the port of the server start that sent it,
-    the client and its connection number, the version, and whether it was
-    the connection's first view (the full sync)."""
+    """One view a client read: the server start that sent it (1 for the
+    first), the client and its connection number, the version, and whether
+    it was the connection's first view (the full sync)."""
 
-    port: int
+    start: int
     who: str
     connection: int
     version: int
@@ -111,8 +111,8 @@ class Follower:
     in_flight: tuple[int, str] | None = None
     connects: int = 0
     stale: int = 0
-    #: The port of the server start the current connection was opened on.
-    port: int = 0
+    #: The server start the current connection was opened on.
+    start: int = 0
 
     @property
     def who(self) -> str:
@@ -143,8 +143,6 @@ class Scenario:
         self.in_flight_delays: list[float] = []
         #: Every view read, by table id, in the order this test read them.
         self.seen: dict[str, list[Seen]] = {}
-        #: The port of each server start, in order.
-        self.ports: list[int] = []
 
     async def kill(self) -> None:
         self.up.clear()
@@ -153,22 +151,17 @@ class Scenario:
 
     async def restart(self) -> None:
         await asyncio.to_thread(self.server.start)
-        self.ports.append(self.server.port)
         self.up.set()
 
     def saw(self, follower: Follower, message: Message, *, first: bool) -> None:
         version = int(message["version"])
         table = follower.table.id
         self.seen.setdefault(table, []).append(
-            Seen(follower.port, follower.who, follower.connects, version, first))
+            Seen(follower.start, follower.who, follower.connects, version, first))
         if version < follower.shown and not first:
             self.problems.append(f"table {table}: version went back from {follower.shown} "
                                  f"to {version} on one connection")
         follower.shown = max(follower.shown, version)
-
-    def start_of(self, seen: Seen) -> int:
-        """The number of the server start (1 for the first) a view came from."""
-        return self.ports.index(seen.port) + 1
 
     def check_resumed(self) -> None:
         """Each start showed every table at versions no lower than any earlier
@@ -176,8 +169,8 @@ class Scenario:
         them (a start is killed, and gone, before the next one begins)."""
         for table, seen in self.seen.items():
             highest, by = -1, 0   # the highest version the earlier starts showed
-            for start in sorted({self.start_of(s) for s in seen}):
-                versions = [s.version for s in seen if self.start_of(s) == start]
+            for start in sorted({s.start for s in seen}):
+                versions = [s.version for s in seen if s.start == start]
                 if min(versions) < highest:
                     self.problems.append(
                         f"table {table} came back at version {min(versions)} (server start "
@@ -193,7 +186,7 @@ class Scenario:
         count = 0
         for seen in self.seen.values():
             for number, one in enumerate(seen):
-                if one.first and any(other.version > one.version and other.port == one.port
+                if one.first and any(other.version > one.version and other.start == one.start
                                      for other in seen[:number]):
                     count += 1
         return count
@@ -203,7 +196,7 @@ class Scenario:
         ``start 2, seat 0, connection 3: 20 21 22``."""
         lines: dict[tuple[int, str, int], list[str]] = {}
         for s in self.seen.get(table, []):
-            key = (self.start_of(s), s.who, s.connection)
+            key = (s.start, s.who, s.connection)
             lines.setdefault(key, []).append(f"{s.version}{'*' if s.first else ''}")
         return "\n".join(f"  start {start}, {who}, connection {number}: {' '.join(versions)}"
                          for (start, who, number), versions in lines.items())
@@ -213,7 +206,10 @@ class Scenario:
         loop = asyncio.get_running_loop()
         while loop.time() < loop_deadline:
             await asyncio.wait_for(self.up.wait(), max(0.1, loop_deadline - loop.time()))
-            url = self.server.ws_url
+            # Read together, in one step of the loop: the address, and the
+            # start it belongs to (the one after the kills made so far; a
+            # kill and the next start are over before the next kill).
+            url, start = self.server.ws_url, self.kills + 1
             try:
                 connection = await Connection.open(url, follower.table.id,
                                                    follower.token, timeout=WAIT)
@@ -221,7 +217,7 @@ class Scenario:
                 await asyncio.sleep(0.05)
                 continue
             follower.connects += 1
-            follower.port = int(url.rsplit(":", 1)[1])
+            follower.start = start
             try:
                 await self._play(follower, connection)
             except (OSError, TimeoutError, websockets.WebSocketException):
@@ -400,7 +396,7 @@ def _explained(problems: Problems, scenario: Scenario, database: str) -> str:
             if not any(table in problem for problem in problems):
                 continue
             parts.append(f"table {table}: views read (* first of a connection), by server "
-                         f"start (ports {scenario.ports}):\n{scenario.views_read(table)}")
+                         f"start:\n{scenario.views_read(table)}")
             actions = store.actions(table)
             parts.append(f"table {table}: {len(actions)} actions stored, the last ones: "
                          + "; ".join(f"{a.version} {a.made_by} seat {a.seat} {a.action}"
@@ -420,15 +416,14 @@ def test_a_first_view_read_late_is_no_loss_and_a_lower_start_is(tmp_path: Path) 
     table lower (20) than an earlier one had (21) is."""
     problems = Problems()
     scenario = Scenario(ServerProcess(tmp_path / "db.sqlite"), problems)
-    scenario.ports = [1001, 1002]
-    scenario.seen["t"] = [Seen(1001, "seat 0", 1, 20, True), Seen(1001, "seat 0", 1, 21, False),
-                          Seen(1001, "spectator", 1, 20, True),   # read late: no loss
-                          Seen(1002, "seat 0", 2, 21, True), Seen(1002, "spectator", 2, 21, True)]
+    scenario.seen["t"] = [Seen(1, "seat 0", 1, 20, True), Seen(1, "seat 0", 1, 21, False),
+                          Seen(1, "spectator", 1, 20, True),   # read late: no loss
+                          Seen(2, "seat 0", 2, 21, True), Seen(2, "spectator", 2, 21, True)]
     scenario.check_resumed()
     assert problems == []
     assert scenario.read_out_of_order() == 1
-    scenario.seen["u"] = [Seen(1001, "seat 0", 1, 21, False), Seen(1002, "spectator", 2, 22, True),
-                          Seen(1002, "seat 0", 2, 20, True)]   # start 2 lower than start 1
+    scenario.seen["u"] = [Seen(1, "seat 0", 1, 21, False), Seen(2, "spectator", 2, 22, True),
+                          Seen(2, "seat 0", 2, 20, True)]   # start 2 lower than start 1
     scenario.check_resumed()
     assert problems == ["table u came back at version 20 (server start 2), but a client had "
                         "been shown version 21 (server start 1)"]
