@@ -179,17 +179,20 @@ class Scenario:
                 if max(versions) > highest:
                     highest, by = max(versions), start
 
-    def read_out_of_order(self) -> int:
-        """How many first views were read after a newer view of the same
-        table from the same server start (no loss: the first view was built
-        before that one was sent, and read later)."""
-        count = 0
-        for seen in self.seen.values():
+    def read_late(self) -> list[str]:
+        """The first views read after a newer view of the same table from the
+        same server start (no loss: the first view was built before that one
+        was sent, and read later), such as ``t1: start 3, spectator's first
+        view 26 read after seat 2's 27``."""
+        found = []
+        for table, seen in self.seen.items():
             for number, one in enumerate(seen):
-                if one.first and any(other.version > one.version and other.start == one.start
-                                     for other in seen[:number]):
-                    count += 1
-        return count
+                newer = [other for other in seen[:number]
+                         if other.version > one.version and other.start == one.start]
+                if one.first and newer:
+                    found.append(f"{table}: start {one.start}, {one.who}'s first view "
+                                 f"{one.version} read after {newer[-1].who}'s {newer[-1].version}")
+        return found
 
     def views_read(self, table: str) -> str:
         """The views of ``table`` read, one line per connection:
@@ -376,7 +379,7 @@ def test_the_server_resumes_every_table_after_sigkill(
               f"{sum(f.stale for f in followers)}; acknowledged human acts checked in the "
               f"records: {sum(len(f.acknowledged) for f in followers)}; acts in flight at a "
               f"kill: {scenario.in_flight_outcomes}; first views read after a newer one of "
-              f"the same start: {scenario.read_out_of_order()}")
+              f"the same start: {scenario.read_late()}")
     assert problems == [], _explained(problems, scenario, database)
     assert scenario.server.tracebacks() == [], scenario.server.log_tail()
     assert scenario.kills >= 3
@@ -421,7 +424,8 @@ def test_a_first_view_read_late_is_no_loss_and_a_lower_start_is(tmp_path: Path) 
                           Seen(2, "seat 0", 2, 21, True), Seen(2, "spectator", 2, 21, True)]
     scenario.check_resumed()
     assert problems == []
-    assert scenario.read_out_of_order() == 1
+    assert scenario.read_late() == [
+        "t: start 1, spectator's first view 20 read after seat 0's 21"]
     scenario.seen["u"] = [Seen(1, "seat 0", 1, 21, False), Seen(2, "spectator", 2, 22, True),
                           Seen(2, "seat 0", 2, 20, True)]   # start 2 lower than start 1
     scenario.check_resumed()
