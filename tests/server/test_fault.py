@@ -393,19 +393,22 @@ def _explained(problems: Problems, scenario: Scenario, database: str) -> str:
     """The problems, then for each table they name the views read and its
     stored actions, then the server's log tail and where the log is kept."""
     parts = list(problems)
-    store = Store(database)
+    named = [table for table in scenario.seen if any(table in problem for problem in problems)]
+    for table in named:
+        parts.append(f"table {table}: views read (* first of a connection), by server "
+                     f"start:\n{scenario.views_read(table)}")
     try:
-        for table in scenario.seen:
-            if not any(table in problem for problem in problems):
-                continue
-            parts.append(f"table {table}: views read (* first of a connection), by server "
-                         f"start:\n{scenario.views_read(table)}")
-            actions = store.actions(table)
-            parts.append(f"table {table}: {len(actions)} actions stored, the last ones: "
-                         + "; ".join(f"{a.version} {a.made_by} seat {a.seat} {a.action}"
-                                     for a in actions[-6:]))
-    finally:
-        store.close()
+        store = Store(database)
+        try:
+            for table in named:
+                actions = store.actions(table)
+                parts.append(f"table {table}: {len(actions)} actions stored, the last ones: "
+                             + "; ".join(f"{a.version} {a.made_by} seat {a.seat} {a.action}"
+                                         for a in actions[-6:]))
+        finally:
+            store.close()
+    except Exception as error:   # the problems above matter more than this
+        parts.append(f"the stored actions could not be read: {error!r}")
     parts.append(f"the server's log ({scenario.server.log_path}), its end:\n"
                  + scenario.server.log_tail())
     return "\n".join(parts)
