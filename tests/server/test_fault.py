@@ -12,11 +12,13 @@ saw.
 
 "Shown before the restart" is judged by the server start each view came
 from (a start is killed, and gone, before the next one begins), not by
-the order this test reads its sockets in: a first view one start built before a newer view it
-sent another client may well be read after that newer view, and is no
-loss.  On failure the message gives, for each table named, the views read
-(by start and connection), its stored actions, the server's log tail and
-the log's path (pytest keeps the last runs' temporary directories).
+the order this test reads its sockets in: a first view that a start built
+before a newer view it sent another client may well be read after that
+newer view (opening a connection takes more steps of the event loop than
+reading a message), and is no loss.  On failure the message gives, for
+each table named, the views read (by start and connection), its stored
+actions, the server's log tail and the log's path (pytest keeps the last
+runs' temporary directories).
 
 Bounded: the whole scenario has a 60 second deadline and every wait its
 own timeout; no timing is asserted.
