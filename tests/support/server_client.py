@@ -115,7 +115,11 @@ class Connection:
             websockets.connect(ws_address(base, table_id, token), open_timeout=timeout,
                                ping_interval=None, max_size=None), timeout)
         connection = cls(socket)
-        await connection.view(timeout)
+        try:
+            await connection.view(timeout)
+        except Exception:   # no first view: the socket is not left open
+            await connection.close()
+            raise
         return connection
 
     @property
