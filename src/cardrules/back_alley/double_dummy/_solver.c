@@ -33,8 +33,8 @@
  *    interchangeable, and the lowest of such a run is the one played; when
  *    every card fails, a run that reaches into the cards the answer rests
  *    on adds its lowest card to them (runs_cut), so that what is stored
- *    holds wherever it matches; the Bloopers never are (a Blooper lead forces the
- *    others' trumps, BA-33); and, as DDS does, once a card of a suit has
+ *    holds wherever it matches; the Bloopers never are (a Blooper lead
+ *    forces the others' trumps, BA-33); and, as DDS does, once a card of a suit has
  *    been tried and failed, a later card of that suit is skipped when both
  *    are below every card of the suit the searches so far depended on;
  *  - quick tricks: the top cards the leader can cash at once (with trumps,
@@ -42,8 +42,8 @@
  *    one trick for the partner's ruff) and the tricks its team takes in a
  *    row on a line that cannot fail (cashing winners no one can ruff,
  *    leading trumps once they may be led to draw the opponents', crossing
- *    to the partner's winner or ruff), a
- *    lower bound of its team's tricks that ends many searches early; with
+ *    to the partner's winner or ruff), a lower bound of its team's tricks
+ *    that ends many searches early; with
  *    no trump left, also the leader's suits cashed and then its partner's
  *    after a lead to them, and a second line that crosses to the partner
  *    first; each count rests only on the owners of the top cards that
@@ -55,8 +55,8 @@
  *  - sure tricks ("later tricks" in DDS): a team takes as many tricks as
  *    one of its hands holds trumps that the other team's trumps cannot
  *    each beat (matched from the top down; an unbroken run of top trumps
- *    counts its length); with no
- *    trump left, a team whose opponents on lead cannot run every trick on
+ *    counts its length); with no trump left, a team whose opponents on
+ *    lead cannot run every trick on
  *    the suits they top takes one; a team with no trump loses a trick to
  *    each trump of the other team's longer trump hand; with the Big
  *    Blooper gone, a team holding a hand's highest trump behind every
@@ -74,9 +74,9 @@
  *  - hints (bridge-solver's cut-off cache): the card that last ended a
  *    search, kept in a small table of the Table's by what the seat to act
  *    sees of it: a leader's and its partner's cards (tried first, before
- *    the table's best card), and inside a trick its place, the card winning so far and
- *    the suit led's cards (or its hand when void) for the second and third
- *    hands.  The same leads keep winning across the many positions that
+ *    the table's best card), and inside a trick its place, the card
+ *    winning so far and the suit led's cards (or its hand when void) for
+ *    the second and third hands.  The same leads keep winning across the many positions that
  *    differ only in the other hands, which the weights alone do not see
  *    (without the hints about half the searches at the start of a trick in
  *    hard deals were ended by a later card than the first);
