@@ -12,7 +12,7 @@ import math
 import random
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import permutations
 
 import attrs
@@ -468,23 +468,34 @@ def test_trick_estimate_gives_the_mean_and_standard_error_of_its_rollouts(sample
         assert estimate.stderr == pytest.approx(1.0)
 
 
+def _exchanged_and_played_until(done: Callable[[GameState], bool]) -> GameState:
+    """The joker-turned deal in which seat 2 exchanged (BA-13), bid by seat 1
+    alone, then played by each seat's first legal card until ``done``."""
+    state = then(joker_turned_with_exchange(), "bid 1", "pass", "pass", "pass")
+    while not done(state):
+        state = apply(state, legal_actions(state)[0])
+    assert state.deal is not None
+    assert state.deal.exchanger == 2
+    return state
+
+
+def _guesses(state: GameState, seat: int, count: int = 150) -> list[GameState]:
+    """``count`` deals drawn from ``seat``'s view of ``state`` (seeded by the seat)."""
+    sampler = Determinizer(view(state, seat))
+    rng = random.Random(seat)
+    return [sampler.sample(rng) for _ in range(count)]
+
+
 def test_ba13_the_card_taken_is_drawn_among_the_exchangers_cards_played_or_held() -> None:
     # Seat 1 led and seat 2, the exchanger, followed: the card seat 2 took
     # may be any card it was dealt, the one it just played included, but
     # never seat 1's card in the same trick (BA-13, BA-50).
-    state = then(joker_turned_with_exchange(), "bid 1", "pass", "pass", "pass")
-    while not (state.leader == 1 and len(state.trick) == 2):
-        state = apply(state, legal_actions(state)[0])
-    assert state.deal is not None
-    assert state.deal.exchanger == 2
+    state = _exchanged_and_played_until(lambda s: s.leader == 1 and len(s.trick) == 2)
     assert state.current_player == 3
     led, followed = state.trick
     for seat in (0, 3):
-        sampler = Determinizer(view(state, seat))
-        rng = random.Random(seat)
         taken = set()
-        for _ in range(150):
-            guess = sampler.sample(rng)
+        for guess in _guesses(state, seat):
             assert guess.deal is not None
             card = guess.deal.taken
             assert card is not None
@@ -499,19 +510,12 @@ def test_ba13_the_card_taken_is_drawn_among_the_exchangers_cards_played_or_held(
 def test_ba13_the_card_taken_may_be_one_the_exchanger_played_in_a_finished_trick() -> None:
     # After a whole trick, the exchanger's card in it is still among the cards
     # it was dealt, and the other seats' cards in it never are (BA-13, BA-50).
-    state = then(joker_turned_with_exchange(), "bid 1", "pass", "pass", "pass")
-    while not state.tricks:
-        state = apply(state, legal_actions(state)[0])
-    assert state.deal is not None
-    assert state.deal.exchanger == 2
+    state = _exchanged_and_played_until(lambda s: bool(s.tricks))
     first = state.tricks[0]
     own = {c for k, c in enumerate(first.cards) if (first.leader + k) % 4 == 2}
     for seat in (0, 3):
-        sampler = Determinizer(view(state, seat))
-        rng = random.Random(seat)
         taken = set()
-        for _ in range(150):
-            guess = sampler.sample(rng)
+        for guess in _guesses(state, seat):
             assert guess.deal is not None
             taken.add(guess.deal.taken)
         assert own <= taken

@@ -12,7 +12,7 @@ import math
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import combinations, pairwise
 
@@ -390,6 +390,23 @@ def test_db40_hidden_variant_draws_an_unrevealed_split_uniformly() -> None:
         assert abs(down[card] / draws - p) < 5 * sd, (card, down[card])
 
 
+def _after_a_draw(*, from_pile: bool) -> Iterator[tuple[GameState, int, int]]:
+    """(state, mover, seat) for every state of 30 seeded games where the
+    mover has drawn and must discard, the card drawn taken from the pile
+    (seen by all, DB-37) when ``from_pile``, else from the stock, and every
+    other seat."""
+    for state in _states(30, seed=6):
+        if state.phase is not Phase.DISCARD or state.drawn is None:
+            continue
+        mover = state.current_player
+        assert mover is not None
+        if (state.drawn in state.seen[mover]) != from_pile:
+            continue
+        for seat in range(state.num_players):
+            if seat != mover:
+                yield state, mover, seat
+
+
 def test_db37_hidden_variant_keeps_the_card_just_taken_from_the_pile() -> None:
     """A card taken from the discard pile is seen by everyone (DB-37), but
     another seat's view does not say that it was taken this turn nor which of
@@ -397,23 +414,16 @@ def test_db37_hidden_variant_keeps_the_card_just_taken_from_the_pile() -> None:
     determinize alone must guess."""
     rng = random.Random(2)
     found = 0
-    for state in _states(30, seed=6):
-        if state.phase is not Phase.DISCARD or state.drawn is None:
-            continue
-        mover = state.current_player
-        assert mover is not None
-        if state.drawn not in state.seen[mover] or len(state.seen[mover]) < 2:
+    for state, mover, seat in _after_a_draw(from_pile=True):
+        if len(state.seen[mover]) < 2:
             continue
         found += 1
-        for seat in range(state.num_players):
-            if seat == mover:
-                continue
-            guesses = {determinize(view(state, seat), random.Random(k)).drawn for k in range(12)}
-            assert guesses != {state.drawn}
-            for _ in range(4):
-                other = RULES.hidden_variant(state, seat, rng)
-                assert other.drawn == state.drawn
-                assert view(other, seat) == view(state, seat)
+        guesses = {determinize(view(state, seat), random.Random(k)).drawn for k in range(12)}
+        assert guesses != {state.drawn}
+        for _ in range(4):
+            other = RULES.hidden_variant(state, seat, rng)
+            assert other.drawn == state.drawn
+            assert view(other, seat) == view(state, seat)
     assert found
 
 
@@ -423,23 +433,14 @@ def test_db37_hidden_variant_does_not_keep_a_card_drawn_from_the_stock() -> None
     variant is a whole consistent state."""
     rng = random.Random(3)
     found = 0
-    for state in _states(30, seed=6):
-        if state.phase is not Phase.DISCARD or state.drawn is None:
-            continue
-        mover = state.current_player
-        assert mover is not None
-        if state.drawn in state.seen[mover]:
-            continue
+    for state, mover, seat in _after_a_draw(from_pile=False):
         found += 1
-        for seat in range(state.num_players):
-            if seat == mover:
-                continue
-            variants = [RULES.hidden_variant(state, seat, rng) for _ in range(8)]
-            for other in variants:
-                RULES.check_invariants(other)
-                assert view(other, seat) == view(state, seat)
-                assert other.drawn in other.hands[mover]
-            assert {other.drawn for other in variants} != {state.drawn}
+        variants = [RULES.hidden_variant(state, seat, rng) for _ in range(8)]
+        for other in variants:
+            RULES.check_invariants(other)
+            assert view(other, seat) == view(state, seat)
+            assert other.drawn in other.hands[mover]
+        assert {other.drawn for other in variants} != {state.drawn}
     assert found
 
 
