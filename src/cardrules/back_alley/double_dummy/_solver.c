@@ -298,7 +298,7 @@ typedef struct {
 typedef struct {
     Entry *e;
     u64 *tag;
-    uint32_t *cut;      /* the lead that last cut, by the leader's hand (see lead_hint) */
+    uint32_t *cut;      /* the card that last ended a search (see lead_hint, follow_hint) */
     size_t size;
     uint16_t gen;
     int trump, board;
